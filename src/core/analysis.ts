@@ -1,0 +1,135 @@
+/**
+ * analyze(SourceModel) -> Analysis: every layer definition with its count, tensors and findings. Plain
+ * data, computed once per document version and read by every surface (hover, CodeLens, diagnostics, CLI).
+ */
+import { layerSpec } from './catalog';
+import { Args, type LayerSpec } from './catalog/spec';
+import type { Arg, Span } from './expr';
+import { Evaluator, type BoundCall, type Ctx } from './evaluate';
+import { totalParams, type Finding, type LayerInstance } from './layer';
+import type { Language, SourceModel } from './source';
+import type { Poly } from './symbolic';
+import { describe, type Value } from './value';
+
+export interface LayerResult {
+  readonly span: Span;
+  readonly layer: LayerInstance;
+}
+
+export interface Analysis {
+  readonly language: Language;
+  readonly layers: readonly LayerResult[];
+  readonly findings: readonly Finding[];
+}
+
+/** Feature sizes of the inputs a layer built at a given offset is applied to (TF.js chains). */
+export type InputSizes = ReadonlyMap<number, readonly (Poly | undefined)[]>;
+
+export function analyze(model: SourceModel, inputs: InputSizes = new Map()): Analysis {
+  const layers: LayerResult[] = [];
+  const findings: Finding[] = [];
+  let current: number | undefined;
+  const evaluator = new Evaluator(model, (path, call, bound) => {
+    const spec = layerSpec(path);
+    if (!spec) return undefined;
+    const built = instantiate(spec, bound, call.span, inputs.get(call.span.start) ?? []);
+    if (call.span.start === current) findings.push(...built.findings);
+    return { t: 'layer', layer: built.layer, span: call.span };
+  });
+  model.fragments.forEach((fragment, fi) => {
+    for (const site of fragment.calls) {
+      current = site.span.start;
+      const ctx: Ctx = { fragment: fi, scope: site.scope, at: site.span.start };
+      const value = safeEval(evaluator, model, site.call, ctx);
+      if (value?.t === 'layer' && value.span.start === site.span.start) layers.push({ span: site.span, layer: value.layer });
+    }
+  });
+  current = undefined;
+  return { language: model.language, layers, findings };
+}
+
+function safeEval(evaluator: Evaluator, model: SourceModel, ref: { start: number; end: number }, ctx: Ctx): Value | undefined {
+  try {
+    return evaluator.eval(model.expr(ref), ctx);
+  } catch {
+    // Half-typed code can reach shapes no rule foresaw; that layer is skipped, the rest of the file is not.
+    return undefined;
+  }
+}
+
+interface Instantiated {
+  readonly layer: LayerInstance;
+  readonly findings: Finding[];
+}
+
+function instantiate(spec: LayerSpec, bound: BoundCall, callSpan: Span, inputs: readonly (Poly | undefined)[]): Instantiated {
+  const values = new Map<string, Value>();
+  const spans = new Map<string, Span>();
+  const literals = new Set<string>();
+  const record = (name: string, value: Value, arg?: Arg) => {
+    values.set(name, value);
+    if (arg) spans.set(name, arg.value.span);
+    if (arg?.value.k === 'int') literals.add(name);
+  };
+  if (spec.configObject) {
+    const config = bound.positional[0]?.value;
+    if (config?.t === 'dict') for (const [k, v] of config.fields) values.set(k, v);
+  } else {
+    bound.positional.forEach((p, i) => {
+      const param = spec.signature[i];
+      if (param) record(param.name, p.value, p.arg);
+    });
+    for (const [name, kw] of bound.keywords) record(name, kw.value, kw.arg);
+  }
+  const args = new Args(spec, values, spans, literals, inputs);
+  const built = spec.build(args);
+  const findings: Finding[] = [];
+  for (const param of spec.signature) {
+    if (!param.size || !values.has(param.name)) continue;
+    const v = values.get(param.name)!;
+    if (v.t === 'float') {
+      findings.push({
+        code: 'non-integer-size', severity: 'error', span: callSpan, fixes: [],
+        message: `${param.name} is ${describe(v)}, a float: PyTorch raises TypeError (sizes must be ints). Use // for integer division.`,
+      });
+    } else if (v.t === 'int' && v.p.constant !== undefined && v.p.constant < 0n) {
+      findings.push({
+        code: 'negative-size', severity: 'error', span: callSpan, fixes: [],
+        message: `${param.name} is ${v.p.constant}: PyTorch raises "Trying to create tensor with negative dimension ${v.p.constant}".`,
+      });
+    }
+  }
+  for (const p of built.problems ?? []) {
+    findings.push({ code: p.code, severity: p.severity, message: p.message, span: callSpan, fixes: p.fixes ? p.fixes(args) : [] });
+  }
+  const params = totalParams(built.tensors);
+  const known = !built.unknownReason && params.isConstant;
+  const layer: LayerInstance = {
+    kind: spec.kind,
+    framework: spec.framework,
+    tensors: built.tensors,
+    params: built.unknownReason ? undefined : params,
+    formula: known ? genericFormula(spec, values, inputs) : params.toString(),
+    summary: built.summary,
+    notes: built.notes ?? [],
+    unknownReason: built.unknownReason ?? (params.isConstant ? undefined : `Not every size is known here: the count is ${params} over ${params.symbols.join(', ')}.`),
+    attention: built.attention,
+    outFeatures: built.outFeatures,
+  };
+  return { layer, findings };
+}
+
+/** The layer's formula over its own symbols (`4·E² + 4·E`), keeping the flags as written. */
+function genericFormula(spec: LayerSpec, values: ReadonlyMap<string, Value>, inputs: readonly (Poly | undefined)[]): string {
+  const symbolic = new Map(values);
+  for (const p of spec.signature) {
+    if (!p.size) continue;
+    if (values.has(p.name) || (p.default && p.default.t !== 'none')) symbolic.set(p.name, { t: 'sym', name: p.size });
+  }
+  try {
+    const built = spec.build(new Args(spec, symbolic, new Map(), new Set(), inputs));
+    return totalParams(built.tensors).toString();
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,105 @@
+/** How a catalog entry describes a layer: its signature, and how it builds tensors from arguments. */
+import type { Span } from '../expr';
+import type { AttentionShape, Fix, Framework, Severity, Tensor } from '../layer';
+import { Poly } from '../symbolic';
+import { asPoly, describe, truthy, type Value } from '../value';
+
+export interface ParamSpec {
+  readonly name: string;
+  readonly default?: Value;
+  /** Marks a size: checked for sign and type, and named by this symbol in the generic formula. */
+  readonly size?: string;
+}
+
+export interface Problem {
+  readonly code: string;
+  readonly severity: Severity;
+  readonly message: string;
+  /** The argument the problem is about, to place the fix; the diagnostic covers the whole call. */
+  readonly arg?: string;
+  readonly fixes?: (args: Args) => Fix[];
+}
+
+export interface Built {
+  readonly tensors: readonly Tensor[];
+  readonly summary: string;
+  readonly notes?: readonly string[];
+  readonly problems?: readonly Problem[];
+  /** Set when a size is decided by the framework later (LazyLinear) or comes from what is not known. */
+  readonly unknownReason?: string;
+  readonly attention?: AttentionShape;
+  readonly outFeatures?: Poly;
+}
+
+export interface LayerSpec {
+  readonly kind: string;
+  readonly framework: Framework;
+  readonly signature: readonly ParamSpec[];
+  /** TF.js layers take one config object instead of positional arguments. */
+  readonly configObject?: boolean;
+  build(args: Args): Built;
+}
+
+/** The arguments of one call, bound to the signature. */
+export class Args {
+  constructor(
+    readonly spec: LayerSpec,
+    private readonly values: ReadonlyMap<string, Value>,
+    private readonly spans: ReadonlyMap<string, Span>,
+    /** Arguments written as a number in place: only those may be rewritten by a quick fix. */
+    private readonly literals: ReadonlySet<string>,
+    /** Feature sizes of the inputs the layer is applied to, where the code shows them. */
+    readonly inputs: readonly (Poly | undefined)[] = [],
+  ) {}
+
+  value(name: string): Value {
+    return this.values.get(name) ?? this.spec.signature.find((p) => p.name === name)?.default ?? { t: 'unknown' };
+  }
+
+  given(name: string): boolean {
+    return this.values.has(name);
+  }
+
+  literal(name: string): boolean {
+    return this.literals.has(name);
+  }
+
+  span(name: string): Span | undefined {
+    return this.spans.get(name);
+  }
+
+  /** A size as a polynomial; what is not an integer becomes the parameter's symbol. */
+  dim(name: string): Poly {
+    const p = asPoly(this.value(name));
+    if (p) return p;
+    return Poly.symbol(this.spec.signature.find((s) => s.name === name)?.size ?? name);
+  }
+
+  /** A boolean flag; unknown flags take the default, and `flagKnown` says whether that happened. */
+  flag(name: string, fallback: boolean): boolean {
+    return truthy(this.value(name)) ?? fallback;
+  }
+
+  flagKnown(name: string): boolean {
+    return !this.given(name) || truthy(this.value(name)) !== undefined;
+  }
+
+  isNone(name: string): boolean {
+    const v = this.value(name);
+    return v.t === 'none' || v.t === 'unknown' && !this.given(name);
+  }
+
+  text(name: string): string {
+    return describe(this.value(name));
+  }
+}
+
+/** `512` or `E`: how a dimension reads in a summary. */
+export function dimText(p: Poly): string {
+  const c = p.constant;
+  return c === undefined ? p.toString() : c.toLocaleString('en-US');
+}
+
+export function shapeText(shape: readonly Poly[]): string {
+  return `[${shape.map((d) => d.toString()).join(', ')}]`;
+}

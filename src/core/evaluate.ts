@@ -1,0 +1,500 @@
+/**
+ * Evaluates argument expressions without running anything: literals, constants, default values of the
+ * enclosing function, class attributes, config objects, and arithmetic. What cannot be known becomes a
+ * symbol (a parameter without a default) or `unknown`, never a guess.
+ */
+import type { Arg, Expr } from './expr';
+import { dottedPath } from './expr';
+import type { Binding, Fragment, ImportBinding, Scope, SourceModel } from './source';
+import { NONE, UNKNOWN, asPoly, int, truthy, type Value } from './value';
+import { canonicalPath } from './imports';
+
+/** Where an expression stands: its fragment, innermost scope (-1: module level) and offset. */
+export interface Ctx {
+  readonly fragment: number;
+  readonly scope: number;
+  readonly at: number;
+  /** Values bound while instantiating a config class (`self.x`, constructor parameters). */
+  readonly locals?: ReadonlyMap<string, Value>;
+}
+
+/** Builds a layer when a call reaches a catalog entry; supplied by the analysis. */
+export type LayerFactory = (path: string, call: Extract<Expr, { k: 'call' }>, args: BoundCall) => Value | undefined;
+
+export interface BoundCall {
+  readonly positional: readonly { value: Value; arg: Arg }[];
+  readonly keywords: ReadonlyMap<string, { value: Value; arg?: Arg }>;
+}
+
+const MAX_DEPTH = 48;
+
+interface ModuleIndex {
+  readonly bindings: Map<string, { fragment: number; binding: Binding }[]>;
+  readonly imports: Map<string, ImportBinding>;
+  readonly classes: Map<string, { fragment: number; scope: number }>;
+}
+
+function indexModule(fragments: readonly Fragment[]): ModuleIndex {
+  const index: ModuleIndex = { bindings: new Map(), imports: new Map(), classes: new Map() };
+  fragments.forEach((f, fi) => {
+    for (const imp of f.imports) index.imports.set(imp.local, imp);
+    for (const b of f.moduleBindings) {
+      const list = index.bindings.get(b.target) ?? [];
+      list.push({ fragment: fi, binding: b });
+      index.bindings.set(b.target, list);
+    }
+    f.scopes.forEach((s, si) => {
+      if (s.parent === -1 && s.kind === 'class') index.classes.set(s.name, { fragment: fi, scope: si });
+    });
+  });
+  return index;
+}
+
+export class Evaluator {
+  private readonly index: ModuleIndex;
+  private depth = 0;
+  /** Module-level names read while evaluating, so an edit re-evaluates only what depends on it. */
+  readonly reads = new Set<string>();
+
+  constructor(
+    readonly model: SourceModel,
+    private readonly makeLayer: LayerFactory,
+  ) {
+    this.index = indexModule(model.fragments);
+  }
+
+  scopeOf(ctx: Ctx): Scope | undefined {
+    return ctx.scope >= 0 ? this.model.fragments[ctx.fragment].scopes[ctx.scope] : undefined;
+  }
+
+  eval(expr: Expr, ctx: Ctx): Value {
+    if (this.depth > MAX_DEPTH) return UNKNOWN;
+    this.depth++;
+    try {
+      return this.evalInner(expr, ctx);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private evalInner(e: Expr, ctx: Ctx): Value {
+    switch (e.k) {
+      case 'int':
+        return int(e.value);
+      case 'float':
+        return { t: 'float', v: e.value };
+      case 'str':
+        return { t: 'str', v: e.value };
+      case 'bool':
+        return { t: 'bool', v: e.value };
+      case 'none':
+        return NONE;
+      case 'name':
+        return this.lookup(e.id, ctx);
+      case 'attr':
+        return this.attribute(e, ctx);
+      case 'index':
+        return this.subscript(this.eval(e.object, ctx), this.eval(e.index, ctx));
+      case 'binary':
+        return this.binary(e.op, this.eval(e.left, ctx), this.eval(e.right, ctx));
+      case 'unary': {
+        const v = this.eval(e.operand, ctx);
+        if (e.op === 'not') {
+          const t = truthy(v);
+          return t === undefined ? UNKNOWN : { t: 'bool', v: !t };
+        }
+        if (e.op === '+') return v;
+        if (v.t === 'float') return v.v === undefined ? v : { t: 'float', v: -v.v };
+        const p = asPoly(v);
+        return p ? int(p.neg()) : UNKNOWN;
+      }
+      case 'compare':
+        return compare(e.op, this.eval(e.left, ctx), this.eval(e.right, ctx));
+      case 'logic': {
+        const left = this.eval(e.left, ctx);
+        if (e.op === 'nullish') return left.t === 'none' ? this.eval(e.right, ctx) : left.t === 'unknown' ? UNKNOWN : left;
+        const t = truthy(left);
+        if (t === undefined) return UNKNOWN;
+        if (e.op === 'or') return t ? left : this.eval(e.right, ctx);
+        return t ? this.eval(e.right, ctx) : left;
+      }
+      case 'cond': {
+        const t = truthy(this.eval(e.test, ctx));
+        return t === undefined ? UNKNOWN : this.eval(t ? e.then : e.otherwise, ctx);
+      }
+      case 'list': {
+        const items: Value[] = [];
+        for (const item of e.items) items.push(this.eval(item, ctx));
+        return { t: 'seq', items };
+      }
+      case 'dict': {
+        const fields = new Map<string, Value>();
+        for (const entry of e.entries) {
+          if (entry.spread) {
+            const v = this.eval(entry.spread, ctx);
+            if (v.t !== 'dict') return UNKNOWN;
+            for (const [k, val] of v.fields) fields.set(k, val);
+          } else if (entry.key) {
+            const key = entry.key.k === 'name' && this.model.language === 'typescript' ? { t: 'str', v: entry.key.id } as Value : this.eval(entry.key, ctx);
+            if (key.t !== 'str') return UNKNOWN;
+            fields.set(key.v, this.eval(entry.value, ctx));
+          }
+        }
+        return { t: 'dict', fields };
+      }
+      case 'call':
+        return this.call(e, ctx);
+      default:
+        return UNKNOWN;
+    }
+  }
+
+  // ---- names -------------------------------------------------------------------------------------
+
+  lookup(name: string, ctx: Ctx): Value {
+    const local = ctx.locals?.get(name);
+    if (local) return local;
+    const fragment = this.model.fragments[ctx.fragment];
+    let scopeIndex = ctx.scope;
+    let at = ctx.at;
+    let innermost = true;
+    while (scopeIndex >= 0) {
+      const scope = fragment.scopes[scopeIndex];
+      if (scope.kind === 'function' || innermost) {
+        const found = this.lastBinding(scope.bindings, name, at);
+        if (found) return this.evalBinding(found, { fragment: ctx.fragment, scope: scopeIndex, at: found.at, locals: ctx.locals });
+        const param = scope.params.find((p) => p.name === name);
+        if (param) return this.paramValue(param, ctx.fragment, scopeIndex);
+      }
+      // Python class bodies are not visible from their methods; the enclosing function's are.
+      innermost = false;
+      at = scope.nameSpan.start;
+      scopeIndex = scope.parent;
+    }
+    return this.moduleName(name, ctx.scope === -1 ? ctx.at : Number.MAX_SAFE_INTEGER);
+  }
+
+  private moduleName(name: string, at: number): Value {
+    this.reads.add(name);
+    const list = this.index.bindings.get(name);
+    if (list?.length) {
+      const before = list.filter((b) => b.binding.at < at);
+      const chosen = before.length ? before[before.length - 1] : list[list.length - 1];
+      return this.evalBinding(chosen.binding, { fragment: chosen.fragment, scope: -1, at: chosen.binding.at });
+    }
+    const imp = this.index.imports.get(name);
+    if (imp) return { t: 'ref', path: canonicalPath(imp.module, imp.member) };
+    const cls = this.index.classes.get(name);
+    if (cls) return { t: 'class', name, fragment: cls.fragment, scope: cls.scope };
+    if (BUILTINS[this.model.language].has(name)) return { t: 'ref', path: `builtins.${name}` };
+    return { t: 'sym', name };
+  }
+
+  private lastBinding(bindings: readonly Binding[], target: string, at: number): Binding | undefined {
+    let found: Binding | undefined;
+    for (const b of bindings) if (b.target === target && b.at < at) found = b;
+    return found;
+  }
+
+  private evalBinding(b: Binding, ctx: Ctx): Value {
+    if (!b.value) {
+      const cls = b.annotation ? this.index.classes.get(b.annotation) : undefined;
+      return cls ? this.instantiate(cls, [], new Map()) : { t: 'sym', name: b.target };
+    }
+    return this.eval(this.model.expr(b.value), ctx);
+  }
+
+  /** A default value; else an instance of an annotated config class; else a symbol named after the parameter. */
+  private paramValue(param: Scope['params'][number], fragment: number, scopeIndex: number): Value {
+    if (param.variadic) return UNKNOWN;
+    const scope = this.model.fragments[fragment].scopes[scopeIndex];
+    if (param.default) return this.eval(this.model.expr(param.default), { fragment, scope: scope.parent, at: scope.nameSpan.start });
+    const cls = param.annotation ? this.index.classes.get(param.annotation) : undefined;
+    if (cls) return this.instantiate(cls, [], new Map());
+    return { t: 'sym', name: param.name };
+  }
+
+  /** `self.x` inside a method: set earlier in the method, in `__init__`, or a class attribute. */
+  private selfAttribute(id: string, ctx: Ctx, selfName: string): Value {
+    const key = `${selfName}.${id}`;
+    const local = ctx.locals?.get(key);
+    if (local) return local;
+    const fragment = this.model.fragments[ctx.fragment];
+    let scopeIndex = ctx.scope;
+    while (scopeIndex >= 0 && fragment.scopes[scopeIndex].kind !== 'function') scopeIndex = fragment.scopes[scopeIndex].parent;
+    if (scopeIndex < 0) return { t: 'sym', name: key };
+    const method = fragment.scopes[scopeIndex];
+    const found = this.lastBinding(method.bindings, key, ctx.at);
+    if (found) return this.evalBinding(found, { ...ctx, scope: scopeIndex, at: found.at });
+    const classIndex = method.parent;
+    if (classIndex < 0 || fragment.scopes[classIndex].kind !== 'class') return { t: 'sym', name: key };
+    const init = fragment.scopes.findIndex((s, i) => s.parent === classIndex && s.kind === 'function' && (s.name === '__init__' || s.name === 'constructor') && i !== scopeIndex);
+    if (init >= 0) {
+      const b = this.lastBinding(fragment.scopes[init].bindings, key, Number.MAX_SAFE_INTEGER);
+      if (b) return this.evalBinding(b, { fragment: ctx.fragment, scope: init, at: b.at });
+    }
+    return this.classAttribute(ctx.fragment, classIndex, id) ?? { t: 'sym', name: key };
+  }
+
+  private classAttribute(fragment: number, classIndex: number, id: string): Value | undefined {
+    const cls = this.model.fragments[fragment].scopes[classIndex];
+    const b = this.lastBinding(cls.bindings, id, Number.MAX_SAFE_INTEGER);
+    return b ? this.evalBinding(b, { fragment, scope: classIndex, at: b.at }) : undefined;
+  }
+
+  private attribute(e: Extract<Expr, { k: 'attr' }>, ctx: Ctx): Value {
+    if (e.object.k === 'name' && (e.object.id === 'self' || e.object.id === 'this') && !ctx.locals?.has(e.object.id)) {
+      return this.selfAttribute(e.id, ctx, e.object.id);
+    }
+    const obj = this.eval(e.object, ctx);
+    return this.member(obj, e.id, e);
+  }
+
+  private member(obj: Value, id: string, e: Expr): Value {
+    switch (obj.t) {
+      case 'ref':
+        return { t: 'ref', path: `${obj.path}.${id}` };
+      case 'dict':
+        return obj.fields.get(id) ?? (obj.origin ? { t: 'sym', name: `${obj.origin}.${id}` } : UNKNOWN);
+      case 'sym':
+        return { t: 'sym', name: `${obj.name}.${id}` };
+      case 'class':
+        return this.classAttribute(obj.fragment, obj.scope, id) ?? UNKNOWN;
+      default:
+        return dottedPath(e) ? { t: 'sym', name: dottedPath(e)! } : UNKNOWN;
+    }
+  }
+
+  private subscript(obj: Value, key: Value): Value {
+    if (obj.t === 'dict' && key.t === 'str') return obj.fields.get(key.v) ?? (obj.origin ? { t: 'sym', name: `${obj.origin}[${JSON.stringify(key.v)}]` } : UNKNOWN);
+    if (obj.t === 'seq' && key.t === 'int' && key.p.constant !== undefined) {
+      const i = Number(key.p.constant);
+      return obj.items[i < 0 ? obj.items.length + i : i] ?? UNKNOWN;
+    }
+    if (obj.t === 'sym' && key.t === 'str') return { t: 'sym', name: `${obj.name}[${JSON.stringify(key.v)}]` };
+    return UNKNOWN;
+  }
+
+  // ---- arithmetic --------------------------------------------------------------------------------
+
+  private binary(op: string, l: Value, r: Value): Value {
+    if (l.t === 'float' || r.t === 'float' || (op === '/' && this.model.language === 'python')) return floatOp(op, l, r);
+    const a = asPoly(l);
+    const b = asPoly(r);
+    if (!a || !b) {
+      if (op === '+' && l.t === 'seq' && r.t === 'seq') return { t: 'seq', items: [...l.items, ...r.items] };
+      if (op === '*' && l.t === 'seq' && b?.constant !== undefined) return { t: 'seq', items: Array.from({ length: Number(b.constant) }, () => l.items).flat() };
+      return UNKNOWN;
+    }
+    const ca = a.constant;
+    const cb = b.constant;
+    switch (op) {
+      case '+':
+        return int(a.add(b));
+      case '-':
+        return int(a.sub(b));
+      case '*':
+        return int(a.mul(b));
+      case '**':
+        if (cb !== undefined && cb >= 0n && cb <= 64n) return int(a.pow(Number(cb)));
+        return UNKNOWN;
+      case '/': // TypeScript: a number, whole when it divides
+        if (cb !== undefined && cb !== 0n) {
+          const exact = a.divExact(cb);
+          if (exact) return int(exact);
+          if (ca !== undefined) return { t: 'float', v: Number(ca) / Number(cb) };
+        }
+        return { t: 'sym', name: `(${a} / ${b})` };
+      case '//':
+        if (ca !== undefined && cb !== undefined) return cb === 0n ? UNKNOWN : int(floorDiv(ca, cb));
+        if (cb !== undefined && cb !== 0n) {
+          const exact = a.divExact(cb);
+          if (exact) return int(exact);
+        }
+        return { t: 'sym', name: `(${a} // ${b})` };
+      case '%':
+        if (ca !== undefined && cb !== undefined && cb !== 0n) return int(ca - floorDiv(ca, cb) * cb);
+        return UNKNOWN;
+      default:
+        return UNKNOWN;
+    }
+  }
+
+  // ---- calls -------------------------------------------------------------------------------------
+
+  private call(e: Extract<Expr, { k: 'call' }>, ctx: Ctx): Value {
+    if (e.callee.k === 'attr' && e.callee.id === 'get') {
+      const obj = this.eval(e.callee.object, ctx);
+      if (obj.t === 'dict' && e.args[0]) {
+        const key = this.eval(e.args[0].value, ctx);
+        if (key.t === 'str') return obj.fields.get(key.v) ?? (e.args[1] ? this.eval(e.args[1].value, ctx) : NONE);
+      }
+    }
+    const callee = this.eval(e.callee, ctx);
+    const bound = this.bind(e.args, ctx);
+    if (!bound) return UNKNOWN;
+    if (callee.t === 'class') return this.instantiate(callee, bound.positional.map((p) => p.value), new Map([...bound.keywords].map(([k, v]) => [k, v.value])));
+    if (callee.t !== 'ref') return UNKNOWN;
+    const builtin = BUILTIN_CALLS[callee.path];
+    if (builtin) return builtin(bound.positional.map((p) => p.value), bound.keywords);
+    return this.makeLayer(callee.path, e, bound) ?? UNKNOWN;
+  }
+
+  bind(args: readonly Arg[], ctx: Ctx): BoundCall | undefined {
+    const positional: { value: Value; arg: Arg }[] = [];
+    const keywords = new Map<string, { value: Value; arg?: Arg }>();
+    for (const arg of args) {
+      const value = this.eval(arg.value, ctx);
+      if (arg.spread === 'dict') {
+        if (value.t !== 'dict') return undefined;
+        for (const [k, v] of value.fields) keywords.set(k, { value: v });
+      } else if (arg.spread === 'list') {
+        if (value.t !== 'seq') return undefined;
+        for (const item of value.items) positional.push({ value: item, arg });
+      } else if (arg.name !== undefined) keywords.set(arg.name, { value, arg });
+      else positional.push({ value, arg });
+    }
+    return { positional, keywords };
+  }
+
+  /**
+   * A config object from a class of this file: dataclass-style fields with defaults (positional
+   * arguments in field order), then what `__init__` assigns to `self`.
+   */
+  instantiate(cls: { fragment: number; scope: number }, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
+    const fragment = this.model.fragments[cls.fragment];
+    const scope = fragment.scopes[cls.scope];
+    const fields = new Map<string, Value>();
+    const init = fragment.scopes.findIndex((s) => s.parent === cls.scope && s.kind === 'function' && (s.name === '__init__' || s.name === 'constructor'));
+    if (init < 0) {
+      // Dataclass fields are the annotated class attributes, in order; positional arguments fill them.
+      const annotated = scope.bindings.filter((b) => b.annotation !== undefined);
+      for (const b of scope.bindings) {
+        const position = annotated.indexOf(b);
+        const given = keywords.get(b.target) ?? (position >= 0 ? positional[position] : undefined);
+        fields.set(b.target, given ?? this.evalBinding(b, { fragment: cls.fragment, scope: cls.scope, at: b.at }));
+      }
+      for (const [k, v] of keywords) if (!fields.has(k)) fields.set(k, v);
+      return { t: 'dict', fields, origin: scope.name };
+    }
+    const method = fragment.scopes[init];
+    const locals = new Map<string, Value>();
+    const params = this.model.language === 'python' ? method.params.slice(1) : method.params;
+    params.forEach((p, i) => {
+      const v = keywords.get(p.name) ?? positional[i] ?? (p.default ? this.eval(this.model.expr(p.default), { fragment: cls.fragment, scope: cls.scope, at: method.nameSpan.start }) : { t: 'sym', name: p.name });
+      locals.set(p.name, v);
+    });
+    const selfName = this.model.language === 'python' ? 'self' : 'this';
+    for (const b of method.bindings) {
+      if (!b.target.startsWith(`${selfName}.`)) continue;
+      const value = this.evalBinding(b, { fragment: cls.fragment, scope: init, at: b.at, locals });
+      locals.set(b.target, value);
+      fields.set(b.target.slice(selfName.length + 1), value);
+    }
+    for (const b of scope.bindings) {
+      if (!fields.has(b.target)) fields.set(b.target, this.evalBinding(b, { fragment: cls.fragment, scope: cls.scope, at: b.at }));
+    }
+    return { t: 'dict', fields, origin: scope.name };
+  }
+}
+
+function floorDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return (a % b !== 0n) && ((a < 0n) !== (b < 0n)) ? q - 1n : q;
+}
+
+function toNumber(v: Value): number | undefined {
+  if (v.t === 'float') return v.v;
+  const c = asPoly(v)?.constant;
+  return c === undefined ? undefined : Number(c);
+}
+
+function floatOp(op: string, l: Value, r: Value): Value {
+  const a = toNumber(l);
+  const b = toNumber(r);
+  const numeric = (v: Value) => v.t === 'float' || asPoly(v) !== undefined;
+  if (!numeric(l) || !numeric(r)) return UNKNOWN;
+  if (a === undefined || b === undefined) return { t: 'float' };
+  switch (op) {
+    case '+': return { t: 'float', v: a + b };
+    case '-': return { t: 'float', v: a - b };
+    case '*': return { t: 'float', v: a * b };
+    case '/': return b === 0 ? UNKNOWN : { t: 'float', v: a / b };
+    case '//': return b === 0 ? UNKNOWN : { t: 'float', v: Math.floor(a / b) };
+    case '**': return { t: 'float', v: a ** b };
+    case '%': return b === 0 ? UNKNOWN : { t: 'float', v: a - Math.floor(a / b) * b };
+    default: return UNKNOWN;
+  }
+}
+
+function compare(op: string, l: Value, r: Value): Value {
+  const a = toNumber(l);
+  const b = toNumber(r);
+  if (a === undefined || b === undefined) {
+    if ((op === '==' || op === '!=') && l.t === 'str' && r.t === 'str') return { t: 'bool', v: (l.v === r.v) === (op === '==') };
+    if ((op === '==' || op === '!=') && (l.t === 'none' || r.t === 'none') && l.t !== 'unknown' && r.t !== 'unknown' && l.t !== 'sym' && r.t !== 'sym') {
+      return { t: 'bool', v: (l.t === r.t) === (op === '==') };
+    }
+    return UNKNOWN;
+  }
+  const results: Record<string, boolean> = { '==': a === b, '!=': a !== b, '<': a < b, '<=': a <= b, '>': a > b, '>=': a >= b };
+  return { t: 'bool', v: results[op] };
+}
+
+const BUILTINS = {
+  python: new Set(['int', 'float', 'max', 'min', 'abs', 'round', 'dict', 'len', 'bool']),
+  typescript: new Set(['Math', 'Number', 'parseInt']),
+};
+
+type Builtin = (args: readonly Value[], keywords: ReadonlyMap<string, { value: Value }>) => Value;
+
+function extreme(pick: (a: number, b: number) => boolean): Builtin {
+  return (args) => {
+    const items = args.length === 1 && args[0].t === 'seq' ? args[0].items : args;
+    let best: Value | undefined;
+    for (const v of items) {
+      const n = toNumber(v);
+      if (n === undefined) return UNKNOWN;
+      if (!best || pick(n, toNumber(best)!)) best = v;
+    }
+    return best ?? UNKNOWN;
+  };
+}
+
+function toInt(round: (x: number) => number): Builtin {
+  return ([v]) => {
+    if (!v) return UNKNOWN;
+    if (v.t === 'float') return v.v === undefined ? UNKNOWN : int(BigInt(round(v.v)));
+    if (v.t === 'str' && /^\s*-?\d+\s*$/.test(v.v)) return int(BigInt(v.v.trim()));
+    const p = asPoly(v);
+    return p ? int(p) : UNKNOWN;
+  };
+}
+
+const namespace: Builtin = (_args, keywords) => ({ t: 'dict', fields: new Map([...keywords].map(([k, v]) => [k, v.value])) });
+
+const BUILTIN_CALLS: Record<string, Builtin> = {
+  'builtins.int': toInt(Math.trunc),
+  'builtins.round': toInt(Math.round),
+  'builtins.bool': ([v]) => (v && truthy(v) !== undefined ? { t: 'bool', v: truthy(v)! } : UNKNOWN),
+  'builtins.float': ([v]) => (v ? (toNumber(v) === undefined ? UNKNOWN : { t: 'float', v: toNumber(v) }) : UNKNOWN),
+  'builtins.abs': ([v]) => {
+    const p = v ? asPoly(v) : undefined;
+    return p?.constant !== undefined ? int(p.constant < 0n ? -p.constant : p.constant) : UNKNOWN;
+  },
+  'builtins.max': extreme((a, b) => a > b),
+  'builtins.min': extreme((a, b) => a < b),
+  'builtins.dict': namespace,
+  'types.SimpleNamespace': namespace,
+  'argparse.Namespace': namespace,
+  'math.ceil': toInt(Math.ceil),
+  'math.floor': toInt(Math.floor),
+  'builtins.Math.max': extreme((a, b) => a > b),
+  'builtins.Math.min': extreme((a, b) => a < b),
+  'builtins.Math.floor': toInt(Math.floor),
+  'builtins.Math.ceil': toInt(Math.ceil),
+  'builtins.Math.round': toInt(Math.round),
+  'builtins.Math.trunc': toInt(Math.trunc),
+  'builtins.Number': ([v]) => v ?? UNKNOWN,
+  'builtins.parseInt': toInt(Math.trunc),
+};

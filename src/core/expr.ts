@@ -1,0 +1,69 @@
+/**
+ * The small expression tree the syntax layer hands to the core. It covers what layer arguments are made
+ * of in Python and TypeScript; everything else arrives as `unknown` and evaluates to "not known".
+ */
+
+/** A place in the source: UTF-16 offsets and 0-based line/character, as VS Code counts them. */
+export interface Span {
+  readonly start: number;
+  readonly end: number;
+  readonly startLine: number;
+  readonly startChar: number;
+  readonly endLine: number;
+  readonly endChar: number;
+}
+
+export type BinaryOp = '+' | '-' | '*' | '/' | '//' | '%' | '**';
+export type CompareOp = '==' | '!=' | '<' | '<=' | '>' | '>=';
+
+export interface Arg {
+  /** Keyword name (Python `k=v`), absent for positional arguments. */
+  readonly name?: string;
+  /** `*xs` or `**kw` in Python; `...xs` in TypeScript. */
+  readonly spread?: 'list' | 'dict';
+  readonly value: Expr;
+  readonly span: Span;
+}
+
+export interface DictEntry {
+  readonly key?: Expr;
+  /** `**other` inside a dict display, `...other` inside an object literal. */
+  readonly spread?: Expr;
+  readonly value: Expr;
+}
+
+export type Expr =
+  | { readonly k: 'int'; readonly value: bigint; readonly span: Span }
+  | { readonly k: 'float'; readonly value: number; readonly span: Span }
+  | { readonly k: 'str'; readonly value: string; readonly span: Span }
+  | { readonly k: 'bool'; readonly value: boolean; readonly span: Span }
+  | { readonly k: 'none'; readonly span: Span }
+  | { readonly k: 'name'; readonly id: string; readonly span: Span }
+  | { readonly k: 'attr'; readonly object: Expr; readonly id: string; readonly span: Span }
+  | { readonly k: 'index'; readonly object: Expr; readonly index: Expr; readonly span: Span }
+  | { readonly k: 'binary'; readonly op: BinaryOp; readonly left: Expr; readonly right: Expr; readonly span: Span }
+  | { readonly k: 'unary'; readonly op: '-' | '+' | 'not'; readonly operand: Expr; readonly span: Span }
+  | { readonly k: 'compare'; readonly op: CompareOp; readonly left: Expr; readonly right: Expr; readonly span: Span }
+  | { readonly k: 'logic'; readonly op: 'or' | 'and' | 'nullish'; readonly left: Expr; readonly right: Expr; readonly span: Span }
+  | { readonly k: 'cond'; readonly test: Expr; readonly then: Expr; readonly otherwise: Expr; readonly span: Span }
+  | {
+      readonly k: 'call';
+      readonly callee: Expr;
+      readonly args: readonly Arg[];
+      /** TypeScript `new X(...)`. */
+      readonly isNew: boolean;
+      readonly span: Span;
+    }
+  | { readonly k: 'list'; readonly items: readonly Expr[]; readonly span: Span }
+  | { readonly k: 'dict'; readonly entries: readonly DictEntry[]; readonly span: Span }
+  | { readonly k: 'unknown'; readonly text: string; readonly span: Span };
+
+/** The dotted path of `a.b.c`, or undefined when the expression is not a plain path. */
+export function dottedPath(e: Expr): string | undefined {
+  if (e.k === 'name') return e.id;
+  if (e.k === 'attr') {
+    const base = dottedPath(e.object);
+    return base === undefined ? undefined : `${base}.${e.id}`;
+  }
+  return undefined;
+}

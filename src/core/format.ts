@@ -1,0 +1,45 @@
+/** Numbers and formulas as text: CodeLens titles, hover markdown, CLI rows. */
+import type { LayerInstance } from './layer';
+import { tensorSize } from './layer';
+import { groupDigits } from './symbolic';
+
+/** `1,050,624`, or the formula when a size is not known. */
+export function formatCount(layer: LayerInstance): string {
+  const c = layer.params?.constant;
+  if (c !== undefined) return groupDigits(c);
+  return layer.formula;
+}
+
+/** `1,050,624 params · 8 heads × 64`. */
+export function lensTitle(layer: LayerInstance): string {
+  const c = layer.params?.constant;
+  const count = c !== undefined ? `${groupDigits(c)} params` : layer.unknownReason && layer.kind === 'LazyLinear' ? 'params set at first call' : `${layer.formula} params`;
+  return `${count} · ${layer.summary}`;
+}
+
+function megabytes(bytes: bigint): string {
+  const mb = Number(bytes) / 2 ** 20;
+  return mb >= 1 ? `${mb.toFixed(1)} MiB` : `${(Number(bytes) / 1024).toFixed(1)} KiB`;
+}
+
+/** The hover: count, formula, tensor table and the notes that explain them. */
+export function hoverMarkdown(layer: LayerInstance, qualifiedName: string): string {
+  const c = layer.params?.constant;
+  const lines: string[] = [];
+  lines.push(c !== undefined ? `**${qualifiedName}**: ${groupDigits(c)} parameters` : `**${qualifiedName}**: ${layer.unknownReason ?? 'size not known'}`);
+  lines.push('');
+  if (layer.formula) lines.push(`Formula: \`${layer.formula}\``, '');
+  if (c !== undefined && c > 0n) lines.push(`Weights: ${megabytes(c * 4n)} in fp32, ${megabytes(c * 2n)} in bf16`, '');
+  if (layer.tensors.length) {
+    lines.push('| tensor | shape | count |', '|---|---|---:|');
+    for (const t of layer.tensors) {
+      const size = tensorSize(t);
+      const shape = `[${t.shape.map((d) => d.toString()).join(', ')}]`;
+      const count = size.constant !== undefined ? groupDigits(size.constant) : size.toString();
+      lines.push(`| \`${t.name}\` | ${t.repeat ? `${t.repeat} × ` : ''}${shape} | ${count} |`);
+    }
+    lines.push('');
+  }
+  for (const n of layer.notes) lines.push(`- ${n}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,22 @@
+/**
+ * Canonical paths for imported names, so that every spelling users write reaches one catalog entry:
+ * `nn.Linear` after `import torch.nn as nn`, `Linear` after `from torch.nn import Linear`, `tf.layers.dense`
+ * from any of the TensorFlow.js packages.
+ */
+const PACKAGE_ROOTS: Record<string, string> = {
+  '@tensorflow/tfjs': 'tfjs',
+  '@tensorflow/tfjs-node': 'tfjs',
+  '@tensorflow/tfjs-node-gpu': 'tfjs',
+  '@tensorflow/tfjs-layers': 'tfjs',
+  'js-pytorch': 'jspytorch',
+};
+
+export function canonicalPath(module: string, member?: string): string {
+  const root = PACKAGE_ROOTS[module] ?? module;
+  return member ? `${root}.${member}` : root;
+}
+
+/** `torch.nn.modules.linear.Linear` is the class `torch.nn.Linear` re-exports. */
+export function normalizePath(path: string): string {
+  return path.replace(/^torch\.nn\.modules\.[A-Za-z_]+\./, 'torch.nn.');
+}

@@ -1,0 +1,76 @@
+/** A layer as the framework would build it: its parameter tensors, facts for the hover, and findings. */
+import type { Span } from './expr';
+import { Poly } from './symbolic';
+
+export type Framework = 'pytorch' | 'tfjs' | 'js-pytorch';
+
+export interface Tensor {
+  /** The name the framework gives it (`in_proj_weight`, `self_attn.out_proj.bias`, `kernel`). */
+  readonly name: string;
+  readonly shape: readonly Poly[];
+  /** Stacked copies (`layers.0..5` of a TransformerEncoder), so a symbolic layer count still has a formula. */
+  readonly repeat?: Poly;
+}
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export interface TextEdit {
+  readonly span: Span;
+  readonly text: string;
+}
+
+export interface Fix {
+  readonly title: string;
+  readonly edits: readonly TextEdit[];
+}
+
+export interface Finding {
+  /** Stable code shown in the Problems panel and the CLI: `heads-divisibility`, `negative-size`, ... */
+  readonly code: string;
+  readonly severity: Severity;
+  readonly message: string;
+  readonly span: Span;
+  readonly fixes: readonly Fix[];
+}
+
+export interface AttentionShape {
+  readonly embed: Poly;
+  readonly heads: Poly;
+  /** d_k when it divides exactly. */
+  readonly headDim?: Poly;
+  readonly kdim: Poly;
+  readonly vdim: Poly;
+}
+
+export interface LayerInstance {
+  readonly kind: string;
+  readonly framework: Framework;
+  readonly tensors: readonly Tensor[];
+  /** Undefined when the framework decides the sizes later (LazyLinear) or a part is unknown. */
+  readonly params?: Poly;
+  /** The layer's generic formula (`4·E² + 4·E`), with the layer's own symbols. */
+  readonly formula: string;
+  /** The tail of the CodeLens: `8 heads × 64`, `512 → 512`. */
+  readonly summary: string;
+  /** Hover lines that teach what the numbers mean. */
+  readonly notes: readonly string[];
+  /** Why the count is not a number, when it is not. */
+  readonly unknownReason?: string;
+  readonly attention?: AttentionShape;
+  /** The feature size the layer produces, for layers fed by this one. */
+  readonly outFeatures?: Poly;
+}
+
+export function tensorSize(t: Tensor): Poly {
+  const one = t.shape.reduce((acc, d) => acc.mul(d), Poly.ONE);
+  return t.repeat ? one.mul(t.repeat) : one;
+}
+
+export function totalParams(tensors: readonly Tensor[]): Poly {
+  return tensors.reduce((acc, t) => acc.add(tensorSize(t)), Poly.ZERO);
+}
+
+/** Prefixes a child's tensors with its attribute name, as `named_parameters()` does. */
+export function childTensors(prefix: string, tensors: readonly Tensor[], repeat?: Poly): Tensor[] {
+  return tensors.map((t) => ({ name: `${prefix}.${t.name}`, shape: t.shape, repeat: repeat ? (t.repeat ? t.repeat.mul(repeat) : repeat) : t.repeat }));
+}

@@ -1,0 +1,78 @@
+/**
+ * The language-neutral description of a source file that the syntax layer produces and the core reads.
+ * It is plain data except for `expr`, which turns a recorded range into an expression on demand: most
+ * right-hand sides are never needed, and converting only the ones a layer argument refers to keeps a
+ * cold analysis close to the bare parse time.
+ */
+import type { Expr, Span } from './expr';
+
+export type Language = 'python' | 'typescript';
+
+/** A range of source text holding one expression, converted only when asked. */
+export interface ExprRef {
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface Binding {
+  /** `x`, or `self.x` / `this.x` for instance attributes. */
+  readonly target: string;
+  readonly value?: ExprRef;
+  /** Type annotation as a dotted name (`int`, `GPTConfig`), when written. */
+  readonly annotation?: string;
+  /** Offset of the statement, to take the last binding before a use. */
+  readonly at: number;
+}
+
+export interface Param {
+  readonly name: string;
+  readonly default?: ExprRef;
+  readonly annotation?: string;
+  /** `*args` / `**kwargs` (and TypeScript rest parameters) hold no single value. */
+  readonly variadic?: boolean;
+}
+
+export interface ImportBinding {
+  readonly local: string;
+  /** The module as written (`torch.nn`, `@tensorflow/tfjs`). */
+  readonly module: string;
+  /** The imported member (`Linear` in `from torch.nn import Linear`); absent when the module itself is bound. */
+  readonly member?: string;
+}
+
+export interface Scope {
+  readonly kind: 'class' | 'function';
+  readonly name: string;
+  /** Index of the enclosing scope in the same fragment, or -1 for module level. */
+  readonly parent: number;
+  /** The `class` / `def` keyword line and the name's span. */
+  readonly nameSpan: Span;
+  readonly params: readonly Param[];
+  readonly bindings: readonly Binding[];
+  readonly bases: readonly ExprRef[];
+  readonly decorators: readonly string[];
+}
+
+/** A call that may construct a layer, found where its callee's name matched a candidate. */
+export interface CallSite {
+  /** Index of the innermost scope in the fragment, or -1 for module level. */
+  readonly scope: number;
+  readonly call: ExprRef;
+  readonly span: Span;
+}
+
+/** Everything one top-level statement contributes; unchanged fragments are reused after an edit. */
+export interface Fragment {
+  readonly span: Span;
+  readonly imports: readonly ImportBinding[];
+  readonly moduleBindings: readonly Binding[];
+  readonly scopes: readonly Scope[];
+  readonly calls: readonly CallSite[];
+}
+
+export interface SourceModel {
+  readonly language: Language;
+  readonly fragments: readonly Fragment[];
+  /** Converts a recorded range into an expression (memoised by the syntax layer). */
+  expr(ref: ExprRef): Expr;
+}

@@ -1,0 +1,162 @@
+/**
+ * Exact integer polynomials over named sizes. Counts are products of sizes, so a polynomial with
+ * BigInt coefficients represents every count exactly, at any size, and prints as the formula users read
+ * (`4·E² + 4·E`) when some size is unknown.
+ */
+
+/** A monomial: names with positive powers, kept sorted by name. */
+type Monomial = ReadonlyArray<readonly [string, number]>;
+
+interface Term {
+  readonly mono: Monomial;
+  readonly coef: bigint;
+}
+
+function monoKey(mono: Monomial): string {
+  return mono.map(([n, p]) => (p === 1 ? n : `${n}^${p}`)).join('*');
+}
+
+function monoMul(a: Monomial, b: Monomial): Monomial {
+  const powers = new Map<string, number>(a.map(([n, p]) => [n, p]));
+  for (const [n, p] of b) powers.set(n, (powers.get(n) ?? 0) + p);
+  return [...powers.entries()].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+}
+
+function degree(mono: Monomial): number {
+  return mono.reduce((d, [, p]) => d + p, 0);
+}
+
+export class Poly {
+  private constructor(private readonly terms: ReadonlyMap<string, Term>) {}
+
+  static readonly ZERO = new Poly(new Map());
+  static readonly ONE = Poly.int(1n);
+
+  static int(n: bigint | number): Poly {
+    const coef = BigInt(n);
+    return coef === 0n ? Poly.ZERO : new Poly(new Map([['', { mono: [], coef }]]));
+  }
+
+  static symbol(name: string): Poly {
+    return new Poly(new Map([[name, { mono: [[name, 1]], coef: 1n }]]));
+  }
+
+  private static from(terms: Iterable<Term>): Poly {
+    const map = new Map<string, Term>();
+    for (const t of terms) {
+      const key = monoKey(t.mono);
+      const coef = (map.get(key)?.coef ?? 0n) + t.coef;
+      if (coef === 0n) map.delete(key);
+      else map.set(key, { mono: t.mono, coef });
+    }
+    return new Poly(map);
+  }
+
+  /** The exact value when no symbol remains. */
+  get constant(): bigint | undefined {
+    if (this.terms.size === 0) return 0n;
+    if (this.terms.size === 1 && this.terms.has('')) return this.terms.get('')!.coef;
+    return undefined;
+  }
+
+  get isConstant(): boolean {
+    return this.constant !== undefined;
+  }
+
+  /** The names still unknown, sorted. */
+  get symbols(): string[] {
+    const names = new Set<string>();
+    for (const t of this.terms.values()) for (const [n] of t.mono) names.add(n);
+    return [...names].sort();
+  }
+
+  add(other: Poly): Poly {
+    return Poly.from([...this.terms.values(), ...other.terms.values()]);
+  }
+
+  neg(): Poly {
+    return Poly.from([...this.terms.values()].map((t) => ({ mono: t.mono, coef: -t.coef })));
+  }
+
+  sub(other: Poly): Poly {
+    return this.add(other.neg());
+  }
+
+  mul(other: Poly): Poly {
+    const out: Term[] = [];
+    for (const a of this.terms.values()) {
+      for (const b of other.terms.values()) out.push({ mono: monoMul(a.mono, b.mono), coef: a.coef * b.coef });
+    }
+    return Poly.from(out);
+  }
+
+  pow(exponent: number): Poly {
+    let result = Poly.ONE;
+    for (let i = 0; i < exponent; i++) result = result.mul(this);
+    return result;
+  }
+
+  /** Exact division by an integer, when every coefficient divides; undefined otherwise. */
+  divExact(divisor: bigint): Poly | undefined {
+    if (divisor === 0n) return undefined;
+    const out: Term[] = [];
+    for (const t of this.terms.values()) {
+      if (t.coef % divisor !== 0n) return undefined;
+      out.push({ mono: t.mono, coef: t.coef / divisor });
+    }
+    return Poly.from(out);
+  }
+
+  /** Replaces symbols by known polynomials. */
+  substitute(values: ReadonlyMap<string, Poly>): Poly {
+    let result = Poly.ZERO;
+    for (const t of this.terms.values()) {
+      let term = Poly.int(t.coef);
+      for (const [n, p] of t.mono) term = term.mul((values.get(n) ?? Poly.symbol(n)).pow(p));
+      result = result.add(term);
+    }
+    return result;
+  }
+
+  equals(other: Poly): boolean {
+    return this.sub(other).constant === 0n;
+  }
+
+  /** `4·E² + 4·E`: highest degree first, coefficient 1 omitted, `·` between factors. */
+  toString(): string {
+    if (this.terms.size === 0) return '0';
+    const terms = [...this.terms.values()].sort((a, b) => {
+      const d = degree(b.mono) - degree(a.mono);
+      if (d !== 0) return d;
+      const ka = monoKey(a.mono);
+      const kb = monoKey(b.mono);
+      return ka < kb ? -1 : ka > kb ? 1 : 0;
+    });
+    let out = '';
+    terms.forEach((t, i) => {
+      const negative = t.coef < 0n;
+      const abs = negative ? -t.coef : t.coef;
+      const factors = t.mono.map(([n, p]) => (p === 1 ? n : `${n}${superscript(p)}`));
+      const body = abs === 1n && factors.length ? factors.join('·') : [groupDigits(abs), ...factors].join('·');
+      out += i === 0 ? (negative ? `-${body}` : body) : negative ? ` - ${body}` : ` + ${body}`;
+    });
+    return out;
+  }
+}
+
+const SUPERSCRIPTS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+
+function superscript(n: number): string {
+  return String(n)
+    .split('')
+    .map((d) => SUPERSCRIPTS[Number(d)])
+    .join('');
+}
+
+/** `1050624` -> `1,050,624`, exact for BigInt. */
+export function groupDigits(n: bigint): string {
+  const negative = n < 0n;
+  const digits = (negative ? -n : n).toString();
+  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return negative ? `-${grouped}` : grouped;
+}

@@ -1,0 +1,87 @@
+/** What an expression evaluates to, without running anything. */
+import { Poly } from './symbolic';
+import type { Span } from './expr';
+import type { LayerInstance } from './layer';
+
+export type Value =
+  /** An integer, exact or a polynomial over unknown names. */
+  | { readonly t: 'int'; readonly p: Poly }
+  /** A float: known, or symbolic (`d / 2` with `d` unknown is still certainly a float). */
+  | { readonly t: 'float'; readonly v?: number }
+  | { readonly t: 'bool'; readonly v: boolean }
+  | { readonly t: 'str'; readonly v: string }
+  | { readonly t: 'none' }
+  | { readonly t: 'seq'; readonly items: readonly Value[] }
+  /** Dicts, config instances, namespaces and object literals: named fields. */
+  | { readonly t: 'dict'; readonly fields: ReadonlyMap<string, Value>; readonly origin?: string }
+  /** A name whose value is not known (a parameter without a default): it becomes a symbol in formulas. */
+  | { readonly t: 'sym'; readonly name: string }
+  /** An imported module or member, by canonical path (`torch.nn.Linear`). */
+  | { readonly t: 'ref'; readonly path: string }
+  /** A class defined in the file (config classes are instantiated from their defaults). */
+  | { readonly t: 'class'; readonly name: string; readonly fragment: number; readonly scope: number }
+  | { readonly t: 'layer'; readonly layer: LayerInstance; readonly span: Span }
+  /** A symbolic tensor of the TensorFlow.js functional API: only its last (feature) size matters. */
+  | { readonly t: 'tensor'; readonly features?: Poly }
+  | { readonly t: 'unknown' };
+
+export const UNKNOWN: Value = { t: 'unknown' };
+export const NONE: Value = { t: 'none' };
+
+export function int(n: bigint | number | Poly): Value {
+  return { t: 'int', p: n instanceof Poly ? n : Poly.int(n) };
+}
+
+/** The value as an integer polynomial, symbols included; undefined when it is no integer. */
+export function asPoly(v: Value): Poly | undefined {
+  if (v.t === 'int') return v.p;
+  if (v.t === 'sym') return Poly.symbol(v.name);
+  if (v.t === 'bool') return Poly.int(v.v ? 1 : 0);
+  return undefined;
+}
+
+/** Python/JS truthiness where it is known. */
+export function truthy(v: Value): boolean | undefined {
+  switch (v.t) {
+    case 'bool':
+      return v.v;
+    case 'none':
+      return false;
+    case 'int':
+      return v.p.constant === undefined ? undefined : v.p.constant !== 0n;
+    case 'float':
+      return v.v === undefined ? undefined : v.v !== 0;
+    case 'str':
+      return v.v.length > 0;
+    case 'seq':
+      return v.items.length > 0;
+    case 'dict':
+    case 'ref':
+    case 'class':
+    case 'layer':
+    case 'tensor':
+      return true;
+    default:
+      return undefined;
+  }
+}
+
+/** A short text for messages: `512`, `d_model`, `256.0`. */
+export function describe(v: Value): string {
+  switch (v.t) {
+    case 'int':
+      return v.p.toString();
+    case 'float':
+      return v.v === undefined ? 'a float' : Number.isInteger(v.v) ? `${v.v}.0` : String(v.v);
+    case 'bool':
+      return v.v ? 'True' : 'False';
+    case 'str':
+      return JSON.stringify(v.v);
+    case 'none':
+      return 'None';
+    case 'sym':
+      return v.name;
+    default:
+      return 'unknown';
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Tree-sitter set-up. Grammars are loaded from bytes handed in by the host (the extension reads them
+ * through `vscode.workspace.fs`, the CLI and the tests from disk), so nothing here touches a file system.
+ */
+import { Language as TsLanguage, Parser, type Edit, type Tree } from '@vscode/tree-sitter-wasm';
+import type { Language } from '../core/source';
+
+export type { Tree, Edit };
+
+/** Reads one of the `.wasm` files shipped beside the bundle. */
+export type WasmLoader = (file: string) => Promise<Uint8Array>;
+
+const GRAMMAR_FILES: Record<Language, string> = {
+  python: 'tree-sitter-python.wasm',
+  typescript: 'tree-sitter-typescript.wasm',
+};
+
+/** A parse slower than this is abandoned: the document then gets no analysis rather than a frozen host. */
+const PARSE_BUDGET_MS = 2000;
+
+export class Grammars {
+  private constructor(
+    private readonly languages: Record<Language, TsLanguage>,
+    private readonly parser: Parser,
+  ) {}
+
+  static async load(loader: WasmLoader): Promise<Grammars> {
+    const runtime = await loader('tree-sitter.wasm');
+    // `wasmBinary` is an Emscripten module option the typings omit; it avoids any fetch or path lookup.
+    await Parser.init({ wasmBinary: runtime, locateFile: (file: string) => file } as unknown as Parameters<typeof Parser.init>[0]);
+    const [python, typescript] = await Promise.all([
+      loader(GRAMMAR_FILES.python).then((bytes) => TsLanguage.load(bytes)),
+      loader(GRAMMAR_FILES.typescript).then((bytes) => TsLanguage.load(bytes)),
+    ]);
+    return new Grammars({ python, typescript }, new Parser());
+  }
+
+  language(language: Language): TsLanguage {
+    return this.languages[language];
+  }
+
+  /**
+   * Parses `text`, reusing `oldTree` (already edited to match) when given. Returns undefined when the
+   * parse ran over its time budget.
+   */
+  parse(language: Language, text: string, oldTree?: Tree): Tree | undefined {
+    this.parser.setLanguage(this.languages[language]);
+    const deadline = performance.now() + PARSE_BUDGET_MS;
+    const tree = this.parser.parse(text, oldTree ?? null, {
+      progressCallback: () => performance.now() > deadline,
+    } as Parameters<Parser['parse']>[2]);
+    if (!tree) this.parser.reset();
+    return tree ?? undefined;
+  }
+
+  dispose(): void {
+    this.parser.delete();
+  }
+}
+
+/** The `.wasm` files the bundle ships, for the build and the Node loader. */
+export const WASM_FILES = ['tree-sitter.wasm', ...Object.values(GRAMMAR_FILES)];

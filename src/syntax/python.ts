@@ -1,0 +1,342 @@
+/**
+ * Python tree -> SourceModel fragments. Walks statements only (module, class and function bodies and the
+ * blocks of compound statements); expressions are converted later, on demand, by `pythonExpr`.
+ */
+import type { Arg, BinaryOp, CompareOp, DictEntry, Expr } from '../core/expr';
+import type { Binding, CallSite, Fragment, ImportBinding, Param, Scope } from '../core/source';
+import { mentionsAny, namedChildren, refOf, spanOf, textOf, walkDescendants, type Node } from './nodes';
+
+const COMPOUND_BLOCKS = new Set([
+  'if_statement', 'elif_clause', 'else_clause', 'for_statement', 'while_statement', 'with_statement',
+  'try_statement', 'except_clause', 'finally_clause', 'block', 'match_statement', 'case_clause',
+]);
+
+interface MutableScope extends Scope {
+  readonly params: Param[];
+  readonly bindings: Binding[];
+}
+
+class FragmentBuilder {
+  readonly imports: ImportBinding[] = [];
+  readonly moduleBindings: Binding[] = [];
+  readonly scopes: MutableScope[] = [];
+  readonly calls: CallSite[] = [];
+
+  constructor(
+    private readonly source: string,
+    private readonly candidates: readonly string[],
+  ) {}
+
+  statement(node: Node, scope: number, decorators: readonly string[] = []): void {
+    switch (node.type) {
+      case 'import_statement':
+      case 'import_from_statement':
+        if (scope === -1) this.imports.push(...importsOf(node, this.source));
+        return;
+      case 'decorated_definition': {
+        const names = namedChildren(node)
+          .filter((c) => c.type === 'decorator')
+          .map((d) => decoratorName(d, this.source));
+        const def = node.childForFieldName('definition');
+        if (def) this.statement(def, scope, names);
+        return;
+      }
+      case 'class_definition':
+        return this.classDef(node, scope, decorators);
+      case 'function_definition':
+        return this.functionDef(node, scope, decorators);
+      case 'expression_statement':
+        this.expressionStatement(node, scope);
+        return;
+      default:
+        if (COMPOUND_BLOCKS.has(node.type)) {
+          this.findCalls(headerOf(node), scope);
+          for (const child of namedChildren(node)) {
+            if (child.type === 'block' || COMPOUND_BLOCKS.has(child.type)) this.block(child, scope);
+          }
+          return;
+        }
+        this.findCalls(node, scope);
+    }
+  }
+
+  private block(node: Node, scope: number): void {
+    if (node.type !== 'block') return this.statement(node, scope);
+    for (const child of namedChildren(node)) this.statement(child, scope);
+  }
+
+  private classDef(node: Node, parent: number, decorators: readonly string[]): void {
+    const name = node.childForFieldName('name');
+    const supers = node.childForFieldName('superclasses');
+    const index = this.scopes.length;
+    this.scopes.push({
+      kind: 'class',
+      name: name ? textOf(name, this.source) : '',
+      parent,
+      nameSpan: spanOf(name ?? node),
+      params: [],
+      bindings: [],
+      bases: supers ? namedChildren(supers).filter((c) => c.type !== 'keyword_argument').map(refOf) : [],
+      decorators,
+    });
+    const body = node.childForFieldName('body');
+    if (body) this.block(body, index);
+  }
+
+  private functionDef(node: Node, parent: number, decorators: readonly string[]): void {
+    const name = node.childForFieldName('name');
+    const params = node.childForFieldName('parameters');
+    const index = this.scopes.length;
+    this.scopes.push({
+      kind: 'function',
+      name: name ? textOf(name, this.source) : '',
+      parent,
+      nameSpan: spanOf(name ?? node),
+      params: params ? namedChildren(params).flatMap((p) => paramOf(p, this.source)) : [],
+      bindings: [],
+      bases: [],
+      decorators,
+    });
+    const body = node.childForFieldName('body');
+    if (body) this.block(body, index);
+  }
+
+  private expressionStatement(node: Node, scope: number): void {
+    const inner = namedChildren(node)[0];
+    if (inner?.type === 'assignment') this.assignment(inner, scope, node.startIndex);
+    this.findCalls(node, scope);
+  }
+
+  /** `x = v`, `self.x = v`, `x: T = v`, `a = b = v`. */
+  private assignment(node: Node, scope: number, at: number): void {
+    const left = node.childForFieldName('left');
+    const right = node.childForFieldName('right');
+    const type = node.childForFieldName('type');
+    const annotation = type ? textOf(type, this.source) : undefined;
+    const value = right && right.type === 'assignment' ? right.childForFieldName('right') : right;
+    if (right?.type === 'assignment') this.assignment(right, scope, at);
+    if (!left) return;
+    const target = left.type === 'identifier' || left.type === 'attribute' ? textOf(left, this.source) : undefined;
+    if (target === undefined) return;
+    const binding: Binding = { target, value: value ? refOf(value) : undefined, annotation, at };
+    (scope === -1 ? this.moduleBindings : this.scopes[scope].bindings).push(binding);
+  }
+
+  private findCalls(node: Node, scope: number): void {
+    if (!mentionsAny(textOf(node, this.source), this.candidates)) return;
+    walkDescendants(node, (n) => {
+      if (n.type === 'lambda') return false;
+      if (n.type === 'call') {
+        const callee = n.childForFieldName('function');
+        const last = callee?.type === 'attribute' ? callee.childForFieldName('attribute') : callee;
+        if (last && last.type === 'identifier' && this.candidates.includes(textOf(last, this.source))) {
+          this.calls.push({ scope, call: refOf(n), span: spanOf(n) });
+        }
+      }
+      return true;
+    });
+  }
+}
+
+/** The part of a compound statement before its blocks (`for x in range(n):`), where calls may also stand. */
+function headerOf(node: Node): Node {
+  return node.childForFieldName('condition') ?? node.childForFieldName('right') ?? node;
+}
+
+function importsOf(node: Node, source: string): ImportBinding[] {
+  const out: ImportBinding[] = [];
+  if (node.type === 'import_statement') {
+    for (const child of node.childrenForFieldName('name')) {
+      if (!child) continue;
+      if (child.type === 'aliased_import') {
+        const name = child.childForFieldName('name');
+        const alias = child.childForFieldName('alias');
+        if (name && alias) out.push({ local: textOf(alias, source), module: textOf(name, source) });
+      } else {
+        // `import torch.nn` binds `torch`; attribute access then walks into the submodule.
+        const dotted = textOf(child, source);
+        const head = dotted.split('.')[0];
+        out.push({ local: head, module: head });
+      }
+    }
+    return out;
+  }
+  const moduleNode = node.childForFieldName('module_name');
+  if (!moduleNode) return out;
+  const module = textOf(moduleNode, source);
+  for (const child of node.childrenForFieldName('name')) {
+    if (!child) continue;
+    if (child.type === 'aliased_import') {
+      const name = child.childForFieldName('name');
+      const alias = child.childForFieldName('alias');
+      if (name && alias) out.push({ local: textOf(alias, source), module, member: textOf(name, source) });
+    } else {
+      const member = textOf(child, source);
+      out.push({ local: member, module, member });
+    }
+  }
+  return out;
+}
+
+function decoratorName(node: Node, source: string): string {
+  const expr = namedChildren(node)[0];
+  if (!expr) return '';
+  const target = expr.type === 'call' ? expr.childForFieldName('function') : expr;
+  return target ? textOf(target, source) : '';
+}
+
+function paramOf(node: Node, source: string): Param[] {
+  switch (node.type) {
+    case 'identifier':
+      return [{ name: textOf(node, source) }];
+    case 'default_parameter':
+    case 'typed_default_parameter': {
+      const name = node.childForFieldName('name');
+      const value = node.childForFieldName('value');
+      const type = node.childForFieldName('type');
+      return name ? [{ name: textOf(name, source), default: value ? refOf(value) : undefined, annotation: type ? textOf(type, source) : undefined }] : [];
+    }
+    case 'typed_parameter': {
+      const inner = namedChildren(node)[0];
+      const type = node.childForFieldName('type');
+      if (!inner) return [];
+      const variadic = inner.type === 'list_splat_pattern' || inner.type === 'dictionary_splat_pattern';
+      const name = variadic ? namedChildren(inner)[0] : inner;
+      return name ? [{ name: textOf(name, source), annotation: type ? textOf(type, source) : undefined, variadic }] : [];
+    }
+    case 'list_splat_pattern':
+    case 'dictionary_splat_pattern': {
+      const name = namedChildren(node)[0];
+      return name ? [{ name: textOf(name, source), variadic: true }] : [];
+    }
+    default:
+      return [];
+  }
+}
+
+/** Class names and imported names: with the catalog's names, the callees worth looking for. */
+export function pythonDeclaredNames(root: Node, source: string): string[] {
+  const names: string[] = [];
+  for (const child of namedChildren(root)) {
+    const def = child.type === 'decorated_definition' ? child.childForFieldName('definition') : child;
+    if (def?.type === 'class_definition') {
+      const name = def.childForFieldName('name');
+      if (name) names.push(textOf(name, source));
+    } else if (child.type === 'import_statement' || child.type === 'import_from_statement') {
+      for (const imp of importsOf(child, source)) names.push(imp.local);
+    }
+  }
+  return names;
+}
+
+export function pythonFragment(node: Node, source: string, candidates: readonly string[]): Fragment {
+  const builder = new FragmentBuilder(source, candidates);
+  builder.statement(node, -1);
+  return { span: spanOf(node), imports: builder.imports, moduleBindings: builder.moduleBindings, scopes: builder.scopes, calls: builder.calls };
+}
+
+const BINARY_OPS = new Set<string>(['+', '-', '*', '/', '//', '%', '**']);
+const COMPARE_OPS = new Set<string>(['==', '!=', '<', '<=', '>', '>=']);
+
+/** Converts one Python expression node. */
+export function pythonExpr(node: Node, source: string): Expr {
+  const span = spanOf(node);
+  const text = () => textOf(node, source);
+  const sub = (n: Node | null): Expr => (n ? pythonExpr(n, source) : { k: 'unknown', text: '', span });
+  switch (node.type) {
+    case 'integer': {
+      const digits = text().replace(/_/g, '');
+      if (/[jJ]$/.test(digits)) return { k: 'unknown', text: text(), span };
+      return { k: 'int', value: BigInt(digits.replace(/^0+(?=\d)/, '')), span };
+    }
+    case 'float':
+      return /[jJ]$/.test(text()) ? { k: 'unknown', text: text(), span } : { k: 'float', value: Number(text().replace(/_/g, '')), span };
+    case 'true':
+      return { k: 'bool', value: true, span };
+    case 'false':
+      return { k: 'bool', value: false, span };
+    case 'none':
+      return { k: 'none', span };
+    case 'string': {
+      const parts = namedChildren(node);
+      if (parts.some((p) => p.type === 'interpolation')) return { k: 'unknown', text: text(), span };
+      return { k: 'str', value: parts.filter((p) => p.type === 'string_content').map((p) => textOf(p, source)).join(''), span };
+    }
+    case 'identifier':
+      return { k: 'name', id: text(), span };
+    case 'attribute': {
+      const attr = node.childForFieldName('attribute');
+      return { k: 'attr', object: sub(node.childForFieldName('object')), id: attr ? textOf(attr, source) : '', span };
+    }
+    case 'subscript':
+      return { k: 'index', object: sub(node.childForFieldName('value')), index: sub(node.childForFieldName('subscript')), span };
+    case 'parenthesized_expression': {
+      const inner = namedChildren(node)[0];
+      return inner ? pythonExpr(inner, source) : { k: 'unknown', text: text(), span };
+    }
+    case 'binary_operator': {
+      const op = node.childForFieldName('operator');
+      const opText = op ? textOf(op, source) : '';
+      if (!BINARY_OPS.has(opText)) return { k: 'unknown', text: text(), span };
+      return { k: 'binary', op: opText as BinaryOp, left: sub(node.childForFieldName('left')), right: sub(node.childForFieldName('right')), span };
+    }
+    case 'unary_operator': {
+      const op = node.childForFieldName('operator');
+      const opText = op ? textOf(op, source) : '';
+      if (opText !== '-' && opText !== '+') return { k: 'unknown', text: text(), span };
+      return { k: 'unary', op: opText, operand: sub(node.childForFieldName('argument')), span };
+    }
+    case 'not_operator':
+      return { k: 'unary', op: 'not', operand: sub(node.childForFieldName('argument')), span };
+    case 'boolean_operator': {
+      const op = node.childForFieldName('operator');
+      const opText = op ? textOf(op, source) : '';
+      return { k: 'logic', op: opText === 'and' ? 'and' : 'or', left: sub(node.childForFieldName('left')), right: sub(node.childForFieldName('right')), span };
+    }
+    case 'comparison_operator': {
+      const operands = namedChildren(node);
+      const ops = node.childrenForFieldName('operators').filter((o): o is Node => o !== null);
+      const opText = ops.length === 1 ? textOf(ops[0], source) : '';
+      if (operands.length !== 2 || !COMPARE_OPS.has(opText)) return { k: 'unknown', text: text(), span };
+      return { k: 'compare', op: opText as CompareOp, left: sub(operands[0]), right: sub(operands[1]), span };
+    }
+    case 'conditional_expression': {
+      const [then, test, otherwise] = namedChildren(node);
+      if (!then || !test || !otherwise) return { k: 'unknown', text: text(), span };
+      return { k: 'cond', test: sub(test), then: sub(then), otherwise: sub(otherwise), span };
+    }
+    case 'call': {
+      const argsNode = node.childForFieldName('arguments');
+      const args: Arg[] = argsNode && argsNode.type === 'argument_list' ? namedChildren(argsNode).map((a) => pythonArg(a, source)) : [];
+      return { k: 'call', callee: sub(node.childForFieldName('function')), args, isNew: false, span };
+    }
+    case 'list':
+    case 'tuple':
+    case 'expression_list':
+      return { k: 'list', items: namedChildren(node).map((c) => pythonExpr(c, source)), span };
+    case 'dictionary': {
+      const entries: DictEntry[] = namedChildren(node).map((c) =>
+        c.type === 'pair'
+          ? { key: sub(c.childForFieldName('key')), value: sub(c.childForFieldName('value')) }
+          : { spread: sub(namedChildren(c)[0] ?? null), value: { k: 'none', span } },
+      );
+      return { k: 'dict', entries, span };
+    }
+    default:
+      return { k: 'unknown', text: text(), span };
+  }
+}
+
+function pythonArg(node: Node, source: string): Arg {
+  const span = spanOf(node);
+  if (node.type === 'keyword_argument') {
+    const name = node.childForFieldName('name');
+    const value = node.childForFieldName('value');
+    return { name: name ? textOf(name, source) : '', value: value ? pythonExpr(value, source) : { k: 'unknown', text: '', span }, span };
+  }
+  if (node.type === 'list_splat' || node.type === 'dictionary_splat') {
+    const inner = namedChildren(node)[0];
+    return { spread: node.type === 'list_splat' ? 'list' : 'dict', value: inner ? pythonExpr(inner, source) : { k: 'unknown', text: '', span }, span };
+  }
+  return { value: pythonExpr(node, source), span };
+}

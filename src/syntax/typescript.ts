@@ -1,0 +1,290 @@
+/**
+ * TypeScript tree -> SourceModel fragments: imports, `const` bindings, classes with constructor parameters
+ * and `this.x` assignments, functions; expressions are converted on demand by `typescriptExpr`.
+ */
+import type { Arg, BinaryOp, CompareOp, DictEntry, Expr } from '../core/expr';
+import type { Binding, CallSite, Fragment, ImportBinding, Param, Scope } from '../core/source';
+import { mentionsAny, namedChildren, refOf, spanOf, textOf, walkDescendants, type Node } from './nodes';
+
+const BLOCKS = new Set([
+  'statement_block', 'if_statement', 'else_clause', 'for_statement', 'for_in_statement', 'while_statement',
+  'do_statement', 'try_statement', 'catch_clause', 'finally_clause', 'switch_statement', 'switch_body',
+  'switch_case', 'switch_default', 'labeled_statement',
+]);
+
+interface MutableScope extends Scope {
+  readonly params: Param[];
+  readonly bindings: Binding[];
+}
+
+class FragmentBuilder {
+  readonly imports: ImportBinding[] = [];
+  readonly moduleBindings: Binding[] = [];
+  readonly scopes: MutableScope[] = [];
+  readonly calls: CallSite[] = [];
+
+  constructor(
+    private readonly source: string,
+    private readonly candidates: readonly string[],
+  ) {}
+
+  statement(node: Node, scope: number): void {
+    switch (node.type) {
+      case 'import_statement':
+        if (scope === -1) this.imports.push(...importsOf(node, this.source));
+        return;
+      case 'export_statement': {
+        const decl = node.childForFieldName('declaration');
+        if (decl) this.statement(decl, scope);
+        else this.findCalls(node, scope);
+        return;
+      }
+      case 'class_declaration':
+      case 'abstract_class_declaration':
+        return this.classDecl(node, scope);
+      case 'function_declaration':
+      case 'generator_function_declaration':
+        return this.functionDecl(node, scope, node.childForFieldName('name'));
+      case 'lexical_declaration':
+      case 'variable_declaration':
+        for (const d of namedChildren(node)) {
+          if (d.type !== 'variable_declarator') continue;
+          const name = d.childForFieldName('name');
+          const value = d.childForFieldName('value');
+          const type = d.childForFieldName('type');
+          if (name?.type === 'identifier') this.bind(scope, { target: textOf(name, this.source), value: value ? refOf(value) : undefined, annotation: typeName(type, this.source), at: node.startIndex });
+        }
+        this.findCalls(node, scope);
+        return;
+      case 'expression_statement': {
+        const inner = namedChildren(node)[0];
+        if (inner?.type === 'assignment_expression') {
+          const left = inner.childForFieldName('left');
+          const right = inner.childForFieldName('right');
+          if (left && (left.type === 'identifier' || left.type === 'member_expression')) {
+            this.bind(scope, { target: textOf(left, this.source), value: right ? refOf(right) : undefined, at: node.startIndex });
+          }
+        }
+        this.findCalls(node, scope);
+        return;
+      }
+      default:
+        if (BLOCKS.has(node.type)) {
+          for (const child of namedChildren(node)) {
+            if (child.type === 'statement_block' || BLOCKS.has(child.type) || isStatement(child)) this.statement(child, scope);
+            else this.findCalls(child, scope);
+          }
+          return;
+        }
+        this.findCalls(node, scope);
+    }
+  }
+
+  private bind(scope: number, b: Binding): void {
+    (scope === -1 ? this.moduleBindings : this.scopes[scope].bindings).push(b);
+  }
+
+  private classDecl(node: Node, parent: number): void {
+    const name = node.childForFieldName('name');
+    const heritage = namedChildren(node).find((c) => c.type === 'class_heritage');
+    const extendsClause = heritage ? namedChildren(heritage).find((c) => c.type === 'extends_clause') : undefined;
+    const index = this.scopes.length;
+    this.scopes.push({
+      kind: 'class', name: name ? textOf(name, this.source) : '', parent, nameSpan: spanOf(name ?? node), params: [], bindings: [],
+      bases: extendsClause ? namedChildren(extendsClause).filter((c) => c.type !== 'type_arguments').map(refOf) : [], decorators: [],
+    });
+    const body = node.childForFieldName('body');
+    for (const member of body ? namedChildren(body) : []) {
+      if (member.type === 'method_definition') this.functionDecl(member, index, member.childForFieldName('name'));
+      else if (member.type === 'public_field_definition') {
+        const fieldName = member.childForFieldName('name');
+        const value = member.childForFieldName('value');
+        if (fieldName) this.bind(index, { target: textOf(fieldName, this.source), value: value ? refOf(value) : undefined, annotation: typeName(member.childForFieldName('type'), this.source), at: member.startIndex });
+        if (value) this.findCalls(value, index);
+      }
+    }
+  }
+
+  private functionDecl(node: Node, parent: number, name: Node | null): void {
+    const params = node.childForFieldName('parameters');
+    const index = this.scopes.length;
+    this.scopes.push({
+      kind: 'function', name: name ? textOf(name, this.source) : '', parent, nameSpan: spanOf(name ?? node),
+      params: params ? namedChildren(params).flatMap((p) => paramOf(p, this.source)) : [], bindings: [], bases: [], decorators: [],
+    });
+    const body = node.childForFieldName('body');
+    if (body) for (const child of namedChildren(body)) this.statement(child, index);
+  }
+
+  private findCalls(node: Node, scope: number): void {
+    if (!mentionsAny(textOf(node, this.source), this.candidates)) return;
+    walkDescendants(node, (n) => {
+      if (n.type === 'call_expression' || n.type === 'new_expression') {
+        const callee = n.childForFieldName(n.type === 'call_expression' ? 'function' : 'constructor');
+        const last = callee?.type === 'member_expression' ? callee.childForFieldName('property') : callee;
+        if (last && this.candidates.includes(textOf(last, this.source))) this.calls.push({ scope, call: refOf(n), span: spanOf(n) });
+      }
+      return true;
+    });
+  }
+}
+
+function isStatement(node: Node): boolean {
+  return node.type.endsWith('_statement') || node.type.endsWith('_declaration');
+}
+
+function typeName(node: Node | null, source: string): string | undefined {
+  if (!node) return undefined;
+  const inner = node.type === 'type_annotation' ? namedChildren(node)[0] : node;
+  return inner ? textOf(inner, source) : undefined;
+}
+
+function importsOf(node: Node, source: string): ImportBinding[] {
+  const sourceNode = node.childForFieldName('source');
+  const fragment = sourceNode ? namedChildren(sourceNode).find((c) => c.type === 'string_fragment') : undefined;
+  if (!fragment) return [];
+  const module = textOf(fragment, source);
+  const clause = namedChildren(node).find((c) => c.type === 'import_clause');
+  const out: ImportBinding[] = [];
+  for (const part of clause ? namedChildren(clause) : []) {
+    if (part.type === 'identifier') out.push({ local: textOf(part, source), module });
+    else if (part.type === 'namespace_import') {
+      const id = namedChildren(part)[0];
+      if (id) out.push({ local: textOf(id, source), module });
+    } else if (part.type === 'named_imports') {
+      for (const spec of namedChildren(part)) {
+        const name = spec.childForFieldName('name');
+        const alias = spec.childForFieldName('alias');
+        if (name) out.push({ local: textOf(alias ?? name, source), module, member: textOf(name, source) });
+      }
+    }
+  }
+  return out;
+}
+
+function paramOf(node: Node, source: string): Param[] {
+  if (node.type !== 'required_parameter' && node.type !== 'optional_parameter') return [];
+  const pattern = node.childForFieldName('pattern');
+  if (!pattern) return [];
+  const value = node.childForFieldName('value');
+  const variadic = pattern.type === 'rest_pattern';
+  const name = variadic ? namedChildren(pattern)[0] : pattern;
+  if (!name || name.type !== 'identifier') return [];
+  return [{ name: textOf(name, source), default: value ? refOf(value) : undefined, annotation: typeName(node.childForFieldName('type'), source), variadic }];
+}
+
+export function typescriptDeclaredNames(root: Node, source: string): string[] {
+  const names: string[] = [];
+  for (const child of namedChildren(root)) {
+    const decl = child.type === 'export_statement' ? child.childForFieldName('declaration') : child;
+    if (decl?.type === 'class_declaration') {
+      const name = decl.childForFieldName('name');
+      if (name) names.push(textOf(name, source));
+    } else if (child.type === 'import_statement') {
+      for (const imp of importsOf(child, source)) names.push(imp.local);
+    }
+  }
+  return names;
+}
+
+export function typescriptFragment(node: Node, source: string, candidates: readonly string[]): Fragment {
+  const builder = new FragmentBuilder(source, candidates);
+  builder.statement(node, -1);
+  return { span: spanOf(node), imports: builder.imports, moduleBindings: builder.moduleBindings, scopes: builder.scopes, calls: builder.calls };
+}
+
+const BINARY_OPS = new Set(['+', '-', '*', '/', '%', '**']);
+const COMPARE_OPS: Record<string, CompareOp> = { '===': '==', '==': '==', '!==': '!=', '!=': '!=', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };
+const LOGIC_OPS: Record<string, 'or' | 'and' | 'nullish'> = { '||': 'or', '&&': 'and', '??': 'nullish' };
+const TRANSPARENT = new Set(['parenthesized_expression', 'as_expression', 'satisfies_expression', 'non_null_expression', 'type_assertion']);
+
+export function typescriptExpr(node: Node, source: string): Expr {
+  const span = spanOf(node);
+  const text = () => textOf(node, source);
+  const sub = (n: Node | null): Expr => (n ? typescriptExpr(n, source) : { k: 'unknown', text: '', span });
+  if (TRANSPARENT.has(node.type)) {
+    const inner = namedChildren(node)[0];
+    return inner ? typescriptExpr(inner, source) : { k: 'unknown', text: text(), span };
+  }
+  switch (node.type) {
+    case 'number': {
+      // JavaScript has one number type: a whole value is an integer size, anything else is not.
+      const n = Number(text().replace(/_/g, ''));
+      return Number.isSafeInteger(n) ? { k: 'int', value: BigInt(n), span } : { k: 'float', value: n, span };
+    }
+    case 'string':
+      return { k: 'str', value: namedChildren(node).filter((c) => c.type === 'string_fragment').map((c) => textOf(c, source)).join(''), span };
+    case 'true':
+      return { k: 'bool', value: true, span };
+    case 'false':
+      return { k: 'bool', value: false, span };
+    case 'null':
+    case 'undefined':
+      return { k: 'none', span };
+    case 'identifier':
+    case 'this':
+      return text() === 'undefined' ? { k: 'none', span } : { k: 'name', id: text(), span };
+    case 'member_expression': {
+      const prop = node.childForFieldName('property');
+      return { k: 'attr', object: sub(node.childForFieldName('object')), id: prop ? textOf(prop, source) : '', span };
+    }
+    case 'subscript_expression':
+      return { k: 'index', object: sub(node.childForFieldName('object')), index: sub(node.childForFieldName('index')), span };
+    case 'binary_expression': {
+      const op = node.childForFieldName('operator');
+      const opText = op ? textOf(op, source) : '';
+      const left = sub(node.childForFieldName('left'));
+      const right = sub(node.childForFieldName('right'));
+      if (BINARY_OPS.has(opText)) return { k: 'binary', op: opText as BinaryOp, left, right, span };
+      if (COMPARE_OPS[opText]) return { k: 'compare', op: COMPARE_OPS[opText], left, right, span };
+      if (LOGIC_OPS[opText]) return { k: 'logic', op: LOGIC_OPS[opText], left, right, span };
+      return { k: 'unknown', text: text(), span };
+    }
+    case 'unary_expression': {
+      const op = node.childForFieldName('operator');
+      const opText = op ? textOf(op, source) : '';
+      const operand = sub(node.childForFieldName('argument'));
+      if (opText === '-' || opText === '+') return { k: 'unary', op: opText, operand, span };
+      if (opText === '!') return { k: 'unary', op: 'not', operand, span };
+      return { k: 'unknown', text: text(), span };
+    }
+    case 'ternary_expression':
+      return { k: 'cond', test: sub(node.childForFieldName('condition')), then: sub(node.childForFieldName('consequence')), otherwise: sub(node.childForFieldName('alternative')), span };
+    case 'call_expression':
+    case 'new_expression': {
+      const isNew = node.type === 'new_expression';
+      const argsNode = node.childForFieldName('arguments');
+      const args: Arg[] = argsNode ? namedChildren(argsNode).map((a) => typescriptArg(a, source)) : [];
+      return { k: 'call', callee: sub(node.childForFieldName(isNew ? 'constructor' : 'function')), args, isNew, span };
+    }
+    case 'array':
+      return { k: 'list', items: namedChildren(node).map((c) => typescriptExpr(c, source)), span };
+    case 'object': {
+      const entries: DictEntry[] = [];
+      for (const c of namedChildren(node)) {
+        if (c.type === 'pair') {
+          const key = c.childForFieldName('key');
+          const keyExpr: Expr = key && (key.type === 'property_identifier' || key.type === 'identifier')
+            ? { k: 'str', value: textOf(key, source), span: spanOf(key) }
+            : sub(key);
+          entries.push({ key: keyExpr, value: sub(c.childForFieldName('value')) });
+        } else if (c.type === 'shorthand_property_identifier') {
+          entries.push({ key: { k: 'str', value: textOf(c, source), span: spanOf(c) }, value: { k: 'name', id: textOf(c, source), span: spanOf(c) } });
+        } else if (c.type === 'spread_element') {
+          entries.push({ spread: sub(namedChildren(c)[0] ?? null), value: { k: 'none', span } });
+        }
+      }
+      return { k: 'dict', entries, span };
+    }
+    default:
+      return { k: 'unknown', text: text(), span };
+  }
+}
+
+function typescriptArg(node: Node, source: string): Arg {
+  if (node.type === 'spread_element') {
+    const inner = namedChildren(node)[0];
+    return { spread: 'list', value: inner ? typescriptExpr(inner, source) : { k: 'unknown', text: '', span: spanOf(node) }, span: spanOf(node) };
+  }
+  return { value: typescriptExpr(node, source), span: spanOf(node) };
+}

@@ -1,0 +1,37 @@
+/** A CodeLens above each layer definition: `1,050,624 params · 8 heads × 64`. */
+import * as vscode from 'vscode';
+import { lensTitle } from '../core/format';
+import type { AnalysisService } from './documents';
+import { SHOW_DETAILS_COMMAND } from './commands';
+
+export class LayerCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
+  private readonly _onDidChangeCodeLenses = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this._onDidChangeCodeLenses.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly service: AnalysisService,
+    private readonly enabled: () => boolean,
+  ) {
+    this.subscription = service.onDidAnalyze(() => this._onDidChangeCodeLenses.fire());
+  }
+
+  refresh(): void {
+    this._onDidChangeCodeLenses.fire();
+  }
+
+  async provideCodeLenses(doc: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.CodeLens[]> {
+    if (!this.enabled()) return [];
+    const analysis = await this.service.analysis(doc);
+    if (!analysis || token.isCancellationRequested) return [];
+    return analysis.layers.map((l) => {
+      const range = this.service.range(doc, l.span);
+      return new vscode.CodeLens(range, { title: lensTitle(l.layer), command: SHOW_DETAILS_COMMAND, arguments: [doc.uri, range.start], tooltip: 'Show the parameter tensors' });
+    });
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this._onDidChangeCodeLenses.dispose();
+  }
+}

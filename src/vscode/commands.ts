@@ -1,0 +1,43 @@
+/** Command ids, and the commands that move to a layer and show its details. */
+import * as vscode from 'vscode';
+import type { AnalysisService } from './documents';
+
+export const SHOW_DETAILS_COMMAND = 'attentionLens.showDetails';
+export const EXPLAIN_COMMAND = 'attentionLens.explainShapes';
+
+/** Puts the cursor on the layer and opens its hover, which holds the details. */
+export async function showDetails(uri: vscode.Uri, position: vscode.Position): Promise<void> {
+  const editor = await vscode.window.showTextDocument(uri);
+  editor.selection = new vscode.Selection(position, position);
+  editor.revealRange(new vscode.Range(position, position), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  await vscode.commands.executeCommand('editor.action.showHover');
+}
+
+/**
+ * The attention layer under the cursor, or one picked from the file's attention layers, shown with its
+ * details. Returns the chosen layer's line, for callers and tests.
+ */
+export async function explainShapes(service: AnalysisService, target?: [string, number, number]): Promise<number | undefined> {
+  const editor = vscode.window.activeTextEditor;
+  const doc = target ? await vscode.workspace.openTextDocument(vscode.Uri.parse(target[0])) : editor?.document;
+  if (!doc) return undefined;
+  const analysis = await service.analysis(doc);
+  const attention = analysis?.layers.filter((l) => l.layer.attention) ?? [];
+  if (!attention.length) {
+    void vscode.window.showInformationMessage('Attention Lens: no attention layer in this file.');
+    return undefined;
+  }
+  const position = target ? new vscode.Position(target[1], target[2]) : editor?.selection.active;
+  let chosen = position ? attention.find((l) => service.range(doc, l.span).contains(position)) : undefined;
+  if (!chosen) {
+    const picked = await vscode.window.showQuickPick(
+      attention.map((l) => ({ label: `${l.layer.kind} · line ${service.range(doc, l.span).start.line + 1}`, description: l.layer.summary, layer: l })),
+      { placeHolder: 'Which attention layer?' },
+    );
+    chosen = picked?.layer;
+  }
+  if (!chosen) return undefined;
+  const start = service.range(doc, chosen.span).start;
+  await showDetails(doc.uri, start);
+  return start.line;
+}

@@ -1,0 +1,38 @@
+/** activate(): builds the shared analysis service and registers the thin providers over it. */
+import * as vscode from 'vscode';
+import { AnalysisService } from './documents';
+import { LayerHoverProvider } from './hover';
+import { LayerCodeLensProvider } from './codeLens';
+import { DiagnosticsPublisher } from './diagnostics';
+import { FixProvider } from './codeActions';
+import { EXPLAIN_COMMAND, SHOW_DETAILS_COMMAND, explainShapes, showDetails } from './commands';
+import { SECTION, settingsFrom, type Settings } from './settings';
+
+const SELECTOR: vscode.DocumentSelector = [{ language: 'python' }, { language: 'typescript' }];
+
+export function activate(context: vscode.ExtensionContext): void {
+  const log = vscode.window.createOutputChannel('Attention Lens', { log: true });
+  let settings: Settings = settingsFrom(vscode.workspace.getConfiguration(SECTION));
+  const service = new AnalysisService(context.extensionUri, log);
+  const lenses = new LayerCodeLensProvider(service, () => settings.codeLens);
+  const diagnostics = new DiagnosticsPublisher(service, () => settings.diagnostics);
+  context.subscriptions.push(
+    log,
+    service,
+    lenses,
+    diagnostics,
+    vscode.languages.registerHoverProvider(SELECTOR, new LayerHoverProvider(service, () => settings.hover)),
+    vscode.languages.registerCodeLensProvider(SELECTOR, lenses),
+    vscode.languages.registerCodeActionsProvider(SELECTOR, new FixProvider(service), { providedCodeActionKinds: FixProvider.kinds }),
+    vscode.commands.registerCommand(SHOW_DETAILS_COMMAND, showDetails),
+    vscode.commands.registerCommand(EXPLAIN_COMMAND, (target?: [string, number, number]) => explainShapes(service, target)),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration(SECTION)) return;
+      settings = settingsFrom(vscode.workspace.getConfiguration(SECTION));
+      lenses.refresh();
+      diagnostics.refreshAll();
+    }),
+  );
+}
+
+export function deactivate(): void {}

@@ -1,0 +1,30 @@
+/** Hover on a layer call: the count, its formula, the parameter tensors and what they mean. */
+import * as vscode from 'vscode';
+import { hoverMarkdown } from '../core/format';
+import type { AnalysisService } from './documents';
+import { layerAt } from './layerAt';
+import { EXPLAIN_COMMAND } from './commands';
+
+const QUALIFIERS = { pytorch: 'nn.', tfjs: 'tf.layers.', 'js-pytorch': 'nn.' } as const;
+
+export class LayerHoverProvider implements vscode.HoverProvider {
+  constructor(
+    private readonly service: AnalysisService,
+    private readonly enabled: () => boolean,
+  ) {}
+
+  async provideHover(doc: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined> {
+    if (!this.enabled()) return undefined;
+    const analysis = await this.service.analysis(doc);
+    if (!analysis || token.isCancellationRequested) return undefined;
+    const hit = layerAt(this.service, doc, analysis, position);
+    if (!hit) return undefined;
+    const md = new vscode.MarkdownString(hoverMarkdown(hit.layer, `${QUALIFIERS[hit.layer.framework]}${hit.layer.kind}`));
+    if (hit.layer.attention) {
+      const args = encodeURIComponent(JSON.stringify([doc.uri.toString(), hit.span.startLine, hit.span.startChar]));
+      md.appendMarkdown(`\n\n[Explain attention shapes](command:${EXPLAIN_COMMAND}?${args})`);
+      md.isTrusted = { enabledCommands: [EXPLAIN_COMMAND] };
+    }
+    return new vscode.Hover(md, this.service.range(doc, hit.span));
+  }
+}

@@ -1,0 +1,18 @@
+/** The extension's settings as one typed object, read once per change of configuration. */
+export interface Settings {
+  readonly hover: boolean;
+  readonly codeLens: boolean;
+  readonly diagnostics: boolean;
+}
+
+export const SECTION = 'attentionLens';
+
+type Raw = { get<T>(key: string): T | undefined };
+
+export function settingsFrom(raw: Raw): Settings {
+  return {
+    hover: raw.get<boolean>('hover.enabled') ?? true,
+    codeLens: raw.get<boolean>('codeLens.enabled') ?? true,
+    diagnostics: raw.get<boolean>('diagnostics.enabled') ?? true,
+  };
+}

@@ -9,7 +9,7 @@ import { Evaluator, type BoundCall, type Ctx } from './evaluate';
 import { totalParams, type Finding, type LayerInstance } from './layer';
 import type { Language, SourceModel } from './source';
 import type { Poly } from './symbolic';
-import { describe, type Value } from './value';
+import { describe, type Shape, type Value } from './value';
 
 export interface LayerResult {
   readonly span: Span;
@@ -22,28 +22,36 @@ export interface Analysis {
   readonly findings: readonly Finding[];
 }
 
-/** Feature sizes of the inputs a layer built at a given offset is applied to (TF.js chains). */
-export type InputSizes = ReadonlyMap<number, readonly (Poly | undefined)[]>;
-
-export function analyze(model: SourceModel, inputs: InputSizes = new Map()): Analysis {
+export function analyze(model: SourceModel): Analysis {
   const layers: LayerResult[] = [];
   const findings: Finding[] = [];
+  /** Feature sizes each layer (by the offset of its construction) is first applied to. */
+  const inputs = new Map<number, readonly (Poly | undefined)[]>();
   let current: number | undefined;
   const evaluator = new Evaluator(model, (path, call, bound) => {
     const spec = layerSpec(path);
     if (!spec) return undefined;
     const built = instantiate(spec, bound, call.span, inputs.get(call.span.start) ?? []);
     if (call.span.start === current) findings.push(...built.findings);
-    return { t: 'layer', layer: built.layer, span: call.span };
+    const applied = (shapes: readonly Shape[]) => {
+      const features = shapes.map((s) => s[s.length - 1]);
+      if (!inputs.has(call.span.start)) inputs.set(call.span.start, features);
+      return instantiate(spec, bound, call.span, features).layer;
+    };
+    return { t: 'layer', layer: built.layer, span: call.span, applied };
   });
-  model.fragments.forEach((fragment, fi) => {
-    for (const site of fragment.calls) {
-      current = site.span.start;
-      const ctx: Ctx = { fragment: fi, scope: site.scope, at: site.span.start };
-      const value = safeEval(evaluator, model, site.call, ctx);
-      if (value?.t === 'layer' && value.span.start === site.span.start) layers.push({ span: site.span, layer: value.layer });
-    }
+  const sites = model.fragments.flatMap((fragment, fi) => fragment.calls.map((site) => ({ site, ctx: { fragment: fi, scope: site.scope, at: site.span.start } as Ctx })));
+  // TypeScript layers get sizes from what they are applied to: first every call, so applications and
+  // chains record what each layer receives; then the layers. Python sizes are all in the arguments.
+  const constructions = model.language === 'python' ? sites : sites.filter(({ site, ctx }) => {
+    const value = safeEval(evaluator, model, site.call, ctx);
+    return value?.t === 'layer' && value.span.start === site.span.start;
   });
+  for (const { site, ctx } of constructions) {
+    current = site.span.start;
+    const value = safeEval(evaluator, model, site.call, ctx);
+    if (value?.t === 'layer' && value.span.start === site.span.start) layers.push({ span: site.span, layer: value.layer });
+  }
   current = undefined;
   return { language: model.language, layers, findings };
 }
@@ -84,8 +92,9 @@ function instantiate(spec: LayerSpec, bound: BoundCall, callSpan: Span, inputs: 
   const args = new Args(spec, values, spans, literals, inputs);
   const built = spec.build(args);
   const findings: Finding[] = [];
+  const covered = new Set((built.problems ?? []).map((p) => p.arg));
   for (const param of spec.signature) {
-    if (!param.size || !values.has(param.name)) continue;
+    if (!param.size || !values.has(param.name) || covered.has(param.name)) continue;
     const v = values.get(param.name)!;
     if (v.t === 'float') {
       findings.push({
@@ -115,6 +124,9 @@ function instantiate(spec: LayerSpec, bound: BoundCall, callSpan: Span, inputs: 
     unknownReason: built.unknownReason ?? (params.isConstant ? undefined : `Not every size is known here: the count is ${params} over ${params.symbols.join(', ')}.`),
     attention: built.attention,
     outFeatures: built.outFeatures,
+    outTail: built.outTail,
+    appendsAxis: built.appendsAxis,
+    inputShape: built.inputShape,
   };
   return { layer, findings };
 }

@@ -6,7 +6,9 @@
 import type { Arg, Expr } from './expr';
 import { dottedPath } from './expr';
 import type { Binding, Fragment, ImportBinding, Scope, SourceModel } from './source';
-import { NONE, UNKNOWN, asPoly, int, truthy, type Value } from './value';
+import { NONE, UNKNOWN, asPoly, int, truthy, type Shape, type Value } from './value';
+import { APPLY_METHODS, appliedShapes, feed, tensorSource } from './flow';
+import { TFJS_PASS_THROUGH } from './catalog';
 import { canonicalPath } from './imports';
 
 /** Where an expression stands: its fragment, innermost scope (-1: module level) and offset. */
@@ -53,8 +55,8 @@ function indexModule(fragments: readonly Fragment[]): ModuleIndex {
 export class Evaluator {
   private readonly index: ModuleIndex;
   private depth = 0;
-  /** Module-level names read while evaluating, so an edit re-evaluates only what depends on it. */
-  readonly reads = new Set<string>();
+  /** The output shape of each `tf.sequential()` model so far, as `model.add` calls extend it. */
+  private readonly models = new Map<number, Shape | undefined>();
 
   constructor(
     readonly model: SourceModel,
@@ -175,7 +177,6 @@ export class Evaluator {
   }
 
   private moduleName(name: string, at: number): Value {
-    this.reads.add(name);
     const list = this.index.bindings.get(name);
     if (list?.length) {
       const before = list.filter((b) => b.binding.at < at);
@@ -330,6 +331,10 @@ export class Evaluator {
         if (key.t === 'str') return obj.fields.get(key.v) ?? (e.args[1] ? this.eval(e.args[1].value, ctx) : NONE);
       }
     }
+    if (e.callee.k === 'attr' && (APPLY_METHODS.has(e.callee.id) || e.callee.id === 'add')) {
+      const flowed = this.flowCall(this.eval(e.callee.object, ctx), e.callee.id, e.args, ctx);
+      if (flowed) return flowed;
+    }
     const callee = this.eval(e.callee, ctx);
     const bound = this.bind(e.args, ctx);
     if (!bound) return UNKNOWN;
@@ -337,7 +342,39 @@ export class Evaluator {
     if (callee.t !== 'ref') return UNKNOWN;
     const builtin = BUILTIN_CALLS[callee.path];
     if (builtin) return builtin(bound.positional.map((p) => p.value), bound.keywords);
+    const positional = bound.positional.map((p) => p.value);
+    const source = tensorSource(callee.path, positional);
+    if (source) return source;
+    if (callee.path === 'tfjs.sequential') return this.sequential(e.span.start, positional[0]);
+    const op = callee.path.startsWith('tfjs.layers.') ? callee.path.slice('tfjs.layers.'.length) : '';
+    if (op === 'flatten' || op === 'concatenate') return { t: 'op', op };
+    if (TFJS_PASS_THROUGH.has(op)) return { t: 'op', op: 'same' };
     return this.makeLayer(callee.path, e, bound) ?? UNKNOWN;
+  }
+
+  /** `layer.apply(x)` / `mha.call(q, {value})` / `model.add(layer)`: the shapes that flow through. */
+  private flowCall(target: Value, method: string, args: readonly Arg[], ctx: Ctx): Value | undefined {
+    const values = args.map((a) => this.eval(a.value, ctx));
+    if (method === 'add') {
+      if (target.t !== 'model' || !values[0]) return undefined;
+      this.models.set(target.id, feed(values[0], this.models.has(target.id) ? [this.models.get(target.id)!] : []));
+      return NONE;
+    }
+    if (target.t !== 'layer' && target.t !== 'op') return undefined;
+    const shapes = appliedShapes(values);
+    const out = shapes && feed(target, shapes);
+    return out ? { t: 'tensor', shape: out } : UNKNOWN;
+  }
+
+  /** `tf.sequential({layers: [...]})`: each layer is fed what the one before it produces. */
+  private sequential(id: number, config: Value | undefined): Value {
+    const layers = config?.t === 'dict' ? config.fields.get('layers') : undefined;
+    if (layers?.t === 'seq') {
+      let shape: Shape | undefined;
+      for (const layer of layers.items) shape = feed(layer, shape ? [shape] : []);
+      this.models.set(id, shape);
+    }
+    return { t: 'model', id };
   }
 
   bind(args: readonly Arg[], ctx: Ctx): BoundCall | undefined {

@@ -12,7 +12,8 @@ const PACKAGE_ROOTS: Record<string, string> = {
 };
 
 export function canonicalPath(module: string, member?: string): string {
-  const root = PACKAGE_ROOTS[module] ?? module;
+  // Deep imports such as `@tensorflow/tfjs-layers/dist/layers/nlp/multihead_attention` are the same library.
+  const root = PACKAGE_ROOTS[module] ?? (module.startsWith('@tensorflow/tfjs-layers/') ? 'tfjs' : module);
   return member ? `${root}.${member}` : root;
 }
 

@@ -59,6 +59,12 @@ export interface LayerInstance {
   readonly attention?: AttentionShape;
   /** The feature size the layer produces, for layers fed by this one. */
   readonly outFeatures?: Poly;
+  /** The trailing dimensions it produces in place of the input's last one (TF.js outputShape [4, 8]). */
+  readonly outTail?: readonly Poly[];
+  /** Embeddings add a feature axis instead of replacing the last one. */
+  readonly appendsAxis?: boolean;
+  /** The input shape its config declares (TF.js `inputShape`), batch first. */
+  readonly inputShape?: readonly (Poly | undefined)[];
 }
 
 export function tensorSize(t: Tensor): Poly {

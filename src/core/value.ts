@@ -20,10 +20,17 @@ export type Value =
   | { readonly t: 'ref'; readonly path: string }
   /** A class defined in the file (config classes are instantiated from their defaults). */
   | { readonly t: 'class'; readonly name: string; readonly fragment: number; readonly scope: number }
-  | { readonly t: 'layer'; readonly layer: LayerInstance; readonly span: Span }
-  /** A symbolic tensor of the TensorFlow.js functional API: only its last (feature) size matters. */
-  | { readonly t: 'tensor'; readonly features?: Poly }
+  /** A built layer; `applied` rebuilds it for the inputs it is applied to (TF.js sizes come from them). */
+  | { readonly t: 'layer'; readonly layer: LayerInstance; readonly span: Span; readonly applied?: (inputs: readonly Shape[]) => LayerInstance }
+  /** A tensor of a TF.js graph or eager computation, by its shape (batch first; unknown dims undefined). */
+  | { readonly t: 'tensor'; readonly shape: Shape }
+  /** A layer without weights: passes the shape through, flattens it, or concatenates its inputs' features. */
+  | { readonly t: 'op'; readonly op: 'same' | 'flatten' | 'concatenate' }
+  /** A `tf.sequential()` model whose layers are added one by one. */
+  | { readonly t: 'model'; readonly id: number }
   | { readonly t: 'unknown' };
+
+export type Shape = readonly (Poly | undefined)[];
 
 export const UNKNOWN: Value = { t: 'unknown' };
 export const NONE: Value = { t: 'none' };
@@ -60,6 +67,8 @@ export function truthy(v: Value): boolean | undefined {
     case 'class':
     case 'layer':
     case 'tensor':
+    case 'op':
+    case 'model':
       return true;
     default:
       return undefined;

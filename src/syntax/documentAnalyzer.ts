@@ -4,7 +4,6 @@
  */
 import { analyze, type Analysis } from '../core/analysis';
 import type { Fragment, Language } from '../core/source';
-import { analyzeFlow } from '../core/flow';
 import type { Edit, Grammars, Tree } from './parser';
 import { candidateNames, extractFragment, sourceModel, topLevelNodes } from './model';
 import { shiftFragment } from './shift';
@@ -47,7 +46,7 @@ export class DocumentAnalyzer {
     this.tree = tree;
     this.text = text;
     const model = sourceModel(this.language, tree, text, this.fragments);
-    return analyze(model, analyzeFlow(model));
+    return analyze(model);
   }
 
   /** Keeps the fragments outside the edited range (shifted), extracts only the statements inside it. */

@@ -1,13 +1,21 @@
 /** Every layer the analysis knows, by canonical path. */
 import { normalizePath } from '../imports';
+import { JSPYTORCH_LAYERS } from './jspytorch';
 import { PYTORCH_LAYERS } from './pytorch';
+import { TFJS_LAYERS, TFJS_PASS_THROUGH } from './tfjs';
 import type { LayerSpec } from './spec';
 
-const ALL = new Map<string, LayerSpec>([...PYTORCH_LAYERS]);
+const ALL = new Map<string, LayerSpec>([...PYTORCH_LAYERS, ...TFJS_LAYERS, ...JSPYTORCH_LAYERS]);
 
 export function layerSpec(path: string): LayerSpec | undefined {
   return ALL.get(normalizePath(path));
 }
 
 /** The last names of all catalog paths: a call whose callee ends with none of them cannot build a layer. */
-export const CATALOG_NAMES: readonly string[] = [...new Set([...ALL.keys()].map((p) => p.slice(p.lastIndexOf('.') + 1)))];
+export const CATALOG_NAMES: readonly string[] = [
+  ...new Set([...ALL.keys()].map((p) => p.slice(p.lastIndexOf('.') + 1))),
+  // Calls that carry sizes from one TF.js layer to the next.
+  'sequential', 'add', 'apply', 'call', 'callAndReturnAttentionScores', 'input',
+];
+
+export { TFJS_PASS_THROUGH };

@@ -29,6 +29,9 @@ export interface Built {
   readonly unknownReason?: string;
   readonly attention?: AttentionShape;
   readonly outFeatures?: Poly;
+  readonly outTail?: readonly Poly[];
+  readonly appendsAxis?: boolean;
+  readonly inputShape?: readonly (Poly | undefined)[];
 }
 
 export interface LayerSpec {

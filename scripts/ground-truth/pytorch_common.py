@@ -1,0 +1,63 @@
+"""Helpers shared by pytorch_layers.py and pytorch_catalog.py (not a script itself)."""
+
+import json
+import warnings
+from pathlib import Path
+
+from torch.nn.parameter import UninitializedParameter
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+# Lazy-module and zero-size-init warnings would bury the summary; they carry no data we record.
+warnings.simplefilter("ignore")
+
+
+def is_lazy(module):
+    # numel() raises on uninitialized parameters, so such a module has no count until its first forward().
+    return any(isinstance(p, UninitializedParameter) for p in module.parameters())
+
+
+def param_count(module):
+    """What `sum(p.numel() for p in m.parameters())` prints, or None for an uninitialized lazy module.
+
+    parameters() yields a tied tensor once, so tied weights are counted once, as PyTorch users see it.
+    """
+    return None if is_lazy(module) else sum(p.numel() for p in module.parameters())
+
+
+def describe(module):
+    if is_lazy(module):
+        return {
+            "kind": type(module).__name__,
+            "lazy": True,
+            "params": None,
+            "tensors": [[name, None] for name, _ in module.named_parameters()],
+        }
+    return {
+        "kind": type(module).__name__,
+        "params": param_count(module),
+        "tensors": [[name, list(p.shape)] for name, p in module.named_parameters()],
+    }
+
+
+def describe_error(exc):
+    return {"type": type(exc).__name__, "message": str(exc)}
+
+
+def _render(value, expand, indent):
+    # Containers above `expand` levels get one entry per line; deeper ones stay on one line,
+    # so each record is a single greppable, diff-friendly line.
+    if expand <= 0 or not isinstance(value, (dict, list)) or not value:
+        return json.dumps(value)
+    pad = "  " * (indent + 1)
+    if isinstance(value, dict):
+        items = [f"{pad}{json.dumps(k)}: {_render(v, expand - 1, indent + 1)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + "  " * indent + "}"
+    items = [pad + _render(v, expand - 1, indent + 1) for v in value]
+    return "[\n" + ",\n".join(items) + "\n" + "  " * indent + "]"
+
+
+def write_json(path, value, expand):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(_render(value, expand, 0) + "\n", encoding="utf-8")
+    return path.relative_to(REPO_ROOT).as_posix()

@@ -1,0 +1,195 @@
+"""Ground truth for the PyTorch fixtures: every layer the fixture code builds, as real PyTorch builds it.
+
+Run from the repository root with Debian's python3-torch (not the pyenv python3 on PATH):
+
+    /usr/bin/python3 scripts/ground-truth/pytorch_layers.py
+
+Writes test/fixtures/expected/pytorch-layers.json:
+    "files":   {fixture path: [{"line", "column", "kind", "params", "tensors"}, ...]}, one record per
+               constructor call site (1-based line/column of the start of the call expression);
+               lazy layers add "lazy": true with params null; a call torch rejects has "error" instead
+               of params/tensors.
+    "modules": {fixture path: [{"name", "line", "params"}, ...]} for each nn.Module class in the file,
+               params null (with a "note") when it needs arguments, contains a failing layer or is lazy.
+
+Each fixture is imported, then every nn.Module class and every top-level function in it is called with
+its default arguments, so that layers inside __init__ bodies are reached too.
+"""
+
+import ast
+import importlib.util
+import inspect
+import sys
+
+import torch
+from torch import nn
+
+from pytorch_common import REPO_ROOT, describe, describe_error, param_count, write_json
+
+FIXTURES = REPO_ROOT / "test/fixtures/models/pytorch"
+OUTPUT = REPO_ROOT / "test/fixtures/expected/pytorch-layers.json"
+RECORDED = (
+    "MultiheadAttention", "Linear", "Bilinear", "LazyLinear",
+    "TransformerEncoderLayer", "TransformerDecoderLayer", "TransformerEncoder", "TransformerDecoder",
+    "Transformer", "Embedding", "LayerNorm", "Conv1d", "Conv2d",
+)
+
+
+class Recorder:
+    """One record per call site of the fixture currently running."""
+
+    def __init__(self):
+        self.path = None
+        self.sites = {}
+        self.failures = 0  # counts repeat visits too, so a module built around a failing layer is detectable
+
+    def construct(self, cls, args, kwargs, frame):
+        # The CALL instruction's position spans the whole call expression, e.g. from `nn` in `nn.Linear(`.
+        line, _, col, _ = list(frame.f_code.co_positions())[frame.f_lasti // 2]
+        try:
+            module = cls(*args, **kwargs)
+            record = {"line": line, "column": col + 1, **describe(module)}
+        except Exception as exc:
+            self.failures += 1
+            module = nn.Identity()  # torch would stop here; we keep going to reach the other call sites
+            record = {"line": line, "column": col + 1, "kind": cls.__name__, "error": describe_error(exc)}
+        first = self.sites.setdefault((line, col + 1), record)
+        if first != record:
+            sys.exit(f"{self.path}:{line}:{col + 1}: one call site built different layers:\n  {first}\n  {record}")
+        return module
+
+
+class RecordingClass:
+    """Replaces a torch.nn class. isinstance(), issubclass() and subclassing keep seeing the real class,
+    because fixture code relies on them (e.g. GPT's _init_weights dispatches on isinstance)."""
+
+    def __init__(self, cls, recorder):
+        self._cls = cls
+        self._recorder = recorder
+
+    def __call__(self, *args, **kwargs):
+        caller = sys._getframe(1)
+        if caller.f_code.co_filename != self._recorder.path:
+            return self._cls(*args, **kwargs)
+        return self._recorder.construct(self._cls, args, kwargs, caller)
+
+    def __instancecheck__(self, obj):
+        return isinstance(obj, self._cls)
+
+    def __subclasscheck__(self, sub):
+        return issubclass(sub, self._cls)
+
+    def __mro_entries__(self, bases):
+        return (self._cls,)
+
+    def __getattr__(self, name):
+        return getattr(self._cls, name)
+
+
+def static_call_sites(tree):
+    """Call sites of recorded classes found by reading the source, to check that every one was reached
+    and that the recorded columns really are call starts. Assumes `nn` always names torch.nn."""
+    aliases = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "torch.nn":
+            aliases.update({a.asname or a.name: a.name for a in node.names if a.name in RECORDED})
+
+    def recorded(func):
+        if isinstance(func, ast.Name):
+            return func.id in aliases
+        return isinstance(func, ast.Attribute) and func.attr in RECORDED and ast.unparse(func.value) in ("nn", "torch.nn")
+
+    return sorted((n.lineno, n.col_offset + 1) for n in ast.walk(tree) if isinstance(n, ast.Call) and recorded(n.func))
+
+
+def default_arguments(obj, module):
+    """Keyword arguments to call obj with, or None when a parameter has no default we can supply.
+    A parameter annotated with a config class from the same file gets that class built with its defaults."""
+    kwargs = {}
+    for p in inspect.signature(obj).parameters.values():
+        if p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        annotation = vars(module).get(p.annotation) if isinstance(p.annotation, str) else p.annotation
+        if not (inspect.isclass(annotation) and annotation.__module__ == module.__name__):
+            return None
+        kwargs[p.name] = annotation()
+    return kwargs
+
+
+def build_module(name, line, cls, kwargs, recorder):
+    entry = {"name": name, "line": line, "params": None}
+    if kwargs is None:
+        entry["note"] = "needs arguments"
+        return entry
+    failures = recorder.failures
+    params = param_count(cls(**kwargs))
+    if recorder.failures != failures:
+        entry["note"] = "a layer constructor raises"  # torch itself would not have built it
+    elif params is None:
+        entry["note"] = "uninitialized lazy parameters"
+    else:
+        entry["params"] = params
+    return entry
+
+
+def run_fixture(path, recorder):
+    source = path.read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    recorder.path, recorder.sites = str(path), {}
+
+    name = f"fixture_{path.stem}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up in sys.modules
+    spec.loader.exec_module(module)
+
+    modules = []
+    top_level = {n.name: n.lineno for n in tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
+    for obj_name, line in sorted(top_level.items(), key=lambda item: item[1]):
+        obj = getattr(module, obj_name)
+        if inspect.isfunction(obj):
+            kwargs = default_arguments(obj, module)
+            if kwargs is not None:
+                obj(**kwargs)
+        elif issubclass(obj, nn.Module):  # other classes are configs, only built as arguments
+            modules.append(build_module(obj_name, line, obj, default_arguments(obj, module), recorder))
+
+    expected = static_call_sites(tree)
+    lines = [line for line, _ in expected]
+    shared = sorted({line for line in lines if lines.count(line) > 1})
+    if shared:
+        sys.exit(f"{path}: several layer calls on line(s) {shared}; a line must identify one call")
+    if sorted(recorder.sites) != expected:
+        sys.exit(f"{path}: unreached call sites {sorted(set(expected) - set(recorder.sites))}, "
+                 f"unexpected recorded sites {sorted(set(recorder.sites) - set(expected))}")
+    return [recorder.sites[site] for site in sorted(recorder.sites)], modules
+
+
+def main():
+    recorder = Recorder()
+    for cls_name in RECORDED:
+        setattr(nn, cls_name, RecordingClass(getattr(nn, cls_name), recorder))
+
+    files, modules = {}, {}
+    for path in sorted(FIXTURES.glob("*.py")):
+        rel = path.relative_to(REPO_ROOT).as_posix()
+        files[rel], modules[rel] = run_fixture(path.resolve(), recorder)
+
+    written = write_json(OUTPUT, {
+        "generatedBy": "scripts/ground-truth/pytorch_layers.py",
+        "torch": torch.__version__,
+        "files": files,
+        "modules": modules,
+    }, expand=3)
+
+    print(f"{'fixture':<34} {'sites':>5} {'errors':>6} {'lazy':>4}  module totals")
+    for rel, records in files.items():
+        errors = sum("error" in r for r in records)
+        lazy = sum(bool(r.get("lazy")) for r in records)
+        totals = ", ".join(f"{m['name']}={m['params']:,}" for m in modules[rel] if m["params"] is not None)
+        print(f"{rel.rsplit('/', 1)[-1]:<34} {len(records):>5} {errors:>6} {lazy:>4}  {totals}")
+    print(f"wrote {written} (torch {torch.__version__})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+/** Values from constants, defaults, configs and arithmetic; formulas where a size is unknown. */
+import * as assert from 'assert';
+import { lensTitle } from '../../src/core/format';
+import { analyzeText, paramsOf } from './helpers';
+
+async function only(source: string) {
+  const analysis = await analyzeText(source);
+  assert.strictEqual(analysis.layers.length, 1, 'one layer');
+  return { layer: analysis.layers[0], findings: analysis.findings };
+}
+
+suite('evaluation', () => {
+  test('nn.MultiheadAttention(512, 8): count, formula and lens', async () => {
+    const { layer } = await only('import torch.nn as nn\nattn = nn.MultiheadAttention(512, 8)\n');
+    assert.strictEqual(paramsOf(layer), 1050624);
+    assert.strictEqual(layer.layer.formula, '4·E² + 4·E');
+    assert.strictEqual(lensTitle(layer.layer), '1,050,624 params · 8 heads × 64');
+  });
+
+  test('Linear lens and formula', async () => {
+    const { layer } = await only('from torch import nn\nfc = nn.Linear(512, 512)\n');
+    assert.strictEqual(lensTitle(layer.layer), '262,656 params · 512 → 512');
+    assert.strictEqual(layer.layer.formula, 'in·out + out');
+  });
+
+  test('an unknown size gives a formula over the missing name, never a number', async () => {
+    const { layer } = await only('import torch.nn as nn\ndef block(d_model):\n    return nn.MultiheadAttention(d_model, 8)\n');
+    assert.strictEqual(paramsOf(layer), null);
+    assert.strictEqual(layer.layer.formula, '4·d_model² + 4·d_model');
+  });
+
+  test('exact at sizes beyond 2^53', async () => {
+    const { layer } = await only('import torch.nn as nn\nhuge = nn.Linear(10**9, 10**9)\n');
+    assert.strictEqual(layer.layer.params?.constant, 10n ** 18n + 10n ** 9n);
+  });
+
+  test('config dataclass fields, dict entries and keyword spreading', async () => {
+    const analysis = await analyzeText([
+      'from dataclasses import dataclass',
+      'import torch.nn as nn',
+      '@dataclass',
+      'class Config:',
+      '    n_embd: int = 768',
+      '    n_head: int = 12',
+      'cfg = {"d_model": 256}',
+      'kw = dict(embed_dim=cfg["d_model"] * 2, num_heads=4)',
+      'class Attn(nn.Module):',
+      '    def __init__(self, config: Config):',
+      '        super().__init__()',
+      '        self.c_attn = nn.Linear(config.n_embd, 3 * config.n_embd)',
+      '        self.mha = nn.MultiheadAttention(**kw, bias=False)',
+      '        self.head = nn.Linear(max(config.n_embd // 2, 64), cfg.get("classes", 10) or 3)',
+      '',
+    ].join('\n'));
+    assert.deepStrictEqual(analysis.layers.map(paramsOf), [1771776, 4 * 512 * 512, 384 * 10 + 10]);
+  });
+
+  test('heads that do not divide: error with the framework words and two fixes', async () => {
+    const { findings } = await only('import torch.nn as nn\nbad = nn.MultiheadAttention(768, 10)\n');
+    assert.strictEqual(findings.length, 1);
+    assert.strictEqual(findings[0].code, 'heads-divisibility');
+    assert.match(findings[0].message, /embed_dim must be divisible by num_heads/);
+    assert.deepStrictEqual(findings[0].fixes.map((f) => f.title), ['Use 8 heads (768 / 8 = 96)', 'Use 12 heads (768 / 12 = 64)']);
+    assert.deepStrictEqual(findings[0].fixes[0].edits.map((e) => [e.span.startChar, e.text]), [[33, '8']]);
+  });
+
+  test('no quick fix rewrites a shared constant', async () => {
+    const analysis = await analyzeText('import torch.nn as nn\nH = 10\nbad = nn.MultiheadAttention(768, H)\n');
+    assert.strictEqual(analysis.findings[0].fixes.length, 0);
+  });
+
+  test('half-typed code gives no exception and no guess', async () => {
+    for (const text of ['import torch.nn as nn\nx = nn.MultiheadAttention(', 'import torch.nn as nn\nx = nn.Linear(512, \n', 'x = (((']) {
+      const analysis = await analyzeText(text);
+      assert.ok(analysis.layers.every((l) => l.layer.params === undefined || l.layer.params.isConstant));
+    }
+  });
+
+  test('TF.js dense takes its input size from the layer before it', async () => {
+    const analysis = await analyzeText([
+      "import * as tf from '@tensorflow/tfjs';",
+      'const model = tf.sequential();',
+      'model.add(tf.layers.dense({ units: 32, inputShape: [784] }));',
+      'model.add(tf.layers.dense({ units: 10 }));',
+      '',
+    ].join('\n'), 'typescript');
+    assert.deepStrictEqual(analysis.layers.map(paramsOf), [784 * 32 + 32, 32 * 10 + 10]);
+    assert.strictEqual(lensTitle(analysis.layers[1].layer), '330 params · 32 → 10');
+  });
+});

@@ -1,0 +1,60 @@
+/** Runs the real grammars over source text, as the extension and the CLI do. */
+import * as path from 'path';
+import type { Analysis, LayerResult } from '../../src/core/analysis';
+import { tensorSize, type Tensor } from '../../src/core/layer';
+import type { Language } from '../../src/core/source';
+import { DocumentAnalyzer } from '../../src/syntax/documentAnalyzer';
+import { fsWasmLoader } from '../../src/syntax/fsLoader';
+import { Grammars } from '../../src/syntax/parser';
+
+let grammars: Promise<Grammars> | undefined;
+
+export function loadGrammars(): Promise<Grammars> {
+  grammars ??= Grammars.load(fsWasmLoader);
+  return grammars;
+}
+
+export async function analyzeText(text: string, language: Language = 'python'): Promise<Analysis> {
+  const analyzer = new DocumentAnalyzer(await loadGrammars(), language);
+  try {
+    const analysis = analyzer.update(text);
+    if (!analysis) throw new Error('no analysis');
+    return analysis;
+  } finally {
+    analyzer.dispose();
+  }
+}
+
+export const ROOT = path.resolve(__dirname, '../../..');
+
+/** Tensors as the frameworks list them: stacked copies expanded to `layers.0`, `layers.1`, ... */
+export function expandTensors(tensors: readonly Tensor[]): [string, number[]][] {
+  const out: [string, number[]][] = [];
+  const copies = new Map<string, [string, number[]][][]>();
+  for (const t of tensors) {
+    const shape = t.shape.map((d) => Number(d.constant));
+    const n = t.repeat ? Number(t.repeat.constant) : 1;
+    if (!t.name.includes('{i}')) {
+      out.push([t.name, shape]);
+      continue;
+    }
+    // Stacked copies are listed copy by copy: every tensor of layers.0, then of layers.1, ...
+    const prefix = t.name.slice(0, t.name.indexOf('{i}'));
+    const group = copies.get(prefix) ?? Array.from({ length: n }, () => []);
+    group.forEach((list, i) => list.push([t.name.replace('{i}', String(i)), shape]));
+    if (!copies.has(prefix)) {
+      copies.set(prefix, group);
+      out.push(['__group__' + prefix, []]);
+    }
+  }
+  return out.flatMap(([name, shape]) => (name.startsWith('__group__') ? copies.get(name.slice(9))!.flat() : [[name, shape] as [string, number[]]]));
+}
+
+export function paramsOf(l: LayerResult): number | null {
+  const c = l.layer.params?.constant;
+  return c === undefined ? null : Number(c);
+}
+
+export function sumTensors(tensors: readonly Tensor[]): bigint | undefined {
+  return tensors.reduce<bigint | undefined>((acc, t) => (acc === undefined || tensorSize(t).constant === undefined ? undefined : acc + tensorSize(t).constant!), 0n);
+}

@@ -1,0 +1,204 @@
+#!/usr/bin/env node
+// End-to-end check of what a person sees: packages the extension (npm run package), installs the
+// .vsix into code-server the way a user would (--install-extension), opens examples/ in headless
+// Chromium and drives the workbench with the keyboard and mouse: CodeLens text, hover text, the
+// Problems panel, a quick fix through the light bulb (Ctrl+.), and the command palette.
+// Screenshots of each step go to test-output/e2e/.
+//   node scripts/run-e2e.js                 package, install, test
+//   node scripts/run-e2e.js --vsix=x.vsix   test an existing package
+//   node scripts/run-e2e.js --dev           load the working tree as a development extension
+//                                           (EXT_DEV_PATH=... to point elsewhere); needs a build
+// Exit 0 all passed, 1 a check failed, 2 the harness failed. Last line: `e2e: N passed, N failed`.
+'use strict';
+const assert = require('assert');
+const fs = require('fs');
+const path = require('path');
+const { ROOT, ensureCodeServer, copyToTemp, run, startCodeServer, launchChromium, remoteUri } = require('./lib-codeserver');
+
+const OUT = path.join(ROOT, 'test-output', 'e2e');
+const arg = (name) => process.argv.slice(2).find(a => a === `--${name}` || a.startsWith(`--${name}=`));
+
+const results = [];
+let page; // the workbench tab, for a screenshot when a step fails
+async function step(name, fn) {
+  const t = Date.now();
+  try {
+    await fn();
+    results.push(true);
+    console.log(`  ✔ ${name} (${Date.now() - t} ms)`);
+  } catch (e) {
+    results.push(false);
+    const shot = path.join(OUT, `failed-${results.length}.png`);
+    if (page) await page.screenshot({ path: shot }).catch(() => {});
+    console.log(`  ✘ ${name}: ${String(e && e.message).split('\n').slice(0, 6).join('\n      ')}`);
+    console.log(`    (screen at failure: ${path.relative(ROOT, shot)})`);
+  }
+}
+
+/** Whitespace-collapsed text, as a person reads it. */
+const flat = (s) => s.replace(/\s+/g, ' ').trim();
+
+async function main() {
+  const t0 = Date.now();
+  fs.rmSync(OUT, { recursive: true, force: true });
+  fs.mkdirSync(OUT, { recursive: true });
+  ensureCodeServer();
+
+  const dev = arg('dev');
+  let vsix = arg('vsix') && arg('vsix').split('=')[1];
+  if (!dev && !vsix) {
+    if (run('npm', ['run', '--silent', 'package']) !== 0) throw new Error('npm run package failed');
+    const { name, version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    vsix = path.join(ROOT, `${name}-${version}.vsix`);
+  }
+  // A copy: the test types into files and applies a fix, and examples/ must stay as it is.
+  const examples = copyToTemp(path.join(ROOT, 'examples'));
+  const server = await startCodeServer({ verbose: !!process.env.VERBOSE, installVsix: vsix });
+  console.log(`[e2e] code-server up in ${server.startMs} ms`);
+  const context = await launchChromium();
+  try {
+    page = context.pages()[0] || await context.newPage();
+    page.setDefaultTimeout(30000);
+    const shot = (n) => page.screenshot({ path: path.join(OUT, n) });
+    const payload = JSON.stringify([
+      ...(dev ? [['extensionDevelopmentPath', remoteUri(server.port, process.env.EXT_DEV_PATH || ROOT)]] : []),
+      ['skipWelcome', 'true'],
+    ]);
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(examples)}&payload=${encodeURIComponent(payload)}`);
+
+    // Monaco renders spaces in code as no-break spaces: match any white space.
+    const loose = (text) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s'));
+    const editorLine = (text) => page.locator('.editor-instance .view-line', { hasText: loose(text) }).first();
+    async function openFile(name, firstText) {
+      await page.keyboard.press('Control+P');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor();
+      await input.fill(name);
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+      await page.keyboard.press('Enter');
+      await editorLine(firstText).waitFor();
+    }
+    // Screen box of a word inside an editor line. Monaco puts several words in one token span,
+    // so measure the characters themselves with a DOM Range.
+    async function wordBox(line, word) {
+      return line.evaluate((el, w) => {
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          const at = n.data.indexOf(w);
+          if (at < 0) continue;
+          const r = document.createRange();
+          r.setStart(n, at);
+          r.setEnd(n, at + w.length);
+          const { x, y, width, height } = r.getBoundingClientRect();
+          return { x, y, width, height };
+        }
+        throw new Error(`"${w}" not found in the line`);
+      }, word);
+    }
+    async function goTo(line, col) { // Ctrl+G, as a person would, to put the cursor on a squiggle
+      await page.keyboard.press('Control+G');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor();
+      // Type only into the "Go to Line" box (prefilled ':'), never into the file.
+      await page.waitForFunction(() => document.querySelector('.quick-input-widget input')?.value === ':');
+      await input.fill(`:${line}:${col}`);
+      await page.keyboard.press('Enter');
+      await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    }
+
+    await step('workbench opens examples/', async () => {
+      await page.locator('.monaco-workbench').waitFor();
+      await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'attention.py' }).waitFor();
+      await shot('01-workbench.png');
+    });
+
+    await step('CodeLens "1,050,624 params · 8 heads × 64" above nn.MultiheadAttention(512, 8)', async () => {
+      await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } }).catch(() => {});
+      await openFile('attention.py', 'class SelfAttentionBlock');
+      const lens = page.locator('.monaco-editor .codelens-decoration', { hasText: '1,050,624 params · 8 heads × 64' }).first();
+      await lens.waitFor();
+      const all = await page.locator('.monaco-editor .codelens-decoration').allInnerTexts();
+      console.log('    lenses:', JSON.stringify(all.map(flat)));
+      assert.ok(all.map(flat).includes('1,050,624 params · 512 → 2048'), 'lens for nn.Linear(512, 2048) missing');
+      // The lens sits directly above its layer: compare vertical positions.
+      const lensBox = await lens.boundingBox();
+      const lineBox = await editorLine('nn.MultiheadAttention(512, 8)').boundingBox();
+      assert.ok(lensBox && lineBox && lensBox.y < lineBox.y && lineBox.y - lensBox.y < 40, 'lens not right above its line');
+      await shot('02-codelens.png');
+    });
+
+    await step('hover over MultiheadAttention shows 1,050,624, in_proj_weight and d_k', async () => {
+      const box = await wordBox(editorLine('nn.MultiheadAttention(512, 8)'), 'MultiheadAttention');
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: '1,050,624' }).first();
+      await hover.waitFor();
+      const text = flat(await hover.innerText());
+      console.log('    hover:', JSON.stringify(text.slice(0, 300)));
+      assert.match(text, /in_proj_weight.*1536, 512.*786,432/);
+      assert.ok(text.includes('d_k = 512 / 8 = 64'), 'd_k line missing');
+      await shot('03-hover.png');
+      await page.mouse.move(5, 5);
+      await page.keyboard.press('Escape');
+    });
+
+    await step('Problems panel lists the planted heads-divisibility error', async () => {
+      await openFile('shape_errors.py', 'class BrokenEncoder');
+      await page.keyboard.press('Control+Shift+M');
+      const row = page.locator('.markers-panel .monaco-list-row', { hasText: 'heads-divisibility' }).first();
+      await row.waitFor();
+      const rows = (await page.locator('.markers-panel .monaco-list-row').allInnerTexts()).map(flat);
+      console.log('    problems:', JSON.stringify(rows));
+      assert.match(flat(await row.innerText()), /attention-lens.*\[Ln 10, Col 21\]/);
+      assert.ok(rows.some(r => r.includes('negative-size')), 'negative-size row missing');
+      assert.ok(rows.some(r => r.includes('non-integer-size')), 'non-integer-size row missing');
+      await shot('04-problems.png');
+    });
+
+    await step('light bulb (Ctrl+.) applies "Use 12 heads (768 / 12 = 64)"', async () => {
+      await goTo(10, 45); // inside nn.MultiheadAttention(768, 10)
+      await page.keyboard.press('Control+.');
+      const item = page.locator('.action-widget .monaco-list-row', { hasText: 'Use 12 heads (768 / 12 = 64)' }).first();
+      await item.waitFor();
+      const items = (await page.locator('.action-widget .monaco-list-row').allInnerTexts()).map(flat);
+      console.log('    quick fixes:', JSON.stringify(items));
+      assert.ok(items.includes('Use 8 heads (768 / 8 = 96)'), 'the 8-heads fix is missing');
+      await shot('05-quickfix-menu.png');
+      // Arrow keys to the fix, then Enter, as from the keyboard (the menu animates in, which
+      // makes a mouse click flaky).
+      for (let i = 0; i < items.length; i++) {
+        const focused = flat(await page.locator('.action-widget .monaco-list-row.focused').first().innerText().catch(() => ''));
+        if (focused === 'Use 12 heads (768 / 12 = 64)') break;
+        await page.keyboard.press('ArrowDown');
+      }
+      await page.keyboard.press('Enter');
+      await editorLine('nn.MultiheadAttention(768, 12)').waitFor();
+      await page.locator('.markers-panel .monaco-list-row', { hasText: 'heads-divisibility' }).waitFor({ state: 'detached' });
+      await page.locator('.monaco-editor .codelens-decoration', { hasText: '2,362,368 params · 12 heads × 64' }).first().waitFor();
+      await shot('06-quickfix-applied.png');
+    });
+
+    await step('command palette finds "Attention Lens: Explain attention shapes"', async () => {
+      await goTo(1, 1); // focus back in the Python editor: the palette entry is for Python/TypeScript editors
+      await page.keyboard.press('Control+Shift+P');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor();
+      await input.fill('>Explain attention shapes');
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Attention Lens: Explain attention shapes' }).first();
+      await row.waitFor();
+      await shot('07-palette.png');
+      await page.keyboard.press('Escape');
+    });
+  } finally {
+    await context.close();
+    await server.stop();
+    fs.rmSync(path.dirname(examples), { recursive: true, force: true });
+    console.log(`[e2e] total ${((Date.now() - t0) / 1000).toFixed(1)} s, screenshots in ${path.relative(ROOT, OUT)}/`);
+  }
+}
+
+main().then(() => 0, e => { console.error('[e2e] error:', e && e.stack || e); return 2; }).then(code => {
+  const passed = results.filter(Boolean).length;
+  const failed = results.length - passed + (code === 2 && results.length === 0 ? 1 : 0);
+  console.log(`e2e: ${passed} passed, ${failed} failed`);
+  process.exit(code === 2 ? 2 : failed ? 1 : 0);
+});

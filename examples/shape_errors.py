@@ -7,8 +7,7 @@ class BrokenEncoder(nn.Module):
     def __init__(self):
         super().__init__()
         # AssertionError in PyTorch: embed_dim must be divisible by num_heads
-        self.attn = nn.MultiheadAttention(761:1
-        8, 10)
+        self.attn = nn.MultiheadAttention(768, 10)
         # RuntimeError in PyTorch: Trying to create tensor with negative dimension -1
         self.proj = nn.Linear(-1, 768)
         # TypeError in PyTorch: a float is not an integer size (use // for integer division)

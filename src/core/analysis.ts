@@ -14,6 +14,8 @@ import { describe, type Shape, type Value } from './value';
 export interface LayerResult {
   readonly span: Span;
   readonly layer: LayerInstance;
+  /** What the framework would reject in this call (also in `Analysis.findings`). */
+  readonly findings: readonly Finding[];
 }
 
 export interface Analysis {
@@ -50,7 +52,9 @@ export function analyze(model: SourceModel): Analysis {
   for (const { site, ctx } of constructions) {
     current = site.span.start;
     const value = safeEval(evaluator, model, site.call, ctx);
-    if (value?.t === 'layer' && value.span.start === site.span.start) layers.push({ span: site.span, layer: value.layer });
+    if (value?.t === 'layer' && value.span.start === site.span.start) {
+      layers.push({ span: site.span, layer: value.layer, findings: findings.filter((f) => f.span.start === site.span.start) });
+    }
   }
   current = undefined;
   return { language: model.language, layers, findings };

@@ -1,7 +1,10 @@
 /** Numbers and formulas as text: CodeLens titles, hover markdown, CLI rows. */
+import type { LayerResult } from './analysis';
 import type { LayerInstance } from './layer';
 import { tensorSize } from './layer';
-import { groupDigits } from './symbolic';
+import { groupDigits, type Poly } from './symbolic';
+
+const FRAMEWORK_NAMES = { pytorch: 'PyTorch', tfjs: 'TensorFlow.js', 'js-pytorch': 'js-pytorch' } as const;
 
 /** `1,050,624`, or the formula when a size is not known. */
 export function formatCount(layer: LayerInstance): string {
@@ -10,11 +13,19 @@ export function formatCount(layer: LayerInstance): string {
   return layer.formula;
 }
 
-/** `1,050,624 params · 8 heads × 64`. */
-export function lensTitle(layer: LayerInstance): string {
+/** `1,050,624 params · 8 heads × 64`; a layer the framework would reject says so instead of a count. */
+export function lensTitle(result: LayerResult): string {
+  const { layer } = result;
+  const errors = result.findings.filter((f) => f.severity === 'error');
+  if (errors.length) return `✖ ${FRAMEWORK_NAMES[layer.framework]} would not build this ${layer.kind} · ${errors.map((f) => f.code).join(', ')}`;
   const c = layer.params?.constant;
   const count = c !== undefined ? `${groupDigits(c)} params` : layer.unknownReason && layer.kind === 'LazyLinear' ? 'params set at first call' : `${layer.formula} params`;
   return `${count} · ${layer.summary}`;
+}
+
+/** `[1536, 512]`, as the frameworks print shapes (no digit grouping inside a shape). */
+export function shapeText(shape: readonly Poly[]): string {
+  return `[${shape.map((d) => (d.constant !== undefined ? String(d.constant) : d.toString())).join(', ')}]`;
 }
 
 function megabytes(bytes: bigint): string {
@@ -34,7 +45,7 @@ export function hoverMarkdown(layer: LayerInstance, qualifiedName: string): stri
     lines.push('| tensor | shape | count |', '|---|---|---:|');
     for (const t of layer.tensors) {
       const size = tensorSize(t);
-      const shape = `[${t.shape.map((d) => d.toString()).join(', ')}]`;
+      const shape = shapeText(t.shape);
       const count = size.constant !== undefined ? groupDigits(size.constant) : size.toString();
       lines.push(`| \`${t.name}\` | ${t.repeat ? `${t.repeat} × ` : ''}${shape} | ${count} |`);
     }

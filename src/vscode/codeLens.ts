@@ -26,7 +26,7 @@ export class LayerCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
     if (!analysis || token.isCancellationRequested) return [];
     return analysis.layers.map((l) => {
       const range = this.service.range(doc, l.span);
-      return new vscode.CodeLens(range, { title: lensTitle(l.layer), command: SHOW_DETAILS_COMMAND, arguments: [doc.uri, range.start], tooltip: 'Show the parameter tensors' });
+      return new vscode.CodeLens(range, { title: lensTitle(l), command: SHOW_DETAILS_COMMAND, arguments: [doc.uri, range.start], tooltip: 'Show the parameter tensors' });
     });
   }
 

@@ -1,6 +1,6 @@
 /** Values from constants, defaults, configs and arithmetic; formulas where a size is unknown. */
 import * as assert from 'assert';
-import { lensTitle } from '../../src/core/format';
+import { hoverMarkdown, lensTitle } from '../../src/core/format';
 import { analyzeText, paramsOf } from './helpers';
 
 async function only(source: string) {
@@ -14,12 +14,12 @@ suite('evaluation', () => {
     const { layer } = await only('import torch.nn as nn\nattn = nn.MultiheadAttention(512, 8)\n');
     assert.strictEqual(paramsOf(layer), 1050624);
     assert.strictEqual(layer.layer.formula, '4·E² + 4·E');
-    assert.strictEqual(lensTitle(layer.layer), '1,050,624 params · 8 heads × 64');
+    assert.strictEqual(lensTitle(layer), '1,050,624 params · 8 heads × 64');
   });
 
   test('Linear lens and formula', async () => {
     const { layer } = await only('from torch import nn\nfc = nn.Linear(512, 512)\n');
-    assert.strictEqual(lensTitle(layer.layer), '262,656 params · 512 → 512');
+    assert.strictEqual(lensTitle(layer), '262,656 params · 512 → 512');
     assert.strictEqual(layer.layer.formula, 'in·out + out');
   });
 
@@ -64,6 +64,18 @@ suite('evaluation', () => {
     assert.deepStrictEqual(findings[0].fixes[0].edits.map((e) => [e.span.startChar, e.text]), [[33, '8']]);
   });
 
+  test('a layer the framework rejects gets no count in its lens', async () => {
+    const { layer } = await only('import torch.nn as nn\nbad = nn.Linear(-1, 768)\n');
+    assert.strictEqual(lensTitle(layer), '✖ PyTorch would not build this Linear · negative-size');
+  });
+
+  test('the hover table prints shapes as the framework does', async () => {
+    const { layer } = await only('import torch.nn as nn\nattn = nn.MultiheadAttention(512, 8)\n');
+    const md = hoverMarkdown(layer.layer, 'nn.MultiheadAttention');
+    assert.ok(md.includes('| `in_proj_weight` | [1536, 512] | 786,432 |'), md);
+    assert.ok(md.includes('d_k = 512 / 8 = 64'), md);
+  });
+
   test('no quick fix rewrites a shared constant', async () => {
     const analysis = await analyzeText('import torch.nn as nn\nH = 10\nbad = nn.MultiheadAttention(768, H)\n');
     assert.strictEqual(analysis.findings[0].fixes.length, 0);
@@ -85,6 +97,6 @@ suite('evaluation', () => {
       '',
     ].join('\n'), 'typescript');
     assert.deepStrictEqual(analysis.layers.map(paramsOf), [784 * 32 + 32, 32 * 10 + 10]);
-    assert.strictEqual(lensTitle(analysis.layers[1].layer), '330 params · 32 → 10');
+    assert.strictEqual(lensTitle(analysis.layers[1]), '330 params · 32 → 10');
   });
 });

@@ -102,7 +102,3 @@ export function dimText(p: Poly): string {
   const c = p.constant;
   return c === undefined ? p.toString() : c.toLocaleString('en-US');
 }
-
-export function shapeText(shape: readonly Poly[]): string {
-  return `[${shape.map((d) => d.toString()).join(', ')}]`;
-}

@@ -21,7 +21,8 @@ suite('Jupyter notebook: Python cell', () => {
 
   test('CodeLens on the attention line of the cell', async () => {
     const titles = await poll(() => lensTitles(cell.uri), t => t.length > 0);
-    assert.deepStrictEqual(titles, ['2: 1,050,624 params · 8 heads × 64']);
+    // (The invalid layer on line 3 may have a lens of its own: not part of the contract.)
+    assert.deepStrictEqual(titles.filter(t => !t.startsWith('3:')), ['2: 1,050,624 params · 8 heads × 64']);
   });
 
   test('hover in the cell', async () => {

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'fs';
 import * as path from 'path';
-import { DocumentAnalyzer } from '../src/syntax/documentAnalyzer';
+import { DocumentAnalyzer, toEdit } from '../src/syntax/documentAnalyzer';
 import { fsWasmLoader } from '../src/syntax/fsLoader';
 import { Grammars } from '../src/syntax/parser';
 
@@ -62,7 +62,7 @@ async function main(): Promise<void> {
     const next = text.slice(0, at) + insert + text.slice(at + remove);
     const change = { rangeOffset: at, rangeLength: remove, text: insert };
     const old = grammars.parse('python', text)!;
-    old.edit({ startIndex: at, oldEndIndex: at + remove, newEndIndex: at + insert.length, startPosition: { row: 0, column: at }, oldEndPosition: { row: 0, column: at + remove }, newEndPosition: { row: 0, column: at + insert.length } });
+    old.edit(toEdit(text, change));
     const t0 = performance.now();
     grammars.parse('python', next, old)?.delete();
     reparse.push(performance.now() - t0);

@@ -24,11 +24,31 @@ export interface Analysis {
   readonly findings: readonly Finding[];
 }
 
+/** What one top-level statement contributes, with the module-level names its evaluation read. */
+export interface FragmentResult {
+  readonly layers: readonly LayerResult[];
+  readonly findings: readonly Finding[];
+  /** Module-level names read: an edit that rebinds none of them leaves this result valid. */
+  readonly reads: ReadonlySet<string>;
+}
+
 export function analyze(model: SourceModel): Analysis {
-  const layers: LayerResult[] = [];
-  const findings: Finding[] = [];
+  return assemble(model.language, analyzeFragments(model));
+}
+
+export function assemble(language: SourceModel['language'], results: readonly FragmentResult[]): Analysis {
+  return { language, layers: results.flatMap((r) => r.layers), findings: results.flatMap((r) => r.findings) };
+}
+
+/**
+ * One result per fragment. `previous[i]`, where given, is reused as is: the caller passes only results
+ * whose fragment and module-level reads are unchanged. TypeScript is always analysed whole, because
+ * TF.js sizes flow from one statement to the next.
+ */
+export function analyzeFragments(model: SourceModel, previous: readonly (FragmentResult | undefined)[] = []): FragmentResult[] {
   /** Feature sizes each layer (by the offset of its construction) is first applied to. */
   const inputs = new Map<number, readonly (Poly | undefined)[]>();
+  let findings: Finding[] = [];
   let current: number | undefined;
   const evaluator = new Evaluator(model, (path, call, bound) => {
     const spec = layerSpec(path);
@@ -42,22 +62,35 @@ export function analyze(model: SourceModel): Analysis {
     };
     return { t: 'layer', layer: built.layer, span: call.span, applied };
   });
-  const sites = model.fragments.flatMap((fragment, fi) => fragment.calls.map((site) => ({ site, ctx: { fragment: fi, scope: site.scope, at: site.span.start } as Ctx })));
-  // TypeScript layers get sizes from what they are applied to: first every call, so applications and
-  // chains record what each layer receives; then the layers. Python sizes are all in the arguments.
-  const constructions = model.language === 'python' ? sites : sites.filter(({ site, ctx }) => {
-    const value = safeEval(evaluator, model, site.call, ctx);
-    return value?.t === 'layer' && value.span.start === site.span.start;
-  });
-  for (const { site, ctx } of constructions) {
-    current = site.span.start;
-    const value = safeEval(evaluator, model, site.call, ctx);
-    if (value?.t === 'layer' && value.span.start === site.span.start) {
-      layers.push({ span: site.span, layer: value.layer, findings: findings.filter((f) => f.span.start === site.span.start) });
-    }
+  const flows = model.language === 'typescript';
+  /** With flows: the sites that construct a layer, the only ones evaluated again (a second `model.add` would extend the chain twice). */
+  const constructions = new Set<number>();
+  if (flows) {
+    // First every call, so applications and chains record what each layer receives; then the layers.
+    model.fragments.forEach((fragment, fi) => {
+      for (const site of fragment.calls) {
+        const value = safeEval(evaluator, model, site.call, { fragment: fi, scope: site.scope, at: site.span.start });
+        if (value?.t === 'layer' && value.span.start === site.span.start) constructions.add(site.span.start);
+      }
+    });
   }
-  current = undefined;
-  return { language: model.language, layers, findings };
+  return model.fragments.map((fragment, fi) => {
+    const reused = flows ? undefined : previous[fi];
+    if (reused) return reused;
+    const layers: LayerResult[] = [];
+    findings = [];
+    evaluator.reads.clear();
+    for (const site of fragment.calls) {
+      if (flows && !constructions.has(site.span.start)) continue;
+      current = site.span.start;
+      const value = safeEval(evaluator, model, site.call, { fragment: fi, scope: site.scope, at: site.span.start });
+      if (value?.t === 'layer' && value.span.start === site.span.start) {
+        layers.push({ span: site.span, layer: value.layer, findings: findings.filter((f) => f.span.start === site.span.start) });
+      }
+    }
+    current = undefined;
+    return { layers, findings, reads: new Set(evaluator.reads) };
+  });
 }
 
 function safeEval(evaluator: Evaluator, model: SourceModel, ref: { start: number; end: number }, ctx: Ctx): Value | undefined {
@@ -117,12 +150,17 @@ function instantiate(spec: LayerSpec, bound: BoundCall, callSpan: Span, inputs: 
   }
   const params = totalParams(built.tensors);
   const known = !built.unknownReason && params.isConstant;
+  let formula: string | undefined;
   const layer: LayerInstance = {
     kind: spec.kind,
     framework: spec.framework,
     tensors: built.tensors,
     params: built.unknownReason ? undefined : params,
-    formula: known ? genericFormula(spec, values, inputs) : params.toString(),
+    // Built on first read: most layers are never hovered, and the symbolic build costs as much as the real one.
+    get formula() {
+      formula ??= known ? genericFormula(spec, values, inputs) : params.toString();
+      return formula;
+    },
     summary: built.summary,
     notes: built.notes ?? [],
     unknownReason: built.unknownReason ?? (params.isConstant ? undefined : `Not every size is known here: the count is ${params} over ${params.symbols.join(', ')}.`),

@@ -55,6 +55,8 @@ function indexModule(fragments: readonly Fragment[]): ModuleIndex {
 export class Evaluator {
   private readonly index: ModuleIndex;
   private depth = 0;
+  /** Module-level names read since the last clear, so an edit re-evaluates only what depends on it. */
+  readonly reads = new Set<string>();
   /** The output shape of each `tf.sequential()` model so far, as `model.add` calls extend it. */
   private readonly models = new Map<number, Shape | undefined>();
 
@@ -177,6 +179,7 @@ export class Evaluator {
   }
 
   private moduleName(name: string, at: number): Value {
+    this.reads.add(name);
     const list = this.index.bindings.get(name);
     if (list?.length) {
       const before = list.filter((b) => b.binding.at < at);
@@ -191,6 +194,11 @@ export class Evaluator {
     return { t: 'sym', name };
   }
 
+  private classNamed(name: string): { fragment: number; scope: number } | undefined {
+    this.reads.add(name);
+    return this.index.classes.get(name);
+  }
+
   private lastBinding(bindings: readonly Binding[], target: string, at: number): Binding | undefined {
     let found: Binding | undefined;
     for (const b of bindings) if (b.target === target && b.at < at) found = b;
@@ -199,7 +207,7 @@ export class Evaluator {
 
   private evalBinding(b: Binding, ctx: Ctx): Value {
     if (!b.value) {
-      const cls = b.annotation ? this.index.classes.get(b.annotation) : undefined;
+      const cls = b.annotation ? this.classNamed(b.annotation) : undefined;
       return cls ? this.instantiate(cls, [], new Map()) : { t: 'sym', name: b.target };
     }
     return this.eval(this.model.expr(b.value), ctx);
@@ -210,7 +218,7 @@ export class Evaluator {
     if (param.variadic) return UNKNOWN;
     const scope = this.model.fragments[fragment].scopes[scopeIndex];
     if (param.default) return this.eval(this.model.expr(param.default), { fragment, scope: scope.parent, at: scope.nameSpan.start });
-    const cls = param.annotation ? this.index.classes.get(param.annotation) : undefined;
+    const cls = param.annotation ? this.classNamed(param.annotation) : undefined;
     if (cls) return this.instantiate(cls, [], new Map());
     return { t: 'sym', name: param.name };
   }

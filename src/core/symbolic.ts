@@ -27,18 +27,26 @@ function degree(mono: Monomial): number {
 }
 
 export class Poly {
-  private constructor(private readonly terms: ReadonlyMap<string, Term>) {}
+  /** Either `value` (a plain integer: the common case, kept off the Map path) or `terms`. */
+  private constructor(
+    private readonly value: bigint | undefined,
+    private readonly termMap: ReadonlyMap<string, Term> | undefined,
+  ) {}
 
-  static readonly ZERO = new Poly(new Map());
-  static readonly ONE = Poly.int(1n);
+  static readonly ZERO = new Poly(0n, undefined);
+  static readonly ONE = new Poly(1n, undefined);
 
   static int(n: bigint | number): Poly {
-    const coef = BigInt(n);
-    return coef === 0n ? Poly.ZERO : new Poly(new Map([['', { mono: [], coef }]]));
+    return new Poly(BigInt(n), undefined);
   }
 
   static symbol(name: string): Poly {
-    return new Poly(new Map([[name, { mono: [[name, 1]], coef: 1n }]]));
+    return new Poly(undefined, new Map([[name, { mono: [[name, 1]], coef: 1n }]]));
+  }
+
+  private get terms(): ReadonlyMap<string, Term> {
+    if (this.termMap) return this.termMap;
+    return this.value === 0n ? new Map() : new Map([['', { mono: [], coef: this.value! }]]);
   }
 
   private static from(terms: Iterable<Term>): Poly {
@@ -49,18 +57,18 @@ export class Poly {
       if (coef === 0n) map.delete(key);
       else map.set(key, { mono: t.mono, coef });
     }
-    return new Poly(map);
+    if (map.size === 0) return Poly.ZERO;
+    if (map.size === 1 && map.has('')) return new Poly(map.get('')!.coef, undefined);
+    return new Poly(undefined, map);
   }
 
   /** The exact value when no symbol remains. */
   get constant(): bigint | undefined {
-    if (this.terms.size === 0) return 0n;
-    if (this.terms.size === 1 && this.terms.has('')) return this.terms.get('')!.coef;
-    return undefined;
+    return this.value;
   }
 
   get isConstant(): boolean {
-    return this.constant !== undefined;
+    return this.value !== undefined;
   }
 
   /** The names still unknown, sorted. */
@@ -71,10 +79,12 @@ export class Poly {
   }
 
   add(other: Poly): Poly {
+    if (this.value !== undefined && other.value !== undefined) return new Poly(this.value + other.value, undefined);
     return Poly.from([...this.terms.values(), ...other.terms.values()]);
   }
 
   neg(): Poly {
+    if (this.value !== undefined) return new Poly(-this.value, undefined);
     return Poly.from([...this.terms.values()].map((t) => ({ mono: t.mono, coef: -t.coef })));
   }
 
@@ -83,6 +93,7 @@ export class Poly {
   }
 
   mul(other: Poly): Poly {
+    if (this.value !== undefined && other.value !== undefined) return new Poly(this.value * other.value, undefined);
     const out: Term[] = [];
     for (const a of this.terms.values()) {
       for (const b of other.terms.values()) out.push({ mono: monoMul(a.mono, b.mono), coef: a.coef * b.coef });
@@ -91,6 +102,7 @@ export class Poly {
   }
 
   pow(exponent: number): Poly {
+    if (this.value !== undefined) return new Poly(this.value ** BigInt(exponent), undefined);
     let result = Poly.ONE;
     for (let i = 0; i < exponent; i++) result = result.mul(this);
     return result;
@@ -99,6 +111,7 @@ export class Poly {
   /** Exact division by an integer, when every coefficient divides; undefined otherwise. */
   divExact(divisor: bigint): Poly | undefined {
     if (divisor === 0n) return undefined;
+    if (this.value !== undefined) return this.value % divisor === 0n ? new Poly(this.value / divisor, undefined) : undefined;
     const out: Term[] = [];
     for (const t of this.terms.values()) {
       if (t.coef % divisor !== 0n) return undefined;
@@ -119,6 +132,7 @@ export class Poly {
   }
 
   equals(other: Poly): boolean {
+    if (this.value !== undefined && other.value !== undefined) return this.value === other.value;
     return this.sub(other).constant === 0n;
   }
 

@@ -1,12 +1,13 @@
 /**
- * One document's syntax tree and analysis, kept across edits: the tree is re-parsed incrementally and the
- * fragments of top-level statements the edit did not touch are reused, shifted, instead of re-extracted.
+ * One document's syntax tree and analysis, kept across edits: the tree is re-parsed incrementally, the
+ * top-level statements an edit did not touch are reused (shifted) instead of re-extracted, and so are
+ * their results unless the edit rebinds a module-level name they read.
  */
-import { analyze, type Analysis } from '../core/analysis';
+import { analyzeFragments, assemble, type Analysis, type FragmentResult } from '../core/analysis';
 import type { Fragment, Language } from '../core/source';
 import type { Edit, Grammars, Tree } from './parser';
 import { candidateNames, extractFragment, sourceModel, topLevelNodes } from './model';
-import { shiftFragment } from './shift';
+import { definedNames, shiftFragment, shiftResult } from './shift';
 
 /** A change as VS Code reports it: the replaced range in the old text and the new text. */
 export interface TextChange {
@@ -15,10 +16,19 @@ export interface TextChange {
   readonly text: string;
 }
 
+interface Reextracted {
+  readonly fragments: Fragment[];
+  /** Results still valid for each fragment (before the names the edit touched are checked). */
+  readonly results: (FragmentResult | undefined)[];
+  /** Names bound by the statements the edit removed or rewrote. */
+  readonly touched: Set<string>;
+}
+
 export class DocumentAnalyzer {
   private tree: Tree | undefined;
   private text = '';
   private fragments: Fragment[] = [];
+  private results: FragmentResult[] = [];
   private candidates: string[] = [];
 
   constructor(
@@ -31,49 +41,68 @@ export class DocumentAnalyzer {
     const old = this.tree;
     // VS Code reports several changes of one event against the text before all of them: only a single
     // change maps onto one tree edit without replaying them in order.
-    const reuse = old && changes?.length === 1;
-    if (reuse) for (const c of changes) old.edit(toEdit(this.text, c));
-    const tree = this.grammars.parse(this.language, text, reuse ? old : undefined);
+    const change = old && changes?.length === 1 ? changes[0] : undefined;
+    if (old && change) old.edit(toEdit(this.text, change));
+    const tree = this.grammars.parse(this.language, text, change ? old : undefined);
     if (!tree) {
       this.dispose();
       return undefined;
     }
     const candidates = candidateNames(this.language, tree, text);
     const sameNames = candidates.length === this.candidates.length && candidates.every((c, i) => c === this.candidates[i]);
-    this.fragments = reuse && sameNames ? this.reextract(tree, text, changes) : topLevelNodes(tree).map((n) => extractFragment(this.language, n, text, candidates));
+    let previous: (FragmentResult | undefined)[] = [];
+    if (change && sameNames) {
+      const r = this.reextract(tree, text, change, candidates);
+      this.fragments = r.fragments;
+      previous = r.results.map((res) => (res && ![...res.reads].some((n) => r.touched.has(n)) ? res : undefined));
+    } else {
+      this.fragments = topLevelNodes(tree).map((n) => extractFragment(this.language, n, text, candidates));
+    }
     this.candidates = candidates;
     old?.delete();
     this.tree = tree;
     this.text = text;
-    const model = sourceModel(this.language, tree, text, this.fragments);
-    return analyze(model);
+    this.results = analyzeFragments(sourceModel(this.language, tree, text, this.fragments), previous);
+    return assemble(this.language, this.results);
   }
 
   /** Keeps the fragments outside the edited range (shifted), extracts only the statements inside it. */
-  private reextract(tree: Tree, text: string, changes: readonly TextChange[]): Fragment[] {
-    let start = Infinity;
-    let oldEnd = -Infinity;
-    let delta = 0;
-    for (const c of changes) {
-      start = Math.min(start, c.rangeOffset);
-      oldEnd = Math.max(oldEnd, c.rangeOffset + c.rangeLength);
-      delta += c.text.length - c.rangeLength;
-    }
+  private reextract(tree: Tree, text: string, c: TextChange, candidates: readonly string[]): Reextracted {
+    const start = c.rangeOffset;
+    const oldEnd = c.rangeOffset + c.rangeLength;
+    const delta = c.text.length - c.rangeLength;
     const lineDelta = countLines(text, start, oldEnd + delta) - countLines(this.text, start, oldEnd);
-    const before = this.fragments.filter((f) => f.span.end < start);
-    const after = this.fragments.filter((f) => f.span.start > oldEnd).map((f) => shiftFragment(f, delta, lineDelta));
-    const from = before.length ? before[before.length - 1].span.end : 0;
-    const to = after.length ? after[0].span.start : text.length;
+    const first = this.fragments.findIndex((f) => f.span.end >= start);
+    const firstAfter = this.fragments.findIndex((f) => f.span.start > oldEnd);
+    const keepBefore = first < 0 ? this.fragments.length : first;
+    const keepAfter = firstAfter < 0 ? this.fragments.length : firstAfter;
+    const from = keepBefore > 0 ? this.fragments[keepBefore - 1].span.end : 0;
+    const to = keepAfter < this.fragments.length ? this.fragments[keepAfter].span.start + delta : text.length;
     const middle = topLevelNodes(tree)
       .filter((n) => n.startIndex >= from && n.endIndex <= to)
-      .map((n) => extractFragment(this.language, n, text, this.candidates));
-    return [...before, ...middle, ...after];
+      .map((n) => extractFragment(this.language, n, text, candidates));
+    const touched = new Set<string>();
+    for (const f of [...this.fragments.slice(keepBefore, keepAfter), ...middle]) for (const n of definedNames(f)) touched.add(n);
+    return {
+      fragments: [
+        ...this.fragments.slice(0, keepBefore),
+        ...middle,
+        ...this.fragments.slice(keepAfter).map((f) => shiftFragment(f, delta, lineDelta)),
+      ],
+      results: [
+        ...this.results.slice(0, keepBefore),
+        ...middle.map(() => undefined),
+        ...this.results.slice(keepAfter).map((r) => shiftResult(r, delta, lineDelta)),
+      ],
+      touched,
+    };
   }
 
   dispose(): void {
     this.tree?.delete();
     this.tree = undefined;
     this.fragments = [];
+    this.results = [];
   }
 }
 
@@ -93,7 +122,7 @@ function pointAt(text: string, offset: number): { row: number; column: number } 
   return { row, column: offset - lineStart };
 }
 
-function toEdit(oldText: string, c: TextChange): Edit {
+export function toEdit(oldText: string, c: TextChange): Edit {
   const newText = oldText.slice(0, c.rangeOffset) + c.text;
   return {
     startIndex: c.rangeOffset,
@@ -102,5 +131,5 @@ function toEdit(oldText: string, c: TextChange): Edit {
     startPosition: pointAt(oldText, c.rangeOffset),
     oldEndPosition: pointAt(oldText, c.rangeOffset + c.rangeLength),
     newEndPosition: pointAt(newText, c.rangeOffset + c.text.length),
-  } as Edit;
+  };
 }

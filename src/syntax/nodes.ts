@@ -24,24 +24,27 @@ export function namedChildren(node: Node): Node[] {
   return node.namedChildren.filter((c): c is Node => c !== null && c.type !== 'comment');
 }
 
-/** Calls `visit` on every descendant of `node` in document order; `visit` returning false skips a subtree. */
-export function walkDescendants(node: Node, visit: (n: Node) => boolean): void {
+/**
+ * Calls `visit` with every descendant of `node` of one of `types`, in document order, skipping the
+ * subtrees of `skip` types. Reads types from the cursor and builds a Node object only for matches:
+ * building one for every step costs as much as the parse itself.
+ */
+export function findDescendants(node: Node, types: ReadonlySet<string>, skip: ReadonlySet<string>, visit: (n: Node) => void): void {
   const cursor = node.walk();
   try {
-    let descend = true;
+    let depth = 0;
     for (;;) {
-      if (descend && cursor.gotoFirstChild()) {
-        descend = visit(cursor.currentNode);
+      const type = depth > 0 ? cursor.nodeType : '';
+      if (types.has(type)) visit(cursor.currentNode);
+      if (!skip.has(type) && cursor.gotoFirstChild()) {
+        depth++;
         continue;
       }
-      for (;;) {
-        if (cursor.currentNode.id === node.id) return;
-        if (cursor.gotoNextSibling()) {
-          descend = visit(cursor.currentNode);
-          break;
-        }
-        if (!cursor.gotoParent()) return;
+      while (depth > 0 && !cursor.gotoNextSibling()) {
+        cursor.gotoParent();
+        depth--;
       }
+      if (depth === 0) return;
     }
   } finally {
     cursor.delete();

@@ -4,7 +4,10 @@
  */
 import type { Arg, BinaryOp, CompareOp, DictEntry, Expr } from '../core/expr';
 import type { Binding, CallSite, Fragment, ImportBinding, Param, Scope } from '../core/source';
-import { mentionsAny, namedChildren, refOf, spanOf, textOf, walkDescendants, type Node } from './nodes';
+import { findDescendants, mentionsAny, namedChildren, refOf, spanOf, textOf, type Node } from './nodes';
+
+const CALL = new Set(['call']);
+const LAMBDA = new Set(['lambda']);
 
 const COMPOUND_BLOCKS = new Set([
   'if_statement', 'elif_clause', 'else_clause', 'for_statement', 'while_statement', 'with_statement',
@@ -50,9 +53,10 @@ class FragmentBuilder {
         return;
       default:
         if (COMPOUND_BLOCKS.has(node.type)) {
-          this.findCalls(headerOf(node), scope);
+          // Blocks hold statements; the other parts (a condition, an iterable, a with item) hold expressions.
           for (const child of namedChildren(node)) {
             if (child.type === 'block' || COMPOUND_BLOCKS.has(child.type)) this.block(child, scope);
+            else this.findCalls(child, scope);
           }
           return;
         }
@@ -124,23 +128,14 @@ class FragmentBuilder {
 
   private findCalls(node: Node, scope: number): void {
     if (!mentionsAny(textOf(node, this.source), this.candidates)) return;
-    walkDescendants(node, (n) => {
-      if (n.type === 'lambda') return false;
-      if (n.type === 'call') {
-        const callee = n.childForFieldName('function');
-        const last = callee?.type === 'attribute' ? callee.childForFieldName('attribute') : callee;
-        if (last && last.type === 'identifier' && this.candidates.includes(textOf(last, this.source))) {
-          this.calls.push({ scope, call: refOf(n), span: spanOf(n) });
-        }
+    findDescendants(node, CALL, LAMBDA, (n) => {
+      const callee = n.childForFieldName('function');
+      const last = callee?.type === 'attribute' ? callee.childForFieldName('attribute') : callee;
+      if (last && last.type === 'identifier' && this.candidates.includes(textOf(last, this.source))) {
+        this.calls.push({ scope, call: refOf(n), span: spanOf(n) });
       }
-      return true;
     });
   }
-}
-
-/** The part of a compound statement before its blocks (`for x in range(n):`), where calls may also stand. */
-function headerOf(node: Node): Node {
-  return node.childForFieldName('condition') ?? node.childForFieldName('right') ?? node;
 }
 
 function importsOf(node: Node, source: string): ImportBinding[] {

@@ -1,9 +1,18 @@
-/** Moves a reused fragment by the characters and lines an edit above it added or removed. */
+/** Moves reused fragments and their results by the characters and lines an edit above them changed. */
+import type { FragmentResult } from '../core/analysis';
 import type { Span } from '../core/expr';
+import type { Finding } from '../core/layer';
 import type { Binding, ExprRef, Fragment, Param, Scope } from '../core/source';
 
+type Shift = (s: Span) => Span;
+
+function spanShifter(delta: number, lineDelta: number): Shift {
+  return (s) => ({ ...s, start: s.start + delta, end: s.end + delta, startLine: s.startLine + lineDelta, endLine: s.endLine + lineDelta });
+}
+
 export function shiftFragment(f: Fragment, delta: number, lineDelta: number): Fragment {
-  const span = (s: Span): Span => ({ ...s, start: s.start + delta, end: s.end + delta, startLine: s.startLine + lineDelta, endLine: s.endLine + lineDelta });
+  if (delta === 0 && lineDelta === 0) return f;
+  const span = spanShifter(delta, lineDelta);
   const ref = (r: ExprRef): ExprRef => ({ start: r.start + delta, end: r.end + delta });
   const binding = (b: Binding): Binding => ({ ...b, at: b.at + delta, value: b.value && ref(b.value) });
   const param = (p: Param): Param => ({ ...p, default: p.default && ref(p.default) });
@@ -15,4 +24,20 @@ export function shiftFragment(f: Fragment, delta: number, lineDelta: number): Fr
     scopes: f.scopes.map(scope),
     calls: f.calls.map((c) => ({ scope: c.scope, call: ref(c.call), span: span(c.span) })),
   };
+}
+
+export function shiftResult(r: FragmentResult, delta: number, lineDelta: number): FragmentResult {
+  if (delta === 0 && lineDelta === 0) return r;
+  const span = spanShifter(delta, lineDelta);
+  const finding = (f: Finding): Finding => ({ ...f, span: span(f.span), fixes: f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, span: span(e.span) })) })) });
+  return {
+    layers: r.layers.map((l) => ({ ...l, span: span(l.span), findings: l.findings.map(finding) })),
+    findings: r.findings.map(finding),
+    reads: r.reads,
+  };
+}
+
+/** The module-level names a top-level statement binds: constants, imports, classes, functions. */
+export function definedNames(f: Fragment): string[] {
+  return [...f.moduleBindings.map((b) => b.target), ...f.imports.map((i) => i.local), ...f.scopes.filter((s) => s.parent === -1).map((s) => s.name)];
 }

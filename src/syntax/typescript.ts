@@ -4,7 +4,10 @@
  */
 import type { Arg, BinaryOp, CompareOp, DictEntry, Expr } from '../core/expr';
 import type { Binding, CallSite, Fragment, ImportBinding, Param, Scope } from '../core/source';
-import { mentionsAny, namedChildren, refOf, spanOf, textOf, walkDescendants, type Node } from './nodes';
+import { findDescendants, mentionsAny, namedChildren, refOf, spanOf, textOf, type Node } from './nodes';
+
+const CALLS = new Set(['call_expression', 'new_expression']);
+const NOTHING = new Set<string>();
 
 const BLOCKS = new Set([
   'statement_block', 'if_statement', 'else_clause', 'for_statement', 'for_in_statement', 'while_statement',
@@ -118,13 +121,10 @@ class FragmentBuilder {
 
   private findCalls(node: Node, scope: number): void {
     if (!mentionsAny(textOf(node, this.source), this.candidates)) return;
-    walkDescendants(node, (n) => {
-      if (n.type === 'call_expression' || n.type === 'new_expression') {
-        const callee = n.childForFieldName(n.type === 'call_expression' ? 'function' : 'constructor');
-        const last = callee?.type === 'member_expression' ? callee.childForFieldName('property') : callee;
-        if (last && this.candidates.includes(textOf(last, this.source))) this.calls.push({ scope, call: refOf(n), span: spanOf(n) });
-      }
-      return true;
+    findDescendants(node, CALLS, NOTHING, (n) => {
+      const callee = n.childForFieldName(n.type === 'call_expression' ? 'function' : 'constructor');
+      const last = callee?.type === 'member_expression' ? callee.childForFieldName('property') : callee;
+      if (last && this.candidates.includes(textOf(last, this.source))) this.calls.push({ scope, call: refOf(n), span: spanOf(n) });
     });
   }
 }

@@ -2,14 +2,44 @@
 import * as assert from 'assert';
 import { DocumentAnalyzer } from '../../src/syntax/documentAnalyzer';
 import type { Analysis } from '../../src/core/analysis';
-import { analyzeText, loadGrammars } from './helpers';
+import { readFileSync } from 'fs';
+import * as path from 'path';
+import { analyzeText, loadGrammars, ROOT } from './helpers';
 
 const summary = (a: Analysis | undefined) => ({
-  layers: a?.layers.map((l) => [l.span.startLine, l.span.startChar, l.span.start, l.layer.kind, l.layer.params?.toString()]),
-  findings: a?.findings.map((f) => [f.span.startLine, f.code]),
+  layers: a?.layers.map((l) => [l.span.startLine, l.span.startChar, l.span.start, l.span.end, l.span.endLine, l.layer.kind, l.layer.params?.toString(), l.layer.formula]),
+  findings: a?.findings.map((f) => [f.span.startLine, f.span.start, f.code, f.message, f.fixes.map((x) => x.edits.map((e) => e.span.start))]),
 });
 
+/** A small deterministic generator, so a failure can be replayed. */
+function lcg(seed: number): () => number {
+  let x = seed;
+  return () => (x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+}
+
+const INSERTS = ['\n', '\n\n', ' ', '1', '0', '# note\n', 'x = 3\n', 'D_MODEL = 64\n', '(', ')', 'nn.Linear(4, 4)\n'];
+
 suite('incremental analysis', () => {
+  test('a sequence of edits anywhere gives what a fresh analysis gives', async () => {
+    const files = ['test/fixtures/models/pytorch/gpt.py', 'test/fixtures/models/pytorch/encoder_classifier.py'];
+    for (const file of files) {
+      let text = readFileSync(path.join(ROOT, file), 'utf8');
+      const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');
+      analyzer.update(text);
+      const random = lcg(file.length);
+      for (let i = 0; i < 40; i++) {
+        const at = Math.floor(random() * text.length);
+        const remove = random() < 0.4 ? Math.floor(random() * 6) : 0;
+        const insert = random() < 0.8 ? INSERTS[Math.floor(random() * INSERTS.length)] : '';
+        const next = text.slice(0, at) + insert + text.slice(at + remove);
+        const incremental = analyzer.update(next, [{ rangeOffset: at, rangeLength: remove, text: insert }]);
+        assert.deepStrictEqual(summary(incremental), summary(await analyzeText(next)), `${file}, edit ${i} at ${at}`);
+        text = next;
+      }
+      analyzer.dispose();
+    }
+  });
+
   test('an edit introduces and then removes an error; positions below shift', async () => {
     const text = ['import torch.nn as nn', 'D = 512', 'a = nn.MultiheadAttention(D, 8)', '', 'b = nn.Linear(D, 10)', ''].join('\n');
     const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');

@@ -4,7 +4,7 @@
  */
 import type { Fix, Tensor } from '../layer';
 import { childTensors } from '../layer';
-import { Poly } from '../symbolic';
+import { Poly, groupDigits } from '../symbolic';
 import { NONE, int, type Value } from '../value';
 import { Args, dimText, type LayerSpec, type ParamSpec, type Problem } from './spec';
 
@@ -353,7 +353,7 @@ function stack(kind: string, layerArg: string, signature: ParamSpec[]): LayerSpe
       return {
         tensors,
         summary: `${dimText(n)} × ${inner?.kind ?? 'layer'}`,
-        notes: [`${dimText(n)} deep copies of ${layerArg}: each copy has its own parameters${inner?.params?.constant !== undefined ? ` (${inner.params.constant.toLocaleString('en-US')} each)` : ''}.`],
+        notes: [`${dimText(n)} deep copies of ${layerArg}: each copy has its own parameters${inner?.params?.constant !== undefined ? ` (${groupDigits(inner.params.constant)} each)` : ''}.`],
         unknownReason,
         attention: inner?.attention,
         outFeatures: inner?.outFeatures,

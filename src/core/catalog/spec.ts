@@ -1,7 +1,7 @@
 /** How a catalog entry describes a layer: its signature, and how it builds tensors from arguments. */
 import type { Span } from '../expr';
 import type { AttentionShape, Fix, Framework, Severity, Tensor } from '../layer';
-import { Poly } from '../symbolic';
+import { Poly, groupDigits } from '../symbolic';
 import { asPoly, describe, truthy, type Value } from '../value';
 
 export interface ParamSpec {
@@ -100,5 +100,5 @@ export class Args {
 /** `512` or `E`: how a dimension reads in a summary. */
 export function dimText(p: Poly): string {
   const c = p.constant;
-  return c === undefined ? p.toString() : c.toLocaleString('en-US');
+  return c === undefined ? p.toString() : groupDigits(c);
 }

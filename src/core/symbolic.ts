@@ -120,17 +120,6 @@ export class Poly {
     return Poly.from(out);
   }
 
-  /** Replaces symbols by known polynomials. */
-  substitute(values: ReadonlyMap<string, Poly>): Poly {
-    let result = Poly.ZERO;
-    for (const t of this.terms.values()) {
-      let term = Poly.int(t.coef);
-      for (const [n, p] of t.mono) term = term.mul((values.get(n) ?? Poly.symbol(n)).pow(p));
-      result = result.add(term);
-    }
-    return result;
-  }
-
   equals(other: Poly): boolean {
     if (this.value !== undefined && other.value !== undefined) return this.value === other.value;
     return this.sub(other).constant === 0n;

@@ -58,5 +58,3 @@ export class Grammars {
   }
 }
 
-/** The `.wasm` files the bundle ships, for the build and the Node loader. */
-export const WASM_FILES = ['tree-sitter.wasm', ...Object.values(GRAMMAR_FILES)];

@@ -2,7 +2,7 @@
 import type { Span } from '../expr';
 import type { AttentionShape, Fix, Framework, Severity, Tensor } from '../layer';
 import { Poly, groupDigits } from '../symbolic';
-import { asPoly, describe, truthy, type Value } from '../value';
+import { asPoly, truthy, type Value } from '../value';
 
 export interface ParamSpec {
   readonly name: string;
@@ -78,13 +78,9 @@ export class Args {
     return Poly.symbol(this.spec.signature.find((s) => s.name === name)?.size ?? name);
   }
 
-  /** A boolean flag; unknown flags take the default, and `flagKnown` says whether that happened. */
+  /** A boolean flag; an unknown flag takes the default. */
   flag(name: string, fallback: boolean): boolean {
     return truthy(this.value(name)) ?? fallback;
-  }
-
-  flagKnown(name: string): boolean {
-    return !this.given(name) || truthy(this.value(name)) !== undefined;
   }
 
   isNone(name: string): boolean {
@@ -92,9 +88,6 @@ export class Args {
     return v.t === 'none' || v.t === 'unknown' && !this.given(name);
   }
 
-  text(name: string): string {
-    return describe(this.value(name));
-  }
 }
 
 /** `512` or `E`: how a dimension reads in a summary. */

@@ -6,7 +6,8 @@ import { promises as fs } from 'fs';
 import * as path from 'path';
 import type { Analysis } from './core/analysis';
 import type { Language } from './core/source';
-import { formatCount } from './core/format';
+import { formatCount, formatTotal } from './core/format';
+import { dimText } from './core/catalog/spec';
 import { Grammars } from './syntax/parser';
 import { fsWasmLoader } from './syntax/fsLoader';
 import { DocumentAnalyzer } from './syntax/documentAnalyzer';
@@ -48,7 +49,11 @@ function toJson(reports: readonly FileReport[]): unknown {
         params: l.layer.params?.constant !== undefined ? Number(l.layer.params.constant) : null,
         formula: l.layer.formula,
       })),
-      modules: [],
+      modules: r.analysis.modules.map((m) => ({
+        name: m.name,
+        line: m.span.startLine + 1,
+        params: m.summary.params?.constant !== undefined ? Number(m.summary.params.constant) : null,
+      })),
       diagnostics: r.analysis.findings.map((f) => ({ line: f.span.startLine + 1, column: f.span.startChar + 1, severity: f.severity, code: f.code, message: f.message })),
     })),
   };
@@ -62,6 +67,10 @@ function toTable(reports: readonly FileReport[]): string {
     for (const l of r.analysis.layers) {
       const where = `${l.span.startLine + 1}:${l.span.startChar + 1}`.padEnd(8);
       lines.push(`  ${where} ${l.layer.kind.padEnd(26)} ${formatCount(l.layer).padStart(16)}  ${l.layer.summary}`);
+    }
+    for (const m of r.analysis.modules) {
+      const where = `${m.span.startLine + 1}:${m.span.startChar + 1}`.padEnd(8);
+      lines.push(`  ${where} ${`class ${m.name}`.padEnd(26)} ${formatTotal(m.summary).padStart(16)}  ${m.summary.stack ? `${dimText(m.summary.stack.count)} × ${m.summary.stack.kind}` : ''}`);
     }
     for (const f of r.analysis.findings) lines.push(`  ${`${f.span.startLine + 1}:${f.span.startChar + 1}`.padEnd(8)} ${f.severity} [${f.code}] ${f.message}`);
   }

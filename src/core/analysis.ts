@@ -4,7 +4,8 @@
  */
 import { layerSpec } from './catalog';
 import { Args, type LayerSpec } from './catalog/spec';
-import type { Arg, Span } from './expr';
+import type { Arg, Expr, Span } from './expr';
+import { summarize, type ModuleSummary } from './modules';
 import { Evaluator, type BoundCall, type Ctx } from './evaluate';
 import { totalParams, type Finding, type LayerInstance } from './layer';
 import type { Language, SourceModel } from './source';
@@ -18,16 +19,35 @@ export interface LayerResult {
   readonly findings: readonly Finding[];
 }
 
+/** An nn.Module subclass of the file, built with its default arguments. */
+export interface ModuleResult {
+  readonly name: string;
+  /** The class name; its line is the `class` keyword's. */
+  readonly span: Span;
+  readonly summary: ModuleSummary;
+}
+
+/** A model built at module level with explicit arguments: `model = GPT(GPTConfig(n_layer=24))`. */
+export interface InstanceResult {
+  readonly className: string;
+  readonly span: Span;
+  readonly summary: ModuleSummary;
+}
+
 export interface Analysis {
   readonly language: Language;
   readonly layers: readonly LayerResult[];
   readonly findings: readonly Finding[];
+  readonly modules: readonly ModuleResult[];
+  readonly instances: readonly InstanceResult[];
 }
 
 /** What one top-level statement contributes, with the module-level names its evaluation read. */
 export interface FragmentResult {
   readonly layers: readonly LayerResult[];
   readonly findings: readonly Finding[];
+  readonly modules: readonly ModuleResult[];
+  readonly instances: readonly InstanceResult[];
   /** Module-level names read: an edit that rebinds none of them leaves this result valid. */
   readonly reads: ReadonlySet<string>;
 }
@@ -37,7 +57,13 @@ export function analyze(model: SourceModel): Analysis {
 }
 
 export function assemble(language: SourceModel['language'], results: readonly FragmentResult[]): Analysis {
-  return { language, layers: results.flatMap((r) => r.layers), findings: results.flatMap((r) => r.findings) };
+  return {
+    language,
+    layers: results.flatMap((r) => r.layers),
+    findings: results.flatMap((r) => r.findings),
+    modules: results.flatMap((r) => r.modules),
+    instances: results.flatMap((r) => r.instances),
+  };
 }
 
 /**
@@ -69,7 +95,8 @@ export function analyzeFragments(model: SourceModel, previous: readonly (Fragmen
     // First every call, so applications and chains record what each layer receives; then the layers.
     model.fragments.forEach((fragment, fi) => {
       for (const site of fragment.calls) {
-        const value = safeEval(evaluator, model, site.call, { fragment: fi, scope: site.scope, at: site.span.start });
+        const expr = safeExpr(model, site.call);
+        const value = expr && safeEval(evaluator, expr, { fragment: fi, scope: site.scope, at: site.span.start });
         if (value?.t === 'layer' && value.span.start === site.span.start) constructions.add(site.span.start);
       }
     });
@@ -78,28 +105,47 @@ export function analyzeFragments(model: SourceModel, previous: readonly (Fragmen
     const reused = flows ? undefined : previous[fi];
     if (reused) return reused;
     const layers: LayerResult[] = [];
+    const instances: InstanceResult[] = [];
     findings = [];
     evaluator.reads.clear();
     for (const site of fragment.calls) {
       if (flows && !constructions.has(site.span.start)) continue;
       current = site.span.start;
-      const value = safeEval(evaluator, model, site.call, { fragment: fi, scope: site.scope, at: site.span.start });
+      const expr = safeExpr(model, site.call);
+      const value = expr && safeEval(evaluator, expr, { fragment: fi, scope: site.scope, at: site.span.start });
       if (value?.t === 'layer' && value.span.start === site.span.start) {
         layers.push({ span: site.span, layer: value.layer, findings: findings.filter((f) => f.span.start === site.span.start) });
+      } else if (value?.t === 'module' && site.scope === -1 && expr?.k === 'call' && expr.callee.k === 'name') {
+        instances.push({ className: expr.callee.id, span: site.span, summary: summarize(value.tree) });
       }
     }
     current = undefined;
-    return { layers, findings, reads: new Set(evaluator.reads) };
+    const modules: ModuleResult[] = [];
+    fragment.scopes.forEach((scope, si) => {
+      if (scope.parent !== -1 || scope.kind !== 'class') return;
+      const cls = { name: scope.name, fragment: fi, scope: si };
+      const value = guarded(() => (evaluator.isModuleClass(cls) ? evaluator.instantiateModule(cls, [], new Map()) : undefined));
+      if (value?.t === 'module') modules.push({ name: scope.name, span: scope.nameSpan, summary: summarize(value.tree) });
+    });
+    return { layers, findings, modules, instances, reads: new Set(evaluator.reads) };
   });
 }
 
-function safeEval(evaluator: Evaluator, model: SourceModel, ref: { start: number; end: number }, ctx: Ctx): Value | undefined {
+/** Half-typed code can reach shapes no rule foresaw: that part is skipped, the rest of the file is not. */
+function guarded<T>(run: () => T): T | undefined {
   try {
-    return evaluator.eval(model.expr(ref), ctx);
+    return run();
   } catch {
-    // Half-typed code can reach shapes no rule foresaw; that layer is skipped, the rest of the file is not.
     return undefined;
   }
+}
+
+function safeExpr(model: SourceModel, ref: { start: number; end: number }): Expr | undefined {
+  return guarded(() => model.expr(ref));
+}
+
+function safeEval(evaluator: Evaluator, expr: Expr, ctx: Ctx): Value | undefined {
+  return guarded(() => evaluator.eval(expr, ctx));
 }
 
 interface Instantiated {
@@ -163,6 +209,7 @@ function instantiate(spec: LayerSpec, bound: BoundCall, callSpan: Span, inputs: 
     },
     summary: built.summary,
     notes: built.notes ?? [],
+    rejected: findings.find((f) => f.severity === 'error')?.message,
     unknownReason: built.unknownReason ?? (params.isConstant ? undefined : `Not every size is known here: the count is ${params} over ${params.symbols.join(', ')}.`),
     attention: built.attention,
     outFeatures: built.outFeatures,

@@ -4,12 +4,16 @@
  * symbol (a parameter without a default) or `unknown`, never a guess.
  */
 import type { Arg, Expr } from './expr';
-import { dottedPath } from './expr';
-import type { Binding, Fragment, ImportBinding, Scope, SourceModel } from './source';
+import { dottedPath, mentionsName } from './expr';
+import { RETURN, type Binding, type Fragment, type ImportBinding, type Scope, type SourceModel } from './source';
 import { NONE, UNKNOWN, asPoly, int, truthy, type Shape, type Value } from './value';
+import { Poly } from './symbolic';
 import { APPLY_METHODS, appliedShapes, feed, tensorSource } from './flow';
-import { TFJS_PASS_THROUGH } from './catalog';
-import { canonicalPath } from './imports';
+import { TFJS_PASS_THROUGH, layerSpec } from './catalog';
+
+const layerSpecKnown = (path: string) => layerSpec(path) !== undefined;
+import { canonicalPath, normalizePath } from './imports';
+import { childAt, container, deepCopy, emptyModule, layerModule, param, type ModuleTree } from './modules';
 
 /** Where an expression stands: its fragment, innermost scope (-1: module level) and offset. */
 export interface Ctx {
@@ -34,10 +38,11 @@ interface ModuleIndex {
   readonly bindings: Map<string, { fragment: number; binding: Binding }[]>;
   readonly imports: Map<string, ImportBinding>;
   readonly classes: Map<string, { fragment: number; scope: number }>;
+  readonly functions: Map<string, { fragment: number; scope: number }>;
 }
 
 function indexModule(fragments: readonly Fragment[]): ModuleIndex {
-  const index: ModuleIndex = { bindings: new Map(), imports: new Map(), classes: new Map() };
+  const index: ModuleIndex = { bindings: new Map(), imports: new Map(), classes: new Map(), functions: new Map() };
   fragments.forEach((f, fi) => {
     for (const imp of f.imports) index.imports.set(imp.local, imp);
     for (const b of f.moduleBindings) {
@@ -46,7 +51,7 @@ function indexModule(fragments: readonly Fragment[]): ModuleIndex {
       index.bindings.set(b.target, list);
     }
     f.scopes.forEach((s, si) => {
-      if (s.parent === -1 && s.kind === 'class') index.classes.set(s.name, { fragment: fi, scope: si });
+      if (s.parent === -1) (s.kind === 'class' ? index.classes : index.functions).set(s.name, { fragment: fi, scope: si });
     });
   });
   return index;
@@ -55,6 +60,12 @@ function indexModule(fragments: readonly Fragment[]): ModuleIndex {
 export class Evaluator {
   private readonly index: ModuleIndex;
   private depth = 0;
+  private readonly globalMemo = new Map<string, Value>();
+  private readonly memo = new WeakMap<object, Map<Binding, Value>>();
+  /** Module trees of layer values, so one layer object is one module. */
+  private readonly layerModules = new WeakMap<object, ModuleTree>();
+  /** Module classes found so far (their bases reach nn.Module). */
+  private readonly moduleClasses = new Map<string, boolean>();
   /** Module-level names read since the last clear, so an edit re-evaluates only what depends on it. */
   readonly reads = new Set<string>();
   /** The output shape of each `tf.sequential()` model so far, as `model.add` calls extend it. */
@@ -148,17 +159,51 @@ export class Evaluator {
       }
       case 'call':
         return this.call(e, ctx);
+      case 'comprehension':
+        return this.comprehension(e, ctx);
       default:
         return UNKNOWN;
     }
   }
 
+  /**
+   * `[Block(c) for _ in range(n)]` is n independent copies, even for a symbolic n; an element that reads
+   * its loop variable is evaluated for each value, when there are few enough to list.
+   */
+  private comprehension(e: Extract<Expr, { k: 'comprehension' }>, ctx: Ctx): Value {
+    let values: Value[] | undefined;
+    let count: Poly | undefined;
+    const it = e.iterable;
+    if (it.k === 'call' && it.callee.k === 'name' && it.callee.id === 'range' && it.args.length >= 1 && it.args.length <= 2) {
+      const bounds = it.args.map((a) => asPoly(this.eval(a.value, ctx)));
+      if (bounds.some((b) => !b)) return UNKNOWN;
+      const [lo, hi] = bounds.length === 2 ? [bounds[0]!, bounds[1]!] : [Poly.ZERO, bounds[0]!];
+      count = hi.sub(lo);
+      if (lo.constant !== undefined && hi.constant !== undefined && hi.constant - lo.constant <= 256n) {
+        values = [];
+        for (let i = lo.constant; i < hi.constant; i++) values.push(int(i));
+      }
+    } else {
+      const seq = this.eval(it, ctx);
+      if (seq.t !== 'seq') return UNKNOWN;
+      values = [...seq.items];
+      count = Poly.int(values.length);
+    }
+    if (!e.variable || !mentionsName(e.element, e.variable)) return { t: 'repeat', item: this.eval(e.element, ctx), count };
+    if (!values) return UNKNOWN;
+    const variable = e.variable;
+    return { t: 'seq', items: values.map((v) => this.eval(e.element, { ...ctx, locals: new Map([...(ctx.locals ?? []), [variable, v]]) })) };
+  }
+
   // ---- names -------------------------------------------------------------------------------------
 
   lookup(name: string, ctx: Ctx): Value {
-    const local = ctx.locals?.get(name);
-    if (local) return local;
     const fragment = this.model.fragments[ctx.fragment];
+    // Bound arguments give way to a later local assignment of the same name (`d = d // 2`); loop
+    // variables and `self.x` set so far do not.
+    const local = ctx.locals?.get(name);
+    const argument = local !== undefined && ctx.scope >= 0 && fragment.scopes[ctx.scope].params.some((p) => p.name === name);
+    if (local && !argument) return local;
     let scopeIndex = ctx.scope;
     let at = ctx.at;
     let innermost = true;
@@ -168,7 +213,7 @@ export class Evaluator {
         const found = this.lastBinding(scope.bindings, name, at);
         if (found) return this.evalBinding(found, { fragment: ctx.fragment, scope: scopeIndex, at: found.at, locals: ctx.locals });
         const param = scope.params.find((p) => p.name === name);
-        if (param) return this.paramValue(param, ctx.fragment, scopeIndex);
+        if (param) return innermost && local ? local : this.paramValue(param, ctx.fragment, scopeIndex);
       }
       // Python class bodies are not visible from their methods; the enclosing function's are.
       innermost = false;
@@ -190,6 +235,8 @@ export class Evaluator {
     if (imp) return { t: 'ref', path: canonicalPath(imp.module, imp.member) };
     const cls = this.index.classes.get(name);
     if (cls) return { t: 'class', name, fragment: cls.fragment, scope: cls.scope };
+    const fn = this.index.functions.get(name);
+    if (fn) return { t: 'function', name, fragment: fn.fragment, scope: fn.scope };
     if (BUILTINS[this.model.language].has(name)) return { t: 'ref', path: `builtins.${name}` };
     return { t: 'sym', name };
   }
@@ -205,12 +252,22 @@ export class Evaluator {
     return found;
   }
 
+  /** One value per binding (and per instantiation): a layer kept under two names is one object, counted once. */
   private evalBinding(b: Binding, ctx: Ctx): Value {
+    const key = ctx.locals ?? this.globalMemo;
+    let memo = this.memo.get(key);
+    if (!memo) this.memo.set(key, (memo = new Map()));
+    const known = memo.get(b);
+    if (known) return known;
+    let value: Value;
     if (!b.value) {
       const cls = b.annotation ? this.classNamed(b.annotation) : undefined;
-      return cls ? this.instantiate(cls, [], new Map()) : { t: 'sym', name: b.target };
+      value = cls ? this.instantiate(cls, [], new Map()) : { t: 'sym', name: b.target };
+    } else {
+      value = this.eval(this.model.expr(b.value), ctx);
     }
-    return this.eval(this.model.expr(b.value), ctx);
+    memo.set(b, value);
+    return value;
   }
 
   /** A default value; else an instance of an annotated config class; else a symbol named after the parameter. */
@@ -269,6 +326,15 @@ export class Evaluator {
         return { t: 'sym', name: `${obj.name}.${id}` };
       case 'class':
         return this.classAttribute(obj.fragment, obj.scope, id) ?? UNKNOWN;
+      case 'module':
+      case 'layer': {
+        const tree = this.moduleOf(obj)!;
+        const child = tree.children.get(id);
+        if (child) return { t: 'module', tree: child, fields: new Map() };
+        const p = tree.params.get(id);
+        if (p) return { t: 'param', ref: p };
+        return (obj.t === 'module' ? obj.fields.get(id) : undefined) ?? UNKNOWN;
+      }
       default:
         return dottedPath(e) ? { t: 'sym', name: dottedPath(e)! } : UNKNOWN;
     }
@@ -287,6 +353,9 @@ export class Evaluator {
   // ---- arithmetic --------------------------------------------------------------------------------
 
   private binary(op: string, l: Value, r: Value): Value {
+    // `torch.randn(n, d) * 0.02` is still a tensor of that shape.
+    if (l.t === 'tensor') return l;
+    if (r.t === 'tensor') return r;
     if (l.t === 'float' || r.t === 'float' || (op === '/' && this.model.language === 'python')) return floatOp(op, l, r);
     const a = asPoly(l);
     const b = asPoly(r);
@@ -346,8 +415,15 @@ export class Evaluator {
     const callee = this.eval(e.callee, ctx);
     const bound = this.bind(e.args, ctx);
     if (!bound) return UNKNOWN;
-    if (callee.t === 'class') return this.instantiate(callee, bound.positional.map((p) => p.value), new Map([...bound.keywords].map(([k, v]) => [k, v.value])));
+    const keywords = new Map([...bound.keywords].map(([k, v]) => [k, v.value]));
+    if (callee.t === 'class') {
+      const positional = bound.positional.map((p) => p.value);
+      return this.isModuleClass(callee) ? this.instantiateModule(callee, positional, keywords) : this.instantiate(callee, positional, keywords);
+    }
+    if (callee.t === 'function') return this.callFunction(callee, bound.positional.map((p) => p.value), keywords);
     if (callee.t !== 'ref') return UNKNOWN;
+    const built = this.torchModule(normalizePath(callee.path), bound.positional.map((p) => p.value));
+    if (built) return built;
     const builtin = BUILTIN_CALLS[callee.path];
     if (builtin) return builtin(bound.positional.map((p) => p.value), bound.keywords);
     const positional = bound.positional.map((p) => p.value);
@@ -385,6 +461,172 @@ export class Evaluator {
     return { t: 'model', id };
   }
 
+  /** The module tree of a module or layer value, the same tree for the same value. */
+  moduleOf(v: Value): ModuleTree | undefined {
+    if (v.t === 'module') return v.tree;
+    if (v.t !== 'layer') return undefined;
+    let tree = this.layerModules.get(v);
+    if (!tree) this.layerModules.set(v, (tree = layerModule(v.layer)));
+    return tree;
+  }
+
+  /** A value as a child module: modules, layers, and `repeat` (n copies, one node with a count). */
+  private childTree(v: Value): ModuleTree | undefined {
+    if (v.t === 'repeat') {
+      const item = this.childTree(v.item);
+      return item && deepCopy(item, v.count);
+    }
+    return this.moduleOf(v);
+  }
+
+  isModuleClass(cls: { name: string; fragment: number; scope: number }): boolean {
+    const known = this.moduleClasses.get(cls.name);
+    if (known !== undefined) return known;
+    this.moduleClasses.set(cls.name, false);
+    const scope = this.model.fragments[cls.fragment].scopes[cls.scope];
+    const ctx: Ctx = { fragment: cls.fragment, scope: scope.parent, at: scope.nameSpan.start };
+    const result = scope.bases.some((b) => {
+      const base = this.eval(this.model.expr(b), ctx);
+      if (base.t === 'ref') return MODULE_BASES.has(normalizePath(base.path));
+      return base.t === 'class' && this.isModuleClass(base);
+    });
+    this.moduleClasses.set(cls.name, result);
+    return result;
+  }
+
+  /** Binds call arguments to parameters (defaults evaluated where the function is defined). */
+  private bindParams(fragment: number, scopeIndex: number, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, skipSelf: boolean) {
+    const scope = this.model.fragments[fragment].scopes[scopeIndex];
+    const params = skipSelf ? scope.params.slice(1) : scope.params;
+    const locals = new Map<string, Value>();
+    const missing: string[] = [];
+    params.forEach((p, i) => {
+      if (p.variadic) return;
+      const given = keywords.get(p.name) ?? positional[i];
+      if (given) locals.set(p.name, given);
+      else if (p.default) locals.set(p.name, this.eval(this.model.expr(p.default), { fragment, scope: scope.parent, at: scope.nameSpan.start }));
+      else {
+        const cls = p.annotation ? this.classNamed(p.annotation) : undefined;
+        if (cls) locals.set(p.name, this.instantiate(cls, [], new Map()));
+        else {
+          locals.set(p.name, { t: 'sym', name: p.name });
+          missing.push(p.name);
+        }
+      }
+    });
+    return { locals, missing };
+  }
+
+  private callFunction(fn: { fragment: number; scope: number }, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
+    const scope = this.model.fragments[fn.fragment].scopes[fn.scope];
+    const ret = scope.bindings.find((b) => b.target === RETURN);
+    if (!ret) return UNKNOWN;
+    const { locals } = this.bindParams(fn.fragment, fn.scope, positional, keywords, false);
+    return this.evalBinding(ret, { fragment: fn.fragment, scope: fn.scope, at: ret.at, locals });
+  }
+
+  /**
+   * An nn.Module subclass of this file, built as PyTorch builds it: `__init__` runs in order, and each
+   * module, layer or parameter assigned to `self` becomes a child. Without its arguments it is not known.
+   */
+  instantiateModule(cls: { name: string; fragment: number; scope: number }, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
+    const fragment = this.model.fragments[cls.fragment];
+    const init = fragment.scopes.findIndex((s) => s.parent === cls.scope && s.kind === 'function' && s.name === '__init__');
+    const tree = emptyModule(cls.name);
+    const fields = new Map<string, Value>();
+    if (init < 0) {
+      for (const b of fragment.scopes[cls.scope].bases) {
+        const base = this.eval(this.model.expr(b), { fragment: cls.fragment, scope: -1, at: fragment.scopes[cls.scope].nameSpan.start });
+        if (base.t === 'class' && this.isModuleClass(base)) return this.instantiateModule(base, positional, keywords);
+      }
+      return { t: 'module', tree, fields };
+    }
+    const { locals, missing } = this.bindParams(cls.fragment, init, positional, keywords, true);
+    if (missing.length) tree.unknown = `needs arguments: ${missing.join(', ')} ha${missing.length === 1 ? 's' : 've'} no default`;
+    for (const b of fragment.scopes[init].bindings) {
+      if (!b.target.startsWith('self.')) continue;
+      const value = this.evalBinding(b, { fragment: cls.fragment, scope: init, at: b.at, locals });
+      locals.set(b.target, value);
+      const path = b.target.slice('self.'.length).split('.');
+      const owner = path.length === 1 ? tree : childAt(tree, path.slice(0, -1));
+      if (path.length === 1) fields.set(path[0], value);
+      if (owner) this.assignMember(owner, path[path.length - 1], value);
+    }
+    return { t: 'module', tree, fields };
+  }
+
+  /** `self.name = value`: registers a submodule or a parameter as `nn.Module.__setattr__` does. */
+  private assignMember(owner: ModuleTree, name: string, value: Value): void {
+    if (value.t === 'param') {
+      owner.children.delete(name);
+      owner.params.set(name, value.ref);
+      return;
+    }
+    const child = this.childTree(value);
+    if (child) {
+      owner.params.delete(name);
+      owner.children.set(name, child);
+    }
+  }
+
+  /** Containers, parameters, tensors and weightless layers of torch; undefined for the catalog's layers. */
+  private torchModule(path: string, positional: readonly Value[]): Value | undefined {
+    const first = positional[0];
+    switch (path) {
+      case 'copy.deepcopy': {
+        const tree = first && this.moduleOf(first);
+        return tree ? { t: 'module', tree: deepCopy(tree), fields: first.t === 'module' ? first.fields : new Map() } : first ?? UNKNOWN;
+      }
+      case 'torch.nn.Parameter':
+      case 'torch.nn.parameter.Parameter': {
+        const shape = first?.t === 'tensor' ? first.shape : undefined;
+        return { t: 'param', ref: param(shape?.map((d) => d ?? Poly.symbol('size')) ?? [Poly.symbol('size')]) };
+      }
+      case 'collections.OrderedDict': {
+        if (!first) return { t: 'dict', fields: new Map() };
+        if (first.t !== 'seq') return UNKNOWN;
+        const fields = new Map<string, Value>();
+        for (const pair of first.items) {
+          if (pair.t !== 'seq' || pair.items[0]?.t !== 'str' || !pair.items[1]) return UNKNOWN;
+          fields.set(pair.items[0].v, pair.items[1]);
+        }
+        return { t: 'dict', fields };
+      }
+      case 'torch.nn.Sequential':
+      case 'torch.nn.ModuleList':
+      case 'torch.nn.ModuleDict': {
+        const kind = path.slice('torch.nn.'.length);
+        const items: [string, Value][] =
+          first?.t === 'dict' ? [...first.fields]
+          : kind === 'Sequential' ? positional.map((v, i) => [v.t === 'repeat' ? '{i}' : String(i), v])
+          : first?.t === 'seq' ? first.items.map((v, i) => [String(i), v])
+          : first?.t === 'repeat' ? [['{i}', first]]
+          : [];
+        if (first && kind !== 'Sequential' && first.t !== 'dict' && first.t !== 'seq' && first.t !== 'repeat') return { t: 'module', tree: { ...emptyModule(kind), unknown: `the ${kind} contents cannot be followed` }, fields: new Map() };
+        const children: [string, ModuleTree][] = [];
+        for (const [k, v] of items) {
+          const child = this.childTree(v);
+          if (!child) return { t: 'module', tree: { ...emptyModule(kind), unknown: `an item of the ${kind} is not a module Attention Lens can follow` }, fields: new Map() };
+          children.push([k, child]);
+        }
+        return { t: 'module', tree: container(kind, children), fields: new Map() };
+      }
+      default:
+        break;
+    }
+    const name = path.slice(path.lastIndexOf('.') + 1);
+    if (path === `torch.${name}` && TENSOR_FACTORIES.has(name)) {
+      // torch.zeros(1, 1, d) or torch.zeros((1, 1, d)); torch.full takes its shape first, then the value.
+      const dims = first?.t === 'seq' ? first.items : name === 'full' ? [] : positional;
+      return { t: 'tensor', shape: dims.map((d) => asPoly(d)) };
+    }
+    if (path === `torch.nn.${name}` && /^[A-Z]/.test(name) && !layerSpecKnown(path)) {
+      if (WEIGHTLESS.has(name)) return { t: 'module', tree: emptyModule(name), fields: new Map() };
+      return { t: 'module', tree: { ...emptyModule(name), unknown: `nn.${name} is not in Attention Lens's catalog yet` }, fields: new Map() };
+    }
+    return undefined;
+  }
+
   bind(args: readonly Arg[], ctx: Ctx): BoundCall | undefined {
     const positional: { value: Value; arg: Arg }[] = [];
     const keywords = new Map<string, { value: Value; arg?: Arg }>();
@@ -394,8 +636,9 @@ export class Evaluator {
         if (value.t !== 'dict') return undefined;
         for (const [k, v] of value.fields) keywords.set(k, { value: v });
       } else if (arg.spread === 'list') {
-        if (value.t !== 'seq') return undefined;
-        for (const item of value.items) positional.push({ value: item, arg });
+        if (value.t === 'repeat') positional.push({ value, arg });
+        else if (value.t !== 'seq') return undefined;
+        else for (const item of value.items) positional.push({ value: item, arg });
       } else if (arg.name !== undefined) keywords.set(arg.name, { value, arg });
       else positional.push({ value, arg });
     }
@@ -543,3 +786,17 @@ const BUILTIN_CALLS: Record<string, Builtin> = {
   'builtins.Number': ([v]) => v ?? UNKNOWN,
   'builtins.parseInt': toInt(Math.trunc),
 };
+
+const MODULE_BASES = new Set(['torch.nn.Module', 'jspytorch.torch.nn.Module']);
+
+const TENSOR_FACTORIES = new Set(['zeros', 'ones', 'randn', 'rand', 'empty', 'full']);
+
+/** torch.nn layers without parameters: they add nothing to a model's count. */
+const WEIGHTLESS = new Set([
+  'Dropout', 'Dropout1d', 'Dropout2d', 'Dropout3d', 'AlphaDropout', 'Identity', 'ReLU', 'ReLU6', 'GELU', 'SiLU', 'Mish',
+  'Tanh', 'Sigmoid', 'Softmax', 'LogSoftmax', 'LeakyReLU', 'ELU', 'SELU', 'CELU', 'Hardswish', 'Hardsigmoid', 'Softplus',
+  'GLU', 'Flatten', 'Unflatten', 'MaxPool1d', 'MaxPool2d', 'MaxPool3d', 'AvgPool1d', 'AvgPool2d', 'AvgPool3d',
+  'AdaptiveAvgPool1d', 'AdaptiveAvgPool2d', 'AdaptiveAvgPool3d', 'AdaptiveMaxPool1d', 'AdaptiveMaxPool2d', 'Upsample',
+  'PixelShuffle', 'PixelUnshuffle', 'ZeroPad2d', 'ConstantPad1d', 'ConstantPad2d', 'ReflectionPad2d', 'CrossEntropyLoss',
+  'MSELoss', 'L1Loss', 'BCELoss', 'BCEWithLogitsLoss', 'NLLLoss', 'CosineSimilarity', 'PairwiseDistance',
+]);

@@ -55,6 +55,8 @@ export type Expr =
       readonly span: Span;
     }
   | { readonly k: 'list'; readonly items: readonly Expr[]; readonly span: Span }
+  /** `[element for variable in iterable]` with one `for` and no `if` (what model code repeats layers with). */
+  | { readonly k: 'comprehension'; readonly element: Expr; readonly variable?: string; readonly iterable: Expr; readonly span: Span }
   | { readonly k: 'dict'; readonly entries: readonly DictEntry[]; readonly span: Span }
   | { readonly k: 'unknown'; readonly text: string; readonly span: Span };
 
@@ -66,4 +68,36 @@ export function dottedPath(e: Expr): string | undefined {
     return base === undefined ? undefined : `${base}.${e.id}`;
   }
   return undefined;
+}
+
+/** Whether `name` is read anywhere in `e` (a comprehension element that uses its loop variable). */
+export function mentionsName(e: Expr, name: string): boolean {
+  switch (e.k) {
+    case 'name':
+      return e.id === name;
+    case 'attr':
+      return mentionsName(e.object, name);
+    case 'index':
+      return mentionsName(e.object, name) || mentionsName(e.index, name);
+    case 'binary':
+    case 'compare':
+    case 'logic':
+      return mentionsName(e.left, name) || mentionsName(e.right, name);
+    case 'unary':
+      return mentionsName(e.operand, name);
+    case 'cond':
+      return mentionsName(e.test, name) || mentionsName(e.then, name) || mentionsName(e.otherwise, name);
+    case 'call':
+      return mentionsName(e.callee, name) || e.args.some((a) => mentionsName(a.value, name));
+    case 'list':
+      return e.items.some((i) => mentionsName(i, name));
+    case 'dict':
+      return e.entries.some((d) => (d.key && mentionsName(d.key, name)) || (d.spread && mentionsName(d.spread, name)) || mentionsName(d.value, name));
+    case 'comprehension':
+      return mentionsName(e.iterable, name) || (e.variable !== name && mentionsName(e.element, name));
+    case 'unknown':
+      return true;
+    default:
+      return false;
+  }
 }

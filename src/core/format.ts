@@ -1,5 +1,6 @@
 /** Numbers and formulas as text: CodeLens titles, hover markdown, CLI rows. */
 import type { LayerResult } from './analysis';
+import type { ModuleSummary } from './modules';
 import type { LayerInstance } from './layer';
 import { tensorSize } from './layer';
 import { groupDigits, type Poly } from './symbolic';
@@ -53,4 +54,20 @@ export function hoverMarkdown(layer: LayerInstance, qualifiedName: string): stri
   }
   for (const n of layer.notes) lines.push(`- ${n}`);
   return lines.join('\n');
+}
+
+/** A model total: `124,439,808`, or why there is none. */
+export function formatTotal(summary: ModuleSummary): string {
+  const c = summary.params?.constant;
+  if (c !== undefined) return groupDigits(c);
+  return summary.reason?.startsWith('needs arguments') ? 'needs arguments' : 'not known';
+}
+
+/** `124.4 M`, `590.6 K`. */
+export function shortCount(n: bigint): string {
+  const x = Number(n);
+  if (x >= 1e9) return `${(x / 1e9).toFixed(1)} B`;
+  if (x >= 1e6) return `${(x / 1e6).toFixed(1)} M`;
+  if (x >= 1e3) return `${(x / 1e3).toFixed(1)} K`;
+  return String(x);
 }

@@ -54,6 +54,8 @@ export interface LayerInstance {
   readonly summary: string;
   /** Hover lines that teach what the numbers mean. */
   readonly notes: readonly string[];
+  /** Set when the framework would raise building it: the error's message. */
+  readonly rejected?: string;
   /** Why the count is not a number, when it is not. */
   readonly unknownReason?: string;
   readonly attention?: AttentionShape;

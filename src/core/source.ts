@@ -14,6 +14,9 @@ export interface ExprRef {
   readonly end: number;
 }
 
+/** The binding target under which a function's `return` value is recorded. */
+export const RETURN = '@return';
+
 export interface Binding {
   /** `x`, or `self.x` / `this.x` for instance attributes. */
   readonly target: string;

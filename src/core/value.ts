@@ -2,6 +2,7 @@
 import { Poly } from './symbolic';
 import type { Span } from './expr';
 import type { LayerInstance } from './layer';
+import type { ModuleTree, ParamRef } from './modules';
 
 export type Value =
   /** An integer, exact or a polynomial over unknown names. */
@@ -20,6 +21,8 @@ export type Value =
   | { readonly t: 'ref'; readonly path: string }
   /** A class defined in the file (config classes are instantiated from their defaults). */
   | { readonly t: 'class'; readonly name: string; readonly fragment: number; readonly scope: number }
+  /** A function defined at module level: calls evaluate its `return` with the arguments bound. */
+  | { readonly t: 'function'; readonly name: string; readonly fragment: number; readonly scope: number }
   /** A built layer; `applied` rebuilds it for the inputs it is applied to (TF.js sizes come from them). */
   | { readonly t: 'layer'; readonly layer: LayerInstance; readonly span: Span; readonly applied?: (inputs: readonly Shape[]) => LayerInstance }
   /** A tensor of a TF.js graph or eager computation, by its shape (batch first; unknown dims undefined). */
@@ -28,6 +31,12 @@ export type Value =
   | { readonly t: 'op'; readonly op: 'same' | 'flatten' | 'concatenate' }
   /** A `tf.sequential()` model whose layers are added one by one. */
   | { readonly t: 'model'; readonly id: number }
+  /** An nn.Module instance: its module tree and its other attributes (`self.num_patches`). */
+  | { readonly t: 'module'; readonly tree: ModuleTree; readonly fields: ReadonlyMap<string, Value> }
+  /** A parameter (`nn.Parameter(torch.zeros(1, 1, d))`, or `layer.weight`), by identity. */
+  | { readonly t: 'param'; readonly ref: ParamRef }
+  /** `count` independent copies of `item`: a comprehension over `range(n)`. */
+  | { readonly t: 'repeat'; readonly item: Value; readonly count: Poly }
   | { readonly t: 'unknown' };
 
 export type Shape = readonly (Poly | undefined)[];
@@ -65,10 +74,13 @@ export function truthy(v: Value): boolean | undefined {
     case 'dict':
     case 'ref':
     case 'class':
+    case 'function':
     case 'layer':
     case 'tensor':
     case 'op':
     case 'model':
+    case 'module':
+    case 'param':
       return true;
     default:
       return undefined;

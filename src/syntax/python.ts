@@ -3,7 +3,7 @@
  * blocks of compound statements); expressions are converted later, on demand, by `pythonExpr`.
  */
 import type { Arg, BinaryOp, CompareOp, DictEntry, Expr } from '../core/expr';
-import type { Binding, CallSite, Fragment, ImportBinding, Param, Scope } from '../core/source';
+import { RETURN, type Binding, type CallSite, type Fragment, type ImportBinding, type Param, type Scope } from '../core/source';
 import { findDescendants, mentionsAny, namedChildren, refOf, spanOf, textOf, type Node } from './nodes';
 
 const CALL = new Set(['call']);
@@ -51,6 +51,13 @@ class FragmentBuilder {
       case 'expression_statement':
         this.expressionStatement(node, scope);
         return;
+      case 'return_statement': {
+        // A function's result, for calls to helpers such as `clones(layer, N)`.
+        const value = namedChildren(node)[0];
+        if (value && scope >= 0) this.scopes[scope].bindings.push({ target: RETURN, value: refOf(value), at: node.startIndex });
+        this.findCalls(node, scope);
+        return;
+      }
       default:
         if (COMPOUND_BLOCKS.has(node.type)) {
           // Blocks hold statements; the other parts (a condition, an iterable, a with item) hold expressions.
@@ -302,13 +309,24 @@ export function pythonExpr(node: Node, source: string): Expr {
     }
     case 'call': {
       const argsNode = node.childForFieldName('arguments');
-      const args: Arg[] = argsNode && argsNode.type === 'argument_list' ? namedChildren(argsNode).map((a) => pythonArg(a, source)) : [];
+      // `f(x for x in xs)` passes the generator itself as the only argument.
+      const args: Arg[] = !argsNode ? [] : argsNode.type === 'generator_expression' ? [{ value: pythonExpr(argsNode, source), span: spanOf(argsNode) }] : namedChildren(argsNode).map((a) => pythonArg(a, source));
       return { k: 'call', callee: sub(node.childForFieldName('function')), args, isNew: false, span };
     }
     case 'list':
     case 'tuple':
     case 'expression_list':
       return { k: 'list', items: namedChildren(node).map((c) => pythonExpr(c, source)), span };
+    case 'list_comprehension':
+    case 'generator_expression': {
+      const body = node.childForFieldName('body');
+      const clauses = namedChildren(node).filter((c) => c !== null && c.type !== 'comment' && c.startIndex !== body?.startIndex);
+      const clause = clauses.length === 1 && clauses[0].type === 'for_in_clause' ? clauses[0] : undefined;
+      const left = clause?.childForFieldName('left');
+      const right = clause?.childForFieldName('right');
+      if (!body || !clause || !right) return { k: 'unknown', text: text(), span };
+      return { k: 'comprehension', element: sub(body), variable: left?.type === 'identifier' ? textOf(left, source) : undefined, iterable: sub(right), span };
+    }
     case 'dictionary': {
       const entries: DictEntry[] = namedChildren(node).map((c) =>
         c.type === 'pair'

@@ -33,6 +33,8 @@ export function shiftResult(r: FragmentResult, delta: number, lineDelta: number)
   return {
     layers: r.layers.map((l) => ({ ...l, span: span(l.span), findings: l.findings.map(finding) })),
     findings: r.findings.map(finding),
+    modules: r.modules.map((m) => ({ ...m, span: span(m.span) })),
+    instances: r.instances.map((i) => ({ ...i, span: span(i.span) })),
     reads: r.reads,
   };
 }

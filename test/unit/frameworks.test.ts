@@ -72,3 +72,27 @@ for (const source of ['pytorch-layers.json', 'js-layers.json']) {
     }
   });
 }
+
+interface ExpectedModule {
+  readonly name: string;
+  readonly line: number;
+  readonly params: number | null;
+  readonly note?: string;
+}
+
+suite('model classes against PyTorch totals (pytorch-layers.json modules)', () => {
+  const expected = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-layers.json'), 'utf8')) as { modules: Record<string, ExpectedModule[]> };
+  for (const [file, modules] of Object.entries(expected.modules)) {
+    test(file, async () => {
+      const analysis = await analyzeText(readFileSync(path.join(ROOT, file), 'utf8'));
+      for (const m of modules) {
+        const found = analysis.modules.find((r) => r.name === m.name && r.span.startLine + 1 === m.line);
+        assert.ok(found, `${file}:${m.line} class ${m.name} not reported`);
+        const total = found.summary.params?.constant;
+        assert.strictEqual(total === undefined ? null : Number(total), m.params, `${file}:${m.line} ${m.name}${m.note ? ` (${m.note})` : ''}`);
+        if (m.params === null) assert.ok(found.summary.reason, `${m.name}: says why there is no total`);
+      }
+      assert.strictEqual(analysis.modules.length, modules.length, 'no other module classes');
+    });
+  }
+});

@@ -1,0 +1,158 @@
+/**
+ * Module trees, as `model.parameters()` sees them: parameters with an identity (so a tied weight or a
+ * module kept under two names counts once), children, and repeated children (`12 × Block`, or `N ×`
+ * when the count is symbolic: each copy holds its own parameters).
+ */
+import type { LayerInstance } from './layer';
+import { Poly } from './symbolic';
+
+export interface ParamRef {
+  readonly id: number;
+  readonly shape: readonly Poly[];
+}
+
+export interface ModuleTree {
+  readonly kind: string;
+  readonly params: Map<string, ParamRef>;
+  readonly children: Map<string, ModuleTree>;
+  /** This node stands for `repeat` independent copies (a ModuleList built by a comprehension). */
+  readonly repeat?: Poly;
+  /** Set when some part cannot be followed: the total is then not known. */
+  unknown?: string;
+}
+
+let nextId = 1;
+
+export function param(shape: readonly Poly[]): ParamRef {
+  return { id: nextId++, shape };
+}
+
+export function emptyModule(kind: string): ModuleTree {
+  return { kind, params: new Map(), children: new Map() };
+}
+
+/** A catalog layer as a module tree: `out_proj.weight` becomes child `out_proj`, parameter `weight`. */
+export function layerModule(layer: LayerInstance): ModuleTree {
+  const root = emptyModule(layer.kind);
+  if (layer.rejected) root.unknown = `nn.${layer.kind} would raise: ${layer.rejected}`;
+  else if (layer.params === undefined && layer.unknownReason) root.unknown = layer.unknownReason;
+  for (const t of layer.tensors) {
+    const path = t.name.split('.');
+    let node = root;
+    for (const segment of path.slice(0, -1)) {
+      let child = node.children.get(segment);
+      if (!child) {
+        child = { kind: '', params: new Map(), children: new Map(), repeat: segment === '{i}' ? t.repeat : undefined };
+        node.children.set(segment, child);
+      }
+      node = child;
+    }
+    node.params.set(path[path.length - 1], param(t.shape));
+  }
+  return root;
+}
+
+/** `copy.deepcopy`: the same structure with parameters of their own. */
+export function deepCopy(m: ModuleTree, repeat = m.repeat): ModuleTree {
+  const copies = new Map<number, ParamRef>();
+  const copy = (n: ModuleTree, r: Poly | undefined): ModuleTree => ({
+    kind: n.kind,
+    params: new Map([...n.params].map(([k, p]) => {
+      let c = copies.get(p.id);
+      if (!c) copies.set(p.id, (c = param(p.shape)));
+      return [k, c];
+    })),
+    children: new Map([...n.children].map(([k, c]) => [k, copy(c, c.repeat)])),
+    repeat: r,
+    unknown: n.unknown,
+  });
+  return copy(m, repeat);
+}
+
+/** A container (Sequential, ModuleList, ModuleDict) of the given children. */
+export function container(kind: string, children: Iterable<[string, ModuleTree]>): ModuleTree {
+  const m = emptyModule(kind);
+  for (const [k, c] of children) {
+    m.children.set(k, c);
+    if (c.unknown) m.unknown ??= c.unknown;
+  }
+  return m;
+}
+
+/** Follows `a.b.c` through children; undefined when a step is missing. */
+export function childAt(m: ModuleTree, path: readonly string[]): ModuleTree | undefined {
+  let node: ModuleTree | undefined = m;
+  for (const segment of path) node = node?.children.get(segment);
+  return node;
+}
+
+/** Every distinct parameter once, each counted for every copy its repeated ancestors stand for. */
+export function totalOf(m: ModuleTree): Poly {
+  const seen = new Map<number, Poly>();
+  const visit = (n: ModuleTree, times: Poly) => {
+    const here = n.repeat ? times.mul(n.repeat) : times;
+    for (const p of n.params.values()) if (!seen.has(p.id)) seen.set(p.id, here.mul(p.shape.reduce((a, d) => a.mul(d), Poly.ONE)));
+    for (const c of n.children.values()) visit(c, here);
+  };
+  visit(m, Poly.ONE);
+  let total = Poly.ZERO;
+  for (const v of seen.values()) total = total.add(v);
+  return total;
+}
+
+/** Whether anything inside could not be followed. */
+export function unknownIn(m: ModuleTree): string | undefined {
+  if (m.unknown) return m.unknown;
+  for (const c of m.children.values()) {
+    const u = unknownIn(c);
+    if (u) return u;
+  }
+  return undefined;
+}
+
+export interface ChildSummary {
+  readonly name: string;
+  readonly kind: string;
+  readonly params: Poly;
+  readonly repeat?: Poly;
+}
+
+/** A model's total and what it is made of, for the class lens, hover and the CLI. */
+export interface ModuleSummary {
+  /** Undefined when some part is not known (`reason` says what). */
+  readonly params?: Poly;
+  readonly reason?: string;
+  readonly children: readonly ChildSummary[];
+  /** The largest stack of repeated blocks: `12 × Block`. */
+  readonly stack?: { readonly count: Poly; readonly kind: string };
+}
+
+function largestStack(m: ModuleTree): { count: Poly; kind: string; size: Poly } | undefined {
+  let best: { count: Poly; kind: string; size: Poly } | undefined;
+  const visit = (n: ModuleTree) => {
+    if (n.repeat) {
+      const size = totalOf({ ...n, repeat: undefined }).mul(n.repeat);
+      const c = size.constant;
+      if (!best || (c !== undefined && best.size.constant !== undefined && c > best.size.constant)) best = { count: n.repeat, kind: n.kind, size };
+    }
+    for (const c of n.children.values()) visit(c);
+  };
+  visit(m);
+  return best;
+}
+
+export function summarize(m: ModuleTree): ModuleSummary {
+  const reason = unknownIn(m);
+  const total = totalOf(m);
+  const children: ChildSummary[] = [
+    ...[...m.params].map(([name, p]) => ({ name, kind: 'Parameter', params: p.shape.reduce((a, d) => a.mul(d), Poly.ONE) })),
+    ...[...m.children].map(([name, c]) => ({ name, kind: c.kind, params: totalOf(c), repeat: c.repeat })),
+  ];
+  const stack = largestStack(m);
+  return {
+    params: reason === undefined ? total : undefined,
+    reason: reason ?? (total.isConstant ? undefined : `the total depends on ${total.symbols.join(', ')}`),
+    children,
+    stack: stack && { count: stack.count, kind: stack.kind },
+  };
+}

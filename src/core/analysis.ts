@@ -24,6 +24,8 @@ export interface ModuleResult {
   readonly name: string;
   /** The class name; its line is the `class` keyword's. */
   readonly span: Span;
+  /** The whole class. */
+  readonly extent: Span;
   readonly summary: ModuleSummary;
 }
 
@@ -125,7 +127,7 @@ export function analyzeFragments(model: SourceModel, previous: readonly (Fragmen
       if (scope.parent !== -1 || scope.kind !== 'class') return;
       const cls = { name: scope.name, fragment: fi, scope: si };
       const value = guarded(() => (evaluator.isModuleClass(cls) ? evaluator.instantiateModule(cls, [], new Map()) : undefined));
-      if (value?.t === 'module') modules.push({ name: scope.name, span: scope.nameSpan, summary: summarize(value.tree) });
+      if (value?.t === 'module') modules.push({ name: scope.name, span: scope.nameSpan, extent: scope.extent, summary: summarize(value.tree) });
     });
     return { layers, findings, modules, instances, reads: new Set(evaluator.reads) };
   });

@@ -71,3 +71,47 @@ export function shortCount(n: bigint): string {
   if (x >= 1e3) return `${(x / 1e3).toFixed(1)} K`;
   return String(x);
 }
+
+/** `124,439,808 params (124.4 M) · 12 × Block`. */
+export function moduleLensTitle(summary: ModuleSummary): string {
+  const c = summary.params?.constant;
+  const stack = summary.stack ? ` · ${dimTextOf(summary.stack.count)} × ${summary.stack.kind}` : '';
+  if (c === undefined) return `${summary.reason?.startsWith('needs arguments') ? 'params need arguments' : 'params not known'}${stack}`;
+  return `${groupDigits(c)} params (${shortCount(c)})${stack}`;
+}
+
+function dimTextOf(p: { constant: bigint | undefined; toString(): string }): string {
+  return p.constant === undefined ? p.toString() : groupDigits(p.constant);
+}
+
+function bytes(n: bigint): string {
+  const x = Number(n);
+  if (x >= 2 ** 30) return `${(x / 2 ** 30).toFixed(2)} GiB`;
+  if (x >= 2 ** 20) return `${(x / 2 ** 20).toFixed(1)} MiB`;
+  return `${(x / 2 ** 10).toFixed(1)} KiB`;
+}
+
+/** The class hover: its children with their share, and the memory its weights take. */
+export function moduleHoverMarkdown(name: string, summary: ModuleSummary): string {
+  const c = summary.params?.constant;
+  const lines = [c !== undefined ? `**${name}**: ${groupDigits(c)} parameters (${shortCount(c)}), built with its default arguments` : `**${name}**: ${summary.reason ?? 'total not known'}`, ''];
+  if (summary.children.length) {
+    lines.push('| child | kind | count | share |', '|---|---|---:|---:|');
+    for (const child of summary.children) {
+      const n = child.params.constant;
+      const share = n !== undefined && c ? `${((Number(n) / Number(c)) * 100).toFixed(1)} %` : '';
+      const kind = child.repeat ? `${dimTextOf(child.repeat)} × ${child.kind}` : child.kind;
+      lines.push(`| \`${child.name === '{i}' ? '0…' : child.name}\` | ${kind} | ${n !== undefined ? groupDigits(n) : child.params.toString()} | ${share} |`);
+    }
+    lines.push('');
+  }
+  for (const [a, b] of summary.tied) lines.push(`Tied: \`${a}\` and \`${b}\` are one parameter, counted once (so the shares add up to more than 100 %).`, '');
+  if (c !== undefined && c > 0n) {
+    lines.push(
+      `Weights: ${bytes(c * 4n)} in fp32, ${bytes(c * 2n)} in bf16.`,
+      '',
+      `Training with Adam in fp32: ${bytes(c * 16n)} (weights, gradients and two moments, 16 bytes a parameter), before activations.`,
+    );
+  }
+  return lines.join('\n');
+}

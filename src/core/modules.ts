@@ -125,6 +125,24 @@ export interface ModuleSummary {
   readonly children: readonly ChildSummary[];
   /** The largest stack of repeated blocks: `12 × Block`. */
   readonly stack?: { readonly count: Poly; readonly kind: string };
+  /** Parameters held under two names (weight tying): [where it was set last, where it first is]. */
+  readonly tied: readonly (readonly [string, string])[];
+}
+
+function tiedParams(m: ModuleTree): [string, string][] {
+  const first = new Map<number, string>();
+  const tied: [string, string][] = [];
+  const visit = (n: ModuleTree, prefix: string) => {
+    for (const [name, p] of n.params) {
+      const path = prefix + name;
+      const seen = first.get(p.id);
+      if (seen === undefined) first.set(p.id, path);
+      else tied.push([seen, path]);
+    }
+    for (const [name, c] of n.children) visit(c, `${prefix}${name}.`);
+  };
+  visit(m, '');
+  return tied;
 }
 
 function largestStack(m: ModuleTree): { count: Poly; kind: string; size: Poly } | undefined {
@@ -154,5 +172,6 @@ export function summarize(m: ModuleTree): ModuleSummary {
     reason: reason ?? (total.isConstant ? undefined : `the total depends on ${total.symbols.join(', ')}`),
     children,
     stack: stack && { count: stack.count, kind: stack.kind },
+    tied: tiedParams(m),
   };
 }

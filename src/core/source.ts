@@ -48,8 +48,10 @@ export interface Scope {
   readonly name: string;
   /** Index of the enclosing scope in the same fragment, or -1 for module level. */
   readonly parent: number;
-  /** The `class` / `def` keyword line and the name's span. */
+  /** The name's span (its line is the `class` / `def` keyword's). */
   readonly nameSpan: Span;
+  /** The whole definition, body included. */
+  readonly extent: Span;
   readonly params: readonly Param[];
   readonly bindings: readonly Binding[];
   readonly bases: readonly ExprRef[];

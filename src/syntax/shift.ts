@@ -16,7 +16,7 @@ export function shiftFragment(f: Fragment, delta: number, lineDelta: number): Fr
   const ref = (r: ExprRef): ExprRef => ({ start: r.start + delta, end: r.end + delta });
   const binding = (b: Binding): Binding => ({ ...b, at: b.at + delta, value: b.value && ref(b.value) });
   const param = (p: Param): Param => ({ ...p, default: p.default && ref(p.default) });
-  const scope = (s: Scope): Scope => ({ ...s, nameSpan: span(s.nameSpan), params: s.params.map(param), bindings: s.bindings.map(binding), bases: s.bases.map(ref) });
+  const scope = (s: Scope): Scope => ({ ...s, nameSpan: span(s.nameSpan), extent: span(s.extent), params: s.params.map(param), bindings: s.bindings.map(binding), bases: s.bases.map(ref) });
   return {
     span: span(f.span),
     imports: f.imports,
@@ -33,7 +33,7 @@ export function shiftResult(r: FragmentResult, delta: number, lineDelta: number)
   return {
     layers: r.layers.map((l) => ({ ...l, span: span(l.span), findings: l.findings.map(finding) })),
     findings: r.findings.map(finding),
-    modules: r.modules.map((m) => ({ ...m, span: span(m.span) })),
+    modules: r.modules.map((m) => ({ ...m, span: span(m.span), extent: span(m.extent) })),
     instances: r.instances.map((i) => ({ ...i, span: span(i.span) })),
     reads: r.reads,
   };

@@ -93,7 +93,8 @@ class FragmentBuilder {
     const extendsClause = heritage ? namedChildren(heritage).find((c) => c.type === 'extends_clause') : undefined;
     const index = this.scopes.length;
     this.scopes.push({
-      kind: 'class', name: name ? textOf(name, this.source) : '', parent, nameSpan: spanOf(name ?? node), params: [], bindings: [],
+      kind: 'class', name: name ? textOf(name, this.source) : '', parent, nameSpan: spanOf(name ?? node),
+      extent: spanOf(node), params: [], bindings: [],
       bases: extendsClause ? namedChildren(extendsClause).filter((c) => c.type !== 'type_arguments').map(refOf) : [], decorators: [],
     });
     const body = node.childForFieldName('body');
@@ -113,6 +114,7 @@ class FragmentBuilder {
     const index = this.scopes.length;
     this.scopes.push({
       kind: 'function', name: name ? textOf(name, this.source) : '', parent, nameSpan: spanOf(name ?? node),
+      extent: spanOf(node),
       params: params ? namedChildren(params).flatMap((p) => paramOf(p, this.source)) : [], bindings: [], bases: [], decorators: [],
     });
     const body = node.childForFieldName('body');

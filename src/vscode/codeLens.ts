@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { lensTitle } from '../core/format';
 import type { AnalysisService } from './documents';
 import { SHOW_DETAILS_COMMAND } from './commands';
+import { modelLenses } from './modelLens';
 
 export class LayerCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly _onDidChangeCodeLenses = new vscode.EventEmitter<void>();
@@ -24,10 +25,13 @@ export class LayerCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
     if (!this.enabled()) return [];
     const analysis = await this.service.analysis(doc);
     if (!analysis || token.isCancellationRequested) return [];
-    return analysis.layers.map((l) => {
-      const range = this.service.range(doc, l.span);
-      return new vscode.CodeLens(range, { title: lensTitle(l), command: SHOW_DETAILS_COMMAND, arguments: [doc.uri, range.start], tooltip: 'Show the parameter tensors' });
-    });
+    return [
+      ...modelLenses(this.service, doc, analysis),
+      ...analysis.layers.map((l) => {
+        const range = this.service.range(doc, l.span);
+        return new vscode.CodeLens(range, { title: lensTitle(l), command: SHOW_DETAILS_COMMAND, arguments: [doc.uri, range.start], tooltip: 'Show the parameter tensors' });
+      }),
+    ];
   }
 
   dispose(): void {

@@ -7,16 +7,25 @@ import { DiagnosticsPublisher } from './diagnostics';
 import { FixProvider } from './codeActions';
 import { EXPLAIN_COMMAND, SHOW_DETAILS_COMMAND, explainShapes, showDetails } from './commands';
 import { SECTION, settingsFrom, type Settings } from './settings';
+import { ModelStatus } from './statusBar';
 
 const SELECTOR: vscode.DocumentSelector = [{ language: 'python' }, { language: 'typescript' }];
 
-export function activate(context: vscode.ExtensionContext): void {
+/** What the extension offers other extensions (and its integration tests). */
+export interface AttentionLensApi {
+  /** The status bar text for the model class under the cursor, if one is shown. */
+  modelStatus(): string | undefined;
+}
+
+export function activate(context: vscode.ExtensionContext): AttentionLensApi {
   const log = vscode.window.createOutputChannel('Attention Lens', { log: true });
   let settings: Settings = settingsFrom(vscode.workspace.getConfiguration(SECTION));
   const service = new AnalysisService(context.extensionUri, log);
   const lenses = new LayerCodeLensProvider(service, () => settings.codeLens);
   const diagnostics = new DiagnosticsPublisher(service, () => settings.diagnostics);
+  const status = new ModelStatus(service);
   context.subscriptions.push(
+    status,
     log,
     service,
     lenses,
@@ -33,6 +42,7 @@ export function activate(context: vscode.ExtensionContext): void {
       diagnostics.refreshAll();
     }),
   );
+  return { modelStatus: () => status.text };
 }
 
 export function deactivate(): void {}

@@ -1,6 +1,6 @@
 /** Hover on a layer call: the count, its formula, the parameter tensors and what they mean. */
 import * as vscode from 'vscode';
-import { hoverMarkdown } from '../core/format';
+import { hoverMarkdown, moduleHoverMarkdown } from '../core/format';
 import type { AnalysisService } from './documents';
 import { layerAt } from './layerAt';
 import { EXPLAIN_COMMAND } from './commands';
@@ -17,6 +17,8 @@ export class LayerHoverProvider implements vscode.HoverProvider {
     if (!this.enabled()) return undefined;
     const analysis = await this.service.analysis(doc);
     if (!analysis || token.isCancellationRequested) return undefined;
+    const model = analysis.modules.find((m) => this.service.range(doc, m.span).contains(position));
+    if (model) return new vscode.Hover(new vscode.MarkdownString(moduleHoverMarkdown(model.name, model.summary)), this.service.range(doc, model.span));
     const hit = layerAt(this.service, doc, analysis, position);
     if (!hit) return undefined;
     const md = new vscode.MarkdownString(hoverMarkdown(hit.layer, `${QUALIFIERS[hit.layer.framework]}${hit.layer.kind}`));

@@ -1,0 +1,46 @@
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { activateExtension, hoverText, lensTitles, openFile, poll, positionOf } from './helpers';
+
+// test/integration/workspace/gpt.py: test/fixtures/models/pytorch/gpt.py (GPT-2 small) plus, on line 201,
+// `model = GPT(GPTConfig(n_layer=24))`. Totals from PyTorch: GPT() 124,439,808; Block 7,087,872;
+// the 24-layer instance 209,494,272 (sum(p.numel() for p in model.parameters()) on the file itself).
+suite('model classes: lens, hover, status bar', () => {
+  let doc: vscode.TextDocument;
+  let api: { modelStatus(): string | undefined };
+  suiteSetup(async () => {
+    doc = await openFile('gpt.py');
+    api = (await activateExtension()).exports as typeof api;
+  });
+
+  test('CodeLens on the class line: the total with default arguments and its stack of blocks', async () => {
+    const titles = await poll(() => lensTitles(doc.uri), t => t.some(x => x.startsWith('106:')));
+    assert.ok(titles.includes('106: 124,439,808 params (124.4 M) · 12 × Block'), titles.join(' | '));
+    assert.ok(titles.includes('91: 7,087,872 params (7.1 M)'), titles.join(' | '));
+  });
+
+  test('CodeLens on a model built with explicit arguments', async () => {
+    const titles = await lensTitles(doc.uri);
+    assert.ok(titles.includes('200: GPT: 209,494,272 params (209.5 M) · 24 × Block'), titles.join(' | '));
+  });
+
+  test('hover on the class: children with their share, and memory', async () => {
+    const text = await hoverText(doc.uri, positionOf(doc, 'class GPT(', 7));
+    assert.ok(text.includes('**GPT**: 124,439,808 parameters'), text);
+    assert.ok(text.includes('Tied: `transformer.wte.weight` and `lm_head.weight` are one parameter'), text);
+    assert.match(text, /transformer.*ModuleDict.*124,439,808/, text);
+    assert.match(text, /lm_head.*Linear.*38,597,376.*31\.0 %/, text);
+    assert.ok(text.includes('474.7 MiB in fp32'), text);
+    assert.ok(text.includes('Training with Adam in fp32: 1.85 GiB'), text);
+  });
+
+  test('status bar: the total of the class under the cursor', async () => {
+    const editor = await vscode.window.showTextDocument(doc);
+    const inBlock = positionOf(doc, 'x = x + self.attn(');
+    editor.selection = new vscode.Selection(inBlock, inBlock);
+    assert.strictEqual(await poll(() => api.modelStatus(), t => t?.includes('Block') ?? false), '$(symbol-class) Block: 7,087,872 params');
+    const outside = positionOf(doc, 'model = GPT(');
+    editor.selection = new vscode.Selection(outside, outside);
+    assert.strictEqual(await poll(() => api.modelStatus(), t => t === undefined), undefined);
+  });
+});

@@ -247,6 +247,130 @@ const EMBEDDING: LayerSpec = {
   },
 };
 
+const EMBEDDING_BAG: LayerSpec = {
+  kind: 'EmbeddingBag',
+  framework: 'pytorch',
+  signature: [
+    { name: 'num_embeddings', size: 'V' }, { name: 'embedding_dim', size: 'D' }, { name: 'max_norm', default: NONE },
+    { name: 'norm_type', default: { t: 'float', v: 2 } }, { name: 'scale_grad_by_freq', default: FALSE }, { name: 'mode', default: { t: 'str', v: 'mean' } },
+    { name: 'sparse', default: FALSE }, { name: '_weight', default: NONE }, { name: 'include_last_offset', default: FALSE }, { name: 'padding_idx', default: NONE }, ...DEVICE_DTYPE,
+  ],
+  build(a) {
+    const V = a.dim('num_embeddings');
+    const D = a.dim('embedding_dim');
+    return { tensors: [{ name: 'weight', shape: [V, D] }], summary: `${dimText(V)} × ${dimText(D)}`, outFeatures: D };
+  },
+};
+
+/** BatchNorm, InstanceNorm, GroupNorm: an affine weight and bias per channel; running statistics are buffers. */
+function channelNorm(kind: string, affineDefault: boolean, groups: boolean): LayerSpec {
+  const channels = groups ? 'num_channels' : 'num_features';
+  return {
+    kind,
+    framework: 'pytorch',
+    signature: [
+      ...(groups ? [{ name: 'num_groups', size: 'G' }] : []),
+      { name: channels, size: 'C' },
+      { name: 'eps', default: { t: 'float', v: 1e-5 } },
+      ...(groups ? [] : [{ name: 'momentum', default: { t: 'float', v: 0.1 } as Value }]),
+      { name: 'affine', default: affineDefault ? TRUE : FALSE },
+      ...(groups ? [] : [{ name: 'track_running_stats', default: affineDefault ? TRUE : FALSE }]),
+      ...DEVICE_DTYPE,
+    ],
+    build(a) {
+      const C = a.dim(channels);
+      const affine = a.flag('affine', affineDefault);
+      const problems: Problem[] = [];
+      const g = groups ? a.dim('num_groups').constant : undefined;
+      if (g !== undefined && g > 0n && C.constant !== undefined && C.constant % g !== 0n) {
+        problems.push({ code: 'groups-divisibility', severity: 'error', arg: 'num_groups', message: `num_channels ${C.constant} is not divisible by num_groups ${g}: PyTorch raises "num_channels must be divisible by num_groups".` });
+      }
+      return {
+        tensors: affine ? [{ name: 'weight', shape: [C] }, { name: 'bias', shape: [C] }] : [],
+        summary: `${dimText(C)} channels${affine ? '' : ', no affine parameters'}`,
+        notes: groups ? [] : ['running_mean and running_var are buffers, not parameters: they are saved with the model but not trained.'],
+        problems,
+        outFeatures: C,
+      };
+    },
+  };
+}
+
+const PRELU: LayerSpec = {
+  kind: 'PReLU',
+  framework: 'pytorch',
+  signature: [{ name: 'num_parameters', default: int(1), size: 'n' }, { name: 'init', default: { t: 'float', v: 0.25 } }, ...DEVICE_DTYPE],
+  build(a) {
+    const n = a.dim('num_parameters');
+    return { tensors: [{ name: 'weight', shape: [n] }], summary: `${dimText(n)} learned slope${n.constant === 1n ? '' : 's'}` };
+  },
+};
+
+const RMS_NORM: LayerSpec = {
+  kind: 'RMSNorm',
+  framework: 'pytorch',
+  signature: [{ name: 'normalized_shape', size: 'D' }, { name: 'eps', default: NONE }, { name: 'elementwise_affine', default: TRUE }, ...DEVICE_DTYPE],
+  build(a) {
+    const v = a.value('normalized_shape');
+    const shape = v.t === 'seq' ? v.items.map((_, i) => seqDim(a, 'normalized_shape', i)) : [a.dim('normalized_shape')];
+    return {
+      tensors: a.flag('elementwise_affine', true) ? [{ name: 'weight', shape }] : [],
+      summary: `over [${shape.map(dimText).join(', ')}]`,
+      notes: ['RMSNorm scales by the root mean square: a weight and no bias.'],
+      outFeatures: shape[shape.length - 1],
+    };
+  },
+};
+
+/**
+ * RNN, GRU, LSTM: per layer and direction, weight_ih [g·H, in], weight_hh [g·H, H'], biases [g·H], and for
+ * an LSTM with proj_size P a weight_hr [P, H]; H' and the next layer's input use P when it is set.
+ */
+function recurrent(kind: 'RNN' | 'GRU' | 'LSTM', gates: bigint): LayerSpec {
+  return {
+    kind,
+    framework: 'pytorch',
+    signature: [
+      { name: 'input_size', size: 'in' }, { name: 'hidden_size', size: 'H' }, { name: 'num_layers', default: int(1), size: 'L' },
+      ...(kind === 'RNN' ? [{ name: 'nonlinearity', default: { t: 'str', v: 'tanh' } as Value }] : []),
+      { name: 'bias', default: TRUE }, { name: 'batch_first', default: FALSE }, { name: 'dropout', default: { t: 'float', v: 0 } },
+      { name: 'bidirectional', default: FALSE }, ...(kind === 'LSTM' ? [{ name: 'proj_size', default: int(0), size: 'P' }] : []), ...DEVICE_DTYPE,
+    ],
+    build(a) {
+      const inF = a.dim('input_size');
+      const H = a.dim('hidden_size');
+      const L = a.dim('num_layers');
+      const bias = a.flag('bias', true);
+      const directions = a.flag('bidirectional', false) ? ['', '_reverse'] : [''];
+      const P = kind === 'LSTM' ? a.dim('proj_size') : Poly.ZERO;
+      const projected = P.constant !== 0n;
+      const out = projected ? P : H;
+      const gH = H.mul(Poly.int(gates));
+      const layer = (l: string, input: Poly, repeat?: Poly): Tensor[] =>
+        directions.flatMap((d) => [
+          { name: `weight_ih_l${l}${d}`, shape: [gH, input], repeat },
+          { name: `weight_hh_l${l}${d}`, shape: [gH, out], repeat },
+          ...(bias ? [{ name: `bias_ih_l${l}${d}`, shape: [gH], repeat }, { name: `bias_hh_l${l}${d}`, shape: [gH], repeat }] : []),
+          ...(projected ? [{ name: `weight_hr_l${l}${d}`, shape: [P, H], repeat }] : []),
+        ]);
+      const deeper = out.mul(Poly.int(directions.length));
+      const count = L.constant;
+      const tensors = count !== undefined && count <= 64n
+        ? Array.from({ length: Number(count) }, (_, i) => layer(String(i), i === 0 ? inF : deeper)).flat()
+        : [...layer('0', inF), ...layer('{i}', deeper, L.sub(Poly.ONE))];
+      return {
+        tensors,
+        summary: `${dimText(inF)} → ${dimText(H)}${directions.length === 2 ? ' × 2 directions' : ''} · ${dimText(L)} layer${L.constant === 1n ? '' : 's'}`,
+        notes: [
+          `${kind === 'LSTM' ? 'Four gates (input, forget, cell, output)' : kind === 'GRU' ? 'Three gates (reset, update, new)' : 'One transform'} per step: weights are ${gates} × hidden_size tall.`,
+          ...(projected ? ['proj_size projects the hidden state: weight_hr maps hidden_size to proj_size, and the next layer reads proj_size features.'] : []),
+        ],
+        outFeatures: deeper,
+      };
+    },
+  };
+}
+
 const TRANSFORMER_LAYER_SIGNATURE: ParamSpec[] = [
   { name: 'd_model', size: 'E' },
   { name: 'nhead', size: 'h' },
@@ -422,6 +546,19 @@ export const PYTORCH_LAYERS: ReadonlyMap<string, LayerSpec> = new Map([
   ['torch.nn.LazyLinear', LAZY_LINEAR],
   ['torch.nn.LayerNorm', LAYER_NORM],
   ['torch.nn.Embedding', EMBEDDING],
+  ['torch.nn.EmbeddingBag', EMBEDDING_BAG],
+  ['torch.nn.RMSNorm', RMS_NORM],
+  ['torch.nn.GroupNorm', channelNorm('GroupNorm', true, true)],
+  ['torch.nn.BatchNorm1d', channelNorm('BatchNorm1d', true, false)],
+  ['torch.nn.BatchNorm2d', channelNorm('BatchNorm2d', true, false)],
+  ['torch.nn.BatchNorm3d', channelNorm('BatchNorm3d', true, false)],
+  ['torch.nn.InstanceNorm1d', channelNorm('InstanceNorm1d', false, false)],
+  ['torch.nn.InstanceNorm2d', channelNorm('InstanceNorm2d', false, false)],
+  ['torch.nn.InstanceNorm3d', channelNorm('InstanceNorm3d', false, false)],
+  ['torch.nn.PReLU', PRELU],
+  ['torch.nn.RNN', recurrent('RNN', 1n)],
+  ['torch.nn.GRU', recurrent('GRU', 3n)],
+  ['torch.nn.LSTM', recurrent('LSTM', 4n)],
   ['torch.nn.Conv1d', conv('Conv1d', 1, false)],
   ['torch.nn.Conv2d', conv('Conv2d', 2, false)],
   ['torch.nn.Conv3d', conv('Conv3d', 3, false)],

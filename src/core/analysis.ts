@@ -36,8 +36,15 @@ export interface InstanceResult {
   readonly summary: ModuleSummary;
 }
 
+/** The feature size known after an assignment in forward(), shown as an inlay hint. */
+export interface SizeHint {
+  readonly span: Span;
+  readonly features: Poly;
+}
+
 export interface Analysis {
   readonly language: Language;
+  readonly hints: readonly SizeHint[];
   readonly layers: readonly LayerResult[];
   readonly findings: readonly Finding[];
   readonly modules: readonly ModuleResult[];
@@ -50,6 +57,7 @@ export interface FragmentResult {
   readonly findings: readonly Finding[];
   readonly modules: readonly ModuleResult[];
   readonly instances: readonly InstanceResult[];
+  readonly hints: readonly SizeHint[];
   /** Module-level names read: an edit that rebinds none of them leaves this result valid. */
   readonly reads: ReadonlySet<string>;
 }
@@ -65,6 +73,7 @@ export function assemble(language: SourceModel['language'], results: readonly Fr
     findings: results.flatMap((r) => r.findings),
     modules: results.flatMap((r) => r.modules),
     instances: results.flatMap((r) => r.instances),
+    hints: results.flatMap((r) => r.hints),
   };
 }
 
@@ -78,6 +87,12 @@ export function analyzeFragments(model: SourceModel, previous: readonly (Fragmen
   const inputs = new Map<number, readonly (Poly | undefined)[]>();
   let findings: Finding[] = [];
   let current: number | undefined;
+  /** Shape errors met while following tensors, for the fragment being analysed. */
+  let flowFindings = new Map<string, Finding>();
+  let fragmentSpan: Span | undefined;
+  const report = (f: Finding) => {
+    if (fragmentSpan && f.span.start >= fragmentSpan.start && f.span.end <= fragmentSpan.end) flowFindings.set(`${f.span.start}:${f.code}`, f);
+  };
   const evaluator = new Evaluator(model, (path, call, bound) => {
     const spec = layerSpec(path);
     if (!spec) return undefined;
@@ -89,7 +104,7 @@ export function analyzeFragments(model: SourceModel, previous: readonly (Fragmen
       return instantiate(spec, bound, call.span, features).layer;
     };
     return { t: 'layer', layer: built.layer, span: call.span, applied };
-  });
+  }, report);
   const flows = model.language === 'typescript';
   /** With flows: the sites that construct a layer, the only ones evaluated again (a second `model.add` would extend the chain twice). */
   const constructions = new Set<number>();
@@ -108,7 +123,10 @@ export function analyzeFragments(model: SourceModel, previous: readonly (Fragmen
     if (reused) return reused;
     const layers: LayerResult[] = [];
     const instances: InstanceResult[] = [];
+    const hints: SizeHint[] = [];
     findings = [];
+    flowFindings = new Map();
+    fragmentSpan = fragment.span;
     evaluator.reads.clear();
     for (const site of fragment.calls) {
       if (flows && !constructions.has(site.span.start)) continue;
@@ -127,9 +145,13 @@ export function analyzeFragments(model: SourceModel, previous: readonly (Fragmen
       if (scope.parent !== -1 || scope.kind !== 'class') return;
       const cls = { name: scope.name, fragment: fi, scope: si };
       const value = guarded(() => (evaluator.isModuleClass(cls) ? evaluator.instantiateModule(cls, [], new Map()) : undefined));
-      if (value?.t === 'module') modules.push({ name: scope.name, span: scope.nameSpan, extent: scope.extent, summary: summarize(value.tree) });
+      if (value?.t !== 'module') return;
+      modules.push({ name: scope.name, span: scope.nameSpan, extent: scope.extent, summary: summarize(value.tree) });
+      for (const size of guarded(() => evaluator.followForward(cls, value)) ?? []) hints.push({ span: size.at.span, features: size.features });
     });
-    return { layers, findings, modules, instances, reads: new Set(evaluator.reads) };
+    fragmentSpan = undefined;
+    const flow = [...flowFindings.values()].filter((f) => !findings.some((g) => g.span.start === f.span.start && g.code === f.code));
+    return { layers, findings: [...findings, ...flow].sort((a, b) => a.span.start - b.span.start), modules, instances, hints, reads: new Set(evaluator.reads) };
   });
 }
 
@@ -216,6 +238,7 @@ function instantiate(spec: LayerSpec, bound: BoundCall, callSpan: Span, inputs: 
     attention: built.attention,
     outFeatures: built.outFeatures,
     outTail: built.outTail,
+    inFeatures: built.inFeatures,
     appendsAxis: built.appendsAxis,
     inputShape: built.inputShape,
   };

@@ -4,10 +4,12 @@
  * symbol (a parameter without a default) or `unknown`, never a guess.
  */
 import type { Arg, Expr } from './expr';
-import { dottedPath, mentionsName } from './expr';
+import { dottedPath, mentionsName, type Span } from './expr';
 import { RETURN, type Binding, type Fragment, type ImportBinding, type Scope, type SourceModel } from './source';
 import { NONE, UNKNOWN, asPoly, int, truthy, type Shape, type Value } from './value';
-import { Poly } from './symbolic';
+import { Poly, groupDigits } from './symbolic';
+import { OPAQUE, SHAPE_PRESERVING, concatenate, features, matmul, tensorMethod, withFeatures, type Tensor } from './tensors';
+import type { Finding } from './layer';
 import { APPLY_METHODS, appliedShapes, feed, tensorSource } from './flow';
 import { TFJS_PASS_THROUGH, layerSpec } from './catalog';
 
@@ -66,6 +68,8 @@ export class Evaluator {
   private readonly layerModules = new WeakMap<object, ModuleTree>();
   /** Module classes found so far (their bases reach nn.Module). */
   private readonly moduleClasses = new Map<string, boolean>();
+  /** Above 0 while applying the inner layers of a Sequential, whose mismatches are reported where it is built. */
+  private quiet = 0;
   /** Module-level names read since the last clear, so an edit re-evaluates only what depends on it. */
   readonly reads = new Set<string>();
   /** The output shape of each `tf.sequential()` model so far, as `model.add` calls extend it. */
@@ -74,6 +78,8 @@ export class Evaluator {
   constructor(
     readonly model: SourceModel,
     private readonly makeLayer: LayerFactory,
+    /** Receives the shape errors met while following tensors (each may arrive more than once). */
+    private readonly sink: (f: Finding) => void = () => undefined,
   ) {
     this.index = indexModule(model.fragments);
   }
@@ -111,7 +117,7 @@ export class Evaluator {
       case 'index':
         return this.subscript(this.eval(e.object, ctx), this.eval(e.index, ctx));
       case 'binary':
-        return this.binary(e.op, this.eval(e.left, ctx), this.eval(e.right, ctx));
+        return this.binary(e.op, this.eval(e.left, ctx), this.eval(e.right, ctx), e.span);
       case 'unary': {
         const v = this.eval(e.operand, ctx);
         if (e.op === 'not') {
@@ -264,7 +270,16 @@ export class Evaluator {
       const cls = b.annotation ? this.classNamed(b.annotation) : undefined;
       value = cls ? this.instantiate(cls, [], new Map()) : { t: 'sym', name: b.target };
     } else {
-      value = this.eval(this.model.expr(b.value), ctx);
+      // Guards a binding against reading itself (`x = x + 1` looks up the x before it, never this one).
+      memo.set(b, UNKNOWN);
+      const expr = this.model.expr(b.value);
+      value = this.eval(expr, ctx);
+      if (b.unpack !== undefined) value = element(value, b.unpack);
+      if (b.op) {
+        const name = b.target;
+        const previous = name.startsWith('self.') ? this.selfAttribute(name.slice(5), ctx, 'self') : this.lookup(name, { ...ctx, at: b.at });
+        value = this.binary(b.op, previous, value, expr.span);
+      }
     }
     memo.set(b, value);
     return value;
@@ -352,7 +367,8 @@ export class Evaluator {
 
   // ---- arithmetic --------------------------------------------------------------------------------
 
-  private binary(op: string, l: Value, r: Value): Value {
+  private binary(op: string, l: Value, r: Value, span?: Span): Value {
+    if (l.t === 'tensor' && r.t === 'tensor') return op === '@' ? matmul(l, r) : this.broadcast(op, l, r, span);
     // `torch.randn(n, d) * 0.02` is still a tensor of that shape.
     if (l.t === 'tensor') return l;
     if (r.t === 'tensor') return r;
@@ -401,18 +417,26 @@ export class Evaluator {
   // ---- calls -------------------------------------------------------------------------------------
 
   private call(e: Extract<Expr, { k: 'call' }>, ctx: Ctx): Value {
-    if (e.callee.k === 'attr' && e.callee.id === 'get') {
-      const obj = this.eval(e.callee.object, ctx);
-      if (obj.t === 'dict' && e.args[0]) {
+    let callee: Value;
+    const c = e.callee;
+    if (c.k === 'attr' && !(c.object.k === 'name' && (c.object.id === 'self' || c.object.id === 'this') && !ctx.locals?.has(c.object.id))) {
+      const obj = this.eval(c.object, ctx);
+      if (c.id === 'get' && obj.t === 'dict' && e.args[0]) {
         const key = this.eval(e.args[0].value, ctx);
         if (key.t === 'str') return obj.fields.get(key.v) ?? (e.args[1] ? this.eval(e.args[1].value, ctx) : NONE);
       }
+      if (APPLY_METHODS.has(c.id) || c.id === 'add') {
+        const flowed = this.flowCall(obj, c.id, e.args, ctx);
+        if (flowed) return flowed;
+      }
+      if (obj.t === 'tensor') {
+        const args = this.bind(e.args, ctx);
+        return args ? tensorMethod(obj, c.id, args.positional.map((p) => p.value), new Map([...args.keywords].map(([k, v]) => [k, v.value]))) : UNKNOWN;
+      }
+      callee = this.member(obj, c.id, c);
+    } else {
+      callee = this.eval(c, ctx);
     }
-    if (e.callee.k === 'attr' && (APPLY_METHODS.has(e.callee.id) || e.callee.id === 'add')) {
-      const flowed = this.flowCall(this.eval(e.callee.object, ctx), e.callee.id, e.args, ctx);
-      if (flowed) return flowed;
-    }
-    const callee = this.eval(e.callee, ctx);
     const bound = this.bind(e.args, ctx);
     if (!bound) return UNKNOWN;
     const keywords = new Map([...bound.keywords].map(([k, v]) => [k, v.value]));
@@ -421,7 +445,10 @@ export class Evaluator {
       return this.isModuleClass(callee) ? this.instantiateModule(callee, positional, keywords) : this.instantiate(callee, positional, keywords);
     }
     if (callee.t === 'function') return this.callFunction(callee, bound.positional.map((p) => p.value), keywords);
+    if (callee.t === 'layer' || callee.t === 'module') return this.applyCallable(callee, bound.positional.map((p) => p.value), keywords, e.span);
     if (callee.t !== 'ref') return UNKNOWN;
+    const functional = this.tensorFunction(normalizePath(callee.path), bound.positional.map((p) => p.value), keywords);
+    if (functional) return functional;
     const built = this.torchModule(normalizePath(callee.path), bound.positional.map((p) => p.value));
     if (built) return built;
     const builtin = BUILTIN_CALLS[callee.path];
@@ -552,7 +579,174 @@ export class Evaluator {
       if (path.length === 1) fields.set(path[0], value);
       if (owner) this.assignMember(owner, path[path.length - 1], value);
     }
-    return { t: 'module', tree, fields };
+    return { t: 'module', tree, fields, cls };
+  }
+
+  // ---- tensors through forward() ------------------------------------------------------------------
+
+  /**
+   * Follows a model class's forward() (on its instance built with defaults, its inputs unknown): shape errors
+   * go to `report`, and the feature size known after each assignment is returned, for inlay hints.
+   */
+  followForward(cls: { name: string; fragment: number; scope: number }, instance: Value): { at: Expr; features: Poly }[] {
+    const forward = instance.t === 'module' ? this.forwardOf(instance) : undefined;
+    if (!forward) return [];
+    const sizes: { at: Expr; features: Poly }[] = [];
+    for (const b of this.model.fragments[cls.fragment].scopes[forward.scope].bindings) {
+      if (!b.value) continue;
+      const v = this.evalBinding(b, { fragment: cls.fragment, scope: forward.scope, at: b.at, locals: forward.locals });
+      const f = v.t === 'tensor' ? features(v) : undefined;
+      if (f?.constant !== undefined && b.target !== RETURN && b.unpack === undefined) sizes.push({ at: this.model.expr(b.value), features: f });
+    }
+    return sizes;
+  }
+
+  /** The forward() of an instance, with `self.x` and the arguments bound (unknown tensors by default). */
+  private forwardOf(instance: Extract<Value, { t: 'module' }>, positional: readonly Value[] = [], keywords: ReadonlyMap<string, Value> = new Map()) {
+    if (!instance.cls) return undefined;
+    const fragment = this.model.fragments[instance.cls.fragment];
+    const scope = fragment.scopes.findIndex((s) => s.parent === instance.cls!.scope && s.kind === 'function' && s.name === 'forward');
+    if (scope < 0) return undefined;
+    const locals = new Map<string, Value>();
+    for (const [k, v] of instance.fields) locals.set(`self.${k}`, v);
+    fragment.scopes[scope].params.slice(1).forEach((p, i) => {
+      const given = keywords.get(p.name) ?? positional[i];
+      locals.set(p.name, given ?? (p.default ? this.eval(this.model.expr(p.default), { fragment: instance.cls!.fragment, scope: -1, at: 0 }) : OPAQUE));
+    });
+    return { scope, locals };
+  }
+
+  /** `self.layer(x)`: the layer's own checks, and the tensor it returns. */
+  private applyCallable(callee: Extract<Value, { t: 'layer' } | { t: 'module' }>, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, span: Span): Value {
+    if (callee.t === 'module') {
+      if (callee.items) {
+        // Between its own layers a Sequential is checked where it is built (sequential-mismatch); here only
+        // what enters it.
+        return callee.items.reduce<Value>((x, layer, i) => {
+          if (layer.t !== 'layer' && layer.t !== 'module') return UNKNOWN;
+          if (i === 0) return this.applyCallable(layer, [x], new Map(), span);
+          this.quiet++;
+          try {
+            return this.applyCallable(layer, [x], new Map(), span);
+          } finally {
+            this.quiet--;
+          }
+        }, positional[0] ?? UNKNOWN);
+      }
+      if (callee.cls) {
+        const forward = this.forwardOf(callee, positional, keywords);
+        const ret = forward && this.model.fragments[callee.cls.fragment].scopes[forward.scope].bindings.find((b) => b.target === RETURN);
+        return ret ? this.evalBinding(ret, { fragment: callee.cls.fragment, scope: forward!.scope, at: ret.at, locals: forward!.locals }) : UNKNOWN;
+      }
+      const input = positional[0];
+      return WEIGHTLESS.has(callee.tree.kind) && callee.tree.kind !== 'Flatten' && input?.t === 'tensor' ? input : UNKNOWN;
+    }
+    const layer = callee.layer;
+    const label = `${layer.framework === 'pytorch' ? 'nn.' : ''}${layer.kind} (line ${callee.span.startLine + 1})`;
+    const origin = { label, span: callee.span };
+    if (layer.framework === 'pytorch' && layer.kind === 'MultiheadAttention' && layer.attention) {
+      const query = keywords.get('query') ?? positional[0];
+      const key = keywords.get('key') ?? positional[1];
+      const value = keywords.get('value') ?? positional[2];
+      const a = layer.attention;
+      this.checkSize(query, a.embed, span, callee, 'attention-embed-mismatch', 'the query', 'embed_dim', (got) => `PyTorch raises "was expecting embedding dimension of ${a.embed}, but got ${got}"`);
+      this.checkSize(key, a.kdim, span, callee, 'attention-embed-mismatch', 'the key', a.kdim.equals(a.embed) ? 'embed_dim (kdim is not set)' : 'kdim', () => 'PyTorch fails projecting the keys');
+      this.checkSize(value, a.vdim, span, callee, 'attention-embed-mismatch', 'the value', a.vdim.equals(a.embed) ? 'embed_dim (vdim is not set)' : 'vdim', () => 'PyTorch fails projecting the values');
+      return { t: 'seq', items: [query?.t === 'tensor' ? withFeatures(query, a.embed, origin) : { ...OPAQUE, shape: [a.embed], origin }, UNKNOWN] };
+    }
+    const input = positional[0];
+    this.checkSize(input, layer.inFeatures, span, callee, 'feature-mismatch', 'its input', 'input features', () => 'PyTorch raises a shape error at this call');
+    if (!LAST_AXIS_KINDS.has(layer.kind)) return UNKNOWN;
+    const out = input?.t === 'tensor' ? withFeatures(input, layer.outFeatures, origin) : { ...OPAQUE, shape: [layer.outFeatures], origin };
+    return RECURRENT_KINDS.has(layer.kind) ? { t: 'seq', items: [out, UNKNOWN] } : out;
+  }
+
+  private checkSize(input: Value | undefined, expected: Poly | undefined, span: Span, layer: Extract<Value, { t: 'layer' }>, code: string, what: string, expectedName: string, consequence: (got: string) => string): void {
+    if (input?.t !== 'tensor' || expected?.constant === undefined) return;
+    const got = features(input)?.constant;
+    if (got === undefined || got === expected.constant) return;
+    const where = `${layer.layer.framework === 'pytorch' ? 'nn.' : ''}${layer.layer.kind} (line ${layer.span.startLine + 1})`;
+    const from = input.origin ? `, from ${input.origin.label}` : '';
+    this.report({
+      code,
+      severity: 'error',
+      span,
+      fixes: [],
+      message: `${where} expects ${groupDigits(expected.constant)} ${code === 'feature-mismatch' ? 'input features' : `features in ${what} (${expectedName})`}, but ${what} has ${groupDigits(got)}${from}: ${consequence(groupDigits(got))}.`,
+      related: [
+        { span: layer.span, message: `${where} is defined here with ${groupDigits(expected.constant)} ${expectedName}` },
+        ...(input.origin ? [{ span: input.origin.span, message: `${groupDigits(got)} features come from ${input.origin.label}` }] : []),
+      ],
+    });
+  }
+
+  /** `x + y` of two tensors: the feature sizes must match (or one be 1). */
+  private broadcast(op: string, l: Tensor, r: Tensor, span: Span | undefined): Value {
+    const a = features(l)?.constant;
+    const b = features(r)?.constant;
+    if (a !== undefined && b !== undefined && a !== b && a !== 1n && b !== 1n && span) {
+      this.report({
+        code: 'feature-mismatch',
+        severity: 'error',
+        span,
+        fixes: [],
+        message: `The two sides of ${op} have ${groupDigits(a)} and ${groupDigits(b)} features${l.origin ? ` (left from ${l.origin.label}` : ''}${r.origin ? `${l.origin ? ', ' : ' ('}right from ${r.origin.label}` : ''}${l.origin || r.origin ? ')' : ''}: they do not broadcast, and PyTorch raises a size mismatch.`,
+        related: [l.origin, r.origin].filter((o): o is NonNullable<typeof o> => o !== undefined).map((o) => ({ span: o.span, message: `${o.label} produces this side` })),
+      });
+    }
+    // A side of unknown size takes the other's: they must match for the sum to exist.
+    return a === 1n || a === undefined ? r : l;
+  }
+
+  /** `torch.cat`, activations from torch and torch.nn.functional, and scaled dot-product attention. */
+  private tensorFunction(path: string, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value | undefined {
+    const name = path.slice(path.lastIndexOf('.') + 1);
+    const owner = path.slice(0, path.lastIndexOf('.'));
+    if (owner !== 'torch' && owner !== 'torch.nn.functional') return undefined;
+    if (name === 'cat' || name === 'concat' || name === 'concatenate') {
+      const items = positional[0];
+      return items?.t === 'seq' ? concatenate(items.items, keywords.get('dim') ?? positional[1]) : UNKNOWN;
+    }
+    if (name === 'matmul' && positional[0]?.t === 'tensor' && positional[1]?.t === 'tensor') return matmul(positional[0], positional[1]);
+    if (name === 'scaled_dot_product_attention') {
+      const value = keywords.get('value') ?? positional[2];
+      return value?.t === 'tensor' ? value : UNKNOWN;
+    }
+    const input = positional[0];
+    if (SHAPE_PRESERVING.has(name) && input?.t === 'tensor') return input;
+    return undefined;
+  }
+
+  /** nn.Sequential: each layer must read the feature size the one before it produces. */
+  private checkChain(items: readonly Value[]): void {
+    let previous: Extract<Value, { t: 'layer' }> | undefined;
+    let size: Poly | undefined;
+    for (const item of items) {
+      if (item.t === 'layer') {
+        const expected = item.layer.inFeatures?.constant;
+        const got = size?.constant;
+        if (previous && expected !== undefined && got !== undefined && expected !== got) {
+          const here = `nn.${item.layer.kind} (line ${item.span.startLine + 1})`;
+          const before = `nn.${previous.layer.kind} (line ${previous.span.startLine + 1})`;
+          this.report({
+            code: 'sequential-mismatch',
+            severity: 'error',
+            span: item.span,
+            fixes: [],
+            message: `In this nn.Sequential, ${here} expects ${groupDigits(expected)} input features, but ${before} before it produces ${groupDigits(got)}: PyTorch raises a shape error on the first forward call.`,
+            related: [{ span: previous.span, message: `${before} produces ${groupDigits(got)} features` }],
+          });
+        }
+        previous = item;
+        size = LAST_AXIS_KINDS.has(item.layer.kind) ? item.layer.outFeatures : undefined;
+      } else if (!(item.t === 'module' && WEIGHTLESS.has(item.tree.kind) && item.tree.kind !== 'Flatten')) {
+        size = undefined;
+      }
+    }
+  }
+
+  private report(f: Finding): void {
+    if (this.quiet === 0) this.sink(f);
   }
 
   /** `self.name = value`: registers a submodule or a parameter as `nn.Module.__setattr__` does. */
@@ -609,7 +803,8 @@ export class Evaluator {
           if (!child) return { t: 'module', tree: { ...emptyModule(kind), unknown: `an item of the ${kind} is not a module Attention Lens can follow` }, fields: new Map() };
           children.push([k, child]);
         }
-        return { t: 'module', tree: container(kind, children), fields: new Map() };
+        if (kind === 'Sequential') this.checkChain(positional);
+        return { t: 'module', tree: container(kind, children), fields: new Map(), items: kind === 'Sequential' ? positional : undefined };
       }
       default:
         break;
@@ -800,3 +995,18 @@ const WEIGHTLESS = new Set([
   'PixelShuffle', 'PixelUnshuffle', 'ZeroPad2d', 'ConstantPad1d', 'ConstantPad2d', 'ReflectionPad2d', 'CrossEntropyLoss',
   'MSELoss', 'L1Loss', 'BCELoss', 'BCEWithLogitsLoss', 'NLLLoss', 'CosineSimilarity', 'PairwiseDistance',
 ]);
+
+/** Element `i` of a tuple-like value: a sequence's item, any copy of a repeat. */
+function element(v: Value, i: number): Value {
+  if (v.t === 'seq') return v.items[i] ?? UNKNOWN;
+  if (v.t === 'repeat') return v.item;
+  return UNKNOWN;
+}
+
+/** Layers that read and write the last axis, so the feature size can be followed through them. */
+const LAST_AXIS_KINDS = new Set([
+  'Linear', 'LayerNorm', 'RMSNorm', 'MultiheadAttention', 'TransformerEncoderLayer', 'TransformerDecoderLayer',
+  'TransformerEncoder', 'TransformerDecoder', 'Transformer', 'RNN', 'GRU', 'LSTM', 'MultiHeadSelfAttention', 'Block', 'FullyConnected',
+]);
+
+const RECURRENT_KINDS = new Set(['RNN', 'GRU', 'LSTM']);

@@ -13,7 +13,7 @@ export interface Span {
   readonly endChar: number;
 }
 
-export type BinaryOp = '+' | '-' | '*' | '/' | '//' | '%' | '**';
+export type BinaryOp = '+' | '-' | '*' | '/' | '//' | '%' | '**' | '@';
 export type CompareOp = '==' | '!=' | '<' | '<=' | '>' | '>=';
 
 export interface Arg {

@@ -24,6 +24,11 @@ export interface Fix {
   readonly edits: readonly TextEdit[];
 }
 
+export interface Related {
+  readonly span: Span;
+  readonly message: string;
+}
+
 export interface Finding {
   /** Stable code shown in the Problems panel and the CLI: `heads-divisibility`, `negative-size`, ... */
   readonly code: string;
@@ -31,6 +36,8 @@ export interface Finding {
   readonly message: string;
   readonly span: Span;
   readonly fixes: readonly Fix[];
+  /** Where the sizes involved were defined. */
+  readonly related?: readonly Related[];
 }
 
 export interface AttentionShape {
@@ -61,6 +68,8 @@ export interface LayerInstance {
   readonly attention?: AttentionShape;
   /** The feature size the layer produces, for layers fed by this one. */
   readonly outFeatures?: Poly;
+  /** The feature size it reads from the last axis of its input. */
+  readonly inFeatures?: Poly;
   /** The trailing dimensions it produces in place of the input's last one (TF.js outputShape [4, 8]). */
   readonly outTail?: readonly Poly[];
   /** Embeddings add a feature axis instead of replacing the last one. */

@@ -25,6 +25,10 @@ export interface Binding {
   readonly annotation?: string;
   /** Offset of the statement, to take the last binding before a use. */
   readonly at: number;
+  /** `a, b = value`: this target takes element `unpack` of the value. */
+  readonly unpack?: number;
+  /** `x += value`: the binary operator combining the previous value with this one. */
+  readonly op?: '+' | '-' | '*' | '/' | '//';
 }
 
 export interface Param {

@@ -25,14 +25,25 @@ export type Value =
   | { readonly t: 'function'; readonly name: string; readonly fragment: number; readonly scope: number }
   /** A built layer; `applied` rebuilds it for the inputs it is applied to (TF.js sizes come from them). */
   | { readonly t: 'layer'; readonly layer: LayerInstance; readonly span: Span; readonly applied?: (inputs: readonly Shape[]) => LayerInstance }
-  /** A tensor of a TF.js graph or eager computation, by its shape (batch first; unknown dims undefined). */
-  | { readonly t: 'tensor'; readonly shape: Shape }
+  /**
+   * A tensor, by its shape (batch first; unknown dims undefined). With `partial` only the last (feature)
+   * dimension is placed: the rank is not known. `origin` says which layer produced it, for messages.
+   */
+  | { readonly t: 'tensor'; readonly shape: Shape; readonly partial?: boolean; readonly origin?: Origin }
   /** A layer without weights: passes the shape through, flattens it, or concatenates its inputs' features. */
   | { readonly t: 'op'; readonly op: 'same' | 'flatten' | 'concatenate' }
   /** A `tf.sequential()` model whose layers are added one by one. */
   | { readonly t: 'model'; readonly id: number }
   /** An nn.Module instance: its module tree and its other attributes (`self.num_patches`). */
-  | { readonly t: 'module'; readonly tree: ModuleTree; readonly fields: ReadonlyMap<string, Value> }
+  | {
+      readonly t: 'module';
+      readonly tree: ModuleTree;
+      readonly fields: ReadonlyMap<string, Value>;
+      /** The class of this file it is an instance of: calling it runs its forward(). */
+      readonly cls?: { readonly name: string; readonly fragment: number; readonly scope: number };
+      /** An nn.Sequential's layers, applied in order when it is called. */
+      readonly items?: readonly Value[];
+    }
   /** A parameter (`nn.Parameter(torch.zeros(1, 1, d))`, or `layer.weight`), by identity. */
   | { readonly t: 'param'; readonly ref: ParamRef }
   /** `count` independent copies of `item`: a comprehension over `range(n)`. */
@@ -40,6 +51,12 @@ export type Value =
   | { readonly t: 'unknown' };
 
 export type Shape = readonly (Poly | undefined)[];
+
+/** Where a tensor's size comes from: `nn.Linear(512, 128)` defined at `span`. */
+export interface Origin {
+  readonly label: string;
+  readonly span: Span;
+}
 
 export const UNKNOWN: Value = { t: 'unknown' };
 export const NONE: Value = { t: 'none' };

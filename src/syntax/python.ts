@@ -7,6 +7,7 @@ import { RETURN, type Binding, type CallSite, type Fragment, type ImportBinding,
 import { findDescendants, mentionsAny, namedChildren, refOf, spanOf, textOf, type Node } from './nodes';
 
 const CALL = new Set(['call']);
+const AUGMENTED = new Set(['+', '-', '*', '/', '//']);
 const LAMBDA = new Set(['lambda']);
 
 const COMPOUND_BLOCKS = new Set([
@@ -117,6 +118,7 @@ class FragmentBuilder {
   private expressionStatement(node: Node, scope: number): void {
     const inner = namedChildren(node)[0];
     if (inner?.type === 'assignment') this.assignment(inner, scope, node.startIndex);
+    else if (inner?.type === 'augmented_assignment') this.augmented(inner, scope, node.startIndex);
     this.findCalls(node, scope);
   }
 
@@ -129,10 +131,29 @@ class FragmentBuilder {
     const value = right && right.type === 'assignment' ? right.childForFieldName('right') : right;
     if (right?.type === 'assignment') this.assignment(right, scope, at);
     if (!left) return;
-    const target = left.type === 'identifier' || left.type === 'attribute' ? textOf(left, this.source) : undefined;
-    if (target === undefined) return;
-    const binding: Binding = { target, value: value ? refOf(value) : undefined, annotation, at };
-    (scope === -1 ? this.moduleBindings : this.scopes[scope].bindings).push(binding);
+    const bindings = scope === -1 ? this.moduleBindings : this.scopes[scope].bindings;
+    const ref = value ? refOf(value) : undefined;
+    if (left.type === 'identifier' || left.type === 'attribute') {
+      bindings.push({ target: textOf(left, this.source), value: ref, annotation, at });
+      return;
+    }
+    if (left.type === 'pattern_list' || left.type === 'tuple_pattern') {
+      // `out, weights = self.attn(q, k, v)`: each name takes its element; a starred name ends what is known.
+      for (const [i, element] of namedChildren(left).entries()) {
+        if (element.type === 'list_splat_pattern') return;
+        if (element.type === 'identifier' || element.type === 'attribute') bindings.push({ target: textOf(element, this.source), value: ref, at, unpack: i });
+      }
+    }
+  }
+
+  /** `x += value` */
+  private augmented(node: Node, scope: number, at: number): void {
+    const left = node.childForFieldName('left');
+    const right = node.childForFieldName('right');
+    const op = node.childForFieldName('operator');
+    const symbol = op ? textOf(op, this.source).slice(0, -1) : '';
+    if (!left || !right || (left.type !== 'identifier' && left.type !== 'attribute') || !AUGMENTED.has(symbol)) return;
+    (scope === -1 ? this.moduleBindings : this.scopes[scope].bindings).push({ target: textOf(left, this.source), value: refOf(right), at, op: symbol as Binding['op'] });
   }
 
   private findCalls(node: Node, scope: number): void {
@@ -239,7 +260,7 @@ export function pythonFragment(node: Node, source: string, candidates: readonly 
   return { span: spanOf(node), imports: builder.imports, moduleBindings: builder.moduleBindings, scopes: builder.scopes, calls: builder.calls };
 }
 
-const BINARY_OPS = new Set<string>(['+', '-', '*', '/', '//', '%', '**']);
+const BINARY_OPS = new Set<string>(['+', '-', '*', '/', '//', '%', '**', '@']);
 const COMPARE_OPS = new Set<string>(['==', '!=', '<', '<=', '>', '>=']);
 
 /** Converts one Python expression node. */

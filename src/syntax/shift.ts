@@ -29,12 +29,13 @@ export function shiftFragment(f: Fragment, delta: number, lineDelta: number): Fr
 export function shiftResult(r: FragmentResult, delta: number, lineDelta: number): FragmentResult {
   if (delta === 0 && lineDelta === 0) return r;
   const span = spanShifter(delta, lineDelta);
-  const finding = (f: Finding): Finding => ({ ...f, span: span(f.span), fixes: f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, span: span(e.span) })) })) });
+  const finding = (f: Finding): Finding => ({ ...f, span: span(f.span), related: f.related?.map((r) => ({ ...r, span: span(r.span) })), fixes: f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, span: span(e.span) })) })) });
   return {
     layers: r.layers.map((l) => ({ ...l, span: span(l.span), findings: l.findings.map(finding) })),
     findings: r.findings.map(finding),
     modules: r.modules.map((m) => ({ ...m, span: span(m.span), extent: span(m.extent) })),
     instances: r.instances.map((i) => ({ ...i, span: span(i.span) })),
+    hints: r.hints.map((h) => ({ ...h, span: span(h.span) })),
     reads: r.reads,
   };
 }

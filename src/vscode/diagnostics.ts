@@ -46,6 +46,7 @@ export class DiagnosticsPublisher implements vscode.Disposable {
       const d = new vscode.Diagnostic(this.service.range(doc, f.span), f.message, SEVERITIES[f.severity]);
       d.source = DIAGNOSTIC_SOURCE;
       d.code = f.code;
+      d.relatedInformation = f.related?.map((r) => new vscode.DiagnosticRelatedInformation(new vscode.Location(doc.uri, this.service.range(doc, r.span)), r.message));
       return d;
     }));
   }

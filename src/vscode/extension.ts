@@ -8,6 +8,7 @@ import { FixProvider } from './codeActions';
 import { EXPLAIN_COMMAND, SHOW_DETAILS_COMMAND, explainShapes, showDetails } from './commands';
 import { SECTION, settingsFrom, type Settings } from './settings';
 import { ModelStatus } from './statusBar';
+import { SizeHintsProvider } from './inlayHints';
 
 const SELECTOR: vscode.DocumentSelector = [{ language: 'python' }, { language: 'typescript' }];
 
@@ -24,8 +25,11 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
   const lenses = new LayerCodeLensProvider(service, () => settings.codeLens);
   const diagnostics = new DiagnosticsPublisher(service, () => settings.diagnostics);
   const status = new ModelStatus(service);
+  const sizeHints = new SizeHintsProvider(service, () => settings.inlayHints);
   context.subscriptions.push(
     status,
+    sizeHints,
+    vscode.languages.registerInlayHintsProvider(SELECTOR, sizeHints),
     log,
     service,
     lenses,
@@ -39,6 +43,7 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
       if (!e.affectsConfiguration(SECTION)) return;
       settings = settingsFrom(vscode.workspace.getConfiguration(SECTION));
       lenses.refresh();
+      sizeHints.refresh();
       diagnostics.refreshAll();
     }),
   );

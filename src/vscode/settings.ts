@@ -3,6 +3,7 @@ export interface Settings {
   readonly hover: boolean;
   readonly codeLens: boolean;
   readonly diagnostics: boolean;
+  readonly inlayHints: boolean;
 }
 
 export const SECTION = 'attentionLens';
@@ -14,5 +15,6 @@ export function settingsFrom(raw: Raw): Settings {
     hover: raw.get<boolean>('hover.enabled') ?? true,
     codeLens: raw.get<boolean>('codeLens.enabled') ?? true,
     diagnostics: raw.get<boolean>('diagnostics.enabled') ?? true,
+    inlayHints: raw.get<boolean>('inlayHints.enabled') ?? false,
   };
 }

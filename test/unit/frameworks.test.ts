@@ -34,6 +34,9 @@ const NOT_YET_FOLLOWED: Record<string, string> = {
   'test/fixtures/models/jspytorch/classifier.ts:15': 'vocabSize comes from the instance built at module level',
 };
 
+/** Shape errors found by following tensors: checked against PyTorch's forward calls in forward.test.ts. */
+export const FLOW_CODES = new Set(['sequential-mismatch', 'feature-mismatch', 'attention-embed-mismatch']);
+
 function gap(file: string, line: number): boolean {
   return file in NOT_YET_FOLLOWED || `${file}:${line}` in NOT_YET_FOLLOWED;
 }
@@ -65,7 +68,7 @@ for (const source of ['pytorch-layers.json', 'js-layers.json']) {
           if (r.tensors && !r.lazy) assert.deepStrictEqual(expandTensors(layer.layer.tensors), r.tensors, `${where}: tensors`);
         }
         const errorLines = new Set(records.filter((r) => r.error).map((r) => `${r.line}:${r.column}`));
-        for (const f of analysis.findings) {
+        for (const f of analysis.findings.filter((x) => !FLOW_CODES.has(x.code))) {
           assert.ok(errorLines.has(`${f.span.startLine + 1}:${f.span.startChar + 1}`), `${file}:${f.span.startLine + 1}: ${f.code} where the framework accepts the code`);
         }
       });

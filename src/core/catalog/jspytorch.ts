@@ -54,7 +54,7 @@ const SPECS: Record<string, LayerSpec> = {
       const outF = a.dim('out_size');
       const notes = ['y = x·W + b with W [in_size, out_size].'];
       if (!a.flag('bias', true)) notes.push('bias=false only skips adding b in forward(): js-pytorch still creates b and counts it.');
-      return { tensors: linear(inF, outF), summary: `${dimText(inF)} → ${dimText(outF)}`, notes, outFeatures: outF };
+      return { tensors: linear(inF, outF), summary: `${dimText(inF)} → ${dimText(outF)}`, notes, outFeatures: outF, inFeatures: inF };
     },
   },
   MultiHeadSelfAttention: {
@@ -70,6 +70,7 @@ const SPECS: Record<string, LayerSpec> = {
         problems: headsProblems(a),
         attention: shape,
         outFeatures: a.dim('out_size'),
+        inFeatures: a.dim('in_size'),
       };
     },
   },
@@ -121,7 +122,7 @@ const SPECS: Record<string, LayerSpec> = {
     framework: 'js-pytorch',
     signature: [{ name: 'n_embed', size: 'D' }],
     build(a) {
-      return { tensors: layerNorm(a.dim('n_embed')), summary: `over [${dimText(a.dim('n_embed'))}]`, outFeatures: a.dim('n_embed') };
+      return { tensors: layerNorm(a.dim('n_embed')), summary: `over [${dimText(a.dim('n_embed'))}]`, outFeatures: a.dim('n_embed'), inFeatures: a.dim('n_embed') };
     },
   },
 };

@@ -129,6 +129,7 @@ const MULTIHEAD_ATTENTION: LayerSpec = {
       problems: headsProblems(a, 'embed_dim', 'num_heads'),
       attention: { embed: E, heads: h, headDim, kdim, vdim },
       outFeatures: E,
+      inFeatures: E,
     };
   },
 };
@@ -145,6 +146,7 @@ const LINEAR: LayerSpec = {
       summary: `${dimText(inF)} → ${dimText(outF)}`,
       notes: ['y = x·Wᵀ + b with W [out_features, in_features]' + (a.flag('bias', true) ? '.' : ' and no b (bias=False).')],
       outFeatures: outF,
+      inFeatures: inF,
     };
   },
 };
@@ -194,6 +196,7 @@ const LAYER_NORM: LayerSpec = {
       tensors: layerNormTensors(shape, a.flag('elementwise_affine', true), a.flag('bias', true)),
       summary: `over [${shape.map(dimText).join(', ')}]`,
       outFeatures: shape[shape.length - 1],
+      inFeatures: shape[shape.length - 1],
     };
   },
 };
@@ -318,6 +321,7 @@ const RMS_NORM: LayerSpec = {
       summary: `over [${shape.map(dimText).join(', ')}]`,
       notes: ['RMSNorm scales by the root mean square: a weight and no bias.'],
       outFeatures: shape[shape.length - 1],
+      inFeatures: shape[shape.length - 1],
     };
   },
 };
@@ -366,6 +370,7 @@ function recurrent(kind: 'RNN' | 'GRU' | 'LSTM', gates: bigint): LayerSpec {
           ...(projected ? ['proj_size projects the hidden state: weight_hr maps hidden_size to proj_size, and the next layer reads proj_size features.'] : []),
         ],
         outFeatures: deeper,
+        inFeatures: inF,
       };
     },
   };
@@ -436,7 +441,7 @@ const TRANSFORMER_ENCODER_LAYER: LayerSpec = {
   signature: TRANSFORMER_LAYER_SIGNATURE,
   build(a) {
     const s = blockSizes(a);
-    return { tensors: encoderLayerTensors(s), summary: blockSummary(s), notes: [BLOCK_NOTE], problems: headsProblems(a, 'd_model', 'nhead'), attention: blockAttention(s), outFeatures: s.E };
+    return { tensors: encoderLayerTensors(s), summary: blockSummary(s), notes: [BLOCK_NOTE], problems: headsProblems(a, 'd_model', 'nhead'), attention: blockAttention(s), outFeatures: s.E, inFeatures: s.E };
   },
 };
 
@@ -453,6 +458,7 @@ const TRANSFORMER_DECODER_LAYER: LayerSpec = {
       problems: headsProblems(a, 'd_model', 'nhead'),
       attention: blockAttention(s),
       outFeatures: s.E,
+      inFeatures: s.E,
     };
   },
 };
@@ -481,6 +487,7 @@ function stack(kind: string, layerArg: string, signature: ParamSpec[]): LayerSpe
         unknownReason,
         attention: inner?.attention,
         outFeatures: inner?.outFeatures,
+        inFeatures: inner?.inFeatures,
       };
     },
   };
@@ -535,6 +542,7 @@ const TRANSFORMER: LayerSpec = {
       unknownReason: encoder && decoder ? undefined : 'a custom encoder or decoder is passed in that Attention Lens cannot follow.',
       attention: blockAttention(s),
       outFeatures: s.E,
+      inFeatures: s.E,
     };
   },
 };

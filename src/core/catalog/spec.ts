@@ -30,6 +30,8 @@ export interface Built {
   readonly attention?: AttentionShape;
   readonly outFeatures?: Poly;
   readonly outTail?: readonly Poly[];
+  /** The feature size it reads from the last axis of its input (PyTorch and js-pytorch layers). */
+  readonly inFeatures?: Poly;
   readonly appendsAxis?: boolean;
   readonly inputShape?: readonly (Poly | undefined)[];
 }

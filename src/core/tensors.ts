@@ -1,0 +1,111 @@
+/**
+ * Tensor sizes followed through forward(): only what the code states is used (an explicit view, a split
+ * along the last axis); anything else makes the size unknown and the checks after it stay silent.
+ */
+import { Poly } from './symbolic';
+import { asPoly, UNKNOWN, type Origin, type Value } from './value';
+
+export type Tensor = Extract<Value, { t: 'tensor' }>;
+
+/** An input whose sizes are not known at all (a forward() argument). */
+export const OPAQUE: Tensor = { t: 'tensor', shape: [undefined], partial: true };
+
+export function features(t: Tensor): Poly | undefined {
+  return t.shape[t.shape.length - 1];
+}
+
+export function withFeatures(t: Tensor, f: Poly | undefined, origin?: Origin): Tensor {
+  return { t: 'tensor', shape: [...t.shape.slice(0, -1), f], partial: t.partial, origin };
+}
+
+/** Functions that keep the shape: activations, dropout, softmax over any axis, scaling. */
+export const SHAPE_PRESERVING = new Set([
+  'relu', 'gelu', 'silu', 'tanh', 'sigmoid', 'softmax', 'log_softmax', 'dropout', 'elu', 'leaky_relu', 'mish',
+  'softplus', 'hardswish', 'normalize', 'layer_norm', 'rms_norm', 'exp', 'abs', 'neg', 'sqrt', 'rsqrt', 'clone',
+  'contiguous', 'float', 'half', 'bfloat16', 'to', 'detach', 'type_as', 'masked_fill', 'cuda', 'cpu', 'mul', 'add',
+]);
+
+function axis(v: Value | undefined, rank: number | undefined): number | undefined {
+  const c = v ? asPoly(v)?.constant : undefined;
+  if (c === undefined) return undefined;
+  const n = Number(c);
+  if (n < 0) return rank === undefined ? n : rank + n;
+  return n;
+}
+
+/** Whether `dim` is the last axis: -1 always, a positive index only when the rank is known. */
+function isLast(dim: number | undefined, t: Tensor): boolean {
+  if (dim === undefined) return false;
+  return dim === -1 || (!t.partial && dim === t.shape.length - 1);
+}
+
+/** `x.view(B, T, C)`, `x.transpose(1, 2)`, `x.split(n, dim=-1)` and friends. */
+export function tensorMethod(t: Tensor, method: string, args: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
+  const rank = t.partial ? undefined : t.shape.length;
+  switch (method) {
+    case 'view':
+    case 'reshape': {
+      const dims = args.length === 1 && args[0].t === 'seq' ? args[0].items : args;
+      const shape = dims.map((d) => {
+        const p = asPoly(d);
+        return p && p.constant !== -1n ? p : undefined;
+      });
+      return dims.length ? { t: 'tensor', shape, origin: t.origin } : UNKNOWN;
+    }
+    case 'transpose':
+    case 'swapaxes': {
+      const a = axis(args[0], rank);
+      const b = axis(args[1], rank);
+      if (a === undefined || b === undefined) return UNKNOWN;
+      if (rank === undefined) {
+        // Without the rank, only swaps of negative axes other than -1 are known to keep the last axis.
+        return a < -1 && b < -1 ? t : withFeatures(t, undefined);
+      }
+      const shape = [...t.shape];
+      [shape[a], shape[b]] = [shape[b], shape[a]];
+      return { t: 'tensor', shape, origin: t.origin };
+    }
+    case 'permute': {
+      const order = (args.length === 1 && args[0].t === 'seq' ? args[0].items : args).map((v) => axis(v, rank));
+      if (rank === undefined || order.some((o) => o === undefined) || order.length !== rank) return withFeatures(t, undefined);
+      return { t: 'tensor', shape: order.map((o) => t.shape[o!]), origin: t.origin };
+    }
+    case 'split':
+    case 'chunk': {
+      const dim = axis(keywords.get('dim') ?? args[1], rank) ?? (method === 'split' || method === 'chunk' ? 0 : undefined);
+      const total = features(t);
+      const n = asPoly(keywords.get(method === 'split' ? 'split_size_or_sections' : 'chunks') ?? args[0] ?? UNKNOWN);
+      if (!isLast(dim, t) || !total || !n || n.constant === undefined || n.constant <= 0n) return UNKNOWN;
+      const size = method === 'split' ? n : total.divExact(n.constant);
+      const count = method === 'split' ? total.divExact(n.constant) : n;
+      if (!size || count?.constant === undefined || count.constant > 64n) return UNKNOWN;
+      return { t: 'seq', items: Array.from({ length: Number(count.constant) }, () => withFeatures(t, size, t.origin)) };
+    }
+    case 'unsqueeze': {
+      const dim = asPoly(args[0] ?? UNKNOWN)?.constant;
+      if (dim === -1n) return { ...t, shape: [...t.shape, Poly.ONE] };
+      if (dim === undefined || rank === undefined) return withFeatures(t, undefined);
+      const at = Number(dim < 0n ? BigInt(rank + 1) + dim : dim);
+      return { ...t, shape: [...t.shape.slice(0, at), Poly.ONE, ...t.shape.slice(at)] };
+    }
+    default:
+      return SHAPE_PRESERVING.has(method) ? t : UNKNOWN;
+  }
+}
+
+/** `torch.cat([a, b], dim=-1)` adds the feature sizes; along another axis they must agree and stay. */
+export function concatenate(items: readonly Value[], dimValue: Value | undefined): Value {
+  const tensors = items.filter((i): i is Tensor => i.t === 'tensor');
+  if (tensors.length !== items.length || !tensors.length) return UNKNOWN;
+  const dim = dimValue ? asPoly(dimValue)?.constant : 0n;
+  if (dim !== -1n) return withFeatures(tensors[0], tensors.every((t) => features(t)?.equals(features(tensors[0]) ?? Poly.symbol('?'))) ? features(tensors[0]) : undefined);
+  const sizes = tensors.map(features);
+  const sum = sizes.every((s): s is Poly => s !== undefined) ? sizes.reduce((a, s) => a.add(s), Poly.ZERO) : undefined;
+  return withFeatures(tensors[0], sum);
+}
+
+/** `a @ b`: the result ends with b's last axis; the shared axis is checked by the caller where known. */
+export function matmul(a: Tensor, b: Tensor): Tensor {
+  if (a.partial || b.partial || a.shape.length < 2 || b.shape.length < 2) return { ...OPAQUE, shape: [features(b)] };
+  return { t: 'tensor', shape: [...a.shape.slice(0, -1), features(b)], origin: b.origin };
+}

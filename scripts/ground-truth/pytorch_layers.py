@@ -54,7 +54,10 @@ class Recorder:
             module = nn.Identity()  # torch would stop here; we keep going to reach the other call sites
             record = {"line": line, "column": col + 1, "kind": cls.__name__, "error": describe_error(exc)}
         first = self.sites.setdefault((line, col + 1), record)
-        if first != record:
+        if first != record and first.get("kind") == record.get("kind") and "error" not in first and "error" not in record:
+            # A call in a loop whose sizes depend on the loop variable: no single count belongs to the line.
+            self.sites[(line, col + 1)] = {"line": line, "column": col + 1, "kind": record["kind"], "params": None, "varies": True}
+        elif first != record and not first.get("varies"):
             sys.exit(f"{self.path}:{line}:{col + 1}: one call site built different layers:\n  {first}\n  {record}")
         return module
 

@@ -48,6 +48,7 @@ function indexModule(fragments: readonly Fragment[]): ModuleIndex {
   fragments.forEach((f, fi) => {
     for (const imp of f.imports) index.imports.set(imp.local, imp);
     for (const b of f.moduleBindings) {
+      if (b.append) continue;
       const list = index.bindings.get(b.target) ?? [];
       list.push({ fragment: fi, binding: b });
       index.bindings.set(b.target, list);
@@ -177,28 +178,28 @@ export class Evaluator {
    * its loop variable is evaluated for each value, when there are few enough to list.
    */
   private comprehension(e: Extract<Expr, { k: 'comprehension' }>, ctx: Ctx): Value {
-    let values: Value[] | undefined;
-    let count: Poly | undefined;
-    const it = e.iterable;
-    if (it.k === 'call' && it.callee.k === 'name' && it.callee.id === 'range' && it.args.length >= 1 && it.args.length <= 2) {
-      const bounds = it.args.map((a) => asPoly(this.eval(a.value, ctx)));
-      if (bounds.some((b) => !b)) return UNKNOWN;
-      const [lo, hi] = bounds.length === 2 ? [bounds[0]!, bounds[1]!] : [Poly.ZERO, bounds[0]!];
-      count = hi.sub(lo);
-      if (lo.constant !== undefined && hi.constant !== undefined && hi.constant - lo.constant <= 256n) {
-        values = [];
-        for (let i = lo.constant; i < hi.constant; i++) values.push(int(i));
-      }
-    } else {
-      const seq = this.eval(it, ctx);
-      if (seq.t !== 'seq') return UNKNOWN;
-      values = [...seq.items];
-      count = Poly.int(values.length);
-    }
-    if (!e.variable || !mentionsName(e.element, e.variable)) return { t: 'repeat', item: this.eval(e.element, ctx), count };
-    if (!values) return UNKNOWN;
+    const loop = this.loopValues(e.iterable, ctx);
+    if (!loop) return UNKNOWN;
+    if (!e.variable || !mentionsName(e.element, e.variable)) return { t: 'repeat', item: this.eval(e.element, ctx), count: loop.count };
+    if (!loop.values) return UNKNOWN;
     const variable = e.variable;
-    return { t: 'seq', items: values.map((v) => this.eval(e.element, { ...ctx, locals: new Map([...(ctx.locals ?? []), [variable, v]]) })) };
+    return { t: 'seq', items: loop.values.map((v) => this.eval(e.element, withLocal(ctx, variable, v))) };
+  }
+
+  /** What a `for` iterates: its count (symbolic for `range(n)`), and its values when few enough to list. */
+  private loopValues(iterable: Expr, ctx: Ctx): { count: Poly; values?: Value[] } | undefined {
+    if (iterable.k === 'call' && iterable.callee.k === 'name' && iterable.callee.id === 'range' && iterable.args.length >= 1 && iterable.args.length <= 2) {
+      const bounds = iterable.args.map((a) => asPoly(this.eval(a.value, ctx)));
+      if (bounds.some((b) => !b)) return undefined;
+      const [lo, hi] = bounds.length === 2 ? [bounds[0]!, bounds[1]!] : [Poly.ZERO, bounds[0]!];
+      const count = hi.sub(lo);
+      if (lo.constant === undefined || hi.constant === undefined || hi.constant - lo.constant > 256n) return { count };
+      const values: Value[] = [];
+      for (let i = lo.constant; i < hi.constant; i++) values.push(int(i));
+      return { count, values };
+    }
+    const seq = this.eval(iterable, ctx);
+    return seq.t === 'seq' ? { count: Poly.int(seq.items.length), values: [...seq.items] } : undefined;
   }
 
   // ---- names -------------------------------------------------------------------------------------
@@ -217,7 +218,7 @@ export class Evaluator {
       const scope = fragment.scopes[scopeIndex];
       if (scope.kind === 'function' || innermost) {
         const found = this.lastBinding(scope.bindings, name, at);
-        if (found) return this.evalBinding(found, { fragment: ctx.fragment, scope: scopeIndex, at: found.at, locals: ctx.locals });
+        if (found) return this.withAppends(found, scope.bindings, { fragment: ctx.fragment, scope: scopeIndex, at: found.at, locals: ctx.locals }, at);
         const param = scope.params.find((p) => p.name === name);
         if (param) return innermost && local ? local : this.paramValue(param, ctx.fragment, scopeIndex);
       }
@@ -254,8 +255,69 @@ export class Evaluator {
 
   private lastBinding(bindings: readonly Binding[], target: string, at: number): Binding | undefined {
     let found: Binding | undefined;
-    for (const b of bindings) if (b.target === target && b.at < at) found = b;
+    for (const b of bindings) if (b.target === target && b.at < at && !b.append) found = b;
     return found;
+  }
+
+  /** The value of `found`, grown by the `.append` / `.extend` calls on the same name before `at`. */
+  private withAppends(found: Binding, bindings: readonly Binding[], ctx: Ctx, at: number): Value {
+    let value = this.evalBinding(found, ctx);
+    const appends = bindings.filter((b) => b.append && b.target === found.target && b.at > found.at && b.at < at);
+    for (const group of loopGroups(appends)) value = this.appendGroup(value, group, { ...ctx, at: group[0].at });
+    return value;
+  }
+
+  /**
+   * Appends made by one loop body (or one plain call). A loop over few enough values runs pass by pass, in
+   * order; over `range(n)` with n unknown each append adds n copies, as a comprehension would.
+   */
+  private appendGroup(current: Value, group: readonly Binding[], ctx: Ctx): Value {
+    const loop = group[0].append?.iterable;
+    const iteration = loop ? this.loopValues(this.model.expr(loop), ctx) : undefined;
+    const variable = group[0].append?.variable;
+    const element = (b: Binding, c: Ctx): Value[] | undefined => {
+      const v = this.eval(this.model.expr(b.value!), c);
+      if (!b.append?.extend) return [v];
+      return v.t === 'seq' ? [...v.items] : undefined;
+    };
+    const items: Value[] = [];
+    if (!loop) {
+      const added = element(group[0], ctx);
+      return this.extend(current, added);
+    }
+    if (!iteration) return this.extend(current, undefined);
+    if (iteration.values && variable) {
+      for (const v of iteration.values) {
+        for (const b of group) {
+          const added = element(b, withLocal(ctx, variable, v));
+          if (!added) return this.extend(current, undefined);
+          items.push(...added);
+        }
+      }
+      return this.extend(current, items);
+    }
+    for (const b of group) {
+      const added = element(b, ctx);
+      if (added?.length !== 1) return this.extend(current, undefined);
+      items.push({ t: 'repeat', item: added[0], count: iteration.count });
+    }
+    return this.extend(current, items);
+  }
+
+  private extend(current: Value, items: readonly Value[] | undefined): Value {
+    if (current.t === 'module') {
+      for (const item of items ?? []) {
+        const child = this.childTree(item);
+        if (child) current.tree.children.set(String(current.tree.children.size), child);
+        else current.tree.unknown ??= 'an appended item is not a module Attention Lens can follow';
+      }
+      if (!items) current.tree.unknown ??= 'an appended item cannot be followed';
+      return current;
+    }
+    if (!items) return UNKNOWN;
+    if (current.t === 'seq' && items.every((i) => i.t !== 'repeat')) return { t: 'seq', items: [...current.items, ...items] };
+    if (current.t === 'seq' && current.items.length === 0 && items.length === 1) return items[0];
+    return UNKNOWN;
   }
 
   /** One value per binding (and per instantiation): a layer kept under two names is one object, counted once. */
@@ -570,9 +632,17 @@ export class Evaluator {
     }
     const { locals, missing } = this.bindParams(cls.fragment, init, positional, keywords, true);
     if (missing.length) tree.unknown = `needs arguments: ${missing.join(', ')} ha${missing.length === 1 ? 's' : 've'} no default`;
-    for (const b of fragment.scopes[init].bindings) {
-      if (!b.target.startsWith('self.')) continue;
-      const value = this.evalBinding(b, { fragment: cls.fragment, scope: init, at: b.at, locals });
+    const bindings = fragment.scopes[init].bindings;
+    const done = new Set<Binding>();
+    for (const [i, b] of bindings.entries()) {
+      if (!b.target.startsWith('self.') || done.has(b)) continue;
+      const ctx: Ctx = { fragment: cls.fragment, scope: init, at: b.at, locals };
+      // Appends to one list in one loop body run together, pass by pass.
+      const group = b.append ? loopGroups(bindings.slice(i).filter((x) => x.target === b.target))[0] : [b];
+      for (const g of group) done.add(g);
+      const value = b.append ? this.appendGroup(locals.get(b.target) ?? UNKNOWN, group, ctx) : this.evalBinding(b, ctx);
+      // A call that cannot be followed may build parameters: the total is then not known, never smaller.
+      if (value.t === 'unknown' && b.value && this.model.expr(b.value).k === 'call') tree.unknown ??= `${b.target} cannot be followed`;
       locals.set(b.target, value);
       const path = b.target.slice('self.'.length).split('.');
       const owner = path.length === 1 ? tree : childAt(tree, path.slice(0, -1));
@@ -954,6 +1024,11 @@ function toInt(round: (x: number) => number): Builtin {
   };
 }
 
+function floatOf(v: Value | undefined, f: (x: number) => number): Value {
+  const x = v ? toNumber(v) : undefined;
+  return { t: 'float', v: x === undefined ? undefined : f(x) };
+}
+
 const namespace: Builtin = (_args, keywords) => ({ t: 'dict', fields: new Map([...keywords].map(([k, v]) => [k, v.value])) });
 
 const BUILTIN_CALLS: Record<string, Builtin> = {
@@ -965,6 +1040,10 @@ const BUILTIN_CALLS: Record<string, Builtin> = {
     const p = v ? asPoly(v) : undefined;
     return p?.constant !== undefined ? int(p.constant < 0n ? -p.constant : p.constant) : UNKNOWN;
   },
+  'builtins.len': ([v]) => (v?.t === 'seq' ? int(v.items.length) : v?.t === 'str' ? int(v.v.length) : v?.t === 'dict' ? int(v.fields.size) : UNKNOWN),
+  'math.sqrt': ([v]) => floatOf(v, Math.sqrt),
+  'math.log': ([v]) => floatOf(v, Math.log),
+  'math.exp': ([v]) => floatOf(v, Math.exp),
   'builtins.max': extreme((a, b) => a > b),
   'builtins.min': extreme((a, b) => a < b),
   'builtins.dict': namespace,
@@ -1010,3 +1089,19 @@ const LAST_AXIS_KINDS = new Set([
 ]);
 
 const RECURRENT_KINDS = new Set(['RNN', 'GRU', 'LSTM']);
+
+function withLocal(ctx: Ctx, name: string, value: Value): Ctx {
+  return { ...ctx, locals: new Map([...(ctx.locals ?? []), [name, value]]) };
+}
+
+/** Consecutive appends of one loop body (the same iterable) form a group; other appends stand alone. */
+function loopGroups(appends: readonly Binding[]): Binding[][] {
+  const groups: Binding[][] = [];
+  for (const b of appends) {
+    if (!b.append) break;
+    const last = groups[groups.length - 1];
+    if (last && b.append.iterable && last[0].append?.iterable?.start === b.append.iterable.start) last.push(b);
+    else groups.push([b]);
+  }
+  return groups;
+}

@@ -27,6 +27,8 @@ export interface Binding {
   readonly at: number;
   /** `a, b = value`: this target takes element `unpack` of the value. */
   readonly unpack?: number;
+  /** `target.append(value)` (or `.extend`), inside `for variable in iterable` when `iterable` is set. */
+  readonly append?: { readonly extend: boolean; readonly iterable?: ExprRef; readonly variable?: string };
   /** `x += value`: the binary operator combining the previous value with this one. */
   readonly op?: '+' | '-' | '*' | '/' | '//';
 }

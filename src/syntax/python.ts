@@ -3,7 +3,7 @@
  * blocks of compound statements); expressions are converted later, on demand, by `pythonExpr`.
  */
 import type { Arg, BinaryOp, CompareOp, DictEntry, Expr } from '../core/expr';
-import { RETURN, type Binding, type CallSite, type Fragment, type ImportBinding, type Param, type Scope } from '../core/source';
+import { RETURN, type Binding, type CallSite, type ExprRef, type Fragment, type ImportBinding, type Param, type Scope } from '../core/source';
 import { findDescendants, mentionsAny, namedChildren, refOf, spanOf, textOf, type Node } from './nodes';
 
 const CALL = new Set(['call']);
@@ -25,6 +25,8 @@ class FragmentBuilder {
   readonly moduleBindings: Binding[] = [];
   readonly scopes: MutableScope[] = [];
   readonly calls: CallSite[] = [];
+  /** The innermost enclosing `for` loop, for appends in its body. */
+  private loop: { iterable: ExprRef; variable?: string } | undefined;
 
   constructor(
     private readonly source: string,
@@ -60,6 +62,22 @@ class FragmentBuilder {
         return;
       }
       default:
+        if (node.type === 'for_statement') {
+          const left = node.childForFieldName('left');
+          const right = node.childForFieldName('right');
+          const outer = this.loop;
+          this.loop = right ? { iterable: refOf(right), variable: left?.type === 'identifier' ? textOf(left, this.source) : undefined } : undefined;
+          try {
+            for (const child of namedChildren(node)) {
+              if (child.type === 'block') this.block(child, scope);
+              else if (child.type === 'else_clause') this.statement(child, scope);
+              else this.findCalls(child, scope);
+            }
+          } finally {
+            this.loop = outer;
+          }
+          return;
+        }
         if (COMPOUND_BLOCKS.has(node.type)) {
           // Blocks hold statements; the other parts (a condition, an iterable, a with item) hold expressions.
           for (const child of namedChildren(node)) {
@@ -119,6 +137,7 @@ class FragmentBuilder {
     const inner = namedChildren(node)[0];
     if (inner?.type === 'assignment') this.assignment(inner, scope, node.startIndex);
     else if (inner?.type === 'augmented_assignment') this.augmented(inner, scope, node.startIndex);
+    else if (inner?.type === 'call') this.append(inner, scope, node.startIndex);
     this.findCalls(node, scope);
   }
 
@@ -144,6 +163,24 @@ class FragmentBuilder {
         if (element.type === 'identifier' || element.type === 'attribute') bindings.push({ target: textOf(element, this.source), value: ref, at, unpack: i });
       }
     }
+  }
+
+  /** `self.layers.append(Block())`, in a loop or not: the list grows by one item a pass. */
+  private append(call: Node, scope: number, at: number): void {
+    const callee = call.childForFieldName('function');
+    const method = callee?.type === 'attribute' ? callee.childForFieldName('attribute') : null;
+    const object = callee?.childForFieldName('object');
+    const args = call.childForFieldName('arguments');
+    const arg = args ? namedChildren(args) : [];
+    if (!method || !object || arg.length !== 1 || (object.type !== 'identifier' && object.type !== 'attribute')) return;
+    const name = textOf(method, this.source);
+    if (name !== 'append' && name !== 'extend') return;
+    (scope === -1 ? this.moduleBindings : this.scopes[scope].bindings).push({
+      target: textOf(object, this.source),
+      value: refOf(arg[0]),
+      at,
+      append: { extend: name === 'extend', iterable: this.loop?.iterable, variable: this.loop?.variable },
+    });
   }
 
   /** `x += value` */

@@ -14,6 +14,8 @@ interface Expected {
   readonly params?: number | null;
   readonly tensors?: [string, number[] | null][];
   readonly lazy?: boolean;
+  /** A call in a loop building layers of different sizes: no single count belongs to the line. */
+  readonly varies?: boolean;
   readonly error?: { type: string; message: string };
 }
 
@@ -60,7 +62,7 @@ for (const source of ['pytorch-layers.json', 'js-layers.json']) {
           const layer = analysis.layers.find((l) => l.span.startLine + 1 === r.line && l.span.startChar + 1 === r.column);
           assert.ok(layer, `${where}: layer not found`);
           assert.strictEqual(layer.layer.kind, r.kind, where);
-          if (gap(file, r.line)) {
+          if (gap(file, r.line) || r.varies) {
             assert.strictEqual(paramsOf(layer), null, `${where}: not followed yet, so it must not be guessed`);
             continue;
           }

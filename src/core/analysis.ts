@@ -106,7 +106,7 @@ export function analyzeFragments(model: SourceModel, previous: readonly (Fragmen
     return { t: 'layer', layer: built.layer, span: call.span, applied };
   }, report);
   const flows = model.language === 'typescript';
-  /** With flows: the sites that construct a layer, the only ones evaluated again (a second `model.add` would extend the chain twice). */
+  /** With flows: the sites that construct a layer or a model, the only ones evaluated again (a second `model.add` would extend the chain twice). */
   const constructions = new Set<number>();
   if (flows) {
     // First every call, so applications and chains record what each layer receives; then the layers.
@@ -114,7 +114,7 @@ export function analyzeFragments(model: SourceModel, previous: readonly (Fragmen
       for (const site of fragment.calls) {
         const expr = safeExpr(model, site.call);
         const value = expr && safeEval(evaluator, expr, { fragment: fi, scope: site.scope, at: site.span.start });
-        if (value?.t === 'layer' && value.span.start === site.span.start) constructions.add(site.span.start);
+        if ((value?.t === 'layer' && value.span.start === site.span.start) || value?.t === 'module') constructions.add(site.span.start);
       }
     });
   }

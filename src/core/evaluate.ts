@@ -69,6 +69,15 @@ export class Evaluator {
   private readonly layerModules = new WeakMap<object, ModuleTree>();
   /** Module classes found so far (their bases reach nn.Module). */
   private readonly moduleClasses = new Map<string, boolean>();
+  /** How the language names the instance and its constructor. */
+  private get selfName(): string {
+    return this.model.language === 'python' ? 'self' : 'this';
+  }
+
+  private get initName(): string {
+    return this.model.language === 'python' ? '__init__' : 'constructor';
+  }
+
   /** Above 0 while applying the inner layers of a Sequential, whose mismatches are reported where it is built. */
   private quiet = 0;
   /** Module-level names read since the last clear, so an edit re-evaluates only what depends on it. */
@@ -339,7 +348,8 @@ export class Evaluator {
       if (b.unpack !== undefined) value = element(value, b.unpack);
       if (b.op) {
         const name = b.target;
-        const previous = name.startsWith('self.') ? this.selfAttribute(name.slice(5), ctx, 'self') : this.lookup(name, { ...ctx, at: b.at });
+        const self = `${this.selfName}.`;
+        const previous = name.startsWith(self) ? this.selfAttribute(name.slice(self.length), ctx, this.selfName) : this.lookup(name, { ...ctx, at: b.at });
         value = this.binary(b.op, previous, value, expr.span);
       }
     }
@@ -491,6 +501,10 @@ export class Evaluator {
         const flowed = this.flowCall(obj, c.id, e.args, ctx);
         if (flowed) return flowed;
       }
+      if (c.id === 'forward' && (obj.t === 'layer' || obj.t === 'module')) {
+        const args = this.bind(e.args, ctx);
+        return args ? this.applyCallable(obj, args.positional.map((p) => p.value), new Map([...args.keywords].map(([k, v]) => [k, v.value])), e.span) : UNKNOWN;
+      }
       if (obj.t === 'tensor') {
         const args = this.bind(e.args, ctx);
         return args ? tensorMethod(obj, c.id, args.positional.map((p) => p.value), new Map([...args.keywords].map(([k, v]) => [k, v.value]))) : UNKNOWN;
@@ -620,7 +634,7 @@ export class Evaluator {
    */
   instantiateModule(cls: { name: string; fragment: number; scope: number }, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
     const fragment = this.model.fragments[cls.fragment];
-    const init = fragment.scopes.findIndex((s) => s.parent === cls.scope && s.kind === 'function' && s.name === '__init__');
+    const init = fragment.scopes.findIndex((s) => s.parent === cls.scope && s.kind === 'function' && s.name === this.initName);
     const tree = emptyModule(cls.name);
     const fields = new Map<string, Value>();
     if (init < 0) {
@@ -630,12 +644,12 @@ export class Evaluator {
       }
       return { t: 'module', tree, fields };
     }
-    const { locals, missing } = this.bindParams(cls.fragment, init, positional, keywords, true);
+    const { locals, missing } = this.bindParams(cls.fragment, init, positional, keywords, this.model.language === 'python');
     if (missing.length) tree.unknown = `needs arguments: ${missing.join(', ')} ha${missing.length === 1 ? 's' : 've'} no default`;
     const bindings = fragment.scopes[init].bindings;
     const done = new Set<Binding>();
     for (const [i, b] of bindings.entries()) {
-      if (!b.target.startsWith('self.') || done.has(b)) continue;
+      if (!b.target.startsWith(`${this.selfName}.`) || done.has(b)) continue;
       const ctx: Ctx = { fragment: cls.fragment, scope: init, at: b.at, locals };
       // Appends to one list in one loop body run together, pass by pass.
       const group = b.append ? loopGroups(bindings.slice(i).filter((x) => x.target === b.target))[0] : [b];
@@ -644,7 +658,7 @@ export class Evaluator {
       // A call that cannot be followed may build parameters: the total is then not known, never smaller.
       if (value.t === 'unknown' && b.value && this.model.expr(b.value).k === 'call') tree.unknown ??= `${b.target} cannot be followed`;
       locals.set(b.target, value);
-      const path = b.target.slice('self.'.length).split('.');
+      const path = b.target.slice(this.selfName.length + 1).split('.');
       const owner = path.length === 1 ? tree : childAt(tree, path.slice(0, -1));
       if (path.length === 1) fields.set(path[0], value);
       if (owner) this.assignMember(owner, path[path.length - 1], value);
@@ -678,8 +692,9 @@ export class Evaluator {
     const scope = fragment.scopes.findIndex((s) => s.parent === instance.cls!.scope && s.kind === 'function' && s.name === 'forward');
     if (scope < 0) return undefined;
     const locals = new Map<string, Value>();
-    for (const [k, v] of instance.fields) locals.set(`self.${k}`, v);
-    fragment.scopes[scope].params.slice(1).forEach((p, i) => {
+    for (const [k, v] of instance.fields) locals.set(`${this.selfName}.${k}`, v);
+    const params = fragment.scopes[scope].params;
+    (this.model.language === 'python' ? params.slice(1) : params).forEach((p, i) => {
       const given = keywords.get(p.name) ?? positional[i];
       locals.set(p.name, given ?? (p.default ? this.eval(this.model.expr(p.default), { fragment: instance.cls!.fragment, scope: -1, at: 0 }) : OPAQUE));
     });
@@ -885,7 +900,7 @@ export class Evaluator {
       const dims = first?.t === 'seq' ? first.items : name === 'full' ? [] : positional;
       return { t: 'tensor', shape: dims.map((d) => asPoly(d)) };
     }
-    if (path === `torch.nn.${name}` && /^[A-Z]/.test(name) && !layerSpecKnown(path)) {
+    if ((path === `torch.nn.${name}` || path === `jspytorch.torch.nn.${name}`) && /^[A-Z]/.test(name) && !layerSpecKnown(path)) {
       if (WEIGHTLESS.has(name)) return { t: 'module', tree: emptyModule(name), fields: new Map() };
       return { t: 'module', tree: { ...emptyModule(name), unknown: `nn.${name} is not in Attention Lens's catalog yet` }, fields: new Map() };
     }
@@ -1061,7 +1076,7 @@ const BUILTIN_CALLS: Record<string, Builtin> = {
   'builtins.parseInt': toInt(Math.trunc),
 };
 
-const MODULE_BASES = new Set(['torch.nn.Module', 'jspytorch.torch.nn.Module']);
+const MODULE_BASES = new Set(['torch.nn.Module', 'jspytorch.torch.nn.Module', 'tfjs.layers.Layer']);
 
 const TENSOR_FACTORIES = new Set(['zeros', 'ones', 'randn', 'rand', 'empty', 'full']);
 

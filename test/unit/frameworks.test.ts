@@ -101,3 +101,28 @@ suite('model classes against PyTorch totals (pytorch-layers.json modules)', () =
     });
   }
 });
+
+interface ExpectedJsModule {
+  readonly name: string;
+  readonly kind: 'class' | 'instance';
+  readonly className?: string;
+  readonly params: number | null;
+}
+
+suite('js-pytorch models against js-pytorch totals (js-modules.json)', () => {
+  const expected = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/js-modules.json'), 'utf8')) as { files: Record<string, ExpectedJsModule[]> };
+  for (const [file, records] of Object.entries(expected.files)) {
+    test(file, async () => {
+      const text = readFileSync(path.join(ROOT, file), 'utf8');
+      const analysis = await analyzeText(text, 'typescript');
+      for (const r of records.filter((x) => x.params !== 0)) {
+        const summary = r.kind === 'class'
+          ? analysis.modules.find((m) => m.name === r.name)?.summary
+          : analysis.instances.find((i) => i.className === r.className && text.split('\n')[i.span.startLine].includes(`const ${r.name} =`))?.summary;
+        assert.ok(summary, `${file}: ${r.kind} ${r.name} not reported`);
+        const total = summary.params?.constant;
+        assert.strictEqual(total === undefined ? null : Number(total), r.params, `${file}: ${r.kind} ${r.name}`);
+      }
+    });
+  }
+});

@@ -26,7 +26,8 @@ from torch import nn
 
 from pytorch_common import REPO_ROOT, describe, describe_error, param_count, write_json
 
-FIXTURES = REPO_ROOT / "test/fixtures/models/pytorch"
+# The fixtures, and the examples users open first (npm start): their numbers must be right too.
+FIXTURES = [REPO_ROOT / "test/fixtures/models/pytorch", REPO_ROOT / "examples"]
 OUTPUT = REPO_ROOT / "test/fixtures/expected/pytorch-layers.json"
 RECORDED = (
     "MultiheadAttention", "Linear", "Bilinear", "LazyLinear",
@@ -174,7 +175,7 @@ def main():
         setattr(nn, cls_name, RecordingClass(getattr(nn, cls_name), recorder))
 
     files, modules = {}, {}
-    for path in sorted(FIXTURES.glob("*.py")):
+    for path in sorted(p for folder in FIXTURES for p in folder.glob("*.py")):
         rel = path.relative_to(REPO_ROOT).as_posix()
         files[rel], modules[rel] = run_fixture(path.resolve(), recorder)
 

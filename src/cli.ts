@@ -2,7 +2,7 @@
  * attention-lens [--json] PATH...: the same analysis as the extension, for CI. Exit 1 when an error
  * diagnostic is found, 2 for bad usage or an unreadable path (the other paths are still analysed), else 0.
  */
-import { promises as fs } from 'fs';
+import { promises as fs, readFileSync } from 'fs';
 import * as path from 'path';
 import type { Analysis } from './core/analysis';
 import type { Language } from './core/source';
@@ -11,6 +11,7 @@ import { dimText } from './core/catalog/spec';
 import { Grammars } from './syntax/parser';
 import { fsWasmLoader } from './syntax/fsLoader';
 import { DocumentAnalyzer } from './syntax/documentAnalyzer';
+import { WorkspaceModels } from './syntax/workspaceModels';
 
 const EXTENSIONS: Record<string, Language> = { '.py': 'python', '.ts': 'typescript' };
 const SKIP_DIRS = new Set(['node_modules', '.git', '__pycache__', '.venv', 'venv', 'dist', 'out']);
@@ -77,6 +78,14 @@ function toTable(reports: readonly FileReport[]): string {
   return lines.join('\n');
 }
 
+function readIfPresent(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 export async function main(argv: readonly string[]): Promise<number> {
   const json = argv.includes('--json');
   const targets = argv.filter((a) => a !== '--json');
@@ -96,6 +105,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
   }
   const grammars = await Grammars.load(fsWasmLoader);
+  const workspace = new WorkspaceModels(grammars, readIfPresent);
   const reports: FileReport[] = [];
   for (const file of files) {
     const language = EXTENSIONS[path.extname(file)];
@@ -113,10 +123,12 @@ export async function main(argv: readonly string[]): Promise<number> {
       continue;
     }
     const analyzer = new DocumentAnalyzer(grammars, language);
-    const analysis = analyzer.update(text);
+    const analysis = analyzer.update(text, undefined, workspace.resolverFor(path.resolve(file), language));
     analyzer.dispose();
     if (analysis) reports.push({ path: file, language, analysis });
   }
+  workspace.dispose();
+  grammars.dispose();
   process.stdout.write(json ? `${JSON.stringify(toJson(reports))}\n` : `${toTable(reports)}\n`);
   if (usageError) return 2;
   return reports.some((r) => r.analysis.findings.some((f) => f.severity === 'error')) ? 1 : 0;

@@ -175,6 +175,8 @@ def main():
         setattr(nn, cls_name, RecordingClass(getattr(nn, cls_name), recorder))
 
     files, modules = {}, {}
+    # Fixtures import each other by module name (`from gpt import Block`), as files of one project do.
+    sys.path[:0] = [str(folder) for folder in FIXTURES]
     for path in sorted(p for folder in FIXTURES for p in folder.glob("*.py")):
         rel = path.relative_to(REPO_ROOT).as_posix()
         files[rel], modules[rel] = run_fixture(path.resolve(), recorder)

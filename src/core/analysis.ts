@@ -8,7 +8,7 @@ import type { Arg, Expr, Span } from './expr';
 import { summarize, type ModuleSummary } from './modules';
 import { Evaluator, type BoundCall, type Ctx } from './evaluate';
 import { totalParams, type Finding, type LayerInstance } from './layer';
-import type { Language, SourceModel } from './source';
+import type { ImportResolver, Language, SourceModel } from './source';
 import type { Poly } from './symbolic';
 import { describe, type Shape, type Value } from './value';
 
@@ -62,8 +62,8 @@ export interface FragmentResult {
   readonly reads: ReadonlySet<string>;
 }
 
-export function analyze(model: SourceModel): Analysis {
-  return assemble(model.language, analyzeFragments(model));
+export function analyze(model: SourceModel, resolver?: ImportResolver): Analysis {
+  return assemble(model.language, analyzeFragments(model, [], resolver));
 }
 
 export function assemble(language: SourceModel['language'], results: readonly FragmentResult[]): Analysis {
@@ -82,7 +82,7 @@ export function assemble(language: SourceModel['language'], results: readonly Fr
  * whose fragment and module-level reads are unchanged. TypeScript is always analysed whole, because
  * TF.js sizes flow from one statement to the next.
  */
-export function analyzeFragments(model: SourceModel, previous: readonly (FragmentResult | undefined)[] = []): FragmentResult[] {
+export function analyzeFragments(model: SourceModel, previous: readonly (FragmentResult | undefined)[] = [], resolver?: ImportResolver): FragmentResult[] {
   /** Feature sizes each layer (by the offset of its construction) is first applied to. */
   const inputs = new Map<number, readonly (Poly | undefined)[]>();
   let findings: Finding[] = [];
@@ -93,18 +93,18 @@ export function analyzeFragments(model: SourceModel, previous: readonly (Fragmen
   const report = (f: Finding) => {
     if (fragmentSpan && f.span.start >= fragmentSpan.start && f.span.end <= fragmentSpan.end) flowFindings.set(`${f.span.start}:${f.code}`, f);
   };
-  const evaluator = new Evaluator(model, (path, call, bound) => {
+  const evaluator = new Evaluator(model, (path, call, bound, foreign) => {
     const spec = layerSpec(path);
     if (!spec) return undefined;
-    const built = instantiate(spec, bound, call.span, inputs.get(call.span.start) ?? []);
-    if (call.span.start === current) findings.push(...built.findings);
+    const built = instantiate(spec, bound, call.span, foreign ? [] : inputs.get(call.span.start) ?? []);
+    if (!foreign && call.span.start === current) findings.push(...built.findings);
     const applied = (shapes: readonly Shape[]) => {
       const features = shapes.map((s) => s[s.length - 1]);
-      if (!inputs.has(call.span.start)) inputs.set(call.span.start, features);
+      if (!foreign && !inputs.has(call.span.start)) inputs.set(call.span.start, features);
       return instantiate(spec, bound, call.span, features).layer;
     };
     return { t: 'layer', layer: built.layer, span: call.span, applied };
-  }, report);
+  }, report, resolver);
   const flows = model.language === 'typescript';
   /** With flows: the sites that construct a layer or a model, the only ones evaluated again (a second `model.add` would extend the chain twice). */
   const constructions = new Set<number>();

@@ -5,7 +5,7 @@
  */
 import type { Arg, Expr } from './expr';
 import { dottedPath, mentionsName, type Span } from './expr';
-import { RETURN, type Binding, type Fragment, type ImportBinding, type Scope, type SourceModel } from './source';
+import { RETURN, type Binding, type Fragment, type ImportBinding, type ImportResolver, type Scope, type SourceModel } from './source';
 import { NONE, UNKNOWN, asPoly, int, truthy, type Shape, type Value } from './value';
 import { Poly, groupDigits } from './symbolic';
 import { OPAQUE, SHAPE_PRESERVING, concatenate, features, matmul, tensorMethod, withFeatures, type Tensor } from './tensors';
@@ -27,7 +27,8 @@ export interface Ctx {
 }
 
 /** Builds a layer when a call reaches a catalog entry; supplied by the analysis. */
-export type LayerFactory = (path: string, call: Extract<Expr, { k: 'call' }>, args: BoundCall) => Value | undefined;
+/** `foreign` is set for calls in another (imported) file: their offsets are not this file's. */
+export type LayerFactory = (path: string, call: Extract<Expr, { k: 'call' }>, args: BoundCall, foreign?: boolean) => Value | undefined;
 
 export interface BoundCall {
   readonly positional: readonly { value: Value; arg: Arg }[];
@@ -90,6 +91,10 @@ export class Evaluator {
     private readonly makeLayer: LayerFactory,
     /** Receives the shape errors met while following tensors (each may arrive more than once). */
     private readonly sink: (f: Finding) => void = () => undefined,
+    /** Other files of the workspace, for the classes and constants this one imports. */
+    private readonly resolver?: ImportResolver,
+    /** Evaluators of the imported files, shared along a chain of imports (which may loop). */
+    private readonly imported = new Map<SourceModel, Evaluator>(),
   ) {
     this.index = indexModule(model.fragments);
   }
@@ -248,7 +253,7 @@ export class Evaluator {
       return this.evalBinding(chosen.binding, { fragment: chosen.fragment, scope: -1, at: chosen.binding.at });
     }
     const imp = this.index.imports.get(name);
-    if (imp) return { t: 'ref', path: canonicalPath(imp.module, imp.member) };
+    if (imp) return (imp.member && this.importedName(imp.module, imp.member)) || { t: 'ref', path: canonicalPath(imp.module, imp.member) };
     const cls = this.index.classes.get(name);
     if (cls) return { t: 'class', name, fragment: cls.fragment, scope: cls.scope };
     const fn = this.index.functions.get(name);
@@ -260,6 +265,23 @@ export class Evaluator {
   private classNamed(name: string): { fragment: number; scope: number } | undefined {
     this.reads.add(name);
     return this.index.classes.get(name);
+  }
+
+  /** `from .blocks import Block`: the class, function or constant as the other file defines it. */
+  private importedName(module: string, member: string): Value | undefined {
+    const model = this.resolver?.resolve(module);
+    if (!model) return undefined;
+    let other = this.imported.get(model);
+    if (!other) {
+      other = new Evaluator(model, (path, call, args) => this.makeLayer(path, call, args, true), () => undefined, this.resolver, this.imported);
+      this.imported.set(model, other);
+    }
+    const cls = other.index.classes.get(member);
+    if (cls) return { t: 'class', name: member, fragment: cls.fragment, scope: cls.scope, owner: other };
+    const fn = other.index.functions.get(member);
+    if (fn) return { t: 'function', name: member, fragment: fn.fragment, scope: fn.scope, owner: other };
+    if (other.index.bindings.has(member)) return other.moduleName(member, Number.MAX_SAFE_INTEGER);
+    return undefined;
   }
 
   private lastBinding(bindings: readonly Binding[], target: string, at: number): Binding | undefined {
@@ -412,7 +434,7 @@ export class Evaluator {
       case 'sym':
         return { t: 'sym', name: `${obj.name}.${id}` };
       case 'class':
-        return this.classAttribute(obj.fragment, obj.scope, id) ?? UNKNOWN;
+        return (obj.owner ?? this).classAttribute(obj.fragment, obj.scope, id) ?? UNKNOWN;
       case 'module':
       case 'layer': {
         const tree = this.moduleOf(obj)!;
@@ -518,9 +540,10 @@ export class Evaluator {
     const keywords = new Map([...bound.keywords].map(([k, v]) => [k, v.value]));
     if (callee.t === 'class') {
       const positional = bound.positional.map((p) => p.value);
-      return this.isModuleClass(callee) ? this.instantiateModule(callee, positional, keywords) : this.instantiate(callee, positional, keywords);
+      const owner = callee.owner ?? this;
+      return owner.isModuleClass(callee) ? owner.instantiateModule(callee, positional, keywords) : owner.instantiate(callee, positional, keywords);
     }
-    if (callee.t === 'function') return this.callFunction(callee, bound.positional.map((p) => p.value), keywords);
+    if (callee.t === 'function') return (callee.owner ?? this).callFunction(callee, bound.positional.map((p) => p.value), keywords);
     if (callee.t === 'layer' || callee.t === 'module') return this.applyCallable(callee, bound.positional.map((p) => p.value), keywords, e.span);
     if (callee.t !== 'ref') return UNKNOWN;
     const functional = this.tensorFunction(normalizePath(callee.path), bound.positional.map((p) => p.value), keywords);
@@ -591,7 +614,7 @@ export class Evaluator {
     const result = scope.bases.some((b) => {
       const base = this.eval(this.model.expr(b), ctx);
       if (base.t === 'ref') return MODULE_BASES.has(normalizePath(base.path));
-      return base.t === 'class' && this.isModuleClass(base);
+      return base.t === 'class' && (base.owner ?? this).isModuleClass(base);
     });
     this.moduleClasses.set(cls.name, result);
     return result;
@@ -640,7 +663,7 @@ export class Evaluator {
     if (init < 0) {
       for (const b of fragment.scopes[cls.scope].bases) {
         const base = this.eval(this.model.expr(b), { fragment: cls.fragment, scope: -1, at: fragment.scopes[cls.scope].nameSpan.start });
-        if (base.t === 'class' && this.isModuleClass(base)) return this.instantiateModule(base, positional, keywords);
+        if (base.t === 'class' && (base.owner ?? this).isModuleClass(base)) return (base.owner ?? this).instantiateModule(base, positional, keywords);
       }
       return { t: 'module', tree, fields };
     }
@@ -663,7 +686,7 @@ export class Evaluator {
       if (path.length === 1) fields.set(path[0], value);
       if (owner) this.assignMember(owner, path[path.length - 1], value);
     }
-    return { t: 'module', tree, fields, cls };
+    return { t: 'module', tree, fields, cls: { ...cls, owner: this } };
   }
 
   // ---- tensors through forward() ------------------------------------------------------------------
@@ -704,6 +727,8 @@ export class Evaluator {
   /** `self.layer(x)`: the layer's own checks, and the tensor it returns. */
   private applyCallable(callee: Extract<Value, { t: 'layer' } | { t: 'module' }>, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, span: Span): Value {
     if (callee.t === 'module') {
+      const owner = callee.cls?.owner;
+      if (owner && owner !== this) return owner.applyCallable(callee, positional, keywords, span);
       if (callee.items) {
         // Between its own layers a Sequential is checked where it is built (sequential-mismatch); here only
         // what enters it.

@@ -87,3 +87,8 @@ export interface SourceModel {
   /** Converts a recorded range into an expression (memoised by the syntax layer). */
   expr(ref: ExprRef): Expr;
 }
+
+/** Finds the source model of a module another file imports (`from .blocks import Block`), when it is in the workspace. */
+export interface ImportResolver {
+  resolve(module: string): SourceModel | undefined;
+}

@@ -3,6 +3,7 @@ import { Poly } from './symbolic';
 import type { Span } from './expr';
 import type { LayerInstance } from './layer';
 import type { ModuleTree, ParamRef } from './modules';
+import type { Evaluator } from './evaluate';
 
 export type Value =
   /** An integer, exact or a polynomial over unknown names. */
@@ -20,9 +21,9 @@ export type Value =
   /** An imported module or member, by canonical path (`torch.nn.Linear`). */
   | { readonly t: 'ref'; readonly path: string }
   /** A class defined in the file (config classes are instantiated from their defaults). */
-  | { readonly t: 'class'; readonly name: string; readonly fragment: number; readonly scope: number }
+  | { readonly t: 'class'; readonly name: string; readonly fragment: number; readonly scope: number; readonly owner?: Evaluator }
   /** A function defined at module level: calls evaluate its `return` with the arguments bound. */
-  | { readonly t: 'function'; readonly name: string; readonly fragment: number; readonly scope: number }
+  | { readonly t: 'function'; readonly name: string; readonly fragment: number; readonly scope: number; readonly owner?: Evaluator }
   /** A built layer; `applied` rebuilds it for the inputs it is applied to (TF.js sizes come from them). */
   | { readonly t: 'layer'; readonly layer: LayerInstance; readonly span: Span; readonly applied?: (inputs: readonly Shape[]) => LayerInstance }
   /**
@@ -39,8 +40,8 @@ export type Value =
       readonly t: 'module';
       readonly tree: ModuleTree;
       readonly fields: ReadonlyMap<string, Value>;
-      /** The class of this file it is an instance of: calling it runs its forward(). */
-      readonly cls?: { readonly name: string; readonly fragment: number; readonly scope: number };
+      /** The class it is an instance of (`owner` evaluates the file that defines it): calling it runs its forward(). */
+      readonly cls?: { readonly name: string; readonly fragment: number; readonly scope: number; readonly owner?: Evaluator };
       /** An nn.Sequential's layers, applied in order when it is called. */
       readonly items?: readonly Value[];
     }

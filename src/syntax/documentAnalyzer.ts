@@ -4,7 +4,7 @@
  * their results unless the edit rebinds a module-level name they read.
  */
 import { analyzeFragments, assemble, type Analysis, type FragmentResult } from '../core/analysis';
-import type { Fragment, Language } from '../core/source';
+import type { Fragment, ImportResolver, Language } from '../core/source';
 import type { Edit, Grammars, Tree } from './parser';
 import { candidateNames, extractFragment, sourceModel, topLevelNodes } from './model';
 import { definedNames, shiftFragment, shiftResult } from './shift';
@@ -37,7 +37,7 @@ export class DocumentAnalyzer {
   ) {}
 
   /** Analyses `text`; with `changes` (from the previous text to this one) the work is limited to them. */
-  update(text: string, changes?: readonly TextChange[]): Analysis | undefined {
+  update(text: string, changes?: readonly TextChange[], resolver?: ImportResolver): Analysis | undefined {
     const old = this.tree;
     // VS Code reports several changes of one event against the text before all of them: only a single
     // change maps onto one tree edit without replaying them in order.
@@ -62,7 +62,7 @@ export class DocumentAnalyzer {
     old?.delete();
     this.tree = tree;
     this.text = text;
-    this.results = analyzeFragments(sourceModel(this.language, tree, text, this.fragments), previous);
+    this.results = analyzeFragments(sourceModel(this.language, tree, text, this.fragments), previous, resolver);
     return assemble(this.language, this.results);
   }
 

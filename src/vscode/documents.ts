@@ -7,6 +7,8 @@ import type { Analysis } from '../core/analysis';
 import type { Language } from '../core/source';
 import { DocumentAnalyzer } from '../syntax/documentAnalyzer';
 import { Grammars } from '../syntax/parser';
+import { WorkspaceModels } from '../syntax/workspaceModels';
+import { readFileSync } from 'fs';
 
 const LANGUAGES: Record<string, Language> = { python: 'python', typescript: 'typescript' };
 /** Beyond this a file is not analysed: nothing in it would be worth a frozen editor. */
@@ -18,6 +20,8 @@ interface Entry {
   analysis: Analysis | undefined;
   /** Lines of earlier notebook cells placed above this cell's text. */
   preambleLines: number;
+  /** Files of the workspace whose classes or constants this document imports. */
+  imports: Set<string>;
 }
 
 export function languageOf(doc: vscode.TextDocument): Language | undefined {
@@ -28,6 +32,7 @@ export class AnalysisService implements vscode.Disposable {
   private readonly entries = new Map<string, Entry>();
   private grammars: Promise<Grammars> | undefined;
   private loaded: Grammars | undefined;
+  private workspace: WorkspaceModels | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly _onDidAnalyze = new vscode.EventEmitter<vscode.TextDocument>();
   readonly onDidAnalyze = this._onDidAnalyze.event;
@@ -48,6 +53,7 @@ export class AnalysisService implements vscode.Disposable {
     if (!languageOf(doc)) return undefined;
     this.grammars ??= this.loadGrammars();
     this.loaded = await this.grammars;
+    this.workspace ??= new WorkspaceModels(this.loaded, readWorkspaceFile);
     return this.current(doc);
   }
 
@@ -72,7 +78,7 @@ export class AnalysisService implements vscode.Disposable {
     let entry = this.entries.get(key);
     if (entry && entry.version === doc.version) return entry.analysis;
     if (!entry) {
-      entry = { analyzer: new DocumentAnalyzer(this.loaded, language), version: -1, analysis: undefined, preambleLines: 0 };
+      entry = { analyzer: new DocumentAnalyzer(this.loaded, language), version: -1, analysis: undefined, preambleLines: 0, imports: new Set() };
       this.entries.set(key, entry);
     }
     return this.run(doc, entry);
@@ -84,7 +90,12 @@ export class AnalysisService implements vscode.Disposable {
       const preamble = notebookPreamble(doc);
       const text = preamble + doc.getText();
       entry.preambleLines = preamble ? preamble.split('\n').length - 1 : 0;
-      entry.analysis = text.length > MAX_CHARS ? undefined : entry.analyzer.update(text, preamble ? undefined : changes);
+      const imports = new Set<string>();
+      const resolver = doc.uri.scheme === 'file' && this.workspace ? this.workspace.resolverFor(doc.uri.fsPath, entry.analyzer.language, imports) : undefined;
+      entry.analysis = text.length > MAX_CHARS ? undefined : entry.analyzer.update(text, preamble ? undefined : changes, resolver);
+      // Results reused across an edit keep the imports they were computed with.
+      if (!changes) entry.imports = imports;
+      else for (const f of imports) entry.imports.add(f);
     } catch (e) {
       this.log.error(`analysis of ${doc.uri.toString()} failed: ${e instanceof Error ? e.stack : String(e)}`);
       entry.analysis = undefined;
@@ -96,10 +107,23 @@ export class AnalysisService implements vscode.Disposable {
   }
 
   private changed(e: vscode.TextDocumentChangeEvent): void {
+    if (!e.contentChanges.length) return;
+    this.importedChanged(e.document);
     const entry = this.entries.get(e.document.uri.toString());
-    if (!entry || !e.contentChanges.length) return;
+    if (!entry) return;
     // Incremental only from the version just before; otherwise the next reader re-analyses in full.
     if (entry.version === e.document.version - 1) this.run(e.document, entry, e.contentChanges);
+  }
+
+  /** A file others import changed: they are analysed again in full when next read. */
+  private importedChanged(doc: vscode.TextDocument): void {
+    if (doc.uri.scheme !== 'file') return;
+    for (const [key, entry] of this.entries) {
+      if (!entry.imports.has(doc.uri.fsPath)) continue;
+      entry.version = -1;
+      const dependent = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+      if (dependent) this._onDidAnalyze.fire(dependent);
+    }
   }
 
   private forget(doc: vscode.TextDocument): void {
@@ -111,8 +135,20 @@ export class AnalysisService implements vscode.Disposable {
   dispose(): void {
     for (const entry of this.entries.values()) entry.analyzer.dispose();
     this.entries.clear();
+    this.workspace?.dispose();
     this.loaded?.dispose();
     for (const d of this.disposables) d.dispose();
+  }
+}
+
+/** An open editor's text (the newest), else the file on disk; undefined when there is none. */
+function readWorkspaceFile(file: string): string | undefined {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === file);
+  if (open) return open.getText();
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
   }
 }
 

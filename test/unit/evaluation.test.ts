@@ -1,7 +1,7 @@
 /** Values from constants, defaults, configs and arithmetic; formulas where a size is unknown. */
 import * as assert from 'assert';
 import { hoverMarkdown, lensTitle } from '../../src/core/format';
-import { analyzeText, paramsOf } from './helpers';
+import { analyzeText, paramsOf, ROOT } from './helpers';
 
 async function only(source: string) {
   const analysis = await analyzeText(source);
@@ -98,5 +98,26 @@ suite('evaluation', () => {
     ].join('\n'), 'typescript');
     assert.deepStrictEqual(analysis.layers.map(paramsOf), [784 * 32 + 32, 32 * 10 + 10]);
     assert.strictEqual(lensTitle(analysis.layers[1]), '330 params · 32 → 10');
+  });
+});
+
+suite('imports of other workspace files', () => {
+  test('a relative import reaches the same class as an absolute one', async () => {
+    const { mkdtempSync, writeFileSync, copyFileSync } = await import('fs');
+    const { tmpdir } = await import('os');
+    const path = await import('path');
+    const dir = mkdtempSync(path.join(tmpdir(), 'attention-lens-'));
+    const { mkdirSync } = await import('fs');
+    mkdirSync(path.join(dir, 'models'));
+    copyFileSync(path.join(ROOT, 'test/fixtures/models/pytorch/gpt.py'), path.join(dir, 'models', 'gpt.py'));
+    writeFileSync(path.join(dir, 'models', '__init__.py'), '');
+    const source = 'import torch.nn as nn\nfrom .gpt import MLP, GPTConfig\n\nclass Head(nn.Module):\n    def __init__(self, c: GPTConfig = GPTConfig(n_embd=512)):\n        super().__init__()\n        self.mlp = MLP(c)\n';
+    const file = path.join(dir, 'models', 'head.py');
+    writeFileSync(file, source);
+    const analysis = await analyzeText(source, 'python', file);
+    // MLP(n_embd=512, bias=True): c_fc 512 -> 2048 and c_proj 2048 -> 512, with biases.
+    assert.strictEqual(analysis.modules[0].summary.params?.constant, BigInt(512 * 2048 + 2048 + 2048 * 512 + 512));
+    const alone = await analyzeText(source);
+    assert.strictEqual(alone.modules[0].summary.params, undefined, 'without the workspace the import cannot be followed');
   });
 });

@@ -49,7 +49,7 @@ for (const source of ['pytorch-layers.json', 'js-layers.json']) {
     for (const [file, records] of Object.entries(expected.files)) {
       test(file, async () => {
         const text = readFileSync(path.join(ROOT, file), 'utf8');
-        const analysis = await analyzeText(text, file.endsWith('.py') ? 'python' : 'typescript');
+        const analysis = await analyzeText(text, file.endsWith('.py') ? 'python' : 'typescript', path.join(ROOT, file));
         for (const r of records) {
           const where = `${file}:${r.line}:${r.column} ${r.kind}`;
           if (r.error) {
@@ -89,7 +89,7 @@ suite('model classes against PyTorch totals (pytorch-layers.json modules)', () =
   const expected = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-layers.json'), 'utf8')) as { modules: Record<string, ExpectedModule[]> };
   for (const [file, modules] of Object.entries(expected.modules)) {
     test(file, async () => {
-      const analysis = await analyzeText(readFileSync(path.join(ROOT, file), 'utf8'));
+      const analysis = await analyzeText(readFileSync(path.join(ROOT, file), 'utf8'), 'python', path.join(ROOT, file));
       for (const m of modules) {
         const found = analysis.modules.find((r) => r.name === m.name && r.span.startLine + 1 === m.line);
         assert.ok(found, `${file}:${m.line} class ${m.name} not reported`);

@@ -1,4 +1,5 @@
 /** Runs the real grammars over source text, as the extension and the CLI do. */
+import { readFileSync } from 'fs';
 import * as path from 'path';
 import type { Analysis, LayerResult } from '../../src/core/analysis';
 import { tensorSize, type Tensor } from '../../src/core/layer';
@@ -6,6 +7,7 @@ import type { Language } from '../../src/core/source';
 import { DocumentAnalyzer } from '../../src/syntax/documentAnalyzer';
 import { fsWasmLoader } from '../../src/syntax/fsLoader';
 import { Grammars } from '../../src/syntax/parser';
+import { WorkspaceModels } from '../../src/syntax/workspaceModels';
 
 let grammars: Promise<Grammars> | undefined;
 
@@ -14,14 +16,24 @@ export function loadGrammars(): Promise<Grammars> {
   return grammars;
 }
 
-export async function analyzeText(text: string, language: Language = 'python'): Promise<Analysis> {
-  const analyzer = new DocumentAnalyzer(await loadGrammars(), language);
+/** Analyses `text`; given the file it came from, imports of other files beside it are followed too. */
+export async function analyzeText(text: string, language: Language = 'python', file?: string): Promise<Analysis> {
+  const grammars = await loadGrammars();
+  const analyzer = new DocumentAnalyzer(grammars, language);
+  const workspace = new WorkspaceModels(grammars, (f) => {
+    try {
+      return readFileSync(f, 'utf8');
+    } catch {
+      return undefined;
+    }
+  });
   try {
-    const analysis = analyzer.update(text);
+    const analysis = analyzer.update(text, undefined, file ? workspace.resolverFor(file, language) : undefined);
     if (!analysis) throw new Error('no analysis');
     return analysis;
   } finally {
     analyzer.dispose();
+    workspace.dispose();
   }
 }
 

@@ -1,0 +1,84 @@
+/**
+ * Source models of the other files of the workspace, for the classes and constants a file imports. Files
+ * are read through the host's `read` (open editors first, then the disk) and parsed once per content.
+ */
+import * as path from 'path';
+import type { ImportResolver, Language, SourceModel } from '../core/source';
+import type { Grammars, Tree } from './parser';
+import { buildModel } from './model';
+
+/** The current text of a file, or undefined when it does not exist (or cannot be read). */
+export type ReadText = (file: string) => string | undefined;
+
+/** How far up from the importing file an absolute Python import is looked for. */
+const SEARCH_LEVELS = 4;
+
+export function importCandidates(file: string, language: Language, module: string): string[] {
+  const dir = path.dirname(file);
+  if (language === 'typescript') {
+    if (!module.startsWith('.')) return [];
+    const base = path.resolve(dir, module);
+    return module.endsWith('.ts') ? [base] : [`${base}.ts`, path.join(base, 'index.ts')];
+  }
+  const relative = /^(\.+)(.*)$/.exec(module);
+  const asFile = (root: string, parts: string[]) => (parts.length ? [`${path.join(root, ...parts)}.py`, path.join(root, ...parts, '__init__.py')] : []);
+  if (relative) {
+    let root = dir;
+    for (let i = 1; i < relative[1].length; i++) root = path.dirname(root);
+    return asFile(root, relative[2] ? relative[2].split('.') : []);
+  }
+  const out: string[] = [];
+  let root = dir;
+  for (let i = 0; i < SEARCH_LEVELS; i++) {
+    out.push(...asFile(root, module.split('.')));
+    const up = path.dirname(root);
+    if (up === root) break;
+    root = up;
+  }
+  return out;
+}
+
+export class WorkspaceModels {
+  private readonly cache = new Map<string, { text: string; tree: Tree; model: SourceModel }>();
+
+  constructor(
+    private readonly grammars: Grammars,
+    private readonly read: ReadText,
+  ) {}
+
+  /** Resolves the imports of `file`; the files it reaches are added to `used`, to know what to watch. */
+  resolverFor(file: string, language: Language, used?: Set<string>): ImportResolver {
+    return {
+      resolve: (module) => {
+        for (const candidate of importCandidates(file, language, module)) {
+          if (candidate === file) continue;
+          const model = this.model(candidate, language);
+          if (model) {
+            used?.add(candidate);
+            return model;
+          }
+        }
+        return undefined;
+      },
+    };
+  }
+
+  private model(file: string, language: Language): SourceModel | undefined {
+    const text = this.read(file);
+    if (text === undefined) return undefined;
+    const cached = this.cache.get(file);
+    if (cached?.text === text) return cached.model;
+    cached?.tree.delete();
+    this.cache.delete(file);
+    const tree = this.grammars.parse(language, text);
+    if (!tree) return undefined;
+    const model = buildModel(language, tree, text);
+    this.cache.set(file, { text, tree, model });
+    return model;
+  }
+
+  dispose(): void {
+    for (const entry of this.cache.values()) entry.tree.delete();
+    this.cache.clear();
+  }
+}

@@ -190,6 +190,59 @@ async function main() {
       await shot('07-palette.png');
       await page.keyboard.press('Escape');
     });
+
+    // The panel lives in nested iframes: iframe.webview > #active-frame.
+    const panel = () => page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
+    // The rest of the panel, section by section, as a reader scrolls it.
+    async function panelSections(prefix) {
+      for (const [i, title] of ['Data flow', 'Parameters', 'Why W_Q and W_K are two matrices'].entries()) {
+        await panel().locator('h2', { hasText: title }).scrollIntoViewIfNeeded();
+        await shot(`${prefix}${'bcd'[i]}-explain-${title.split(' ')[0].toLowerCase()}.png`);
+      }
+      await panel().locator('h1').scrollIntoViewIfNeeded();
+    }
+
+    await step('the palette opens "Explain attention shapes" on the layer under the cursor', async () => {
+      await goTo(10, 21); // nn.MultiheadAttention(768, 12) after the quick fix
+      await page.keyboard.press('Control+Shift+P');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor();
+      await input.fill('>Explain attention shapes');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Attention Lens: Explain attention shapes' }).first().waitFor();
+      await page.keyboard.press('Enter');
+      await page.locator('.tab', { hasText: 'Explain attention shapes' }).waitFor();
+      await panel().locator('h1', { hasText: 'shape_errors.py:10' }).waitFor();
+      const text = flat(await panel().locator('main').innerText());
+      assert.match(text, /in_proj_weight W_Q, W_K, W_V stacked \[2304, 768\] 1,769,472/);
+      assert.match(text, /total 2,362,368/);
+      assert.match(text, /rank at most d_k = 64/);
+      await shot('08-explain-from-palette.png');
+    });
+
+    await step('a CodeLens on another attention layer moves the panel to it', async () => {
+      // Back to attention.py by its tab, as a person would: keys typed in the panel stay in the panel.
+      await page.locator('.tab', { hasText: 'attention.py' }).first().click();
+      await editorLine('class SelfAttentionBlock').waitFor();
+      await page.locator('.monaco-editor .codelens-decoration a', { hasText: '1,050,624 params · 8 heads × 64' }).first().click();
+      await panel().locator('h1', { hasText: 'attention.py:12' }).waitFor();
+      assert.match(flat(await panel().locator('main').innerText()), /d_k = E \/ h 64/);
+      await shot('09-explain-from-codelens-light.png');
+      await panelSections('09');
+    });
+
+    await step('the panel reads well in a dark theme', async () => {
+      await editorLine('import torch.nn as nn').click({ position: { x: 5, y: 5 } }); // keyboard focus in the editor
+      await page.keyboard.press('Control+K');
+      await page.keyboard.press('Control+T'); // Preferences: Color Theme
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Dark Modern' }).first().waitFor();
+      await page.keyboard.type('Dark Modern');
+      await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Dark Modern' }).first().waitFor();
+      await page.keyboard.press('Enter');
+      await page.locator('.monaco-workbench.vs-dark').waitFor();
+      await panel().locator('h1', { hasText: 'attention.py:12' }).waitFor();
+      await shot('10-explain-dark.png');
+      await panelSections('10');
+    });
   } finally {
     await context.close();
     await server.stop();

@@ -41,12 +41,26 @@ export interface Finding {
 }
 
 export interface AttentionShape {
+  /** The query's feature size (E in PyTorch). */
   readonly embed: Poly;
   readonly heads: Poly;
   /** d_k when it divides exactly. */
   readonly headDim?: Poly;
+  /** The key's and the value's input feature sizes. */
   readonly kdim: Poly;
   readonly vdim: Poly;
+  /** How the framework lays the computation out: PyTorch splits E into heads, Keras gives each head keyDim. */
+  readonly layout: 'pytorch' | 'keras' | 'js-pytorch';
+  /** Per-head value size when it differs from d_k (Keras valueDim). */
+  readonly valueHeadDim?: Poly;
+  /** The output's trailing dimensions (Keras outputShape; E otherwise). */
+  readonly output?: readonly Poly[];
+  readonly bias: boolean;
+  readonly addBiasKv?: boolean;
+  readonly batchFirst?: boolean;
+  readonly dropout?: boolean;
+  /** The layer's settings as the panel lists them: [name, value as written or evaluated]. */
+  readonly settings: readonly (readonly [string, string])[];
 }
 
 export interface LayerInstance {

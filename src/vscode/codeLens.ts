@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { lensTitle } from '../core/format';
 import type { AnalysisService } from './documents';
-import { SHOW_DETAILS_COMMAND } from './commands';
+import { EXPLAIN_COMMAND, SHOW_DETAILS_COMMAND } from './commands';
 import { modelLenses } from './modelLens';
 
 export class LayerCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
@@ -29,7 +29,10 @@ export class LayerCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
       ...modelLenses(this.service, doc, analysis),
       ...analysis.layers.map((l) => {
         const range = this.service.range(doc, l.span);
-        return new vscode.CodeLens(range, { title: lensTitle(l), command: SHOW_DETAILS_COMMAND, arguments: [doc.uri, range.start], tooltip: 'Show the parameter tensors' });
+        // An attention layer's lens opens its walkthrough; other layers' open their details in the hover.
+        return l.layer.attention
+          ? new vscode.CodeLens(range, { title: lensTitle(l), command: EXPLAIN_COMMAND, arguments: [[doc.uri.toString(), range.start.line, range.start.character]], tooltip: 'Explain attention shapes' })
+          : new vscode.CodeLens(range, { title: lensTitle(l), command: SHOW_DETAILS_COMMAND, arguments: [doc.uri, range.start], tooltip: 'Show the parameter tensors' });
       }),
     ];
   }

@@ -1,6 +1,7 @@
 /** Command ids, and the commands that move to a layer and show its details. */
 import * as vscode from 'vscode';
 import type { AnalysisService } from './documents';
+import type { ExplainPanel } from './explainPanel';
 
 export const SHOW_DETAILS_COMMAND = 'attentionLens.showDetails';
 export const EXPLAIN_COMMAND = 'attentionLens.explainShapes';
@@ -14,10 +15,10 @@ export async function showDetails(uri: vscode.Uri, position: vscode.Position): P
 }
 
 /**
- * The attention layer under the cursor, or one picked from the file's attention layers, shown with its
- * details. Returns the chosen layer's line, for callers and tests.
+ * Opens the explain panel on the attention layer under the cursor (or at `target`), else on one picked
+ * from the file's attention layers. Returns the chosen layer's line.
  */
-export async function explainShapes(service: AnalysisService, target?: [string, number, number]): Promise<number | undefined> {
+export async function explainShapes(service: AnalysisService, panel: ExplainPanel, target?: [string, number, number]): Promise<number | undefined> {
   const editor = vscode.window.activeTextEditor;
   const doc = target ? await vscode.workspace.openTextDocument(vscode.Uri.parse(target[0])) : editor?.document;
   if (!doc) return undefined;
@@ -38,6 +39,6 @@ export async function explainShapes(service: AnalysisService, target?: [string, 
   }
   if (!chosen) return undefined;
   const start = service.range(doc, chosen.span).start;
-  await showDetails(doc.uri, start);
+  await panel.show({ uri: doc.uri.toString(), line: start.line, character: start.character });
   return start.line;
 }

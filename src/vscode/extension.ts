@@ -9,6 +9,7 @@ import { EXPLAIN_COMMAND, SHOW_DETAILS_COMMAND, explainShapes, showDetails } fro
 import { SECTION, settingsFrom, type Settings } from './settings';
 import { ModelStatus } from './statusBar';
 import { SizeHintsProvider } from './inlayHints';
+import { ExplainPanel, type FromWebview, type ToWebview } from './explainPanel';
 
 const SELECTOR: vscode.DocumentSelector = [{ language: 'python' }, { language: 'typescript' }];
 
@@ -16,6 +17,8 @@ const SELECTOR: vscode.DocumentSelector = [{ language: 'python' }, { language: '
 export interface AttentionLensApi {
   /** The status bar text for the model class under the cursor, if one is shown. */
   modelStatus(): string | undefined;
+  /** The explain panel's last message to its webview, and a way to send it what the webview would. */
+  explainPanel: { message(): ToWebview | undefined; receive(message: FromWebview): Promise<void> };
 }
 
 export function activate(context: vscode.ExtensionContext): AttentionLensApi {
@@ -26,7 +29,9 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
   const diagnostics = new DiagnosticsPublisher(service, () => settings.diagnostics);
   const status = new ModelStatus(service);
   const sizeHints = new SizeHintsProvider(service, () => settings.inlayHints);
+  const explainPanel = new ExplainPanel(service, context.extensionUri);
   context.subscriptions.push(
+    explainPanel,
     status,
     sizeHints,
     vscode.languages.registerInlayHintsProvider(SELECTOR, sizeHints),
@@ -38,7 +43,7 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
     vscode.languages.registerCodeLensProvider(SELECTOR, lenses),
     vscode.languages.registerCodeActionsProvider(SELECTOR, new FixProvider(service), { providedCodeActionKinds: FixProvider.kinds }),
     vscode.commands.registerCommand(SHOW_DETAILS_COMMAND, showDetails),
-    vscode.commands.registerCommand(EXPLAIN_COMMAND, (target?: [string, number, number]) => explainShapes(service, target)),
+    vscode.commands.registerCommand(EXPLAIN_COMMAND, (target?: [string, number, number]) => explainShapes(service, explainPanel, target)),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(SECTION)) return;
       settings = settingsFrom(vscode.workspace.getConfiguration(SECTION));
@@ -47,7 +52,10 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
       diagnostics.refreshAll();
     }),
   );
-  return { modelStatus: () => status.text };
+  return {
+    modelStatus: () => status.text,
+    explainPanel: { message: () => explainPanel.message, receive: (m) => explainPanel.receive(m) },
+  };
 }
 
 export function deactivate(): void {}

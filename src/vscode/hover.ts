@@ -23,7 +23,9 @@ export class LayerHoverProvider implements vscode.HoverProvider {
     if (!hit) return undefined;
     const md = new vscode.MarkdownString(hoverMarkdown(hit.layer, `${QUALIFIERS[hit.layer.framework]}${hit.layer.kind}`));
     if (hit.layer.attention) {
-      const args = encodeURIComponent(JSON.stringify([doc.uri.toString(), hit.span.startLine, hit.span.startChar]));
+      // Command links spread a JSON array into arguments: the command takes one [uri, line, character].
+      const start = this.service.range(doc, hit.span).start;
+      const args = encodeURIComponent(JSON.stringify([[doc.uri.toString(), start.line, start.character]]));
       md.appendMarkdown(`\n\n[Explain attention shapes](command:${EXPLAIN_COMMAND}?${args})`);
       md.isTrusted = { enabledCommands: [EXPLAIN_COMMAND] };
     }

@@ -37,7 +37,8 @@ export class ModelStatus implements vscode.Disposable {
       this.item.text = '';
       return;
     }
-    this.item.text = `$(symbol-class) ${current.name}: ${formatTotal(current.summary)} params`;
+    const total = formatTotal(current.summary);
+    this.item.text = `$(symbol-class) ${current.name}: ${current.summary.params ? `${total} params` : `params ${total}`}`;
     this.item.tooltip = current.summary.reason ?? `${current.name} built with its default arguments`;
     this.item.show();
   }

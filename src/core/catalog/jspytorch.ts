@@ -2,7 +2,7 @@
  * js-pytorch 0.7.2 layers as the library builds them (dist/index.js): Linear keeps W [in, out] and always
  * creates b [out], whatever its `bias` flag says. Checked by scripts/ground-truth/js_layers.mjs.
  */
-import type { Tensor } from '../layer';
+import type { AttentionShape, Tensor } from '../layer';
 import { childTensors } from '../layer';
 import { Poly } from '../symbolic';
 import { dimText, type LayerSpec, type Problem, type Args } from './spec';
@@ -32,11 +32,14 @@ function headsProblems(a: Args): Problem[] {
   return [{ code: 'heads-divisibility', severity: 'error', arg: 'n_heads', message: `in_size ${E} is not divisible by n_heads ${h}: js-pytorch throws "Embedding dimension not divisible in equal heads."` }];
 }
 
-function attentionShape(a: Args) {
+function attentionShape(a: Args): AttentionShape {
   const E = a.dim('in_size');
   const h = a.dim('n_heads');
   const headDim = h.constant && h.constant > 0n ? E.divExact(h.constant) : undefined;
-  return { embed: E, heads: h, headDim, kdim: E, vdim: E };
+  return {
+    embed: E, heads: h, headDim, kdim: E, vdim: E, layout: 'js-pytorch', output: [a.dim('out_size')], bias: true, batchFirst: true,
+    settings: [['in_size (E)', dimText(E)], ['out_size', dimText(a.dim('out_size'))], ['n_heads (h)', dimText(h)], ['d_k = E / h', headDim ? dimText(headDim) : `${dimText(E)} / ${dimText(h)}`], ['n_timesteps', a.text('n_timesteps')]],
+  };
 }
 
 const ATTENTION_NOTES = [

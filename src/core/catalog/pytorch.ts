@@ -2,7 +2,7 @@
  * PyTorch layers, as torch.nn builds them: the tensors `named_parameters()` yields, in its order, and the
  * checks the constructors make. Checked against PyTorch itself by scripts/ground-truth/pytorch_catalog.py.
  */
-import type { Fix, Tensor } from '../layer';
+import type { AttentionShape, Fix, Tensor } from '../layer';
 import { childTensors } from '../layer';
 import { Poly, groupDigits } from '../symbolic';
 import { NONE, int, type Value } from '../value';
@@ -127,7 +127,17 @@ const MULTIHEAD_ATTENTION: LayerSpec = {
       summary: headDim ? `${dimText(h)} heads × ${dimText(headDim)}` : `${dimText(h)} heads`,
       notes: attentionNotes(E, h, packed, { bias, addBiasKv, addZeroAttn: a.flag('add_zero_attn', false) }),
       problems: headsProblems(a, 'embed_dim', 'num_heads'),
-      attention: { embed: E, heads: h, headDim, kdim, vdim },
+      attention: {
+        embed: E, heads: h, headDim, kdim, vdim, layout: 'pytorch', bias, addBiasKv,
+        batchFirst: a.flag('batch_first', false),
+        dropout: a.value('dropout').t === 'float' ? (a.value('dropout') as { v?: number }).v !== 0 : a.given('dropout'),
+        settings: [
+          ['embed_dim (E)', dimText(E)], ['num_heads (h)', dimText(h)], ['d_k = E / h', headDim ? dimText(headDim) : `${dimText(E)} / ${dimText(h)}`],
+          ['kdim', a.isNone('kdim') ? `${dimText(kdim)} (= E)` : dimText(kdim)], ['vdim', a.isNone('vdim') ? `${dimText(vdim)} (= E)` : dimText(vdim)],
+          ['bias', String(bias)], ['add_bias_kv', String(addBiasKv)], ['add_zero_attn', String(a.flag('add_zero_attn', false))],
+          ['batch_first', String(a.flag('batch_first', false))], ['dropout', a.text('dropout')],
+        ],
+      },
       outFeatures: E,
       inFeatures: E,
     };
@@ -428,9 +438,12 @@ function blockSummary(s: BlockSizes): string {
   return `d_model ${dimText(s.E)} · ${dimText(s.h)} heads${hd ? ` × ${dimText(hd)}` : ''} · ff ${dimText(s.F)}`;
 }
 
-function blockAttention(s: BlockSizes) {
+function blockAttention(s: BlockSizes, batchFirst: boolean): AttentionShape {
   const headDim = s.h.constant && s.h.constant > 0n ? s.E.divExact(s.h.constant) : undefined;
-  return { embed: s.E, heads: s.h, headDim, kdim: s.E, vdim: s.E };
+  return {
+    embed: s.E, heads: s.h, headDim, kdim: s.E, vdim: s.E, layout: 'pytorch', bias: s.bias, batchFirst, dropout: true,
+    settings: [['d_model (E)', dimText(s.E)], ['nhead (h)', dimText(s.h)], ['d_k = E / h', headDim ? dimText(headDim) : `${dimText(s.E)} / ${dimText(s.h)}`], ['bias', String(s.bias)], ['batch_first', String(batchFirst)]],
+  };
 }
 
 const BLOCK_NOTE = 'Each attention block is a MultiheadAttention (4·E² + 4·E with biases) followed by a feed-forward E → F → E and LayerNorms.';
@@ -441,7 +454,7 @@ const TRANSFORMER_ENCODER_LAYER: LayerSpec = {
   signature: TRANSFORMER_LAYER_SIGNATURE,
   build(a) {
     const s = blockSizes(a);
-    return { tensors: encoderLayerTensors(s), summary: blockSummary(s), notes: [BLOCK_NOTE], problems: headsProblems(a, 'd_model', 'nhead'), attention: blockAttention(s), outFeatures: s.E, inFeatures: s.E };
+    return { tensors: encoderLayerTensors(s), summary: blockSummary(s), notes: [BLOCK_NOTE], problems: headsProblems(a, 'd_model', 'nhead'), attention: blockAttention(s, a.flag('batch_first', false)), outFeatures: s.E, inFeatures: s.E };
   },
 };
 
@@ -456,7 +469,7 @@ const TRANSFORMER_DECODER_LAYER: LayerSpec = {
       summary: blockSummary(s),
       notes: [BLOCK_NOTE, 'A decoder layer has two attentions: self-attention and cross-attention over the encoder output.'],
       problems: headsProblems(a, 'd_model', 'nhead'),
-      attention: blockAttention(s),
+      attention: blockAttention(s, a.flag('batch_first', false)),
       outFeatures: s.E,
       inFeatures: s.E,
     };
@@ -540,7 +553,7 @@ const TRANSFORMER: LayerSpec = {
       notes: [BLOCK_NOTE, 'The encoder and the decoder each end with a LayerNorm.'],
       problems: headsProblems(a, 'd_model', 'nhead'),
       unknownReason: encoder && decoder ? undefined : 'a custom encoder or decoder is passed in that Attention Lens cannot follow.',
-      attention: blockAttention(s),
+      attention: blockAttention(s, a.flag('batch_first', false)),
       outFeatures: s.E,
       inFeatures: s.E,
     };

@@ -2,7 +2,7 @@
 import type { Span } from '../expr';
 import type { AttentionShape, Fix, Framework, Severity, Tensor } from '../layer';
 import { Poly, groupDigits } from '../symbolic';
-import { asPoly, truthy, type Value } from '../value';
+import { asPoly, describe, truthy, type Value } from '../value';
 
 export interface ParamSpec {
   readonly name: string;
@@ -63,6 +63,11 @@ export class Args {
 
   given(name: string): boolean {
     return this.values.has(name);
+  }
+
+  /** The argument as the panel shows it: `0.1`, `True`, `d_model`. */
+  text(name: string): string {
+    return describe(this.value(name));
   }
 
   literal(name: string): boolean {

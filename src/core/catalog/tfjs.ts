@@ -123,7 +123,14 @@ const MULTI_HEAD_ATTENTION: LayerSpec = {
         'The attention product softmax(Q·Kᵀ/√keyDim)·V holds no parameters. countParams() reports 0 before the layer is built; these are the weights it creates on its first call.',
       ],
       unknownReason: query.symbols.includes('in') ? UNKNOWN_INPUT : undefined,
-      attention: { embed: query, heads: h, headDim: k, kdim: key, vdim: value },
+      attention: {
+        embed: query, heads: h, headDim: k, kdim: key, vdim: value, layout: 'keras', valueHeadDim: v, output: out, bias, batchFirst: true,
+        settings: [
+          ['numHeads (h)', dimText(h)], ['keyDim (d_k, per head)', dimText(k)], ['valueDim (d_v, per head)', a.isNone('valueDim') ? `${dimText(v)} (= keyDim)` : dimText(v)],
+          ['outputShape', a.given('outputShape') ? `[${out.map(dimText).join(', ')}]` : `[${dimText(query)}] (the query's size)`], ['useBias', String(bias)],
+          ['query / key / value features', `${dimText(query)} / ${dimText(key)} / ${dimText(value)}`],
+        ],
+      },
       outFeatures: out.length === 1 ? out[0] : undefined,
       outTail: out,
     };

@@ -41,9 +41,12 @@ suite('Python file: hover and CodeLens', () => {
     assert.ok(titles.every(t => /^[3678]:/.test(t)), `lenses on unexpected lines: ${titles.join(' | ')}`);
   });
 
-  test('CodeLens runs attentionLens.showDetails', async () => {
+  test('CodeLens opens the explain panel for attention, the details for other layers', async () => {
     const lenses = await codeLenses(doc.uri);
-    assert.ok(lenses.length >= 2);
-    for (const l of lenses) assert.strictEqual(l.command?.command, 'attentionLens.showDetails');
+    const byLine = new Map(lenses.map((l) => [l.range.start.line, l.command?.command]));
+    assert.strictEqual(byLine.get(6), 'attentionLens.explainShapes');
+    const explain = lenses.find((l) => l.range.start.line === 6)!;
+    assert.deepStrictEqual(explain.command?.arguments, [[doc.uri.toString(), 6, explain.range.start.character]], 'one [uri, line, character] argument');
+    assert.strictEqual(byLine.get(7), 'attentionLens.showDetails');
   });
 });

@@ -1,0 +1,291 @@
+/**
+ * The data of the "Explain attention shapes" walkthrough: one attention layer followed through Q, K, V,
+ * the scores, the heads and the output projection, with every shape, parameter tensor, FLOP count and the
+ * activations autograd keeps for backward. Pure and exact: sizes not known stay symbols, and the
+ * parameter tensors are the very ones the hover lists.
+ */
+import type { AttentionShape, LayerInstance } from './layer';
+import { tensorSize, totalParams } from './layer';
+import { Poly, groupDigits } from './symbolic';
+
+export const DTYPES = { float32: 4, bfloat16: 2, float16: 2, float64: 8 } as const;
+export type Dtype = keyof typeof DTYPES;
+
+export interface ExplainInputs {
+  /** Batch size. */
+  readonly batch: number;
+  /** Query sequence length. */
+  readonly queryLength: number;
+  /** Key/value sequence length. */
+  readonly keyLength: number;
+  readonly dtype: Dtype;
+}
+
+export const DEFAULT_INPUTS: ExplainInputs = { batch: 8, queryLength: 128, keyLength: 128, dtype: 'float32' };
+
+/** A number or formula, ready to show: exact digits, or the polynomial when a size is a symbol. */
+export type Quantity = string;
+
+export interface Step {
+  readonly name: string;
+  readonly formula: string;
+  readonly shape: string;
+  readonly flops: Quantity;
+  /** What autograd keeps from this step for the backward pass, and how much. */
+  readonly saved: string;
+  readonly savedElements: Quantity;
+  readonly parameters: boolean;
+}
+
+type RawStep = Omit<Step, 'flops' | 'savedElements'> & { readonly flops: Poly; readonly savedElements: Poly };
+
+export interface ParameterRow {
+  readonly name: string;
+  readonly role: string;
+  readonly shape: string;
+  readonly count: Quantity;
+  readonly bytes: Quantity;
+}
+
+export interface ExplainData {
+  readonly title: string;
+  readonly layout: AttentionShape['layout'];
+  readonly settings: readonly (readonly [string, string])[];
+  readonly inputs: ExplainInputs;
+  readonly steps: readonly Step[];
+  readonly parameters: readonly ParameterRow[];
+  readonly totalParameters: Quantity;
+  readonly totalBytes: Quantity;
+  readonly withoutParameters: readonly string[];
+  readonly scores: { readonly elements: Quantity; readonly bytes: Quantity };
+  readonly totalFlops: Quantity;
+  readonly savedElements: Quantity;
+  readonly savedBytes: Quantity;
+  readonly lowRank?: {
+    readonly merged: Quantity;
+    readonly separate: Quantity;
+    readonly rank: Quantity;
+    readonly mergedFlops: Quantity;
+    readonly separateFlops: Quantity;
+    readonly text: string;
+  };
+  readonly notes: readonly string[];
+}
+
+const q = (p: Poly): Quantity => (p.constant !== undefined ? groupDigits(p.constant) : p.toString());
+const n = (x: number | bigint) => Poly.int(x);
+const TWO = n(2);
+
+function dims(...ds: (Poly | string)[]): string {
+  return `(${ds.map((d) => (typeof d === 'string' ? d : d.constant !== undefined ? String(d.constant) : d.toString())).join(', ')})`;
+}
+
+/** What role each framework tensor plays in the attention formula. */
+function roleOf(name: string): string {
+  if (/in_proj_weight$/.test(name)) return 'W_Q, W_K, W_V stacked';
+  if (/in_proj_bias$/.test(name)) return 'b_Q, b_K, b_V stacked';
+  if (/q_proj_weight$|query\/kernel$|Wq\.W$/.test(name)) return 'W_Q';
+  if (/k_proj_weight$|key\/kernel$|Wk\.W$/.test(name)) return 'W_K';
+  if (/v_proj_weight$|value\/kernel$|Wv\.W$/.test(name)) return 'W_V';
+  if (/query\/bias$|Wq\.b$/.test(name)) return 'b_Q';
+  if (/key\/bias$|Wk\.b$/.test(name)) return 'b_K';
+  if (/value\/bias$|Wv\.b$/.test(name)) return 'b_V';
+  if (/out_proj\.weight$|attentionOutput\/kernel$|residual_proj\.W$/.test(name)) return 'W_O';
+  if (/out_proj\.bias$|attentionOutput\/bias$|residual_proj\.b$/.test(name)) return 'b_O';
+  if (/bias_k$/.test(name)) return 'learned key row';
+  if (/bias_v$/.test(name)) return 'learned value row';
+  return '';
+}
+
+/** Only the attention's own tensors: inside a TransformerEncoderLayer, those of `self_attn`. */
+function attentionTensors(layer: LayerInstance) {
+  const own = layer.tensors.filter((t) => roleOf(t.name) !== '');
+  const prefix = own.find((t) => t.name.includes('.') && /self_attn\./.test(t.name)) ? 'self_attn.' : '';
+  return prefix ? own.filter((t) => t.name.includes(prefix) && !t.name.includes('{i}') && !t.name.includes('multihead_attn')) : own;
+}
+
+export function explain(layer: LayerInstance, where: string, inputs: ExplainInputs = DEFAULT_INPUTS): ExplainData | undefined {
+  const a = layer.attention;
+  if (!a) return undefined;
+  const N = n(inputs.batch);
+  const L = n(inputs.queryLength);
+  const S = n(inputs.keyLength);
+  const bytes = n(DTYPES[inputs.dtype]);
+  const h = a.heads;
+  const E = a.embed;
+  const dk = a.headDim ?? Poly.symbol('d_k');
+  const keras = a.layout === 'keras';
+  const dv = a.valueHeadDim ?? dk;
+  // PyTorch projects keys and values to E and splits it; Keras and js-pytorch give each head its own slice.
+  const kProj = keras ? h.mul(dk) : E;
+  const vProj = keras ? h.mul(dv) : E;
+  const out = a.output ?? [E];
+  const outSize = out.reduce((x, d) => x.mul(d), Poly.ONE);
+  const seqFirst = a.layout === 'pytorch' && !a.batchFirst;
+  const bsd = (len: string, d: Poly | string) => (seqFirst ? dims(len, 'N', d) : dims('N', len, d));
+  const extraKv = a.addBiasKv ? ' + 1' : '';
+  const Skv = a.addBiasKv ? S.add(Poly.ONE) : S;
+
+  const bias = (rows: Poly, cols: Poly) => (a.bias ? rows.mul(cols) : Poly.ZERO);
+  const raw: RawStep[] = [
+    {
+      name: 'Q = X_q · W_Q' + (a.bias ? ' + b_Q' : ''),
+      formula: keras ? 'einsum over the query features into h heads of keyDim' : 'one matrix product for all heads at once',
+      shape: keras ? dims('N', 'L', h, dk) : bsd('L', E),
+      flops: TWO.mul(N).mul(L).mul(E).mul(h.mul(dk)).add(bias(N.mul(L), h.mul(dk))),
+      saved: 'X_q (for the gradient of W_Q)',
+      savedElements: N.mul(L).mul(E),
+      parameters: true,
+    },
+    {
+      name: 'K = X_k · W_K' + (a.bias ? ' + b_K' : ''),
+      formula: a.kdim.equals(E) || keras ? 'keys projected to the heads' : 'kdim ≠ E: keys come in with kdim features',
+      shape: keras ? dims('N', 'S', h, dk) : bsd(`S${extraKv}`, kProj),
+      flops: TWO.mul(N).mul(S).mul(a.kdim).mul(kProj).add(bias(N.mul(S), kProj)),
+      saved: 'X_k',
+      savedElements: N.mul(S).mul(a.kdim),
+      parameters: true,
+    },
+    {
+      name: 'V = X_v · W_V' + (a.bias ? ' + b_V' : ''),
+      formula: a.vdim.equals(E) || keras ? 'values projected to the heads' : 'vdim ≠ E: values come in with vdim features',
+      shape: keras ? dims('N', 'S', h, dv) : bsd(`S${extraKv}`, vProj),
+      flops: TWO.mul(N).mul(S).mul(a.vdim).mul(vProj).add(bias(N.mul(S), vProj)),
+      saved: 'X_v',
+      savedElements: N.mul(S).mul(a.vdim),
+      parameters: true,
+    },
+    {
+      name: 'split into heads',
+      formula: keras ? 'already per head' : `a reshape: E = h · d_k = ${q(h)} · ${q(dk)}`,
+      shape: `Q ${dims('N', h, 'L', dk)}, K ${dims('N', h, `S${extraKv}`, dk)}, V ${dims('N', h, `S${extraKv}`, dv)}`,
+      flops: Poly.ZERO,
+      saved: 'nothing (a view)',
+      savedElements: Poly.ZERO,
+      parameters: false,
+    },
+    {
+      name: 'scores = Q · Kᵀ / √d_k',
+      formula: `every query against every key, in each head; scaled by 1/√${q(dk)}`,
+      shape: dims('N', h, 'L', `S${extraKv}`),
+      flops: TWO.mul(N).mul(h).mul(L).mul(Skv).mul(dk).add(N.mul(h).mul(L).mul(Skv)),
+      saved: 'Q and K (for the gradients of each other)',
+      savedElements: N.mul(h).mul(L).mul(dk).add(N.mul(h).mul(Skv).mul(dk)),
+      parameters: false,
+    },
+    {
+      name: 'softmax over the keys',
+      formula: 'about 5 operations a score (max, subtract, exp, sum, divide)',
+      shape: dims('N', h, 'L', `S${extraKv}`),
+      flops: n(5).mul(N).mul(h).mul(L).mul(Skv),
+      saved: a.dropout ? 'the attention weights, and the dropout mask' : 'the attention weights (its output)',
+      savedElements: N.mul(h).mul(L).mul(Skv).mul(a.dropout ? TWO : Poly.ONE),
+      parameters: false,
+    },
+    {
+      name: 'weights · V',
+      formula: 'each query takes a weighted average of the values',
+      shape: dims('N', h, 'L', dv),
+      flops: TWO.mul(N).mul(h).mul(L).mul(Skv).mul(dv),
+      saved: 'V (the weights are already kept)',
+      savedElements: N.mul(h).mul(Skv).mul(dv),
+      parameters: false,
+    },
+    {
+      name: 'concatenate the heads',
+      formula: `h · d_v = ${q(h.mul(dv))} features`,
+      shape: keras ? dims('N', 'L', h, dv) : bsd('L', h.mul(dv)),
+      flops: Poly.ZERO,
+      saved: 'nothing (a view)',
+      savedElements: Poly.ZERO,
+      parameters: false,
+    },
+    {
+      name: 'output = · W_O' + (a.bias ? ' + b_O' : ''),
+      formula: `mixes the heads back into ${q(outSize)} features`,
+      shape: keras ? `(N, L, ${out.map((d) => q(d)).join(', ')})` : bsd('L', outSize),
+      flops: TWO.mul(N).mul(L).mul(h.mul(dv)).mul(outSize).add(bias(N.mul(L), outSize)),
+      saved: 'the concatenated heads (for the gradient of W_O)',
+      savedElements: N.mul(L).mul(h.mul(dv)),
+      parameters: true,
+    },
+  ];
+
+  const tensors = attentionTensors(layer);
+  const parameters: ParameterRow[] = tensors.map((t) => ({
+    name: t.name,
+    role: roleOf(t.name),
+    shape: `[${t.shape.map((d) => (d.constant !== undefined ? String(d.constant) : d.toString())).join(', ')}]`,
+    count: q(tensorSize(t)),
+    bytes: q(tensorSize(t).mul(bytes)),
+  }));
+  const total = totalParams(tensors);
+  const scores = N.mul(h).mul(L).mul(Skv);
+  const flopsTotal = raw.reduce((acc, s) => acc.add(s.flops), Poly.ZERO);
+  const saved = raw.reduce((acc, s) => acc.add(s.savedElements), Poly.ZERO);
+  const steps: Step[] = raw.map((s) => ({ ...s, flops: q(s.flops), savedElements: q(s.savedElements) }));
+
+  // Per head, W_Q·W_Kᵀ is E × kdim of rank at most d_k: two thin matrices hold it in d_k·(E + kdim) numbers.
+  const merged = E.mul(a.kdim);
+  const separate = dk.mul(E.add(a.kdim));
+  const mergedFlops = TWO.mul(L).mul(E).mul(a.kdim).add(TWO.mul(L).mul(S).mul(a.kdim));
+  const separateFlops = TWO.mul(L).mul(E).mul(dk).add(TWO.mul(S).mul(a.kdim).mul(dk)).add(TWO.mul(L).mul(S).mul(dk));
+  return {
+    title: `${layer.framework === 'pytorch' ? 'nn.' : ''}${layer.kind} at ${where}`,
+    layout: a.layout,
+    settings: a.settings,
+    inputs,
+    steps,
+    parameters,
+    totalParameters: q(total),
+    totalBytes: q(total.mul(bytes)),
+    withoutParameters: ['the scaling by 1/√d_k', 'the softmax', 'the weighted sum of the values (weights · V)', 'splitting and concatenating the heads'],
+    scores: { elements: q(scores), bytes: q(scores.mul(bytes)) },
+    totalFlops: q(flopsTotal),
+    savedElements: q(saved),
+    savedBytes: q(saved.mul(bytes)),
+    lowRank: {
+      merged: q(merged),
+      separate: q(separate),
+      rank: q(dk),
+      mergedFlops: q(mergedFlops),
+      separateFlops: q(separateFlops),
+      text: `Only W_Q·W_Kᵀ appears in the scores, yet it is kept as two matrices: per head it is a ${q(E)} × ${q(a.kdim)} matrix of rank at most d_k = ${q(dk)}, stored in ${q(separate)} numbers instead of ${q(merged)}, and applying the two thin matrices to a sequence costs ${q(separateFlops)} FLOPs instead of ${q(mergedFlops)} for the merged one (per head and batch element).`,
+    },
+    notes: [
+      a.layout === 'keras'
+        ? 'In Keras-style attention keyDim is the size of each head, so the parameter count grows with the number of heads.'
+        : 'In PyTorch the heads split E into h slices of d_k = E / h, so the parameter count does not depend on the number of heads.',
+      ...(seqFirst ? ['batch_first=False: PyTorch takes and returns (sequence, batch, features).'] : []),
+      ...(a.addBiasKv ? ['add_bias_kv=True appends one learned key and value row: S + 1 keys.'] : []),
+      'FLOPs count a multiply and an add as two; biases add one per output element.',
+    ],
+  };
+}
+
+/** The walkthrough as Markdown, for notes and reviews. */
+export function explainMarkdown(d: ExplainData): string {
+  const lines = [
+    `# ${d.title}`,
+    '',
+    `Batch N = ${d.inputs.batch}, query length L = ${d.inputs.queryLength}, key length S = ${d.inputs.keyLength}, ${d.inputs.dtype}.`,
+    '',
+    '| setting | value |', '|---|---|',
+    ...d.settings.map(([k, v]) => `| ${k} | ${v} |`),
+    '',
+    '| step | shape | FLOPs | kept for backward |', '|---|---|---:|---|',
+    ...d.steps.map((s) => `| ${s.name} | ${s.shape} | ${s.flops} | ${s.saved} (${s.savedElements}) |`),
+    '',
+    `Total: ${d.totalFlops} FLOPs; the score matrix holds ${d.scores.elements} numbers (${d.scores.bytes} bytes); ${d.savedElements} numbers (${d.savedBytes} bytes) are kept for backward.`,
+    '',
+    '| parameter | role | shape | count | bytes |', '|---|---|---|---:|---:|',
+    ...d.parameters.map((p) => `| \`${p.name}\` | ${p.role} | ${p.shape} | ${p.count} | ${p.bytes} |`),
+    `| total | | | ${d.totalParameters} | ${d.totalBytes} |`,
+    '',
+    `No parameters in: ${d.withoutParameters.join(', ')}.`,
+    '',
+    ...(d.lowRank ? [d.lowRank.text, ''] : []),
+    ...d.notes.map((x) => `- ${x}`),
+  ];
+  return lines.join('\n');
+}

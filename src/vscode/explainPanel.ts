@@ -1,0 +1,186 @@
+/**
+ * The "Explain attention shapes" panel: one panel, reused; it follows the cursor to another attention
+ * layer, refreshes when the source changes, and survives a window reload. The numbers come from
+ * core/explain.ts over the same cached analysis as the hover; the webview only draws them.
+ */
+import { webcrypto } from 'crypto';
+import * as vscode from 'vscode';
+import type { LayerResult } from '../core/analysis';
+import { DEFAULT_INPUTS, DTYPES, explain, explainMarkdown, type ExplainData, type ExplainInputs } from '../core/explain';
+import type { AnalysisService } from './documents';
+
+export const EXPLAIN_VIEW = 'attentionLens.explain';
+
+/** Where the explained layer is: its document and the start of its call. */
+export interface Target {
+  readonly uri: string;
+  readonly line: number;
+  readonly character: number;
+}
+
+/** What the panel keeps across reloads (webview state). */
+interface PanelState {
+  readonly target?: Target;
+  readonly inputs?: ExplainInputs;
+}
+
+/** Messages from the webview. */
+export type FromWebview = { readonly type: 'ready' } | { readonly type: 'inputs'; readonly inputs: ExplainInputs } | { readonly type: 'copy' };
+
+/** Messages to the webview. */
+export type ToWebview = { readonly type: 'explain'; readonly data: ExplainData; readonly target: Target } | { readonly type: 'none'; readonly reason: string };
+
+export class ExplainPanel implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private target: Target | undefined;
+  private inputs: ExplainInputs = DEFAULT_INPUTS;
+  private last: ToWebview | undefined;
+  private readonly disposables: vscode.Disposable[];
+  private panelDisposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly service: AnalysisService,
+    private readonly extensionUri: vscode.Uri,
+  ) {
+    this.disposables = [
+      vscode.window.registerWebviewPanelSerializer(EXPLAIN_VIEW, {
+        deserializeWebviewPanel: async (panel, state: PanelState | undefined) => {
+          this.inputs = validInputs(state?.inputs) ?? DEFAULT_INPUTS;
+          this.attach(panel);
+          if (state?.target) await this.show(state.target);
+        },
+      }),
+      vscode.window.onDidChangeTextEditorSelection((e) => void this.follow(e.textEditor)),
+      service.onDidAnalyze((doc) => {
+        if (this.panel && doc.uri.toString() === this.target?.uri) void this.refresh();
+      }),
+    ];
+  }
+
+  /** Opens (or reveals) the panel on the layer at `target`. */
+  async show(target: Target): Promise<void> {
+    this.target = target;
+    if (!this.panel) {
+      const panel = vscode.window.createWebviewPanel(EXPLAIN_VIEW, 'Explain attention shapes', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+        enableScripts: true,
+        localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'media')],
+      });
+      this.attach(panel);
+    } else {
+      this.panel.reveal(undefined, true);
+    }
+    await this.refresh();
+  }
+
+  /** What the panel was last sent, for the integration tests and for Copy as Markdown. */
+  get message(): ToWebview | undefined {
+    return this.last;
+  }
+
+  /** Handles a message as if the webview had sent it. */
+  async receive(message: FromWebview): Promise<void> {
+    switch (message.type) {
+      case 'ready':
+        if (this.last) await this.post(this.last);
+        return;
+      case 'inputs': {
+        const inputs = validInputs(message.inputs);
+        if (!inputs) return;
+        this.inputs = inputs;
+        await this.refresh();
+        return;
+      }
+      case 'copy':
+        if (this.last?.type === 'explain') await vscode.env.clipboard.writeText(explainMarkdown(this.last.data));
+        return;
+    }
+  }
+
+  private attach(panel: vscode.WebviewPanel): void {
+    this.panel = panel;
+    panel.webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'media')] };
+    panel.webview.html = this.html(panel.webview);
+    this.panelDisposables = [
+      panel.webview.onDidReceiveMessage((m: FromWebview) => void this.receive(m)),
+      panel.onDidDispose(() => {
+        for (const d of this.panelDisposables) d.dispose();
+        this.panel = undefined;
+        this.last = undefined;
+      }),
+    ];
+  }
+
+  /** With the cursor on another attention layer, the panel moves to it. */
+  private async follow(editor: vscode.TextEditor): Promise<void> {
+    if (!this.panel || !this.target) return;
+    const analysis = await this.service.analysis(editor.document);
+    const here = analysis?.layers.find((l) => l.layer.attention && this.service.range(editor.document, l.span).contains(editor.selection.active));
+    if (!here) return;
+    const start = this.service.range(editor.document, here.span).start;
+    const target = { uri: editor.document.uri.toString(), line: start.line, character: start.character };
+    if (target.uri !== this.target.uri || target.line !== this.target.line || target.character !== this.target.character) await this.show(target);
+  }
+
+  private async refresh(): Promise<void> {
+    if (!this.panel || !this.target) return;
+    const target = this.target;
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === target.uri) ?? (await vscode.workspace.openTextDocument(vscode.Uri.parse(target.uri)));
+    const analysis = await this.service.analysis(doc);
+    const layer = analysis && nearestAttention(analysis.layers, (l) => this.service.range(doc, l.span), new vscode.Position(target.line, target.character));
+    if (!layer) {
+      await this.post({ type: 'none', reason: 'No attention layer here any more.' });
+      return;
+    }
+    const start = this.service.range(doc, layer.span).start;
+    this.target = { uri: target.uri, line: start.line, character: start.character };
+    const data = explain(layer.layer, `${vscode.workspace.asRelativePath(doc.uri)}:${start.line + 1}`, this.inputs);
+    if (data) await this.post({ type: 'explain', data, target: this.target });
+  }
+
+  private async post(message: ToWebview): Promise<void> {
+    this.last = message;
+    await this.panel?.webview.postMessage(message);
+  }
+
+  private html(webview: vscode.Webview): string {
+    const nonce = Buffer.from(webcrypto.getRandomValues(new Uint8Array(18))).toString('base64');
+    const media = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', file));
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${media('explain.css')}">
+<title>Explain attention shapes</title>
+</head>
+<body>
+<main id="root" aria-live="polite"><p class="muted">Loading…</p></main>
+<script nonce="${nonce}" src="${media('explain.js')}"></script>
+</body>
+</html>`;
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+/** The attention layer at `position`, else the nearest one by line (the code may have moved). */
+function nearestAttention(layers: readonly LayerResult[], range: (l: LayerResult) => vscode.Range, position: vscode.Position): LayerResult | undefined {
+  const attention = layers.filter((l) => l.layer.attention);
+  return attention.find((l) => range(l).contains(position)) ?? [...attention].sort((a, b) => Math.abs(range(a).start.line - position.line) - Math.abs(range(b).start.line - position.line))[0];
+}
+
+/** Inputs from the webview are data from outside: bounded positive integers and a known dtype. */
+function validInputs(x: unknown): ExplainInputs | undefined {
+  if (!x || typeof x !== 'object') return undefined;
+  const o = x as Record<string, unknown>;
+  const size = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 1e9 ? v : undefined);
+  const batch = size(o.batch);
+  const queryLength = size(o.queryLength);
+  const keyLength = size(o.keyLength);
+  const dtype = typeof o.dtype === 'string' && o.dtype in DTYPES ? (o.dtype as ExplainInputs['dtype']) : undefined;
+  return batch && queryLength && keyLength && dtype ? { batch, queryLength, keyLength, dtype } : undefined;
+}

@@ -1,0 +1,62 @@
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { activateExtension, openFile, poll, positionOf, revert } from './helpers';
+
+interface ExplainMessage {
+  type: 'explain' | 'none';
+  target?: { line: number };
+  data?: { title: string; totalParameters: string; totalFlops: string; steps: { name: string; shape: string; flops: string }[]; scores: { elements: string }; settings: string[][] };
+}
+
+const fmt = (x: number) => x.toLocaleString('en-US');
+
+// test/integration/workspace/forward_errors.py: nn.MultiheadAttention(d_model, heads, batch_first=True)
+// on line 59 (ProjectedQueryAttention) and line 107 (CorrectBlock), d_model 512, heads 8.
+suite('Explain attention shapes panel', () => {
+  let api: { explainPanel: { message(): ExplainMessage | undefined; receive(m: unknown): Promise<void> } };
+  let doc: vscode.TextDocument;
+  suiteSetup(async () => {
+    doc = await openFile('forward_errors.py');
+    api = (await activateExtension()).exports as typeof api;
+  });
+
+  test('opens on the layer, with the same count as the hover', async () => {
+    const at = positionOf(doc, 'nn.MultiheadAttention(d_model, heads, batch_first=True)');
+    await vscode.commands.executeCommand('attentionLens.explainShapes', [doc.uri.toString(), at.line, at.character]);
+    const message = await poll(() => api.explainPanel.message(), (m) => m?.type === 'explain' && m.target?.line === at.line);
+    assert.ok(message?.data);
+    assert.strictEqual(message.data.totalParameters, '1,050,624');
+    assert.deepStrictEqual(message.data.settings.find(([k]) => k === 'd_k = E / h'), ['d_k = E / h', '64']);
+    const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === 'Explain attention shapes');
+    assert.ok(tab?.input instanceof vscode.TabInputWebview, 'a webview tab');
+  });
+
+  test('FLOPs and the score matrix for the sizes the user sets', async () => {
+    await api.explainPanel.receive({ type: 'inputs', inputs: { batch: 2, queryLength: 10, keyLength: 12, dtype: 'float32' } });
+    const message = await poll(() => api.explainPanel.message(), (m) => m?.data?.scores.elements === fmt(2 * 8 * 10 * 12));
+    const [E, h, dk, N, L, S] = [512, 8, 64, 2, 10, 12];
+    const steps = message!.data!.steps;
+    assert.strictEqual(steps[0].flops, fmt(2 * N * L * E * E + N * L * E));
+    assert.strictEqual(steps[4].flops, fmt(2 * N * h * L * S * dk + N * h * L * S));
+    assert.strictEqual(steps[4].shape, '(N, 8, L, S)');
+    assert.strictEqual(steps[6].flops, fmt(2 * N * h * L * S * dk));
+  });
+
+  test('follows the cursor to another attention layer, and the source as it changes', async () => {
+    const editor = await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+    const second = positionOf(doc, 'nn.MultiheadAttention(d_model, heads, batch_first=True)', 0, 1);
+    editor.selection = new vscode.Selection(second, second);
+    await poll(() => api.explainPanel.message(), (m) => m?.target?.line === second.line);
+    const heads = positionOf(doc, 'def __init__(self, d_model: int = D_MODEL, heads: int = 8)', 0, 1);
+    const edit = new vscode.WorkspaceEdit();
+    const eight = doc.lineAt(heads.line).text.lastIndexOf('8');
+    edit.replace(doc.uri, new vscode.Range(heads.line, eight, heads.line, eight + 1), '16');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    try {
+      const message = await poll(() => api.explainPanel.message(), (m) => m?.data?.settings.some(([k, v]) => k === 'd_k = E / h' && v === '32') ?? false);
+      assert.ok(message?.data?.settings.some(([k, v]) => k === 'num_heads (h)' && v === '16'));
+    } finally {
+      await revert(doc);
+    }
+  });
+});

@@ -2,9 +2,9 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { activateExtension, hoverText, lensTitles, openFile, poll, positionOf } from './helpers';
 
-// test/integration/workspace/gpt.py: test/fixtures/models/pytorch/gpt.py (GPT-2 small) plus, on line 201,
-// `model = GPT(GPTConfig(n_layer=24))`. Totals from PyTorch: GPT() 124,439,808; Block 7,087,872;
-// the 24-layer instance 209,494,272 (sum(p.numel() for p in model.parameters()) on the file itself).
+// gpt.py is test/fixtures/models/pytorch/gpt.py (GPT-2 small), copied in by the runner; gpt_instance.py
+// builds `model = GPT(GPTConfig(n_layer=24))` from it. Totals from PyTorch: GPT() 124,439,808; Block
+// 7,087,872; the 24-layer instance 209,494,272 (sum(p.numel() for p in model.parameters())).
 suite('model classes: lens, hover, status bar', () => {
   let doc: vscode.TextDocument;
   let api: { modelStatus(): string | undefined };
@@ -19,9 +19,10 @@ suite('model classes: lens, hover, status bar', () => {
     assert.ok(titles.includes('91: 7,087,872 params (7.1 M)'), titles.join(' | '));
   });
 
-  test('CodeLens on a model built with explicit arguments', async () => {
-    const titles = await lensTitles(doc.uri);
-    assert.ok(titles.includes('200: GPT: 209,494,272 params (209.5 M) · 24 × Block'), titles.join(' | '));
+  test('CodeLens on a model built with explicit arguments, from a class of another file', async () => {
+    const instance = await openFile('gpt_instance.py');
+    const titles = await poll(() => lensTitles(instance.uri), (t) => t.length > 0);
+    assert.deepStrictEqual(titles, ['3: GPT: 209,494,272 params (209.5 M) · 24 × Block']);
   });
 
   test('hover on the class: children with their share, and memory', async () => {
@@ -39,7 +40,7 @@ suite('model classes: lens, hover, status bar', () => {
     const inBlock = positionOf(doc, 'x = x + self.attn(');
     editor.selection = new vscode.Selection(inBlock, inBlock);
     assert.strictEqual(await poll(() => api.modelStatus(), t => t?.includes('Block') ?? false), '$(symbol-class) Block: 7,087,872 params');
-    const outside = positionOf(doc, 'model = GPT(');
+    const outside = positionOf(doc, '@dataclass');
     editor.selection = new vscode.Selection(outside, outside);
     assert.strictEqual(await poll(() => api.modelStatus(), t => t === undefined), undefined);
   });

@@ -75,8 +75,10 @@ export class Evaluator {
     return this.model.language === 'python' ? 'self' : 'this';
   }
 
-  private get initName(): string {
-    return this.model.language === 'python' ? '__init__' : 'constructor';
+  /** The index of the class's constructor (`__init__` / `constructor`) in its fragment, or -1. */
+  private initOf(fragment: Fragment, classScope: number): number {
+    const name = this.model.language === 'python' ? '__init__' : 'constructor';
+    return fragment.scopes.findIndex((s) => s.parent === classScope && s.kind === 'function' && s.name === name);
   }
 
   /** Above 0 while applying the inner layers of a Sequential, whose mismatches are reported where it is built. */
@@ -403,8 +405,8 @@ export class Evaluator {
     if (found) return this.evalBinding(found, { ...ctx, scope: scopeIndex, at: found.at });
     const classIndex = method.parent;
     if (classIndex < 0 || fragment.scopes[classIndex].kind !== 'class') return { t: 'sym', name: key };
-    const init = fragment.scopes.findIndex((s, i) => s.parent === classIndex && s.kind === 'function' && (s.name === '__init__' || s.name === 'constructor') && i !== scopeIndex);
-    if (init >= 0) {
+    const init = this.initOf(fragment, classIndex);
+    if (init >= 0 && init !== scopeIndex) {
       const b = this.lastBinding(fragment.scopes[init].bindings, key, Number.MAX_SAFE_INTEGER);
       if (b) return this.evalBinding(b, { fragment: ctx.fragment, scope: init, at: b.at });
     }
@@ -657,7 +659,7 @@ export class Evaluator {
    */
   instantiateModule(cls: { name: string; fragment: number; scope: number }, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
     const fragment = this.model.fragments[cls.fragment];
-    const init = fragment.scopes.findIndex((s) => s.parent === cls.scope && s.kind === 'function' && s.name === this.initName);
+    const init = this.initOf(fragment, cls.scope);
     const tree = emptyModule(cls.name);
     const fields = new Map<string, Value>();
     if (init < 0) {
@@ -752,7 +754,7 @@ export class Evaluator {
       return WEIGHTLESS.has(callee.tree.kind) && callee.tree.kind !== 'Flatten' && input?.t === 'tensor' ? input : UNKNOWN;
     }
     const layer = callee.layer;
-    const label = `${layer.framework === 'pytorch' ? 'nn.' : ''}${layer.kind} (line ${callee.span.startLine + 1})`;
+    const label = layerLabel(callee);
     const origin = { label, span: callee.span };
     if (layer.framework === 'pytorch' && layer.kind === 'MultiheadAttention' && layer.attention) {
       const query = keywords.get('query') ?? positional[0];
@@ -775,7 +777,7 @@ export class Evaluator {
     if (input?.t !== 'tensor' || expected?.constant === undefined) return;
     const got = features(input)?.constant;
     if (got === undefined || got === expected.constant) return;
-    const where = `${layer.layer.framework === 'pytorch' ? 'nn.' : ''}${layer.layer.kind} (line ${layer.span.startLine + 1})`;
+    const where = layerLabel(layer);
     const from = input.origin ? `, from ${input.origin.label}` : '';
     this.report({
       code,
@@ -836,8 +838,8 @@ export class Evaluator {
         const expected = item.layer.inFeatures?.constant;
         const got = size?.constant;
         if (previous && expected !== undefined && got !== undefined && expected !== got) {
-          const here = `nn.${item.layer.kind} (line ${item.span.startLine + 1})`;
-          const before = `nn.${previous.layer.kind} (line ${previous.span.startLine + 1})`;
+          const here = layerLabel(item);
+          const before = layerLabel(previous);
           this.report({
             code: 'sequential-mismatch',
             severity: 'error',
@@ -958,7 +960,7 @@ export class Evaluator {
     const fragment = this.model.fragments[cls.fragment];
     const scope = fragment.scopes[cls.scope];
     const fields = new Map<string, Value>();
-    const init = fragment.scopes.findIndex((s) => s.parent === cls.scope && s.kind === 'function' && (s.name === '__init__' || s.name === 'constructor'));
+    const init = this.initOf(fragment, cls.scope);
     if (init < 0) {
       // Dataclass fields are the annotated class attributes, in order; positional arguments fill them.
       const annotated = scope.bindings.filter((b) => b.annotation !== undefined);
@@ -970,19 +972,13 @@ export class Evaluator {
       for (const [k, v] of keywords) if (!fields.has(k)) fields.set(k, v);
       return { t: 'dict', fields, origin: scope.name };
     }
-    const method = fragment.scopes[init];
-    const locals = new Map<string, Value>();
-    const params = this.model.language === 'python' ? method.params.slice(1) : method.params;
-    params.forEach((p, i) => {
-      const v = keywords.get(p.name) ?? positional[i] ?? (p.default ? this.eval(this.model.expr(p.default), { fragment: cls.fragment, scope: cls.scope, at: method.nameSpan.start }) : { t: 'sym', name: p.name });
-      locals.set(p.name, v);
-    });
-    const selfName = this.model.language === 'python' ? 'self' : 'this';
-    for (const b of method.bindings) {
-      if (!b.target.startsWith(`${selfName}.`)) continue;
+    const { locals } = this.bindParams(cls.fragment, init, positional, keywords, this.model.language === 'python');
+    const self = `${this.selfName}.`;
+    for (const b of fragment.scopes[init].bindings) {
+      if (!b.target.startsWith(self)) continue;
       const value = this.evalBinding(b, { fragment: cls.fragment, scope: init, at: b.at, locals });
       locals.set(b.target, value);
-      fields.set(b.target.slice(selfName.length + 1), value);
+      fields.set(b.target.slice(self.length), value);
     }
     for (const b of scope.bindings) {
       if (!fields.has(b.target)) fields.set(b.target, this.evalBinding(b, { fragment: cls.fragment, scope: cls.scope, at: b.at }));
@@ -1144,4 +1140,9 @@ function loopGroups(appends: readonly Binding[]): Binding[][] {
     else groups.push([b]);
   }
   return groups;
+}
+
+/** `nn.Linear (line 14)`: a layer as messages name it. */
+function layerLabel(v: Extract<Value, { t: 'layer' }>): string {
+  return `${v.layer.framework === 'pytorch' ? 'nn.' : ''}${v.layer.kind} (line ${v.span.startLine + 1})`;
 }

@@ -6,7 +6,8 @@
  */
 import type { AttentionShape, LayerInstance } from './layer';
 import { tensorSize, totalParams } from './layer';
-import { Poly, groupDigits } from './symbolic';
+import { dimText } from './catalog/spec';
+import { Poly } from './symbolic';
 
 export const DTYPES = { float32: 4, bfloat16: 2, float16: 2, float64: 8 } as const;
 export type Dtype = keyof typeof DTYPES;
@@ -72,7 +73,7 @@ export interface ExplainData {
   readonly notes: readonly string[];
 }
 
-const q = (p: Poly): Quantity => (p.constant !== undefined ? groupDigits(p.constant) : p.toString());
+const q = (p: Poly): Quantity => dimText(p);
 const n = (x: number | bigint) => Poly.int(x);
 const TWO = n(2);
 

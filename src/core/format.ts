@@ -3,6 +3,7 @@ import type { LayerResult } from './analysis';
 import type { ModuleSummary } from './modules';
 import type { LayerInstance } from './layer';
 import { tensorSize } from './layer';
+import { dimText } from './catalog/spec';
 import { groupDigits, type Poly } from './symbolic';
 
 const FRAMEWORK_NAMES = { pytorch: 'PyTorch', tfjs: 'TensorFlow.js', 'js-pytorch': 'js-pytorch' } as const;
@@ -29,11 +30,6 @@ export function shapeText(shape: readonly Poly[]): string {
   return `[${shape.map((d) => (d.constant !== undefined ? String(d.constant) : d.toString())).join(', ')}]`;
 }
 
-function megabytes(bytes: bigint): string {
-  const mb = Number(bytes) / 2 ** 20;
-  return mb >= 1 ? `${mb.toFixed(1)} MiB` : `${(Number(bytes) / 1024).toFixed(1)} KiB`;
-}
-
 /** The hover: count, formula, tensor table and the notes that explain them. */
 export function hoverMarkdown(layer: LayerInstance, qualifiedName: string): string {
   const c = layer.params?.constant;
@@ -41,7 +37,7 @@ export function hoverMarkdown(layer: LayerInstance, qualifiedName: string): stri
   lines.push(c !== undefined ? `**${qualifiedName}**: ${groupDigits(c)} parameters` : `**${qualifiedName}**: ${layer.unknownReason ?? 'size not known'}`);
   lines.push('');
   if (layer.formula) lines.push(`Formula: \`${layer.formula}\``, '');
-  if (c !== undefined && c > 0n) lines.push(`Weights: ${megabytes(c * 4n)} in fp32, ${megabytes(c * 2n)} in bf16`, '');
+  if (c !== undefined && c > 0n) lines.push(`Weights: ${bytes(c * 4n)} in fp32, ${bytes(c * 2n)} in bf16`, '');
   if (layer.tensors.length) {
     lines.push('| tensor | shape | count |', '|---|---|---:|');
     for (const t of layer.tensors) {
@@ -75,13 +71,9 @@ export function shortCount(n: bigint): string {
 /** `124,439,808 params (124.4 M) · 12 × Block`. */
 export function moduleLensTitle(summary: ModuleSummary): string {
   const c = summary.params?.constant;
-  const stack = summary.stack ? ` · ${dimTextOf(summary.stack.count)} × ${summary.stack.kind}` : '';
+  const stack = summary.stack ? ` · ${dimText(summary.stack.count)} × ${summary.stack.kind}` : '';
   if (c === undefined) return `${summary.reason?.startsWith('needs arguments') ? 'params need arguments' : 'params not known'}${stack}`;
   return `${groupDigits(c)} params (${shortCount(c)})${stack}`;
-}
-
-function dimTextOf(p: { constant: bigint | undefined; toString(): string }): string {
-  return p.constant === undefined ? p.toString() : groupDigits(p.constant);
 }
 
 function bytes(n: bigint): string {
@@ -100,7 +92,7 @@ export function moduleHoverMarkdown(name: string, summary: ModuleSummary): strin
     for (const child of summary.children) {
       const n = child.params.constant;
       const share = n !== undefined && c ? `${((Number(n) / Number(c)) * 100).toFixed(1)} %` : '';
-      const kind = child.repeat ? `${dimTextOf(child.repeat)} × ${child.kind}` : child.kind;
+      const kind = child.repeat ? `${dimText(child.repeat)} × ${child.kind}` : child.kind;
       lines.push(`| \`${child.name === '{i}' ? '0…' : child.name}\` | ${kind} | ${n !== undefined ? groupDigits(n) : child.params.toString()} | ${share} |`);
     }
     lines.push('');

@@ -42,6 +42,18 @@ function attentionShape(a: Args): AttentionShape {
   };
 }
 
+/** Embedding and PositionalEmbedding: one learned row `E` per token or position. */
+function table(kind: string, rows: string, symbol: string): LayerSpec {
+  return {
+    kind,
+    framework: 'js-pytorch',
+    signature: [{ name: rows, size: symbol }, { name: 'embed_size', size: 'D' }],
+    build(a) {
+      return { tensors: [{ name: 'E', shape: [a.dim(rows), a.dim('embed_size')] }], summary: `${dimText(a.dim(rows))} × ${dimText(a.dim('embed_size'))}`, outFeatures: a.dim('embed_size') };
+    },
+  };
+}
+
 const ATTENTION_NOTES = [
   'W_Q, W_K and W_V are three Linear layers in_size → in_size (Wq, Wk, Wv); residual_proj is W_O, in_size → out_size.',
   'The attention product softmax(Q·Kᵀ/√d_k)·V holds no parameters.',
@@ -104,22 +116,8 @@ const SPECS: Record<string, LayerSpec> = {
       };
     },
   },
-  Embedding: {
-    kind: 'Embedding',
-    framework: 'js-pytorch',
-    signature: [{ name: 'vocab_size', size: 'V' }, { name: 'embed_size', size: 'D' }],
-    build(a) {
-      return { tensors: [{ name: 'E', shape: [a.dim('vocab_size'), a.dim('embed_size')] }], summary: `${dimText(a.dim('vocab_size'))} × ${dimText(a.dim('embed_size'))}`, outFeatures: a.dim('embed_size') };
-    },
-  },
-  PositionalEmbedding: {
-    kind: 'PositionalEmbedding',
-    framework: 'js-pytorch',
-    signature: [{ name: 'input_size', size: 'T' }, { name: 'embed_size', size: 'D' }],
-    build(a) {
-      return { tensors: [{ name: 'E', shape: [a.dim('input_size'), a.dim('embed_size')] }], summary: `${dimText(a.dim('input_size'))} × ${dimText(a.dim('embed_size'))}`, outFeatures: a.dim('embed_size') };
-    },
-  },
+  Embedding: table('Embedding', 'vocab_size', 'V'),
+  PositionalEmbedding: table('PositionalEmbedding', 'input_size', 'T'),
   LayerNorm: {
     kind: 'LayerNorm',
     framework: 'js-pytorch',

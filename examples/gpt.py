@@ -97,3 +97,7 @@ class GPT(nn.Module):
         for block in self.blocks:
             x = block(x)
         return self.lm_head(self.ln_f(x))
+
+
+# The model as a training script builds it: its layers get their sizes from this configuration.
+model = GPT(GPTConfig())

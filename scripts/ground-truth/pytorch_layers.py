@@ -12,8 +12,9 @@ Writes test/fixtures/expected/pytorch-layers.json:
     "modules": {fixture path: [{"name", "line", "params"}, ...]} for each nn.Module class in the file,
                params null (with a "note") when it needs arguments, contains a failing layer or is lazy.
 
-Each fixture is imported, then every nn.Module class and every top-level function in it is called with
-its default arguments, so that layers inside __init__ bodies are reached too.
+Each fixture is imported (which runs the models it builds at module level), then every nn.Module class
+and every top-level function whose parameters all have defaults is called with them, so that layers
+inside __init__ bodies are reached too.
 """
 
 import ast
@@ -106,18 +107,14 @@ def static_call_sites(tree):
     return sorted((n.lineno, n.col_offset + 1) for n in ast.walk(tree) if isinstance(n, ast.Call) and recorded(n.func))
 
 
-def default_arguments(obj, module):
-    """Keyword arguments to call obj with, or None when a parameter has no default we can supply.
-    A parameter annotated with a config class from the same file gets that class built with its defaults."""
-    kwargs = {}
+def default_arguments(obj):
+    """Keyword arguments to call obj with (none: every parameter keeps its default), or None when a
+    parameter has no default. A parameter's annotation is never used to make up a value: the numbers for
+    such a class come from the models the file builds."""
     for p in inspect.signature(obj).parameters.values():
-        if p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
-            continue
-        annotation = vars(module).get(p.annotation) if isinstance(p.annotation, str) else p.annotation
-        if not (inspect.isclass(annotation) and annotation.__module__ == module.__name__):
+        if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
             return None
-        kwargs[p.name] = annotation()
-    return kwargs
+    return {}
 
 
 def build_module(name, line, cls, kwargs, recorder):
@@ -152,11 +149,11 @@ def run_fixture(path, recorder):
     for obj_name, line in sorted(top_level.items(), key=lambda item: item[1]):
         obj = getattr(module, obj_name)
         if inspect.isfunction(obj):
-            kwargs = default_arguments(obj, module)
+            kwargs = default_arguments(obj)
             if kwargs is not None:
                 obj(**kwargs)
         elif issubclass(obj, nn.Module):  # other classes are configs, only built as arguments
-            modules.append(build_module(obj_name, line, obj, default_arguments(obj, module), recorder))
+            modules.append(build_module(obj_name, line, obj, default_arguments(obj), recorder))
 
     expected = static_call_sites(tree)
     lines = [line for line, _ in expected]

@@ -5,11 +5,11 @@
 import { layerSpec } from './catalog';
 import { Args, type LayerSpec } from './catalog/spec';
 import type { Arg, Expr, Span } from './expr';
-import { summarize, type ModuleSummary } from './modules';
-import { Evaluator, type BoundCall, type Ctx } from './evaluate';
+import { emptyModule, summarize, type ModuleSummary } from './modules';
+import { Evaluator, newShared, type BoundCall, type Hooks } from './evaluate';
 import { totalParams, type Finding, type LayerInstance } from './layer';
 import type { ImportResolver, Language, SourceModel } from './source';
-import type { Poly } from './symbolic';
+import { groupDigits, type Poly } from './symbolic';
 import { describe, type Shape, type Value } from './value';
 
 export interface LayerResult {
@@ -17,6 +17,10 @@ export interface LayerResult {
   readonly layer: LayerInstance;
   /** What the framework would reject in this call (also in `Analysis.findings`). */
   readonly findings: readonly Finding[];
+  /** Each distinct count the site gets in the models that build it. */
+  readonly values: readonly SiteValue[];
+  /** Where the count shown comes from, when the code around the site alone does not give it. */
+  readonly context?: string;
 }
 
 /** An nn.Module subclass of the file, built with its default arguments. */
@@ -51,125 +55,184 @@ export interface Analysis {
   readonly instances: readonly InstanceResult[];
 }
 
-/** What one top-level statement contributes, with the module-level names its evaluation read. */
-export interface FragmentResult {
-  readonly layers: readonly LayerResult[];
-  readonly findings: readonly Finding[];
-  readonly modules: readonly ModuleResult[];
-  readonly instances: readonly InstanceResult[];
-  readonly hints: readonly SizeHint[];
-  /** Module-level names read: an edit that rebinds none of them leaves this result valid. */
-  readonly reads: ReadonlySet<string>;
+/** One distinct count a layer site gets, and the first context that built it with that count. */
+export interface SiteValue {
+  readonly params: Poly;
+  /** `GPT (line 200) via Block ×12`: what built it, outermost first. */
+  readonly context: string;
+  /** How many contexts built it with this count. */
+  readonly contexts: number;
 }
 
-export function analyze(model: SourceModel, resolver?: ImportResolver): Analysis {
-  return assemble(model.language, analyzeFragments(model, [], resolver));
-}
-
-export function assemble(language: SourceModel['language'], results: readonly FragmentResult[]): Analysis {
-  return {
-    language,
-    layers: results.flatMap((r) => r.layers),
-    findings: results.flatMap((r) => r.findings),
-    modules: results.flatMap((r) => r.modules),
-    instances: results.flatMap((r) => r.instances),
-    hints: results.flatMap((r) => r.hints),
-  };
+interface SiteRecord {
+  layer: LayerInstance;
+  findings: Finding[];
+  readonly context: string;
 }
 
 /**
- * One result per fragment. `previous[i]`, where given, is reused as is: the caller passes only results
- * whose fragment and module-level reads are unchanged. TypeScript is always analysed whole, because
- * TF.js sizes flow from one statement to the next.
+ * Runs the interpreter over the file: its module body (instances built there, `if __name__ == "__main__"`),
+ * then each model class built with its defaults, then every function holding a layer no run reached, with
+ * its parameters unknown. Every layer construction is recorded with the context that built it.
  */
-export function analyzeFragments(model: SourceModel, previous: readonly (FragmentResult | undefined)[] = [], resolver?: ImportResolver): FragmentResult[] {
+export function analyze(model: SourceModel, resolver?: ImportResolver): Analysis {
+  const records = new Map<number, SiteRecord[]>();
   /** Feature sizes each layer (by the offset of its construction) is first applied to. */
   const inputs = new Map<number, readonly (Poly | undefined)[]>();
-  let findings: Finding[] = [];
-  let current: number | undefined;
-  /** Shape errors met while following tensors, for the fragment being analysed. */
-  let flowFindings = new Map<string, Finding>();
-  let fragmentSpan: Span | undefined;
-  const report = (f: Finding) => {
-    if (fragmentSpan && f.span.start >= fragmentSpan.start && f.span.end <= fragmentSpan.end) flowFindings.set(`${f.span.start}:${f.code}`, f);
+  const flowFindings = new Map<string, Finding>();
+  const instances = new Map<number, InstanceResult>();
+  const shared = newShared();
+  const record = (start: number, r: SiteRecord) => {
+    const list = records.get(start) ?? [];
+    list.push(r);
+    records.set(start, list);
   };
-  const evaluator = new Evaluator(model, (path, call, bound, foreign) => {
-    const spec = layerSpec(path);
-    if (!spec) return undefined;
-    const built = instantiate(spec, bound, call.span, foreign ? [] : inputs.get(call.span.start) ?? []);
-    if (!foreign && call.span.start === current) findings.push(...built.findings);
-    const applied = (shapes: readonly Shape[]) => {
-      const features = shapes.map((s) => s[s.length - 1]);
-      if (!foreign && !inputs.has(call.span.start)) inputs.set(call.span.start, features);
-      return instantiate(spec, bound, call.span, features).layer;
-    };
-    return { t: 'layer', layer: built.layer, span: call.span, applied };
-  }, report, resolver);
-  const flows = model.language === 'typescript';
-  /** With flows: the sites that construct a layer or a model, the only ones evaluated again (a second `model.add` would extend the chain twice). */
-  const constructions = new Set<number>();
-  if (flows) {
-    // First every call, so applications and chains record what each layer receives; then the layers.
-    model.fragments.forEach((fragment, fi) => {
-      for (const site of fragment.calls) {
-        const expr = safeExpr(model, site.call);
-        const value = expr && safeEval(evaluator, expr, { fragment: fi, scope: site.scope, at: site.span.start });
-        if ((value?.t === 'layer' && value.span.start === site.span.start) || value?.t === 'module') constructions.add(site.span.start);
-      }
-    });
-  }
-  return model.fragments.map((fragment, fi) => {
-    const reused = flows ? undefined : previous[fi];
-    if (reused) return reused;
-    const layers: LayerResult[] = [];
-    const instances: InstanceResult[] = [];
-    const hints: SizeHint[] = [];
-    findings = [];
-    flowFindings = new Map();
-    fragmentSpan = fragment.span;
-    evaluator.reads.clear();
-    for (const site of fragment.calls) {
-      if (flows && !constructions.has(site.span.start)) continue;
-      current = site.span.start;
-      const expr = safeExpr(model, site.call);
-      const value = expr && safeEval(evaluator, expr, { fragment: fi, scope: site.scope, at: site.span.start });
-      if (value?.t === 'layer' && value.span.start === site.span.start) {
-        layers.push({ span: site.span, layer: value.layer, findings: findings.filter((f) => f.span.start === site.span.start) });
-      } else if (value?.t === 'module' && site.scope === -1 && expr?.k === 'call' && expr.callee.k === 'name') {
-        instances.push({ className: expr.callee.id, span: site.span, summary: summarize(value.tree) });
-      }
-    }
-    current = undefined;
-    const modules: ModuleResult[] = [];
+  const context = () => shared.contexts.join(' via ');
+  const hooks: Hooks = {
+    layer(path, call, bound, site) {
+      const spec = layerSpec(path);
+      if (!spec) return undefined;
+      const built = instantiate(spec, bound, call.span, inputs.get(call.span.start) ?? []);
+      const entry: SiteRecord = { layer: built.layer, findings: built.findings, context: context() };
+      if (site) record(call.span.start, entry);
+      const applied = (shapes: readonly Shape[]) => {
+        const features = shapes.map((s) => s[s.length - 1]);
+        if (!inputs.has(call.span.start)) inputs.set(call.span.start, features);
+        const again = instantiate(spec, bound, call.span, features);
+        if (site) {
+          entry.layer = again.layer;
+          entry.findings = again.findings;
+        }
+        return again.layer;
+      };
+      return { t: 'layer', layer: built.layer, span: call.span, applied };
+    },
+    report(f) {
+      flowFindings.set(`${f.span.start}:${f.code}`, f);
+    },
+    instance(cls, call, value) {
+      if (value.t !== 'module' || instances.has(call.span.start) || cls.owner !== evaluator) return;
+      instances.set(call.span.start, { className: cls.name, span: call.span, summary: summarize(value.tree) });
+      built.push(value);
+    },
+    built(call, layer) {
+      record(call.span.start, { layer: layer.layer, findings: [], context: context() });
+    },
+  };
+  /** The models built at module level, whose forward() is followed too. */
+  const built: Value[] = [];
+  const evaluator = new Evaluator(model, hooks, resolver, shared);
+  evaluator.runModule();
+  const modules: ModuleResult[] = [];
+  const sizes = new Map<number, SizeHint | undefined>();
+  const hint = (at: Expr, features: Poly) => {
+    const known = sizes.get(at.span.start);
+    // A step that gets different sizes in different models shows none.
+    sizes.set(at.span.start, sizes.has(at.span.start) && !known?.features.equals(features) ? undefined : { span: at.span, features });
+  };
+  const defaults = new Map<string, Value>();
+  model.fragments.forEach((fragment, fi) => {
     fragment.scopes.forEach((scope, si) => {
       if (scope.parent !== -1 || scope.kind !== 'class') return;
-      const cls = { name: scope.name, fragment: fi, scope: si };
-      const value = guarded(() => (evaluator.isModuleClass(cls) ? evaluator.instantiateModule(cls, [], new Map()) : undefined));
-      if (value?.t !== 'module') return;
+      const cls = evaluator.definition(fi, si, undefined);
+      if (cls.t !== 'class' || !evaluator.guard(() => evaluator.classes.isModuleClass(cls))) return;
+      const value = shared.budget.exhausted ? undefined : evaluator.guard(() => evaluator.classes.instantiate(cls, { positional: [], keywords: new Map() }, undefined));
+      if (value?.t !== 'module') {
+        modules.push({ name: scope.name, span: scope.nameSpan, extent: scope.extent, summary: unknownSummary(scope.name) });
+        return;
+      }
+      defaults.set(`${fi}:${si}`, value);
       modules.push({ name: scope.name, span: scope.nameSpan, extent: scope.extent, summary: summarize(value.tree) });
-      for (const size of guarded(() => evaluator.followForward(cls, value)) ?? []) hints.push({ span: size.at.span, features: size.features });
+      for (const size of evaluator.followForward(value)) hint(size.at, size.features);
     });
-    fragmentSpan = undefined;
-    const flow = [...flowFindings.values()].filter((f) => !findings.some((g) => g.span.start === f.span.start && g.code === f.code));
-    return { layers, findings: [...findings, ...flow].sort((a, b) => a.span.start - b.span.start), modules, instances, hints, reads: new Set(evaluator.reads) };
+  });
+  for (const value of built) for (const size of evaluator.followForward(value)) hint(size.at, size.features);
+  const hints = [...sizes.values()].filter((h): h is SizeHint => h !== undefined).sort((a, b) => a.span.start - b.span.start);
+  runUnreached(evaluator, model, defaults);
+  const layers: LayerResult[] = [];
+  const findings: Finding[] = [];
+  model.fragments.forEach((fragment) => {
+    for (const site of fragment.calls) {
+      const list = records.get(site.span.start);
+      if (!list?.length) continue;
+      const result = siteResult(site.span, list);
+      layers.push(result);
+      findings.push(...result.findings);
+    }
+  });
+  const flow = [...flowFindings.values()].filter((f) => !findings.some((g) => g.span.start === f.span.start && g.code === f.code));
+  return {
+    language: model.language,
+    layers,
+    findings: [...findings, ...flow].sort((a, b) => a.span.start - b.span.start),
+    modules,
+    instances: [...instances.values()],
+    hints,
+  };
+}
+
+/** Functions (and methods) holding a layer no run reached: run once with their parameters unknown. */
+function runUnreached(evaluator: Evaluator, model: SourceModel, defaults: ReadonlyMap<string, Value>): void {
+  model.fragments.forEach((fragment, fi) => {
+    const pending = new Set(fragment.calls.filter((c) => !evaluator.reached.has(c.span.start) && c.scope >= 0).map((c) => c.scope));
+    const done = new Set<number>();
+    for (const si of pending) {
+      if (evaluator.budget.exhausted) return;
+      // The outermost function holding the site: nested functions run when it defines and calls them.
+      let top = si;
+      while (fragment.scopes[top].parent >= 0 && fragment.scopes[fragment.scopes[top].parent].kind === 'function') top = fragment.scopes[top].parent;
+      const scope = fragment.scopes[top];
+      if (scope.kind !== 'function' || done.has(top)) continue;
+      done.add(top);
+      const owner = scope.parent >= 0 && fragment.scopes[scope.parent].kind === 'class' ? scope.parent : undefined;
+      const self: Value | undefined = owner === undefined ? undefined : defaults.get(`${fi}:${owner}`) ?? { t: 'module', tree: emptyModule(fragment.scopes[owner].name), fields: new Map() };
+      const fn = evaluator.definition(fi, top, undefined);
+      if (fn.t !== 'function') continue;
+      evaluator.guard(() => evaluator.callFunction(fn, [], new Map(), self));
+    }
   });
 }
 
-/** Half-typed code can reach shapes no rule foresaw: that part is skipped, the rest of the file is not. */
-function guarded<T>(run: () => T): T | undefined {
-  try {
-    return run();
-  } catch {
-    return undefined;
+/** The layer a site shows: the one count every context agrees on, else the formula and the counts seen. */
+function siteResult(span: Span, list: readonly SiteRecord[]): LayerResult {
+  const values: SiteValue[] = [];
+  for (const r of list) {
+    const p = r.layer.params;
+    if (!p?.isConstant || r.layer.rejected) continue;
+    const same = values.findIndex((v) => v.params.equals(p));
+    if (same >= 0) values[same] = { ...values[same], contexts: values[same].contexts + 1 };
+    else values.push({ params: p, context: r.context, contexts: 1 });
   }
+  const generic = list.find((r) => r.layer.params !== undefined && !r.layer.params.isConstant);
+  const rejected = list.find((r) => r.layer.rejected);
+  let layer: LayerInstance;
+  if (rejected) layer = rejected.layer;
+  else if (values.length === 1) layer = list.find((r) => r.layer.params?.equals(values[0].params))!.layer;
+  else if (values.length > 1) {
+    const base = (generic ?? list[0]).layer;
+    layer = withoutCount(base, `Built with ${values.length} different sizes here: ${values.map((v) => `${groupDigits(v.params.constant!)}${v.context ? ` in ${v.context}` : ''}`).join('; ')}.`);
+  } else layer = (generic ?? list[0]).layer;
+  const seen = new Set<string>();
+  const findings: Finding[] = [];
+  for (const r of list) {
+    for (const f of r.findings) {
+      const key = `${f.code}:${f.span.start}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      findings.push(list.length > 1 && r.context ? { ...f, message: `${f.message} (in ${r.context})` } : f);
+    }
+  }
+  const context = values.length === 1 && generic ? values[0].context : undefined;
+  return { span, layer, findings, values, context };
 }
 
-function safeExpr(model: SourceModel, ref: { start: number; end: number }): Expr | undefined {
-  return guarded(() => model.expr(ref));
+/** The same layer with no single count: several contexts build it with different sizes. */
+function withoutCount(layer: LayerInstance, reason: string): LayerInstance {
+  return { ...layer, params: undefined, unknownReason: reason, formula: layer.formula };
 }
 
-function safeEval(evaluator: Evaluator, expr: Expr, ctx: Ctx): Value | undefined {
-  return guarded(() => evaluator.eval(expr, ctx));
+function unknownSummary(name: string): ModuleSummary {
+  return { params: undefined, reason: `${name} could not be built within Attention Lens's work budget`, children: [], tied: [] };
 }
 
 interface Instantiated {

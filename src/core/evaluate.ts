@@ -1,121 +1,153 @@
 /**
- * Evaluates argument expressions without running anything: literals, constants, default values of the
- * enclosing function, class attributes, config objects, and arithmetic. What cannot be known becomes a
- * symbol (a parameter without a default) or `unknown`, never a guess.
+ * The interpreter: runs the file's module body, its classes' constructors and its functions over values,
+ * without running anything real. Literals, constants, defaults, config objects, arithmetic, branches,
+ * loops, calls, classes with their bases and `super()`, partials and lambdas are followed; what cannot be
+ * known becomes a symbol (a parameter without a value) or `unknown`, never a guess.
  */
-import type { Arg, Expr } from './expr';
-import { dottedPath, mentionsName, type Span } from './expr';
-import { RETURN, type Binding, type Fragment, type ImportBinding, type ImportResolver, type Scope, type SourceModel } from './source';
-import { NONE, UNKNOWN, asPoly, int, truthy, type Shape, type Value } from './value';
-import { Poly, groupDigits } from './symbolic';
-import { OPAQUE, SHAPE_PRESERVING, concatenate, features, matmul, tensorMethod, withFeatures, type Tensor } from './tensors';
+import type { Arg, Expr, Span } from './expr';
+import { mentionsName } from './expr';
+import type { ExprRef, ImportResolver, Scope, SourceModel } from './source';
+import { NONE, SCALAR, UNKNOWN, asPoly, int, truthy, type DefRef, type Value } from './value';
+import { Poly } from './symbolic';
+import { OPAQUE, tensorMethod } from './tensors';
 import type { Finding } from './layer';
 import { APPLY_METHODS, appliedShapes, feed, tensorSource } from './flow';
 import { TFJS_PASS_THROUGH, layerSpec } from './catalog';
-
-const layerSpecKnown = (path: string) => layerSpec(path) !== undefined;
 import { canonicalPath, normalizePath } from './imports';
-import { childAt, container, deepCopy, emptyModule, layerModule, param, type ModuleTree } from './modules';
+import { deepCopy, layerModule, type ModuleTree } from './modules';
+import { Budget, LIMITS } from './interp/budget';
+import { Frame } from './interp/frame';
+import { Journal, type Owner } from './interp/journal';
+import { Runner, type Exit, type Interp } from './interp/statements';
+import { arithmetic, compare } from './interp/arith';
+import { BUILTIN_CALLS, BUILTIN_NAMES, countOf, itemsOf } from './interp/builtins';
+import { ShapeChecks, WEIGHTLESS, type LayerValue } from './interp/shapeChecks';
+import { ClassModel } from './interp/classes';
+import { TorchApi } from './interp/torchApi';
 
-/** Where an expression stands: its fragment, innermost scope (-1: module level) and offset. */
-export interface Ctx {
-  readonly fragment: number;
-  readonly scope: number;
-  readonly at: number;
-  /** Values bound while instantiating a config class (`self.x`, constructor parameters). */
-  readonly locals?: ReadonlyMap<string, Value>;
-}
-
-/** Builds a layer when a call reaches a catalog entry; supplied by the analysis. */
-/** `foreign` is set for calls in another (imported) file: their offsets are not this file's. */
-export type LayerFactory = (path: string, call: Extract<Expr, { k: 'call' }>, args: BoundCall, foreign?: boolean) => Value | undefined;
+export type CallExpr = Extract<Expr, { k: 'call' }>;
 
 export interface BoundCall {
-  readonly positional: readonly { value: Value; arg: Arg }[];
+  readonly positional: readonly { value: Value; arg?: Arg }[];
   readonly keywords: ReadonlyMap<string, { value: Value; arg?: Arg }>;
 }
 
-const MAX_DEPTH = 48;
-
-interface ModuleIndex {
-  readonly bindings: Map<string, { fragment: number; binding: Binding }[]>;
-  readonly imports: Map<string, ImportBinding>;
-  readonly classes: Map<string, { fragment: number; scope: number }>;
-  readonly functions: Map<string, { fragment: number; scope: number }>;
+/** What the analysis supplies and learns while the interpreter runs. */
+export interface Hooks {
+  /** Builds a catalog layer; `site` is false for a layer a subclass's constructor builds through super(). */
+  layer(path: string, call: CallExpr, args: BoundCall, site: boolean): LayerValue | undefined;
+  /** A shape error met while following tensors. */
+  report(f: Finding): void;
+  /** A model class built by a call at module level (`model = GPT(cfg)`). */
+  instance?(cls: DefRef, call: CallExpr, value: Value): void;
+  /** A `raise` or failed `assert` reached while building `cls`. */
+  raised?(span: Span, message: string | undefined): void;
+  /** A subclass of a catalog layer built at a call site: the layer its constructor made. */
+  built?(call: CallExpr, layer: LayerValue): void;
 }
 
-function indexModule(fragments: readonly Fragment[]): ModuleIndex {
-  const index: ModuleIndex = { bindings: new Map(), imports: new Map(), classes: new Map(), functions: new Map() };
-  fragments.forEach((f, fi) => {
-    for (const imp of f.imports) index.imports.set(imp.local, imp);
-    for (const b of f.moduleBindings) {
-      if (b.append) continue;
-      const list = index.bindings.get(b.target) ?? [];
-      list.push({ fragment: fi, binding: b });
-      index.bindings.set(b.target, list);
-    }
-    f.scopes.forEach((s, si) => {
-      if (s.parent === -1) (s.kind === 'class' ? index.classes : index.functions).set(s.name, { fragment: fi, scope: si });
-    });
-  });
-  return index;
+/** What one file's evaluators share along a chain of imports. */
+export interface Shared {
+  readonly budget: Budget;
+  readonly journal: Journal;
+  readonly imported: Map<SourceModel, Evaluator>;
+  /** What is being built, outermost first, for the "in GPT via Block ×12" of a layer's context. */
+  readonly contexts: string[];
+  /** How many loop counts were entered when each context started. */
+  readonly repeatDepths: number[];
 }
 
-export class Evaluator {
-  private readonly index: ModuleIndex;
-  private depth = 0;
-  private readonly globalMemo = new Map<string, Value>();
-  private readonly memo = new WeakMap<object, Map<Binding, Value>>();
-  /** Module trees of layer values, so one layer object is one module. */
-  private readonly layerModules = new WeakMap<object, ModuleTree>();
-  /** Module classes found so far (their bases reach nn.Module). */
-  private readonly moduleClasses = new Map<string, boolean>();
-  /** How the language names the instance and its constructor. */
-  private get selfName(): string {
-    return this.model.language === 'python' ? 'self' : 'this';
-  }
+export function newShared(): Shared {
+  return { budget: new Budget(), journal: new Journal(), imported: new Map(), contexts: [], repeatDepths: [] };
+}
 
-  /** The index of the class's constructor (`__init__` / `constructor`) in its fragment, or -1. */
-  private initOf(fragment: Fragment, classScope: number): number {
-    const name = this.model.language === 'python' ? '__init__' : 'constructor';
-    return fragment.scopes.findIndex((s) => s.parent === classScope && s.kind === 'function' && s.name === name);
-  }
-
+export class Evaluator implements Interp {
+  readonly moduleFrame: Frame;
+  readonly runner: Runner;
+  readonly classes: ClassModel;
+  readonly torch: TorchApi;
+  readonly checks: ShapeChecks;
+  readonly repeats: Poly[] = [];
+  /** The offsets of the calls some run evaluated. */
+  readonly reached = new Set<number>();
+  /** Called after each assignment while forward() is followed, for inlay hints. */
+  assigned?: (value: Value, expr: Expr) => void;
+  private ran = false;
   /** Above 0 while applying the inner layers of a Sequential, whose mismatches are reported where it is built. */
   private quiet = 0;
-  /** Module-level names read since the last clear, so an edit re-evaluates only what depends on it. */
-  readonly reads = new Set<string>();
+  private readonly layerModules = new WeakMap<object, ModuleTree>();
   /** The output shape of each `tf.sequential()` model so far, as `model.add` calls extend it. */
-  private readonly models = new Map<number, Shape | undefined>();
+  private readonly models = new Map<number, readonly (Poly | undefined)[] | undefined>();
 
   constructor(
     readonly model: SourceModel,
-    private readonly makeLayer: LayerFactory,
-    /** Receives the shape errors met while following tensors (each may arrive more than once). */
-    private readonly sink: (f: Finding) => void = () => undefined,
-    /** Other files of the workspace, for the classes and constants this one imports. */
+    readonly hooks: Hooks,
     private readonly resolver?: ImportResolver,
-    /** Evaluators of the imported files, shared along a chain of imports (which may loop). */
-    private readonly imported = new Map<SourceModel, Evaluator>(),
+    readonly shared: Shared = newShared(),
   ) {
-    this.index = indexModule(model.fragments);
+    this.moduleFrame = new Frame(0, -1, undefined);
+    this.runner = new Runner(this);
+    this.classes = new ClassModel(this);
+    this.torch = new TorchApi(this);
+    this.checks = new ShapeChecks((f) => {
+      if (this.quiet === 0) this.hooks.report(f);
+    });
   }
 
-  scopeOf(ctx: Ctx): Scope | undefined {
-    return ctx.scope >= 0 ? this.model.fragments[ctx.fragment].scopes[ctx.scope] : undefined;
+  get budget(): Budget {
+    return this.shared.budget;
   }
 
-  eval(expr: Expr, ctx: Ctx): Value {
-    if (this.depth > MAX_DEPTH) return UNKNOWN;
-    this.depth++;
-    try {
-      return this.evalInner(expr, ctx);
-    } finally {
-      this.depth--;
+  get journal(): Journal {
+    return this.shared.journal;
+  }
+
+  get language(): SourceModel['language'] {
+    return this.model.language;
+  }
+
+  get selfName(): string {
+    return this.model.language === 'python' ? 'self' : 'this';
+  }
+
+  expr(ref: ExprRef): Expr {
+    return this.model.expr(ref);
+  }
+
+  scopeAt(fragment: number, scope: number): Scope {
+    return this.model.fragments[fragment].scopes[scope];
+  }
+
+  /** Runs the module body once, statement by statement; a budget overrun leaves the rest unknown. */
+  runModule(): void {
+    if (this.ran) return;
+    this.ran = true;
+    for (const [fi, fragment] of this.model.fragments.entries()) {
+      this.moduleFrame.fragment = fi;
+      this.guard(() => this.runner.body(fragment.body, this.moduleFrame));
     }
   }
 
-  private evalInner(e: Expr, ctx: Ctx): Value {
+  /** Runs `work` as one entry point: a budget overrun or an unforeseen shape ends it as unknown. */
+  guard<T>(work: () => T): T | undefined {
+    const depth = this.budget.depth;
+    const position = this.journal.position;
+    this.budget.startEntry();
+    try {
+      return work();
+    } catch {
+      // The budget ran out, or half-typed code reached a shape no rule foresaw: this part is unknown,
+      // the rest of the file is not.
+      this.budget.depth = depth;
+      this.journal.rewind(position);
+      return undefined;
+    }
+  }
+
+  // ---- expressions --------------------------------------------------------------------------------
+
+  eval(e: Expr, frame: Frame): Value {
+    this.budget.tick();
     switch (e.k) {
       case 'int':
         return int(e.value);
@@ -128,461 +160,534 @@ export class Evaluator {
       case 'none':
         return NONE;
       case 'name':
-        return this.lookup(e.id, ctx);
+        return this.lookup(e.id, frame);
       case 'attr':
-        return this.attribute(e, ctx);
+        return this.member(this.eval(e.object, frame), e.id);
       case 'index':
-        return this.subscript(this.eval(e.object, ctx), this.eval(e.index, ctx));
+        return this.subscript(this.eval(e.object, frame), this.eval(e.index, frame));
       case 'binary':
-        return this.binary(e.op, this.eval(e.left, ctx), this.eval(e.right, ctx), e.span);
+        return this.binary(e.op, this.eval(e.left, frame), this.eval(e.right, frame), e.span);
       case 'unary': {
-        const v = this.eval(e.operand, ctx);
+        const v = this.eval(e.operand, frame);
         if (e.op === 'not') {
           const t = truthy(v);
-          return t === undefined ? UNKNOWN : { t: 'bool', v: !t };
+          return t === undefined ? SCALAR : { t: 'bool', v: !t };
         }
         if (e.op === '+') return v;
         if (v.t === 'float') return v.v === undefined ? v : { t: 'float', v: -v.v };
         const p = asPoly(v);
         return p ? int(p.neg()) : UNKNOWN;
       }
-      case 'compare':
-        return compare(e.op, this.eval(e.left, ctx), this.eval(e.right, ctx));
+      case 'compare': {
+        const result = compare(e.op, this.eval(e.left, frame), this.eval(e.right, frame));
+        return result.t === 'unknown' ? SCALAR : result;
+      }
       case 'logic': {
-        const left = this.eval(e.left, ctx);
-        if (e.op === 'nullish') return left.t === 'none' ? this.eval(e.right, ctx) : left.t === 'unknown' ? UNKNOWN : left;
+        const left = this.eval(e.left, frame);
+        if (e.op === 'nullish') return left.t === 'none' ? this.eval(e.right, frame) : left.t === 'unknown' ? UNKNOWN : left;
         const t = truthy(left);
         if (t === undefined) return UNKNOWN;
-        if (e.op === 'or') return t ? left : this.eval(e.right, ctx);
-        return t ? this.eval(e.right, ctx) : left;
+        if (e.op === 'or') return t ? left : this.eval(e.right, frame);
+        return t ? this.eval(e.right, frame) : left;
       }
       case 'cond': {
-        const t = truthy(this.eval(e.test, ctx));
-        return t === undefined ? UNKNOWN : this.eval(t ? e.then : e.otherwise, ctx);
+        const t = truthy(this.eval(e.test, frame));
+        if (t !== undefined) return this.eval(t ? e.then : e.otherwise, frame);
+        const a = this.eval(e.then, frame);
+        const b = this.eval(e.otherwise, frame);
+        return a === b || (a.t !== 'module' && a.t !== 'layer' && compare('==', a, b).t === 'bool' && (compare('==', a, b) as { v: boolean }).v) ? a : UNKNOWN;
       }
       case 'list': {
         const items: Value[] = [];
-        for (const item of e.items) items.push(this.eval(item, ctx));
-        return { t: 'seq', items };
+        for (const item of e.items) items.push(this.eval(item, frame));
+        return { t: 'seq', items, tuple: e.tuple };
       }
-      case 'dict': {
-        const fields = new Map<string, Value>();
-        for (const entry of e.entries) {
-          if (entry.spread) {
-            const v = this.eval(entry.spread, ctx);
-            if (v.t !== 'dict') return UNKNOWN;
-            for (const [k, val] of v.fields) fields.set(k, val);
-          } else if (entry.key) {
-            const key = entry.key.k === 'name' && this.model.language === 'typescript' ? { t: 'str', v: entry.key.id } as Value : this.eval(entry.key, ctx);
-            if (key.t !== 'str') return UNKNOWN;
-            fields.set(key.v, this.eval(entry.value, ctx));
-          }
-        }
-        return { t: 'dict', fields };
-      }
+      case 'dict':
+        return this.dict(e, frame);
       case 'call':
-        return this.call(e, ctx);
+        return this.call(e, frame);
       case 'comprehension':
-        return this.comprehension(e, ctx);
+        return this.comprehension(e, frame);
+      case 'lambda':
+        return { t: 'lambda', expr: e, closure: frame };
       default:
         return UNKNOWN;
     }
   }
 
+  private dict(e: Extract<Expr, { k: 'dict' }>, frame: Frame): Value {
+    const fields = new Map<string, Value>();
+    for (const entry of e.entries) {
+      if (entry.spread) {
+        const v = this.eval(entry.spread, frame);
+        if (v.t !== 'dict') return UNKNOWN;
+        for (const [k, val] of v.fields) fields.set(k, val);
+      } else if (entry.key) {
+        const key = entry.key.k === 'name' && this.language === 'typescript' ? ({ t: 'str', v: entry.key.id } as Value) : this.eval(entry.key, frame);
+        if (key.t !== 'str') return UNKNOWN;
+        fields.set(key.v, this.eval(entry.value, frame));
+      }
+    }
+    return { t: 'dict', fields };
+  }
+
   /**
    * `[Block(c) for _ in range(n)]` is n independent copies, even for a symbolic n; an element that reads
-   * its loop variable is evaluated for each value, when there are few enough to list.
+   * its loop variable, or a filtered one, is evaluated for each value, when they can be listed.
    */
-  private comprehension(e: Extract<Expr, { k: 'comprehension' }>, ctx: Ctx): Value {
-    const loop = this.loopValues(e.iterable, ctx);
-    if (!loop) return UNKNOWN;
-    if (!e.variable || !mentionsName(e.element, e.variable)) return { t: 'repeat', item: this.eval(e.element, ctx), count: loop.count };
-    if (!loop.values) return UNKNOWN;
-    const variable = e.variable;
-    return { t: 'seq', items: loop.values.map((v) => this.eval(e.element, withLocal(ctx, variable, v))) };
-  }
-
-  /** What a `for` iterates: its count (symbolic for `range(n)`), and its values when few enough to list. */
-  private loopValues(iterable: Expr, ctx: Ctx): { count: Poly; values?: Value[] } | undefined {
-    if (iterable.k === 'call' && iterable.callee.k === 'name' && iterable.callee.id === 'range' && iterable.args.length >= 1 && iterable.args.length <= 2) {
-      const bounds = iterable.args.map((a) => asPoly(this.eval(a.value, ctx)));
-      if (bounds.some((b) => !b)) return undefined;
-      const [lo, hi] = bounds.length === 2 ? [bounds[0]!, bounds[1]!] : [Poly.ZERO, bounds[0]!];
-      const count = hi.sub(lo);
-      if (lo.constant === undefined || hi.constant === undefined || hi.constant - lo.constant > 256n) return { count };
-      const values: Value[] = [];
-      for (let i = lo.constant; i < hi.constant; i++) values.push(int(i));
-      return { count, values };
-    }
-    const seq = this.eval(iterable, ctx);
-    return seq.t === 'seq' ? { count: Poly.int(seq.items.length), values: [...seq.items] } : undefined;
-  }
-
-  // ---- names -------------------------------------------------------------------------------------
-
-  lookup(name: string, ctx: Ctx): Value {
-    const fragment = this.model.fragments[ctx.fragment];
-    // Bound arguments give way to a later local assignment of the same name (`d = d // 2`); loop
-    // variables and `self.x` set so far do not.
-    const local = ctx.locals?.get(name);
-    const argument = local !== undefined && ctx.scope >= 0 && fragment.scopes[ctx.scope].params.some((p) => p.name === name);
-    if (local && !argument) return local;
-    let scopeIndex = ctx.scope;
-    let at = ctx.at;
-    let innermost = true;
-    while (scopeIndex >= 0) {
-      const scope = fragment.scopes[scopeIndex];
-      if (scope.kind === 'function' || innermost) {
-        const found = this.lastBinding(scope.bindings, name, at);
-        if (found) return this.withAppends(found, scope.bindings, { fragment: ctx.fragment, scope: scopeIndex, at: found.at, locals: ctx.locals }, at);
-        const param = scope.params.find((p) => p.name === name);
-        if (param) return innermost && local ? local : this.paramValue(param, ctx.fragment, scopeIndex);
+  private comprehension(e: Extract<Expr, { k: 'comprehension' }>, frame: Frame): Value {
+    const iterable = this.eval(e.iterable, frame);
+    const { values, count } = this.iteration(iterable);
+    const inner = frame.fork();
+    const readsTarget = e.variable === undefined || e.filters.length > 0 || mentionsName(e.element, e.variable);
+    if (!readsTarget && count) {
+      this.assign(e.target, UNKNOWN, inner);
+      this.repeats.push(count);
+      try {
+        return { t: 'repeat', item: this.eval(e.element, inner), count };
+      } finally {
+        this.repeats.pop();
       }
-      // Python class bodies are not visible from their methods; the enclosing function's are.
-      innermost = false;
-      at = scope.nameSpan.start;
-      scopeIndex = scope.parent;
     }
-    return this.moduleName(name, ctx.scope === -1 ? ctx.at : Number.MAX_SAFE_INTEGER);
+    if (!values || values.length > LIMITS.listItems) return UNKNOWN;
+    const items: Value[] = [];
+    for (const v of values) {
+      this.assign(e.target, v, inner);
+      let keep = true;
+      for (const f of e.filters) {
+        const t = truthy(this.eval(f, inner));
+        if (t === undefined) return UNKNOWN;
+        keep &&= t;
+      }
+      if (keep) items.push(this.eval(e.element, inner));
+    }
+    return { t: 'seq', items };
   }
 
-  private moduleName(name: string, at: number): Value {
-    this.reads.add(name);
-    const list = this.index.bindings.get(name);
-    if (list?.length) {
-      const before = list.filter((b) => b.binding.at < at);
-      const chosen = before.length ? before[before.length - 1] : list[list.length - 1];
-      return this.evalBinding(chosen.binding, { fragment: chosen.fragment, scope: -1, at: chosen.binding.at });
+  iteration(v: Value): { values?: readonly Value[]; count?: Poly; item?: Value } {
+    if (v.t === 'module' && !v.items) {
+      const children = [...v.tree.children.values()];
+      if (children.some((c) => c.repeat)) return children.length === 1 ? { count: children[0].repeat, item: this.torch.asValue(children[0]) } : {};
+      return { values: children.map((c) => this.torch.asValue(c)), count: Poly.int(children.length) };
     }
-    const imp = this.index.imports.get(name);
-    if (imp) return (imp.member && this.importedName(imp.module, imp.member)) || { t: 'ref', path: canonicalPath(imp.module, imp.member) };
-    const cls = this.index.classes.get(name);
-    if (cls) return { t: 'class', name, fragment: cls.fragment, scope: cls.scope };
-    const fn = this.index.functions.get(name);
-    if (fn) return { t: 'function', name, fragment: fn.fragment, scope: fn.scope };
-    if (BUILTINS[this.model.language].has(name)) return { t: 'ref', path: `builtins.${name}` };
+    if (v.t === 'module' && v.items) return { values: v.items, count: Poly.int(v.items.length) };
+    if (v.t === 'repeat') return { count: v.count, item: v.item };
+    return { values: itemsOf(v), count: countOf(v) };
+  }
+
+  // ---- names --------------------------------------------------------------------------------------
+
+  lookup(name: string, frame: Frame): Value {
+    for (let f: Frame | undefined = frame; f; f = f.parent) {
+      const v = f.vars.get(name);
+      if (v !== undefined) return v;
+    }
+    const module = this.moduleFrame.vars.get(name);
+    if (module !== undefined) return module;
+    return this.global(name);
+  }
+
+  /** A module-level name not bound yet: a class or function (defined further down), an import, a built-in. */
+  global(name: string): Value {
+    for (const [fi, fragment] of this.model.fragments.entries()) {
+      for (const imp of fragment.imports) {
+        if (imp.local === name) return (imp.member && this.importedName(imp.module, imp.member)) || { t: 'ref', path: canonicalPath(imp.module, imp.member) };
+      }
+      const si = fragment.scopes.findIndex((s) => s.parent === -1 && s.name === name);
+      if (si >= 0) return this.definition(fi, si, undefined);
+    }
+    if (BUILTIN_NAMES[this.language].has(name)) return { t: 'ref', path: `builtins.${name}` };
     return { t: 'sym', name };
   }
 
-  private classNamed(name: string): { fragment: number; scope: number } | undefined {
-    this.reads.add(name);
-    return this.index.classes.get(name);
+  /** The value a `def` / `class` statement binds. */
+  definition(fragment: number, scope: number, closure: Frame | undefined): Value {
+    const s = this.scopeAt(fragment, scope);
+    const ref = { name: s.name, fragment, scope, owner: this };
+    return s.kind === 'class' ? { t: 'class', ...ref } : { t: 'function', ...ref, closure: closure && !closure.isModule ? closure : undefined };
+  }
+
+  define(scope: number, frame: Frame): void {
+    const s = this.scopeAt(frame.fragment, scope);
+    frame.vars.set(s.name, this.definition(frame.fragment, scope, frame));
   }
 
   /** `from .blocks import Block`: the class, function or constant as the other file defines it. */
   private importedName(module: string, member: string): Value | undefined {
     const model = this.resolver?.resolve(module);
     if (!model) return undefined;
-    let other = this.imported.get(model);
+    let other = this.shared.imported.get(model);
     if (!other) {
-      other = new Evaluator(model, (path, call, args) => this.makeLayer(path, call, args, true), () => undefined, this.resolver, this.imported);
-      this.imported.set(model, other);
+      other = new Evaluator(model, { layer: (p, c, a) => this.hooks.layer(p, c, a, false), report: () => undefined }, this.resolver, this.shared);
+      this.shared.imported.set(model, other);
+      other.runModule();
     }
-    const cls = other.index.classes.get(member);
-    if (cls) return { t: 'class', name: member, fragment: cls.fragment, scope: cls.scope, owner: other };
-    const fn = other.index.functions.get(member);
-    if (fn) return { t: 'function', name: member, fragment: fn.fragment, scope: fn.scope, owner: other };
-    if (other.index.bindings.has(member)) return other.moduleName(member, Number.MAX_SAFE_INTEGER);
-    return undefined;
+    const v = other.moduleFrame.vars.get(member) ?? other.global(member);
+    return v.t === 'sym' ? undefined : v;
   }
 
-  private lastBinding(bindings: readonly Binding[], target: string, at: number): Binding | undefined {
-    let found: Binding | undefined;
-    for (const b of bindings) if (b.target === target && b.at < at && !b.append) found = b;
-    return found;
-  }
+  // ---- attributes and items -----------------------------------------------------------------------
 
-  /** The value of `found`, grown by the `.append` / `.extend` calls on the same name before `at`. */
-  private withAppends(found: Binding, bindings: readonly Binding[], ctx: Ctx, at: number): Value {
-    let value = this.evalBinding(found, ctx);
-    const appends = bindings.filter((b) => b.append && b.target === found.target && b.at > found.at && b.at < at);
-    for (const group of loopGroups(appends)) value = this.appendGroup(value, group, { ...ctx, at: group[0].at });
-    return value;
-  }
-
-  /**
-   * Appends made by one loop body (or one plain call). A loop over few enough values runs pass by pass, in
-   * order; over `range(n)` with n unknown each append adds n copies, as a comprehension would.
-   */
-  private appendGroup(current: Value, group: readonly Binding[], ctx: Ctx): Value {
-    const loop = group[0].append?.iterable;
-    const iteration = loop ? this.loopValues(this.model.expr(loop), ctx) : undefined;
-    const variable = group[0].append?.variable;
-    const element = (b: Binding, c: Ctx): Value[] | undefined => {
-      const v = this.eval(this.model.expr(b.value!), c);
-      if (!b.append?.extend) return [v];
-      return v.t === 'seq' ? [...v.items] : undefined;
-    };
-    const items: Value[] = [];
-    if (!loop) {
-      const added = element(group[0], ctx);
-      return this.extend(current, added);
-    }
-    if (!iteration) return this.extend(current, undefined);
-    if (iteration.values && variable) {
-      for (const v of iteration.values) {
-        for (const b of group) {
-          const added = element(b, withLocal(ctx, variable, v));
-          if (!added) return this.extend(current, undefined);
-          items.push(...added);
-        }
-      }
-      return this.extend(current, items);
-    }
-    for (const b of group) {
-      const added = element(b, ctx);
-      if (added?.length !== 1) return this.extend(current, undefined);
-      items.push({ t: 'repeat', item: added[0], count: iteration.count });
-    }
-    return this.extend(current, items);
-  }
-
-  private extend(current: Value, items: readonly Value[] | undefined): Value {
-    if (current.t === 'module') {
-      for (const item of items ?? []) {
-        const child = this.childTree(item);
-        if (child) current.tree.children.set(String(current.tree.children.size), child);
-        else current.tree.unknown ??= 'an appended item is not a module Attention Lens can follow';
-      }
-      if (!items) current.tree.unknown ??= 'an appended item cannot be followed';
-      return current;
-    }
-    if (!items) return UNKNOWN;
-    if (current.t === 'seq' && items.every((i) => i.t !== 'repeat')) return { t: 'seq', items: [...current.items, ...items] };
-    if (current.t === 'seq' && current.items.length === 0 && items.length === 1) return items[0];
-    return UNKNOWN;
-  }
-
-  /** One value per binding (and per instantiation): a layer kept under two names is one object, counted once. */
-  private evalBinding(b: Binding, ctx: Ctx): Value {
-    const key = ctx.locals ?? this.globalMemo;
-    let memo = this.memo.get(key);
-    if (!memo) this.memo.set(key, (memo = new Map()));
-    const known = memo.get(b);
-    if (known) return known;
-    let value: Value;
-    if (!b.value) {
-      const cls = b.annotation ? this.classNamed(b.annotation) : undefined;
-      value = cls ? this.instantiate(cls, [], new Map()) : { t: 'sym', name: b.target };
-    } else {
-      // Guards a binding against reading itself (`x = x + 1` looks up the x before it, never this one).
-      memo.set(b, UNKNOWN);
-      const expr = this.model.expr(b.value);
-      value = this.eval(expr, ctx);
-      if (b.unpack !== undefined) value = element(value, b.unpack);
-      if (b.op) {
-        const name = b.target;
-        const self = `${this.selfName}.`;
-        const previous = name.startsWith(self) ? this.selfAttribute(name.slice(self.length), ctx, this.selfName) : this.lookup(name, { ...ctx, at: b.at });
-        value = this.binary(b.op, previous, value, expr.span);
-      }
-    }
-    memo.set(b, value);
-    return value;
-  }
-
-  /** A default value; else an instance of an annotated config class; else a symbol named after the parameter. */
-  private paramValue(param: Scope['params'][number], fragment: number, scopeIndex: number): Value {
-    if (param.variadic) return UNKNOWN;
-    const scope = this.model.fragments[fragment].scopes[scopeIndex];
-    if (param.default) return this.eval(this.model.expr(param.default), { fragment, scope: scope.parent, at: scope.nameSpan.start });
-    const cls = param.annotation ? this.classNamed(param.annotation) : undefined;
-    if (cls) return this.instantiate(cls, [], new Map());
-    return { t: 'sym', name: param.name };
-  }
-
-  /** `self.x` inside a method: set earlier in the method, in `__init__`, or a class attribute. */
-  private selfAttribute(id: string, ctx: Ctx, selfName: string): Value {
-    const key = `${selfName}.${id}`;
-    const local = ctx.locals?.get(key);
-    if (local) return local;
-    const fragment = this.model.fragments[ctx.fragment];
-    let scopeIndex = ctx.scope;
-    while (scopeIndex >= 0 && fragment.scopes[scopeIndex].kind !== 'function') scopeIndex = fragment.scopes[scopeIndex].parent;
-    if (scopeIndex < 0) return { t: 'sym', name: key };
-    const method = fragment.scopes[scopeIndex];
-    const found = this.lastBinding(method.bindings, key, ctx.at);
-    if (found) return this.evalBinding(found, { ...ctx, scope: scopeIndex, at: found.at });
-    const classIndex = method.parent;
-    if (classIndex < 0 || fragment.scopes[classIndex].kind !== 'class') return { t: 'sym', name: key };
-    const init = this.initOf(fragment, classIndex);
-    if (init >= 0 && init !== scopeIndex) {
-      const b = this.lastBinding(fragment.scopes[init].bindings, key, Number.MAX_SAFE_INTEGER);
-      if (b) return this.evalBinding(b, { fragment: ctx.fragment, scope: init, at: b.at });
-    }
-    return this.classAttribute(ctx.fragment, classIndex, id) ?? { t: 'sym', name: key };
-  }
-
-  private classAttribute(fragment: number, classIndex: number, id: string): Value | undefined {
-    const cls = this.model.fragments[fragment].scopes[classIndex];
-    const b = this.lastBinding(cls.bindings, id, Number.MAX_SAFE_INTEGER);
-    return b ? this.evalBinding(b, { fragment, scope: classIndex, at: b.at }) : undefined;
-  }
-
-  private attribute(e: Extract<Expr, { k: 'attr' }>, ctx: Ctx): Value {
-    if (e.object.k === 'name' && (e.object.id === 'self' || e.object.id === 'this') && !ctx.locals?.has(e.object.id)) {
-      return this.selfAttribute(e.id, ctx, e.object.id);
-    }
-    const obj = this.eval(e.object, ctx);
-    return this.member(obj, e.id, e);
-  }
-
-  private member(obj: Value, id: string, e: Expr): Value {
+  member(obj: Value, id: string): Value {
     switch (obj.t) {
       case 'ref':
         return { t: 'ref', path: `${obj.path}.${id}` };
-      case 'dict':
-        return obj.fields.get(id) ?? (obj.origin ? { t: 'sym', name: `${obj.origin}.${id}` } : UNKNOWN);
+      case 'dict': {
+        const field = obj.fields.get(id);
+        if (field) return field;
+        if (obj.cls) return this.classes.attribute(obj.cls, id, obj) ?? UNKNOWN;
+        return obj.origin ? { t: 'sym', name: `${obj.origin}.${id}` } : UNKNOWN;
+      }
       case 'sym':
         return { t: 'sym', name: `${obj.name}.${id}` };
       case 'class':
-        return (obj.owner ?? this).classAttribute(obj.fragment, obj.scope, id) ?? UNKNOWN;
+        return this.classes.attribute(obj, id, undefined) ?? UNKNOWN;
       case 'module':
       case 'layer': {
         const tree = this.moduleOf(obj)!;
+        const field = obj.t === 'module' ? obj.fields.get(id) : undefined;
+        if (field && (field.t !== 'module' && field.t !== 'layer' ? !tree.children.has(id) && !tree.params.has(id) : this.moduleOf(field) === tree.children.get(id))) return field;
         const child = tree.children.get(id);
-        if (child) return { t: 'module', tree: child, fields: new Map() };
+        if (child) return this.torch.asValue(child);
         const p = tree.params.get(id);
         if (p) return { t: 'param', ref: p };
-        return (obj.t === 'module' ? obj.fields.get(id) : undefined) ?? UNKNOWN;
+        if (field) return field;
+        if (obj.t === 'module' && obj.cls) return this.classes.attribute(obj.cls, id, obj) ?? UNKNOWN;
+        return UNKNOWN;
       }
+      case 'super':
+        return this.classes.superAttribute(obj, id) ?? UNKNOWN;
+      case 'tensor':
+        return id === 'shape' ? { t: 'seq', items: obj.partial ? [] : obj.shape.map((d) => (d ? int(d) : UNKNOWN)) } : id === 'T' ? obj : UNKNOWN;
       default:
-        return dottedPath(e) ? { t: 'sym', name: dottedPath(e)! } : UNKNOWN;
+        return UNKNOWN;
     }
   }
 
   private subscript(obj: Value, key: Value): Value {
     if (obj.t === 'dict' && key.t === 'str') return obj.fields.get(key.v) ?? (obj.origin ? { t: 'sym', name: `${obj.origin}[${JSON.stringify(key.v)}]` } : UNKNOWN);
-    if (obj.t === 'seq' && key.t === 'int' && key.p.constant !== undefined) {
+    const items = obj.t === 'seq' || obj.t === 'range' ? itemsOf(obj) : undefined;
+    if (items && key.t === 'int' && key.p.constant !== undefined) {
       const i = Number(key.p.constant);
-      return obj.items[i < 0 ? obj.items.length + i : i] ?? UNKNOWN;
+      return items[i < 0 ? items.length + i : i] ?? UNKNOWN;
     }
+    if (obj.t === 'repeat' && key.t === 'int') return obj.item;
+    if (obj.t === 'module' && key.t === 'int' && key.p.constant !== undefined) return this.member(obj, String(key.p.constant));
+    if (obj.t === 'module' && key.t === 'str') return this.member(obj, key.v);
     if (obj.t === 'sym' && key.t === 'str') return { t: 'sym', name: `${obj.name}[${JSON.stringify(key.v)}]` };
     return UNKNOWN;
   }
 
-  // ---- arithmetic --------------------------------------------------------------------------------
+  // ---- assignment ---------------------------------------------------------------------------------
 
-  private binary(op: string, l: Value, r: Value, span?: Span): Value {
-    if (l.t === 'tensor' && r.t === 'tensor') return op === '@' ? matmul(l, r) : this.broadcast(op, l, r, span);
+  assign(target: Expr, value: Value, frame: Frame, source?: Expr): void {
+    switch (target.k) {
+      case 'name':
+        frame.vars.set(target.id, value);
+        return;
+      case 'attr': {
+        const obj = this.eval(target.object, frame);
+        this.setAttribute(obj, target.id, value, source);
+        return;
+      }
+      case 'index': {
+        const obj = this.eval(target.object, frame);
+        const key = this.eval(target.index, frame);
+        if (obj.t === 'dict' && key.t === 'str' && obj.fields instanceof Map) this.journal.set(this.fieldsOwner, obj.fields as Map<string, Value>, key.v, value);
+        else if (obj.t === 'module' && key.t === 'str' && obj.tree.kind === 'ModuleDict') this.torch.setMember(obj, key.v, value);
+        return;
+      }
+      case 'list': {
+        const items = value.t === 'seq' ? value.items : undefined;
+        target.items.forEach((t, i) => this.assign(t, items?.[i] ?? (value.t === 'repeat' ? value.item : UNKNOWN), frame));
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** `obj.name = value`: a module registers submodules and parameters; other objects keep fields. */
+  setAttribute(target: Value, name: string, value: Value, source?: Expr): void {
+    // `self.out.weight = ...` on a catalog layer: its module tree takes the parameter (weight tying).
+    const obj: Value = target.t === 'layer' ? { t: 'module', tree: this.moduleOf(target)!, fields: new Map() } : target;
+    if (obj.t === 'module') {
+      // A call that cannot be followed may build parameters: the total is then not known, never smaller.
+      if (value.t === 'unknown' && !value.scalar && source?.k === 'call') this.torch.owner(obj.tree).differs(obj.tree.children as Map<string, unknown>, name, `self.${name} cannot be followed`);
+      this.torch.setMember(obj, name, value);
+    } else if (obj.t === 'dict' && obj.fields instanceof Map) {
+      this.journal.set(this.fieldsOwner, obj.fields as Map<string, Value>, name, value);
+    }
+  }
+
+  /** An instance's or a dict's fields: a field two branches set differently is unknown. */
+  readonly fieldsOwner: Owner = { differs: (map, key) => void map.set(key, UNKNOWN) };
+
+  /** Expression statements: `xs.append(v)` rebinds a plain list; everything else is a call for its effects. */
+  run(e: Expr, frame: Frame): void {
+    if (e.k === 'call' && e.callee.k === 'attr' && (e.callee.id === 'append' || e.callee.id === 'extend' || e.callee.id === 'insert') && (e.callee.object.k === 'name' || e.callee.object.k === 'attr')) {
+      const holder = this.eval(e.callee.object, frame);
+      if (holder.t === 'seq') {
+        const args = e.args.map((a) => this.eval(a.value, frame));
+        this.assign(e.callee.object, this.torch.grown(holder, e.callee.id, args), frame);
+        return;
+      }
+    }
+    this.eval(e, frame);
+  }
+
+  raised(span: Span, message: Value | undefined): void {
+    this.hooks.raised?.(span, message?.t === 'str' ? message.v : undefined);
+  }
+
+  // ---- arithmetic ---------------------------------------------------------------------------------
+
+  binary(op: string, l: Value, r: Value, span?: Span): Value {
+    if (l.t === 'tensor' && r.t === 'tensor') return this.checks.broadcast(op, l, r, span);
     // `torch.randn(n, d) * 0.02` is still a tensor of that shape.
     if (l.t === 'tensor') return l;
     if (r.t === 'tensor') return r;
-    if (l.t === 'float' || r.t === 'float' || (op === '/' && this.model.language === 'python')) return floatOp(op, l, r);
-    const a = asPoly(l);
-    const b = asPoly(r);
-    if (!a || !b) {
-      if (op === '+' && l.t === 'seq' && r.t === 'seq') return { t: 'seq', items: [...l.items, ...r.items] };
-      if (op === '*' && l.t === 'seq' && b?.constant !== undefined) return { t: 'seq', items: Array.from({ length: Number(b.constant) }, () => l.items).flat() };
+    return arithmetic(op, l, r, this.language);
+  }
+
+  // ---- calls --------------------------------------------------------------------------------------
+
+  bind(args: readonly Arg[], frame: Frame): BoundCall | undefined {
+    const positional: { value: Value; arg?: Arg }[] = [];
+    const keywords = new Map<string, { value: Value; arg?: Arg }>();
+    for (const arg of args) {
+      const value = this.eval(arg.value, frame);
+      if (arg.spread === 'dict') {
+        if (value.t !== 'dict') return undefined;
+        for (const [k, v] of value.fields) keywords.set(k, { value: v });
+      } else if (arg.spread === 'list') {
+        if (value.t === 'repeat') positional.push({ value, arg });
+        else {
+          const items = itemsOf(value);
+          if (!items) return undefined;
+          for (const item of items) positional.push({ value: item, arg });
+        }
+      } else if (arg.name !== undefined) keywords.set(arg.name, { value, arg });
+      else positional.push({ value, arg });
+    }
+    return { positional, keywords };
+  }
+
+  private call(e: CallExpr, frame: Frame): Value {
+    this.reached.add(e.span.start);
+    const c = e.callee;
+    let callee: Value;
+    if (c.k === 'attr') {
+      const obj = this.eval(c.object, frame);
+      if (obj.t === 'super' && c.id === '__init__') return this.superInit(obj, e, frame);
+      const special = this.methodCall(obj, c.id, e, frame);
+      if (special) return special;
+      callee = this.member(obj, c.id);
+    } else if (c.k === 'name' && c.id === 'super' && this.language === 'typescript') {
+      const s = this.classes.builtin('builtins.super', [], new Map(), frame);
+      return s?.t === 'super' ? this.superInit(s, e, frame) : UNKNOWN;
+    } else {
+      callee = this.eval(c, frame);
+    }
+    const bound = this.bind(e.args, frame);
+    if (!bound) return UNKNOWN;
+    return this.callValue(callee, bound, e, frame);
+  }
+
+  /** `super().__init__(...)`: the next constructor in the MRO, or the catalog layer being subclassed. */
+  private superInit(s: Extract<Value, { t: 'super' }>, e: CallExpr, frame: Frame): Value {
+    const bound = this.bind(e.args, frame);
+    if (!bound) {
+      if (s.self.t === 'module') this.torch.owner(s.self.tree).differs(s.self.tree.children as Map<string, unknown>, '', 'the arguments of super().__init__ cannot be followed');
       return UNKNOWN;
     }
-    const ca = a.constant;
-    const cb = b.constant;
-    switch (op) {
-      case '+':
-        return int(a.add(b));
-      case '-':
-        return int(a.sub(b));
-      case '*':
-        return int(a.mul(b));
-      case '**':
-        if (cb !== undefined && cb >= 0n && cb <= 64n) return int(a.pow(Number(cb)));
+    const next = this.classes.superAttribute(s, this.language === 'python' ? '__init__' : 'constructor');
+    if (next?.t === 'function') {
+      const init = next;
+      const missing: string[] = [];
+      this.nested(() => {
+        (init.owner ?? this).runConstructor(init, bound.positional.map((p) => p.value), plain(bound.keywords), s.self, missing);
+        return NONE;
+      });
+      return NONE;
+    }
+    return this.classes.superInit(s, bound, e) ?? NONE;
+  }
+
+  /** Methods with a meaning of their own on the object they are called on; undefined for the others. */
+  private methodCall(obj: Value, method: string, e: CallExpr, frame: Frame): Value | undefined {
+    if (method === 'get' && obj.t === 'dict' && e.args[0]) {
+      const key = this.eval(e.args[0].value, frame);
+      if (key.t === 'str') return obj.fields.get(key.v) ?? (e.args[1] ? this.eval(e.args[1].value, frame) : obj.fields.has(key.v) ? UNKNOWN : NONE);
+    }
+    if (APPLY_METHODS.has(method) || method === 'add') {
+      const flowed = this.flowCall(obj, method, e.args, frame);
+      if (flowed) return flowed;
+    }
+    if (obj.t === 'tensor') {
+      const args = this.bind(e.args, frame);
+      return args ? tensorMethod(obj, method, args.positional.map((p) => p.value), plain(args.keywords)) : UNKNOWN;
+    }
+    if (obj.t === 'module' || obj.t === 'layer') {
+      const args = this.bind(e.args, frame);
+      if (!args) return undefined;
+      if (method === 'forward' || (method === 'call' && this.language === 'typescript' && obj.t === 'module')) return this.applyCallable(obj, args.positional.map((p) => p.value), plain(args.keywords), e.span);
+      return this.torch.moduleMethod(obj, method, args.positional.map((p) => p.value));
+    }
+    return undefined;
+  }
+
+  /** Calls any callable value: classes, functions, methods, lambdas, partials, layers, library functions. */
+  callValue(callee: Value, bound: BoundCall, e: CallExpr, frame: Frame): Value {
+    const positional = bound.positional.map((p) => p.value);
+    const keywords = plain(bound.keywords);
+    switch (callee.t) {
+      case 'class':
+        return (callee.owner ?? this).classes.instantiate(callee, bound, e, frame);
+      case 'function':
+        return (callee.owner ?? this).callFunction(callee, positional, keywords, callee.self);
+      case 'lambda':
+        return this.callLambda(callee, positional, keywords);
+      case 'partial': {
+        const merged: BoundCall = {
+          positional: [...callee.positional.map((value) => ({ value })), ...bound.positional],
+          keywords: new Map([...[...callee.keywords].map(([k, value]) => [k, { value }] as const), ...bound.keywords]),
+        };
+        return this.callValue(callee.fn, merged, e, frame);
+      }
+      case 'layer':
+      case 'module':
+        return this.applyCallable(callee, positional, keywords, e.span);
+      case 'super':
         return UNKNOWN;
-      case '/': // TypeScript: a number, whole when it divides
-        if (cb !== undefined && cb !== 0n) {
-          const exact = a.divExact(cb);
-          if (exact) return int(exact);
-          if (ca !== undefined) return { t: 'float', v: Number(ca) / Number(cb) };
-        }
-        return { t: 'sym', name: `(${a} / ${b})` };
-      case '//':
-        if (ca !== undefined && cb !== undefined) return cb === 0n ? UNKNOWN : int(floorDiv(ca, cb));
-        if (cb !== undefined && cb !== 0n) {
-          const exact = a.divExact(cb);
-          if (exact) return int(exact);
-        }
-        return { t: 'sym', name: `(${a} // ${b})` };
-      case '%':
-        if (ca !== undefined && cb !== undefined && cb !== 0n) return int(ca - floorDiv(ca, cb) * cb);
-        return UNKNOWN;
+      case 'ref':
+        return this.library(normalizePath(callee.path), bound, e, frame);
       default:
         return UNKNOWN;
     }
   }
 
-  // ---- calls -------------------------------------------------------------------------------------
-
-  private call(e: Extract<Expr, { k: 'call' }>, ctx: Ctx): Value {
-    let callee: Value;
-    const c = e.callee;
-    if (c.k === 'attr' && !(c.object.k === 'name' && (c.object.id === 'self' || c.object.id === 'this') && !ctx.locals?.has(c.object.id))) {
-      const obj = this.eval(c.object, ctx);
-      if (c.id === 'get' && obj.t === 'dict' && e.args[0]) {
-        const key = this.eval(e.args[0].value, ctx);
-        if (key.t === 'str') return obj.fields.get(key.v) ?? (e.args[1] ? this.eval(e.args[1].value, ctx) : NONE);
-      }
-      if (APPLY_METHODS.has(c.id) || c.id === 'add') {
-        const flowed = this.flowCall(obj, c.id, e.args, ctx);
-        if (flowed) return flowed;
-      }
-      if (c.id === 'forward' && (obj.t === 'layer' || obj.t === 'module')) {
-        const args = this.bind(e.args, ctx);
-        return args ? this.applyCallable(obj, args.positional.map((p) => p.value), new Map([...args.keywords].map(([k, v]) => [k, v.value])), e.span) : UNKNOWN;
-      }
-      if (obj.t === 'tensor') {
-        const args = this.bind(e.args, ctx);
-        return args ? tensorMethod(obj, c.id, args.positional.map((p) => p.value), new Map([...args.keywords].map(([k, v]) => [k, v.value]))) : UNKNOWN;
-      }
-      callee = this.member(obj, c.id, c);
-    } else {
-      callee = this.eval(c, ctx);
-    }
-    const bound = this.bind(e.args, ctx);
-    if (!bound) return UNKNOWN;
-    const keywords = new Map([...bound.keywords].map(([k, v]) => [k, v.value]));
-    if (callee.t === 'class') {
-      const positional = bound.positional.map((p) => p.value);
-      const owner = callee.owner ?? this;
-      return owner.isModuleClass(callee) ? owner.instantiateModule(callee, positional, keywords) : owner.instantiate(callee, positional, keywords);
-    }
-    if (callee.t === 'function') return (callee.owner ?? this).callFunction(callee, bound.positional.map((p) => p.value), keywords);
-    if (callee.t === 'layer' || callee.t === 'module') return this.applyCallable(callee, bound.positional.map((p) => p.value), keywords, e.span);
-    if (callee.t !== 'ref') return UNKNOWN;
-    const functional = this.tensorFunction(normalizePath(callee.path), bound.positional.map((p) => p.value), keywords);
-    if (functional) return functional;
-    const built = this.torchModule(normalizePath(callee.path), bound.positional.map((p) => p.value));
-    if (built) return built;
-    const builtin = BUILTIN_CALLS[callee.path];
-    if (builtin) return builtin(bound.positional.map((p) => p.value), bound.keywords);
+  private library(path: string, bound: BoundCall, e: CallExpr, frame: Frame): Value {
     const positional = bound.positional.map((p) => p.value);
-    const source = tensorSource(callee.path, positional);
+    const keywords = plain(bound.keywords);
+    const language = this.classes.builtin(path, positional, keywords, frame);
+    if (language) return language;
+    const functional = this.checks.tensorFunction(path, positional, keywords);
+    if (functional) return functional;
+    const built = this.torch.construct(path, positional, keywords);
+    if (built) return built;
+    const builtin = BUILTIN_CALLS[path];
+    if (builtin) return builtin(positional, keywords);
+    const source = tensorSource(path, positional);
     if (source) return source;
-    if (callee.path === 'tfjs.sequential') return this.sequential(e.span.start, positional[0]);
-    const op = callee.path.startsWith('tfjs.layers.') ? callee.path.slice('tfjs.layers.'.length) : '';
+    if (path === 'tfjs.sequential') return this.sequential(positional[0]);
+    const op = path.startsWith('tfjs.layers.') ? path.slice('tfjs.layers.'.length) : '';
     if (op === 'flatten' || op === 'concatenate') return { t: 'op', op };
     if (TFJS_PASS_THROUGH.has(op)) return { t: 'op', op: 'same' };
-    return this.makeLayer(callee.path, e, bound) ?? UNKNOWN;
+    return this.hooks.layer(path, e, bound, true) ?? UNKNOWN;
+  }
+
+  private callLambda(fn: Extract<Value, { t: 'lambda' }>, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
+    const frame = new Frame(fn.closure.fragment, fn.closure.scope, fn.closure);
+    fn.expr.params.forEach((p, i) => {
+      frame.vars.set(p.name, keywords.get(p.name) ?? positional[i] ?? (p.default ? this.eval(p.default, fn.closure) : { t: 'sym', name: p.name }));
+    });
+    return this.nested(() => this.eval(fn.expr.body, frame));
+  }
+
+  /** Runs `work` one call deeper; beyond the depth limit (recursion) the result is unknown. */
+  nested(work: () => Value): Value {
+    if (this.budget.depth >= LIMITS.depth) return UNKNOWN;
+    this.budget.depth++;
+    try {
+      return work();
+    } finally {
+      this.budget.depth--;
+    }
+  }
+
+  /** Runs a constructor on `self`; the parameters that got no value are added to `missing`. */
+  runConstructor(init: DefRef & { closure?: Frame }, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, self: Value, missing: string[]): Exit {
+    const scope = this.scopeAt(init.fragment, init.scope);
+    const frame = new Frame(init.fragment, init.scope, init.closure ?? this.moduleFrame);
+    missing.push(...this.bindParams(scope, frame, positional, keywords, self));
+    return this.runner.body(scope.body, frame);
+  }
+
+  /** Runs a function's body with its parameters bound; its value is what every `return` agrees on. */
+  callFunction(fn: DefRef & { closure?: Frame }, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, self?: Value): Value {
+    const scope = this.scopeAt(fn.fragment, fn.scope);
+    const frame = new Frame(fn.fragment, fn.scope, fn.closure ?? this.moduleFrame);
+    this.bindParams(scope, frame, positional, keywords, self);
+    return this.nested(() => {
+      const exit = this.runner.body(scope.body, frame);
+      if (exit === 'raise' && frame.returns.length === 0) return UNKNOWN;
+      if (frame.returns.length === 0) return NONE;
+      const [first, ...rest] = frame.returns;
+      return rest.every((r) => r === first || (compare('==', r, first) as { v?: boolean }).v === true) ? first : UNKNOWN;
+    });
+  }
+
+  /**
+   * Binds arguments to parameters as Python does (positional, keyword, `*args`, `**kwargs`, keyword-only);
+   * a parameter without an argument or a default becomes a symbol of its own name. Returns those names.
+   */
+  bindParams(scope: Scope, frame: Frame, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, self?: Value): string[] {
+    let params = scope.params;
+    if (self !== undefined) {
+      if (this.language === 'python' && params[0]) {
+        frame.vars.set(params[0].name, self);
+        params = params.slice(1);
+      } else frame.vars.set('this', self);
+    }
+    const missing: string[] = [];
+    const used = new Set<string>();
+    let index = 0;
+    for (const p of params) {
+      if (p.variadic === 'list') {
+        frame.vars.set(p.name, { t: 'seq', items: positional.slice(index), tuple: true });
+        index = positional.length;
+        continue;
+      }
+      if (p.variadic === 'dict') {
+        frame.vars.set(p.name, { t: 'dict', fields: new Map([...keywords].filter(([k]) => !used.has(k) && !params.some((q) => q.name === k && !q.variadic))) });
+        continue;
+      }
+      used.add(p.name);
+      const given = keywords.get(p.name) ?? (p.keywordOnly ? undefined : positional[index]);
+      if (!p.keywordOnly && !keywords.has(p.name) && index < positional.length) index++;
+      if (given) frame.vars.set(p.name, given);
+      else if (p.default) frame.vars.set(p.name, this.eval(this.expr(p.default), frame.parent ?? this.moduleFrame));
+      else {
+        frame.vars.set(p.name, { t: 'sym', name: p.name });
+        missing.push(p.name);
+      }
+    }
+    return missing;
   }
 
   /** `layer.apply(x)` / `mha.call(q, {value})` / `model.add(layer)`: the shapes that flow through. */
-  private flowCall(target: Value, method: string, args: readonly Arg[], ctx: Ctx): Value | undefined {
-    const values = args.map((a) => this.eval(a.value, ctx));
+  private flowCall(target: Value, method: string, args: readonly Arg[], frame: Frame): Value | undefined {
+    if (target.t !== 'model' && target.t !== 'layer' && target.t !== 'op') return undefined;
+    const values = args.map((a) => this.eval(a.value, frame));
     if (method === 'add') {
       if (target.t !== 'model' || !values[0]) return undefined;
-      this.models.set(target.id, feed(values[0], this.models.has(target.id) ? [this.models.get(target.id)!] : []));
+      this.models.set(target.id, feed(values[0], this.models.get(target.id) ? [this.models.get(target.id)!] : []));
       return NONE;
     }
-    if (target.t !== 'layer' && target.t !== 'op') return undefined;
+    if (target.t === 'model') return undefined;
     const shapes = appliedShapes(values);
     const out = shapes && feed(target, shapes);
     return out ? { t: 'tensor', shape: out } : UNKNOWN;
   }
 
   /** `tf.sequential({layers: [...]})`: each layer is fed what the one before it produces. */
-  private sequential(id: number, config: Value | undefined): Value {
+  private sequential(config: Value | undefined): Value {
+    const id = this.models.size;
+    this.models.set(id, undefined);
     const layers = config?.t === 'dict' ? config.fields.get('layers') : undefined;
     if (layers?.t === 'seq') {
-      let shape: Shape | undefined;
+      let shape: readonly (Poly | undefined)[] | undefined;
       for (const layer of layers.items) shape = feed(layer, shape ? [shape] : []);
       this.models.set(id, shape);
     }
@@ -598,551 +703,83 @@ export class Evaluator {
     return tree;
   }
 
+  /** Makes `tree` the module tree of a layer value (a copy of another layer's tree). */
+  adoptTree(layer: LayerValue, tree: ModuleTree): void {
+    this.layerModules.set(layer, tree);
+  }
+
   /** A value as a child module: modules, layers, and `repeat` (n copies, one node with a count). */
-  private childTree(v: Value): ModuleTree | undefined {
+  childTree(v: Value): ModuleTree | undefined {
     if (v.t === 'repeat') {
       const item = this.childTree(v.item);
-      return item && deepCopy(item, v.count);
+      if (!item) return undefined;
+      const copy = deepCopy(item, v.count);
+      // The copies run the item's forward(): reading `self.blocks[0]` or iterating gives its instance back.
+      this.torch.registerCopy(item, copy);
+      return copy;
     }
     return this.moduleOf(v);
   }
 
-  isModuleClass(cls: { name: string; fragment: number; scope: number }): boolean {
-    const known = this.moduleClasses.get(cls.name);
-    if (known !== undefined) return known;
-    this.moduleClasses.set(cls.name, false);
-    const scope = this.model.fragments[cls.fragment].scopes[cls.scope];
-    const ctx: Ctx = { fragment: cls.fragment, scope: scope.parent, at: scope.nameSpan.start };
-    const result = scope.bases.some((b) => {
-      const base = this.eval(this.model.expr(b), ctx);
-      if (base.t === 'ref') return MODULE_BASES.has(normalizePath(base.path));
-      return base.t === 'class' && (base.owner ?? this).isModuleClass(base);
-    });
-    this.moduleClasses.set(cls.name, result);
-    return result;
-  }
-
-  /** Binds call arguments to parameters (defaults evaluated where the function is defined). */
-  private bindParams(fragment: number, scopeIndex: number, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, skipSelf: boolean) {
-    const scope = this.model.fragments[fragment].scopes[scopeIndex];
-    const params = skipSelf ? scope.params.slice(1) : scope.params;
-    const locals = new Map<string, Value>();
-    const missing: string[] = [];
-    params.forEach((p, i) => {
-      if (p.variadic) return;
-      const given = keywords.get(p.name) ?? positional[i];
-      if (given) locals.set(p.name, given);
-      else if (p.default) locals.set(p.name, this.eval(this.model.expr(p.default), { fragment, scope: scope.parent, at: scope.nameSpan.start }));
-      else {
-        const cls = p.annotation ? this.classNamed(p.annotation) : undefined;
-        if (cls) locals.set(p.name, this.instantiate(cls, [], new Map()));
-        else {
-          locals.set(p.name, { t: 'sym', name: p.name });
-          missing.push(p.name);
-        }
-      }
-    });
-    return { locals, missing };
-  }
-
-  private callFunction(fn: { fragment: number; scope: number }, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
-    const scope = this.model.fragments[fn.fragment].scopes[fn.scope];
-    const ret = scope.bindings.find((b) => b.target === RETURN);
-    if (!ret) return UNKNOWN;
-    const { locals } = this.bindParams(fn.fragment, fn.scope, positional, keywords, false);
-    return this.evalBinding(ret, { fragment: fn.fragment, scope: fn.scope, at: ret.at, locals });
-  }
-
-  /**
-   * An nn.Module subclass of this file, built as PyTorch builds it: `__init__` runs in order, and each
-   * module, layer or parameter assigned to `self` becomes a child. Without its arguments it is not known.
-   */
-  instantiateModule(cls: { name: string; fragment: number; scope: number }, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
-    const fragment = this.model.fragments[cls.fragment];
-    const init = this.initOf(fragment, cls.scope);
-    const tree = emptyModule(cls.name);
-    const fields = new Map<string, Value>();
-    if (init < 0) {
-      for (const b of fragment.scopes[cls.scope].bases) {
-        const base = this.eval(this.model.expr(b), { fragment: cls.fragment, scope: -1, at: fragment.scopes[cls.scope].nameSpan.start });
-        if (base.t === 'class' && (base.owner ?? this).isModuleClass(base)) return (base.owner ?? this).instantiateModule(base, positional, keywords);
-      }
-      return { t: 'module', tree, fields };
-    }
-    const { locals, missing } = this.bindParams(cls.fragment, init, positional, keywords, this.model.language === 'python');
-    if (missing.length) tree.unknown = `needs arguments: ${missing.join(', ')} ha${missing.length === 1 ? 's' : 've'} no default`;
-    const bindings = fragment.scopes[init].bindings;
-    const done = new Set<Binding>();
-    for (const [i, b] of bindings.entries()) {
-      if (!b.target.startsWith(`${this.selfName}.`) || done.has(b)) continue;
-      const ctx: Ctx = { fragment: cls.fragment, scope: init, at: b.at, locals };
-      // Appends to one list in one loop body run together, pass by pass.
-      const group = b.append ? loopGroups(bindings.slice(i).filter((x) => x.target === b.target))[0] : [b];
-      for (const g of group) done.add(g);
-      const value = b.append ? this.appendGroup(locals.get(b.target) ?? UNKNOWN, group, ctx) : this.evalBinding(b, ctx);
-      // A call that cannot be followed may build parameters: the total is then not known, never smaller.
-      if (value.t === 'unknown' && b.value && this.model.expr(b.value).k === 'call') tree.unknown ??= `${b.target} cannot be followed`;
-      locals.set(b.target, value);
-      const path = b.target.slice(this.selfName.length + 1).split('.');
-      const owner = path.length === 1 ? tree : childAt(tree, path.slice(0, -1));
-      if (path.length === 1) fields.set(path[0], value);
-      if (owner) this.assignMember(owner, path[path.length - 1], value);
-    }
-    return { t: 'module', tree, fields, cls: { ...cls, owner: this } };
-  }
-
   // ---- tensors through forward() ------------------------------------------------------------------
 
+  /** `model(x)`: a module runs its forward(); a Sequential applies its layers in order; a layer its rule. */
+  applyCallable(callee: Extract<Value, { t: 'layer' } | { t: 'module' }>, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, span: Span): Value {
+    if (callee.t === 'layer') return this.checks.applyLayer(callee, positional, keywords, span);
+    if (callee.items) {
+      // Between its own layers a Sequential is checked where it is built (sequential-mismatch); here only
+      // what enters it.
+      return callee.items.reduce<Value>((x, layer, i) => {
+        if (layer.t !== 'layer' && layer.t !== 'module') return UNKNOWN;
+        if (i === 0) return this.applyCallable(layer, [x], new Map(), span);
+        this.quiet++;
+        try {
+          return this.applyCallable(layer, [x], new Map(), span);
+        } finally {
+          this.quiet--;
+        }
+      }, positional[0] ?? UNKNOWN);
+    }
+    if (callee.cls) {
+      const forward = this.classes.method(callee.cls, this.language === 'python' ? 'forward' : 'forward');
+      if (forward) return (forward.owner ?? this).callFunction(forward, positional, keywords, callee);
+      if (callee.layer) return this.checks.applyLayer(callee.layer, positional, keywords, span);
+      return UNKNOWN;
+    }
+    const input = positional[0];
+    return WEIGHTLESS.has(callee.tree.kind) && callee.tree.kind !== 'Flatten' && input?.t === 'tensor' ? input : UNKNOWN;
+  }
+
   /**
-   * Follows a model class's forward() (on its instance built with defaults, its inputs unknown): shape errors
-   * go to `report`, and the feature size known after each assignment is returned, for inlay hints.
+   * Follows a model instance's forward() with its inputs unknown: shape errors go to the hooks, and the
+   * feature size known after each assignment of this file that the run reaches is returned, for inlay hints.
    */
-  followForward(cls: { name: string; fragment: number; scope: number }, instance: Value): { at: Expr; features: Poly }[] {
-    const forward = instance.t === 'module' ? this.forwardOf(instance) : undefined;
+  followForward(instance: Value): { at: Expr; features: Poly }[] {
+    if (instance.t !== 'module' || !instance.cls) return [];
+    const forward = this.classes.method(instance.cls, 'forward');
     if (!forward) return [];
     const sizes: { at: Expr; features: Poly }[] = [];
-    for (const b of this.model.fragments[cls.fragment].scopes[forward.scope].bindings) {
-      if (!b.value) continue;
-      const v = this.evalBinding(b, { fragment: cls.fragment, scope: forward.scope, at: b.at, locals: forward.locals });
-      const f = v.t === 'tensor' ? features(v) : undefined;
-      if (f?.constant !== undefined && b.target !== RETURN && b.unpack === undefined) sizes.push({ at: this.model.expr(b.value), features: f });
+    this.assigned = (value, expr) => {
+      const f = value.t === 'tensor' ? value.shape[value.shape.length - 1] : undefined;
+      if (f?.constant !== undefined) sizes.push({ at: expr, features: f });
+    };
+    try {
+      const scope = (forward.owner ?? this).scopeAt(forward.fragment, forward.scope);
+      const inputs = scope.params.slice(this.language === 'python' ? 1 : 0).filter((p) => !p.default && !p.variadic).map(() => OPAQUE);
+      this.guard(() => (forward.owner ?? this).callFunction(forward, inputs, new Map(), instance));
+    } finally {
+      this.assigned = undefined;
     }
     return sizes;
   }
 
-  /** The forward() of an instance, with `self.x` and the arguments bound (unknown tensors by default). */
-  private forwardOf(instance: Extract<Value, { t: 'module' }>, positional: readonly Value[] = [], keywords: ReadonlyMap<string, Value> = new Map()) {
-    if (!instance.cls) return undefined;
-    const fragment = this.model.fragments[instance.cls.fragment];
-    const scope = fragment.scopes.findIndex((s) => s.parent === instance.cls!.scope && s.kind === 'function' && s.name === 'forward');
-    if (scope < 0) return undefined;
-    const locals = new Map<string, Value>();
-    for (const [k, v] of instance.fields) locals.set(`${this.selfName}.${k}`, v);
-    const params = fragment.scopes[scope].params;
-    (this.model.language === 'python' ? params.slice(1) : params).forEach((p, i) => {
-      const given = keywords.get(p.name) ?? positional[i];
-      locals.set(p.name, given ?? (p.default ? this.eval(this.model.expr(p.default), { fragment: instance.cls!.fragment, scope: -1, at: 0 }) : OPAQUE));
-    });
-    return { scope, locals };
-  }
-
-  /** `self.layer(x)`: the layer's own checks, and the tensor it returns. */
-  private applyCallable(callee: Extract<Value, { t: 'layer' } | { t: 'module' }>, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, span: Span): Value {
-    if (callee.t === 'module') {
-      const owner = callee.cls?.owner;
-      if (owner && owner !== this) return owner.applyCallable(callee, positional, keywords, span);
-      if (callee.items) {
-        // Between its own layers a Sequential is checked where it is built (sequential-mismatch); here only
-        // what enters it.
-        return callee.items.reduce<Value>((x, layer, i) => {
-          if (layer.t !== 'layer' && layer.t !== 'module') return UNKNOWN;
-          if (i === 0) return this.applyCallable(layer, [x], new Map(), span);
-          this.quiet++;
-          try {
-            return this.applyCallable(layer, [x], new Map(), span);
-          } finally {
-            this.quiet--;
-          }
-        }, positional[0] ?? UNKNOWN);
-      }
-      if (callee.cls) {
-        const forward = this.forwardOf(callee, positional, keywords);
-        const ret = forward && this.model.fragments[callee.cls.fragment].scopes[forward.scope].bindings.find((b) => b.target === RETURN);
-        return ret ? this.evalBinding(ret, { fragment: callee.cls.fragment, scope: forward!.scope, at: ret.at, locals: forward!.locals }) : UNKNOWN;
-      }
-      const input = positional[0];
-      return WEIGHTLESS.has(callee.tree.kind) && callee.tree.kind !== 'Flatten' && input?.t === 'tensor' ? input : UNKNOWN;
-    }
-    const layer = callee.layer;
-    const label = layerLabel(callee);
-    const origin = { label, span: callee.span };
-    if (layer.framework === 'pytorch' && layer.kind === 'MultiheadAttention' && layer.attention) {
-      const query = keywords.get('query') ?? positional[0];
-      const key = keywords.get('key') ?? positional[1];
-      const value = keywords.get('value') ?? positional[2];
-      const a = layer.attention;
-      this.checkSize(query, a.embed, span, callee, 'attention-embed-mismatch', 'the query', 'embed_dim', (got) => `PyTorch raises "was expecting embedding dimension of ${a.embed}, but got ${got}"`);
-      this.checkSize(key, a.kdim, span, callee, 'attention-embed-mismatch', 'the key', a.kdim.equals(a.embed) ? 'embed_dim (kdim is not set)' : 'kdim', () => 'PyTorch fails projecting the keys');
-      this.checkSize(value, a.vdim, span, callee, 'attention-embed-mismatch', 'the value', a.vdim.equals(a.embed) ? 'embed_dim (vdim is not set)' : 'vdim', () => 'PyTorch fails projecting the values');
-      return { t: 'seq', items: [query?.t === 'tensor' ? withFeatures(query, a.embed, origin) : { ...OPAQUE, shape: [a.embed], origin }, UNKNOWN] };
-    }
-    const input = positional[0];
-    this.checkSize(input, layer.inFeatures, span, callee, 'feature-mismatch', 'its input', 'input features', () => 'PyTorch raises a shape error at this call');
-    if (!LAST_AXIS_KINDS.has(layer.kind)) return UNKNOWN;
-    const out = input?.t === 'tensor' ? withFeatures(input, layer.outFeatures, origin) : { ...OPAQUE, shape: [layer.outFeatures], origin };
-    return RECURRENT_KINDS.has(layer.kind) ? { t: 'seq', items: [out, UNKNOWN] } : out;
-  }
-
-  private checkSize(input: Value | undefined, expected: Poly | undefined, span: Span, layer: Extract<Value, { t: 'layer' }>, code: string, what: string, expectedName: string, consequence: (got: string) => string): void {
-    if (input?.t !== 'tensor' || expected?.constant === undefined) return;
-    const got = features(input)?.constant;
-    if (got === undefined || got === expected.constant) return;
-    const where = layerLabel(layer);
-    const from = input.origin ? `, from ${input.origin.label}` : '';
-    this.report({
-      code,
-      severity: 'error',
-      span,
-      fixes: [],
-      message: `${where} expects ${groupDigits(expected.constant)} ${code === 'feature-mismatch' ? 'input features' : `features in ${what} (${expectedName})`}, but ${what} has ${groupDigits(got)}${from}: ${consequence(groupDigits(got))}.`,
-      related: [
-        { span: layer.span, message: `${where} is defined here with ${groupDigits(expected.constant)} ${expectedName}` },
-        ...(input.origin ? [{ span: input.origin.span, message: `${groupDigits(got)} features come from ${input.origin.label}` }] : []),
-      ],
-    });
-  }
-
-  /** `x + y` of two tensors: the feature sizes must match (or one be 1). */
-  private broadcast(op: string, l: Tensor, r: Tensor, span: Span | undefined): Value {
-    const a = features(l)?.constant;
-    const b = features(r)?.constant;
-    if (a !== undefined && b !== undefined && a !== b && a !== 1n && b !== 1n && span) {
-      this.report({
-        code: 'feature-mismatch',
-        severity: 'error',
-        span,
-        fixes: [],
-        message: `The two sides of ${op} have ${groupDigits(a)} and ${groupDigits(b)} features${l.origin ? ` (left from ${l.origin.label}` : ''}${r.origin ? `${l.origin ? ', ' : ' ('}right from ${r.origin.label}` : ''}${l.origin || r.origin ? ')' : ''}: they do not broadcast, and PyTorch raises a size mismatch.`,
-        related: [l.origin, r.origin].filter((o): o is NonNullable<typeof o> => o !== undefined).map((o) => ({ span: o.span, message: `${o.label} produces this side` })),
-      });
-    }
-    // A side of unknown size takes the other's: they must match for the sum to exist.
-    return a === 1n || a === undefined ? r : l;
-  }
-
-  /** `torch.cat`, activations from torch and torch.nn.functional, and scaled dot-product attention. */
-  private tensorFunction(path: string, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value | undefined {
-    const name = path.slice(path.lastIndexOf('.') + 1);
-    const owner = path.slice(0, path.lastIndexOf('.'));
-    if (owner !== 'torch' && owner !== 'torch.nn.functional') return undefined;
-    if (name === 'cat' || name === 'concat' || name === 'concatenate') {
-      const items = positional[0];
-      return items?.t === 'seq' ? concatenate(items.items, keywords.get('dim') ?? positional[1]) : UNKNOWN;
-    }
-    if (name === 'matmul' && positional[0]?.t === 'tensor' && positional[1]?.t === 'tensor') return matmul(positional[0], positional[1]);
-    if (name === 'scaled_dot_product_attention') {
-      const value = keywords.get('value') ?? positional[2];
-      return value?.t === 'tensor' ? value : UNKNOWN;
-    }
-    const input = positional[0];
-    if (SHAPE_PRESERVING.has(name) && input?.t === 'tensor') return input;
-    return undefined;
-  }
-
-  /** nn.Sequential: each layer must read the feature size the one before it produces. */
-  private checkChain(items: readonly Value[]): void {
-    let previous: Extract<Value, { t: 'layer' }> | undefined;
-    let size: Poly | undefined;
-    for (const item of items) {
-      if (item.t === 'layer') {
-        const expected = item.layer.inFeatures?.constant;
-        const got = size?.constant;
-        if (previous && expected !== undefined && got !== undefined && expected !== got) {
-          const here = layerLabel(item);
-          const before = layerLabel(previous);
-          this.report({
-            code: 'sequential-mismatch',
-            severity: 'error',
-            span: item.span,
-            fixes: [],
-            message: `In this nn.Sequential, ${here} expects ${groupDigits(expected)} input features, but ${before} before it produces ${groupDigits(got)}: PyTorch raises a shape error on the first forward call.`,
-            related: [{ span: previous.span, message: `${before} produces ${groupDigits(got)} features` }],
-          });
-        }
-        previous = item;
-        size = LAST_AXIS_KINDS.has(item.layer.kind) ? item.layer.outFeatures : undefined;
-      } else if (!(item.t === 'module' && WEIGHTLESS.has(item.tree.kind) && item.tree.kind !== 'Flatten')) {
-        size = undefined;
-      }
-    }
-  }
-
-  private report(f: Finding): void {
-    if (this.quiet === 0) this.sink(f);
-  }
-
-  /** `self.name = value`: registers a submodule or a parameter as `nn.Module.__setattr__` does. */
-  private assignMember(owner: ModuleTree, name: string, value: Value): void {
-    if (value.t === 'param') {
-      owner.children.delete(name);
-      owner.params.set(name, value.ref);
-      return;
-    }
-    const child = this.childTree(value);
-    if (child) {
-      owner.params.delete(name);
-      owner.children.set(name, child);
-    }
-  }
-
-  /** Containers, parameters, tensors and weightless layers of torch; undefined for the catalog's layers. */
-  private torchModule(path: string, positional: readonly Value[]): Value | undefined {
-    const first = positional[0];
-    switch (path) {
-      case 'copy.deepcopy': {
-        const tree = first && this.moduleOf(first);
-        return tree ? { t: 'module', tree: deepCopy(tree), fields: first.t === 'module' ? first.fields : new Map() } : first ?? UNKNOWN;
-      }
-      case 'torch.nn.Parameter':
-      case 'torch.nn.parameter.Parameter': {
-        const shape = first?.t === 'tensor' ? first.shape : undefined;
-        return { t: 'param', ref: param(shape?.map((d) => d ?? Poly.symbol('size')) ?? [Poly.symbol('size')]) };
-      }
-      case 'collections.OrderedDict': {
-        if (!first) return { t: 'dict', fields: new Map() };
-        if (first.t !== 'seq') return UNKNOWN;
-        const fields = new Map<string, Value>();
-        for (const pair of first.items) {
-          if (pair.t !== 'seq' || pair.items[0]?.t !== 'str' || !pair.items[1]) return UNKNOWN;
-          fields.set(pair.items[0].v, pair.items[1]);
-        }
-        return { t: 'dict', fields };
-      }
-      case 'torch.nn.Sequential':
-      case 'torch.nn.ModuleList':
-      case 'torch.nn.ModuleDict': {
-        const kind = path.slice('torch.nn.'.length);
-        const items: [string, Value][] =
-          first?.t === 'dict' ? [...first.fields]
-          : kind === 'Sequential' ? positional.map((v, i) => [v.t === 'repeat' ? '{i}' : String(i), v])
-          : first?.t === 'seq' ? first.items.map((v, i) => [String(i), v])
-          : first?.t === 'repeat' ? [['{i}', first]]
-          : [];
-        if (first && kind !== 'Sequential' && first.t !== 'dict' && first.t !== 'seq' && first.t !== 'repeat') return { t: 'module', tree: { ...emptyModule(kind), unknown: `the ${kind} contents cannot be followed` }, fields: new Map() };
-        const children: [string, ModuleTree][] = [];
-        for (const [k, v] of items) {
-          const child = this.childTree(v);
-          if (!child) return { t: 'module', tree: { ...emptyModule(kind), unknown: `an item of the ${kind} is not a module Attention Lens can follow` }, fields: new Map() };
-          children.push([k, child]);
-        }
-        if (kind === 'Sequential') this.checkChain(positional);
-        return { t: 'module', tree: container(kind, children), fields: new Map(), items: kind === 'Sequential' ? positional : undefined };
-      }
-      default:
-        break;
-    }
-    const name = path.slice(path.lastIndexOf('.') + 1);
-    if (path === `torch.${name}` && TENSOR_FACTORIES.has(name)) {
-      // torch.zeros(1, 1, d) or torch.zeros((1, 1, d)); torch.full takes its shape first, then the value.
-      const dims = first?.t === 'seq' ? first.items : name === 'full' ? [] : positional;
-      return { t: 'tensor', shape: dims.map((d) => asPoly(d)) };
-    }
-    if ((path === `torch.nn.${name}` || path === `jspytorch.torch.nn.${name}`) && /^[A-Z]/.test(name) && !layerSpecKnown(path)) {
-      if (WEIGHTLESS.has(name)) return { t: 'module', tree: emptyModule(name), fields: new Map() };
-      return { t: 'module', tree: { ...emptyModule(name), unknown: `nn.${name} is not in Attention Lens's catalog yet` }, fields: new Map() };
-    }
-    return undefined;
-  }
-
-  bind(args: readonly Arg[], ctx: Ctx): BoundCall | undefined {
-    const positional: { value: Value; arg: Arg }[] = [];
-    const keywords = new Map<string, { value: Value; arg?: Arg }>();
-    for (const arg of args) {
-      const value = this.eval(arg.value, ctx);
-      if (arg.spread === 'dict') {
-        if (value.t !== 'dict') return undefined;
-        for (const [k, v] of value.fields) keywords.set(k, { value: v });
-      } else if (arg.spread === 'list') {
-        if (value.t === 'repeat') positional.push({ value, arg });
-        else if (value.t !== 'seq') return undefined;
-        else for (const item of value.items) positional.push({ value: item, arg });
-      } else if (arg.name !== undefined) keywords.set(arg.name, { value, arg });
-      else positional.push({ value, arg });
-    }
-    return { positional, keywords };
-  }
-
-  /**
-   * A config object from a class of this file: dataclass-style fields with defaults (positional
-   * arguments in field order), then what `__init__` assigns to `self`.
-   */
-  instantiate(cls: { fragment: number; scope: number }, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
-    const fragment = this.model.fragments[cls.fragment];
-    const scope = fragment.scopes[cls.scope];
-    const fields = new Map<string, Value>();
-    const init = this.initOf(fragment, cls.scope);
-    if (init < 0) {
-      // Dataclass fields are the annotated class attributes, in order; positional arguments fill them.
-      const annotated = scope.bindings.filter((b) => b.annotation !== undefined);
-      for (const b of scope.bindings) {
-        const position = annotated.indexOf(b);
-        const given = keywords.get(b.target) ?? (position >= 0 ? positional[position] : undefined);
-        fields.set(b.target, given ?? this.evalBinding(b, { fragment: cls.fragment, scope: cls.scope, at: b.at }));
-      }
-      for (const [k, v] of keywords) if (!fields.has(k)) fields.set(k, v);
-      return { t: 'dict', fields, origin: scope.name };
-    }
-    const { locals } = this.bindParams(cls.fragment, init, positional, keywords, this.model.language === 'python');
-    const self = `${this.selfName}.`;
-    for (const b of fragment.scopes[init].bindings) {
-      if (!b.target.startsWith(self)) continue;
-      const value = this.evalBinding(b, { fragment: cls.fragment, scope: init, at: b.at, locals });
-      locals.set(b.target, value);
-      fields.set(b.target.slice(self.length), value);
-    }
-    for (const b of scope.bindings) {
-      if (!fields.has(b.target)) fields.set(b.target, this.evalBinding(b, { fragment: cls.fragment, scope: cls.scope, at: b.at }));
-    }
-    return { t: 'dict', fields, origin: scope.name };
+  /** A catalog layer's spec is known for `path`. */
+  isCatalogLayer(path: string): boolean {
+    return layerSpec(normalizePath(path)) !== undefined;
   }
 }
 
-function floorDiv(a: bigint, b: bigint): bigint {
-  const q = a / b;
-  return (a % b !== 0n) && ((a < 0n) !== (b < 0n)) ? q - 1n : q;
+function plain(keywords: ReadonlyMap<string, { value: Value }>): Map<string, Value> {
+  return new Map([...keywords].map(([k, v]) => [k, v.value]));
 }
 
-function toNumber(v: Value): number | undefined {
-  if (v.t === 'float') return v.v;
-  const c = asPoly(v)?.constant;
-  return c === undefined ? undefined : Number(c);
-}
-
-function floatOp(op: string, l: Value, r: Value): Value {
-  const a = toNumber(l);
-  const b = toNumber(r);
-  const numeric = (v: Value) => v.t === 'float' || asPoly(v) !== undefined;
-  if (!numeric(l) || !numeric(r)) return UNKNOWN;
-  if (a === undefined || b === undefined) return { t: 'float' };
-  switch (op) {
-    case '+': return { t: 'float', v: a + b };
-    case '-': return { t: 'float', v: a - b };
-    case '*': return { t: 'float', v: a * b };
-    case '/': return b === 0 ? UNKNOWN : { t: 'float', v: a / b };
-    case '//': return b === 0 ? UNKNOWN : { t: 'float', v: Math.floor(a / b) };
-    case '**': return { t: 'float', v: a ** b };
-    case '%': return b === 0 ? UNKNOWN : { t: 'float', v: a - Math.floor(a / b) * b };
-    default: return UNKNOWN;
-  }
-}
-
-function compare(op: string, l: Value, r: Value): Value {
-  const a = toNumber(l);
-  const b = toNumber(r);
-  if (a === undefined || b === undefined) {
-    if ((op === '==' || op === '!=') && l.t === 'str' && r.t === 'str') return { t: 'bool', v: (l.v === r.v) === (op === '==') };
-    if ((op === '==' || op === '!=') && (l.t === 'none' || r.t === 'none') && l.t !== 'unknown' && r.t !== 'unknown' && l.t !== 'sym' && r.t !== 'sym') {
-      return { t: 'bool', v: (l.t === r.t) === (op === '==') };
-    }
-    return UNKNOWN;
-  }
-  const results: Record<string, boolean> = { '==': a === b, '!=': a !== b, '<': a < b, '<=': a <= b, '>': a > b, '>=': a >= b };
-  return { t: 'bool', v: results[op] };
-}
-
-const BUILTINS = {
-  python: new Set(['int', 'float', 'max', 'min', 'abs', 'round', 'dict', 'len', 'bool']),
-  typescript: new Set(['Math', 'Number', 'parseInt']),
-};
-
-type Builtin = (args: readonly Value[], keywords: ReadonlyMap<string, { value: Value }>) => Value;
-
-function extreme(pick: (a: number, b: number) => boolean): Builtin {
-  return (args) => {
-    const items = args.length === 1 && args[0].t === 'seq' ? args[0].items : args;
-    let best: Value | undefined;
-    for (const v of items) {
-      const n = toNumber(v);
-      if (n === undefined) return UNKNOWN;
-      if (!best || pick(n, toNumber(best)!)) best = v;
-    }
-    return best ?? UNKNOWN;
-  };
-}
-
-function toInt(round: (x: number) => number): Builtin {
-  return ([v]) => {
-    if (!v) return UNKNOWN;
-    if (v.t === 'float') return v.v === undefined ? UNKNOWN : int(BigInt(round(v.v)));
-    if (v.t === 'str' && /^\s*-?\d+\s*$/.test(v.v)) return int(BigInt(v.v.trim()));
-    const p = asPoly(v);
-    return p ? int(p) : UNKNOWN;
-  };
-}
-
-function floatOf(v: Value | undefined, f: (x: number) => number): Value {
-  const x = v ? toNumber(v) : undefined;
-  return { t: 'float', v: x === undefined ? undefined : f(x) };
-}
-
-const namespace: Builtin = (_args, keywords) => ({ t: 'dict', fields: new Map([...keywords].map(([k, v]) => [k, v.value])) });
-
-const BUILTIN_CALLS: Record<string, Builtin> = {
-  'builtins.int': toInt(Math.trunc),
-  'builtins.round': toInt(Math.round),
-  'builtins.bool': ([v]) => (v && truthy(v) !== undefined ? { t: 'bool', v: truthy(v)! } : UNKNOWN),
-  'builtins.float': ([v]) => (v ? (toNumber(v) === undefined ? UNKNOWN : { t: 'float', v: toNumber(v) }) : UNKNOWN),
-  'builtins.abs': ([v]) => {
-    const p = v ? asPoly(v) : undefined;
-    return p?.constant !== undefined ? int(p.constant < 0n ? -p.constant : p.constant) : UNKNOWN;
-  },
-  'builtins.len': ([v]) => (v?.t === 'seq' ? int(v.items.length) : v?.t === 'str' ? int(v.v.length) : v?.t === 'dict' ? int(v.fields.size) : UNKNOWN),
-  'math.sqrt': ([v]) => floatOf(v, Math.sqrt),
-  'math.log': ([v]) => floatOf(v, Math.log),
-  'math.exp': ([v]) => floatOf(v, Math.exp),
-  'builtins.max': extreme((a, b) => a > b),
-  'builtins.min': extreme((a, b) => a < b),
-  'builtins.dict': namespace,
-  'types.SimpleNamespace': namespace,
-  'argparse.Namespace': namespace,
-  'math.ceil': toInt(Math.ceil),
-  'math.floor': toInt(Math.floor),
-  'builtins.Math.max': extreme((a, b) => a > b),
-  'builtins.Math.min': extreme((a, b) => a < b),
-  'builtins.Math.floor': toInt(Math.floor),
-  'builtins.Math.ceil': toInt(Math.ceil),
-  'builtins.Math.round': toInt(Math.round),
-  'builtins.Math.trunc': toInt(Math.trunc),
-  'builtins.Number': ([v]) => v ?? UNKNOWN,
-  'builtins.parseInt': toInt(Math.trunc),
-};
-
-const MODULE_BASES = new Set(['torch.nn.Module', 'jspytorch.torch.nn.Module', 'tfjs.layers.Layer']);
-
-const TENSOR_FACTORIES = new Set(['zeros', 'ones', 'randn', 'rand', 'empty', 'full']);
-
-/** torch.nn layers without parameters: they add nothing to a model's count. */
-const WEIGHTLESS = new Set([
-  'Dropout', 'Dropout1d', 'Dropout2d', 'Dropout3d', 'AlphaDropout', 'Identity', 'ReLU', 'ReLU6', 'GELU', 'SiLU', 'Mish',
-  'Tanh', 'Sigmoid', 'Softmax', 'LogSoftmax', 'LeakyReLU', 'ELU', 'SELU', 'CELU', 'Hardswish', 'Hardsigmoid', 'Softplus',
-  'GLU', 'Flatten', 'Unflatten', 'MaxPool1d', 'MaxPool2d', 'MaxPool3d', 'AvgPool1d', 'AvgPool2d', 'AvgPool3d',
-  'AdaptiveAvgPool1d', 'AdaptiveAvgPool2d', 'AdaptiveAvgPool3d', 'AdaptiveMaxPool1d', 'AdaptiveMaxPool2d', 'Upsample',
-  'PixelShuffle', 'PixelUnshuffle', 'ZeroPad2d', 'ConstantPad1d', 'ConstantPad2d', 'ReflectionPad2d', 'CrossEntropyLoss',
-  'MSELoss', 'L1Loss', 'BCELoss', 'BCEWithLogitsLoss', 'NLLLoss', 'CosineSimilarity', 'PairwiseDistance',
-]);
-
-/** Element `i` of a tuple-like value: a sequence's item, any copy of a repeat. */
-function element(v: Value, i: number): Value {
-  if (v.t === 'seq') return v.items[i] ?? UNKNOWN;
-  if (v.t === 'repeat') return v.item;
-  return UNKNOWN;
-}
-
-/** Layers that read and write the last axis, so the feature size can be followed through them. */
-const LAST_AXIS_KINDS = new Set([
-  'Linear', 'LayerNorm', 'RMSNorm', 'MultiheadAttention', 'TransformerEncoderLayer', 'TransformerDecoderLayer',
-  'TransformerEncoder', 'TransformerDecoder', 'Transformer', 'RNN', 'GRU', 'LSTM', 'MultiHeadSelfAttention', 'Block', 'FullyConnected',
-]);
-
-const RECURRENT_KINDS = new Set(['RNN', 'GRU', 'LSTM']);
-
-function withLocal(ctx: Ctx, name: string, value: Value): Ctx {
-  return { ...ctx, locals: new Map([...(ctx.locals ?? []), [name, value]]) };
-}
-
-/** Consecutive appends of one loop body (the same iterable) form a group; other appends stand alone. */
-function loopGroups(appends: readonly Binding[]): Binding[][] {
-  const groups: Binding[][] = [];
-  for (const b of appends) {
-    if (!b.append) break;
-    const last = groups[groups.length - 1];
-    if (last && b.append.iterable && last[0].append?.iterable?.start === b.append.iterable.start) last.push(b);
-    else groups.push([b]);
-  }
-  return groups;
-}
-
-/** `nn.Linear (line 14)`: a layer as messages name it. */
-function layerLabel(v: Extract<Value, { t: 'layer' }>): string {
-  return `${v.layer.framework === 'pytorch' ? 'nn.' : ''}${v.layer.kind} (line ${v.span.startLine + 1})`;
-}

@@ -14,7 +14,7 @@ export interface Span {
 }
 
 export type BinaryOp = '+' | '-' | '*' | '/' | '//' | '%' | '**' | '@';
-export type CompareOp = '==' | '!=' | '<' | '<=' | '>' | '>=';
+export type CompareOp = '==' | '!=' | '<' | '<=' | '>' | '>=' | 'is' | 'is not' | 'in' | 'not in';
 
 export interface Arg {
   /** Keyword name (Python `k=v`), absent for positional arguments. */
@@ -54,9 +54,23 @@ export type Expr =
       readonly isNew: boolean;
       readonly span: Span;
     }
-  | { readonly k: 'list'; readonly items: readonly Expr[]; readonly span: Span }
-  /** `[element for variable in iterable]` with one `for` and no `if` (what model code repeats layers with). */
-  | { readonly k: 'comprehension'; readonly element: Expr; readonly variable?: string; readonly iterable: Expr; readonly span: Span }
+  /** A list or (with `tuple`) a tuple display. */
+  | { readonly k: 'list'; readonly items: readonly Expr[]; readonly tuple?: boolean; readonly span: Span }
+  /**
+   * `[element for target in iterable if filter]` with one `for` (what model code repeats layers with);
+   * `variable` is the target when it is a plain name.
+   */
+  | {
+      readonly k: 'comprehension';
+      readonly element: Expr;
+      readonly variable?: string;
+      readonly target: Expr;
+      readonly iterable: Expr;
+      readonly filters: readonly Expr[];
+      readonly span: Span;
+    }
+  /** `lambda x, y=1: body` / `(x) => body`. */
+  | { readonly k: 'lambda'; readonly params: readonly { readonly name: string; readonly default?: Expr }[]; readonly body: Expr; readonly span: Span }
   | { readonly k: 'dict'; readonly entries: readonly DictEntry[]; readonly span: Span }
   | { readonly k: 'unknown'; readonly text: string; readonly span: Span };
 
@@ -94,7 +108,9 @@ export function mentionsName(e: Expr, name: string): boolean {
     case 'dict':
       return e.entries.some((d) => (d.key && mentionsName(d.key, name)) || (d.spread && mentionsName(d.spread, name)) || mentionsName(d.value, name));
     case 'comprehension':
-      return mentionsName(e.iterable, name) || (e.variable !== name && mentionsName(e.element, name));
+      return mentionsName(e.iterable, name) || (!mentionsName(e.target, name) && (mentionsName(e.element, name) || e.filters.some((f) => mentionsName(f, name))));
+    case 'lambda':
+      return !e.params.some((p) => p.name === name) && mentionsName(e.body, name);
     case 'unknown':
       return true;
     default:

@@ -37,8 +37,10 @@ export interface Param {
   readonly name: string;
   readonly default?: ExprRef;
   readonly annotation?: string;
-  /** `*args` / `**kwargs` (and TypeScript rest parameters) hold no single value. */
-  readonly variadic?: boolean;
+  /** `*args` (and TypeScript rest parameters) collect the extra positional arguments, `**kwargs` the keywords. */
+  readonly variadic?: 'list' | 'dict';
+  /** A bare `*` before it: the parameter is keyword-only. */
+  readonly keywordOnly?: boolean;
 }
 
 export interface ImportBinding {
@@ -48,6 +50,27 @@ export interface ImportBinding {
   /** The imported member (`Linear` in `from torch.nn import Linear`); absent when the module itself is bound. */
   readonly member?: string;
 }
+
+/**
+ * The statements of a body, in order, with their control flow: what the interpreter runs. Expressions stay
+ * ranges, converted when a path reaches them. Targets are expressions too (`self.x`, `a, b`, `d[k]`).
+ */
+export type Stmt =
+  | { readonly k: 'assign'; readonly targets: readonly ExprRef[]; readonly value?: ExprRef; readonly annotation?: string; readonly at: number }
+  /** `x += v`; without `value`, TypeScript's `x++` / `x--`. */
+  | { readonly k: 'aug'; readonly target: ExprRef; readonly op: string; readonly value?: ExprRef; readonly at: number }
+  | { readonly k: 'expr'; readonly value: ExprRef; readonly at: number }
+  | { readonly k: 'if'; readonly test: ExprRef; readonly then: readonly Stmt[]; readonly otherwise: readonly Stmt[]; readonly at: number }
+  | { readonly k: 'for'; readonly target?: ExprRef; readonly iterable: ExprRef; readonly body: readonly Stmt[]; readonly orelse: readonly Stmt[]; readonly at: number }
+  | { readonly k: 'while'; readonly test: ExprRef; readonly body: readonly Stmt[]; readonly orelse: readonly Stmt[]; readonly at: number }
+  | { readonly k: 'return'; readonly value?: ExprRef; readonly at: number }
+  | { readonly k: 'raise'; readonly value?: ExprRef; readonly at: number; readonly span: Span }
+  | { readonly k: 'assert'; readonly test: ExprRef; readonly message?: ExprRef; readonly at: number; readonly span: Span }
+  | { readonly k: 'break' | 'continue'; readonly at: number }
+  | { readonly k: 'try'; readonly body: readonly Stmt[]; readonly handlers: readonly (readonly Stmt[])[]; readonly orelse: readonly Stmt[]; readonly final: readonly Stmt[]; readonly at: number }
+  | { readonly k: 'with'; readonly items: readonly { readonly value: ExprRef; readonly target?: ExprRef }[]; readonly body: readonly Stmt[]; readonly at: number }
+  /** A nested `def` or `class`: binds its name in the running body. */
+  | { readonly k: 'def'; readonly scope: number; readonly at: number };
 
 export interface Scope {
   readonly kind: 'class' | 'function';
@@ -62,6 +85,8 @@ export interface Scope {
   readonly bindings: readonly Binding[];
   readonly bases: readonly ExprRef[];
   readonly decorators: readonly string[];
+  /** The body's statements (a function's; a class body's own statements too). */
+  readonly body: readonly Stmt[];
 }
 
 /** A call that may construct a layer, found where its callee's name matched a candidate. */
@@ -79,6 +104,8 @@ export interface Fragment {
   readonly moduleBindings: readonly Binding[];
   readonly scopes: readonly Scope[];
   readonly calls: readonly CallSite[];
+  /** The statement itself, as the interpreter runs it at module level. */
+  readonly body: readonly Stmt[];
 }
 
 export interface SourceModel {

@@ -71,6 +71,18 @@ export class Poly {
     return this.value !== undefined;
   }
 
+  /** How many terms it has (1 for a constant). */
+  get size(): number {
+    return this.value !== undefined ? 1 : this.terms.size;
+  }
+
+  /** The highest total degree of a term (0 for a constant). */
+  get degree(): number {
+    let d = 0;
+    if (this.value === undefined) for (const t of this.terms.values()) d = Math.max(d, degree(t.mono));
+    return d;
+  }
+
   /** The names still unknown, sorted. */
   get symbols(): string[] {
     const names = new Set<string>();
@@ -160,6 +172,10 @@ function superscript(n: number): string {
 export function groupDigits(n: bigint): string {
   const negative = n < 0n;
   const digits = (negative ? -n : n).toString();
-  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  // Chunked from the right in one pass: a lookahead regex is quadratic on long numbers.
+  const head = digits.length % 3 || 3;
+  const groups = [digits.slice(0, head)];
+  for (let i = head; i < digits.length; i += 3) groups.push(digits.slice(i, i + 3));
+  const grouped = groups.join(',');
   return negative ? `-${grouped}` : grouped;
 }

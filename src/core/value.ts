@@ -4,6 +4,16 @@ import type { Span } from './expr';
 import type { LayerInstance } from './layer';
 import type { ModuleTree, ParamRef } from './modules';
 import type { Evaluator } from './evaluate';
+import type { Frame } from './interp/frame';
+import type { Expr } from './expr';
+
+/** A class or function of a file, by place; `owner` is the evaluator of the file that defines it. */
+export interface DefRef {
+  readonly name: string;
+  readonly fragment: number;
+  readonly scope: number;
+  readonly owner?: Evaluator;
+}
 
 export type Value =
   /** An integer, exact or a polynomial over unknown names. */
@@ -13,17 +23,25 @@ export type Value =
   | { readonly t: 'bool'; readonly v: boolean }
   | { readonly t: 'str'; readonly v: string }
   | { readonly t: 'none' }
-  | { readonly t: 'seq'; readonly items: readonly Value[] }
+  /** A list, or a tuple with `tuple` (isinstance tells them apart). */
+  | { readonly t: 'seq'; readonly items: readonly Value[]; readonly tuple?: boolean }
   /** Dicts, config instances, namespaces and object literals: named fields. */
-  | { readonly t: 'dict'; readonly fields: ReadonlyMap<string, Value>; readonly origin?: string }
+  | { readonly t: 'dict'; readonly fields: ReadonlyMap<string, Value>; readonly origin?: string; readonly cls?: DefRef }
   /** A name whose value is not known (a parameter without a default): it becomes a symbol in formulas. */
   | { readonly t: 'sym'; readonly name: string }
   /** An imported module or member, by canonical path (`torch.nn.Linear`). */
   | { readonly t: 'ref'; readonly path: string }
-  /** A class defined in the file (config classes are instantiated from their defaults). */
-  | { readonly t: 'class'; readonly name: string; readonly fragment: number; readonly scope: number; readonly owner?: Evaluator }
-  /** A function defined at module level: calls evaluate its `return` with the arguments bound. */
-  | { readonly t: 'function'; readonly name: string; readonly fragment: number; readonly scope: number; readonly owner?: Evaluator }
+  /** A class defined in a file of the workspace. */
+  | ({ readonly t: 'class' } & DefRef)
+  /** A function or method: calls run its body; `self` is bound for a method read from an instance; `closure` is the frame it was defined in. */
+  | ({ readonly t: 'function'; readonly self?: Value; readonly closure?: Frame } & DefRef)
+  | { readonly t: 'lambda'; readonly expr: Extract<Expr, { k: 'lambda' }>; readonly closure: Frame }
+  /** `functools.partial(f, *args, **kw)`. */
+  | { readonly t: 'partial'; readonly fn: Value; readonly positional: readonly Value[]; readonly keywords: ReadonlyMap<string, Value> }
+  /** `super()` inside a method of `cls`, for `self`. */
+  | { readonly t: 'super'; readonly cls: DefRef; readonly self: Value }
+  /** `range(start, stop)` (step 1). */
+  | { readonly t: 'range'; readonly start: Poly; readonly stop: Poly }
   /** A built layer; `applied` rebuilds it for the inputs it is applied to (TF.js sizes come from them). */
   | { readonly t: 'layer'; readonly layer: LayerInstance; readonly span: Span; readonly applied?: (inputs: readonly Shape[]) => LayerInstance }
   /**
@@ -39,9 +57,11 @@ export type Value =
   | {
       readonly t: 'module';
       readonly tree: ModuleTree;
-      readonly fields: ReadonlyMap<string, Value>;
+      readonly fields: Map<string, Value>;
+      /** A subclass of a catalog layer: the layer its constructor built. */
+      readonly layer?: Extract<Value, { t: 'layer' }>;
       /** The class it is an instance of (`owner` evaluates the file that defines it): calling it runs its forward(). */
-      readonly cls?: { readonly name: string; readonly fragment: number; readonly scope: number; readonly owner?: Evaluator };
+      readonly cls?: DefRef;
       /** An nn.Sequential's layers, applied in order when it is called. */
       readonly items?: readonly Value[];
     }
@@ -49,7 +69,8 @@ export type Value =
   | { readonly t: 'param'; readonly ref: ParamRef }
   /** `count` independent copies of `item`: a comprehension over `range(n)`. */
   | { readonly t: 'repeat'; readonly item: Value; readonly count: Poly }
-  | { readonly t: 'unknown' };
+  /** Not known; with `scalar`, certainly not a module or a parameter (`hasattr(...)`, a comparison). */
+  | { readonly t: 'unknown'; readonly scalar?: boolean };
 
 export type Shape = readonly (Poly | undefined)[];
 
@@ -61,6 +82,7 @@ export interface Origin {
 
 export const UNKNOWN: Value = { t: 'unknown' };
 export const NONE: Value = { t: 'none' };
+export const SCALAR: Value = { t: 'unknown', scalar: true };
 
 export function int(n: bigint | number | Poly): Value {
   return { t: 'int', p: n instanceof Poly ? n : Poly.int(n) };
@@ -89,10 +111,14 @@ export function truthy(v: Value): boolean | undefined {
       return v.v.length > 0;
     case 'seq':
       return v.items.length > 0;
+    case 'range':
+      return v.start.constant !== undefined && v.stop.constant !== undefined ? v.stop.constant > v.start.constant : undefined;
     case 'dict':
     case 'ref':
     case 'class':
     case 'function':
+    case 'lambda':
+    case 'partial':
     case 'layer':
     case 'tensor':
     case 'op':
@@ -103,6 +129,44 @@ export function truthy(v: Value): boolean | undefined {
     default:
       return undefined;
   }
+}
+
+/** Whether two values are certainly the same (the same object, or equal plain values). */
+export function sameValue(a: Value, b: Value): boolean {
+  if (a === b) return true;
+  switch (a.t) {
+    case 'int':
+      return b.t === 'int' && a.p.equals(b.p);
+    case 'float':
+      return b.t === 'float' && a.v !== undefined && a.v === b.v;
+    case 'bool':
+    case 'str':
+      return b.t === a.t && b.v === a.v;
+    case 'none':
+      return b.t === 'none';
+    case 'sym':
+      return b.t === 'sym' && a.name === b.name;
+    case 'ref':
+      return b.t === 'ref' && a.path === b.path;
+    case 'class':
+    case 'function':
+      return b.t === a.t && a.fragment === b.fragment && a.scope === b.scope && a.owner === b.owner && (a.t !== 'function' || (b.t === 'function' && a.self === b.self));
+    case 'seq':
+      return b.t === 'seq' && a.items.length === b.items.length && a.items.every((x, i) => sameValue(x, b.items[i]));
+    case 'dict':
+      return b.t === 'dict' && a.origin === b.origin && a.fields.size === b.fields.size && [...a.fields].every(([k, v]) => b.fields.has(k) && sameValue(v, b.fields.get(k)!));
+    case 'repeat':
+      return b.t === 'repeat' && a.count.equals(b.count) && sameValue(a.item, b.item);
+    case 'range':
+      return b.t === 'range' && a.start.equals(b.start) && a.stop.equals(b.stop);
+    default:
+      return false;
+  }
+}
+
+/** One value for two paths: the same value, or unknown. */
+export function joinValues(a: Value, b: Value): Value {
+  return sameValue(a, b) ? a : UNKNOWN;
 }
 
 /** A short text for messages: `512`, `d_model`, `256.0`. */

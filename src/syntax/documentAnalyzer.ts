@@ -1,13 +1,13 @@
 /**
- * One document's syntax tree and analysis, kept across edits: the tree is re-parsed incrementally, the
- * top-level statements an edit did not touch are reused (shifted) instead of re-extracted, and so are
- * their results unless the edit rebinds a module-level name they read.
+ * One document's syntax tree and analysis, kept across edits: the tree is re-parsed incrementally and the
+ * top-level statements an edit did not touch are reused (shifted) instead of re-extracted. The analysis
+ * itself always runs on the whole new text, so every output equals a fresh analysis of it.
  */
-import { analyzeFragments, assemble, type Analysis, type FragmentResult } from '../core/analysis';
+import { analyze, type Analysis } from '../core/analysis';
 import type { Fragment, ImportResolver, Language } from '../core/source';
 import type { Edit, Grammars, Tree } from './parser';
 import { candidateNames, extractFragment, sourceModel, topLevelNodes } from './model';
-import { definedNames, shiftFragment, shiftResult } from './shift';
+import { shiftFragment } from './shift';
 
 /** A change as VS Code reports it: the replaced range in the old text and the new text. */
 export interface TextChange {
@@ -16,19 +16,10 @@ export interface TextChange {
   readonly text: string;
 }
 
-interface Reextracted {
-  readonly fragments: Fragment[];
-  /** Results still valid for each fragment (before the names the edit touched are checked). */
-  readonly results: (FragmentResult | undefined)[];
-  /** Names bound by the statements the edit removed or rewrote. */
-  readonly touched: Set<string>;
-}
-
 export class DocumentAnalyzer {
   private tree: Tree | undefined;
   private text = '';
   private fragments: Fragment[] = [];
-  private results: FragmentResult[] = [];
   private candidates: string[] = [];
 
   constructor(
@@ -50,11 +41,8 @@ export class DocumentAnalyzer {
     }
     const candidates = candidateNames(this.language, tree, text);
     const sameNames = candidates.length === this.candidates.length && candidates.every((c, i) => c === this.candidates[i]);
-    let previous: (FragmentResult | undefined)[] = [];
     if (change && sameNames) {
-      const r = this.reextract(tree, text, change, candidates);
-      this.fragments = r.fragments;
-      previous = r.results.map((res) => (res && ![...res.reads].some((n) => r.touched.has(n)) ? res : undefined));
+      this.fragments = this.reextract(tree, text, change, candidates);
     } else {
       this.fragments = topLevelNodes(tree).map((n) => extractFragment(this.language, n, text, candidates));
     }
@@ -62,12 +50,11 @@ export class DocumentAnalyzer {
     old?.delete();
     this.tree = tree;
     this.text = text;
-    this.results = analyzeFragments(sourceModel(this.language, tree, text, this.fragments), previous, resolver);
-    return assemble(this.language, this.results);
+    return analyze(sourceModel(this.language, tree, text, this.fragments), resolver);
   }
 
   /** Keeps the fragments outside the edited range (shifted), extracts only the statements inside it. */
-  private reextract(tree: Tree, text: string, c: TextChange, candidates: readonly string[]): Reextracted {
+  private reextract(tree: Tree, text: string, c: TextChange, candidates: readonly string[]): Fragment[] {
     const start = c.rangeOffset;
     const oldEnd = c.rangeOffset + c.rangeLength;
     const delta = c.text.length - c.rangeLength;
@@ -81,28 +68,17 @@ export class DocumentAnalyzer {
     const middle = topLevelNodes(tree)
       .filter((n) => n.startIndex >= from && n.endIndex <= to)
       .map((n) => extractFragment(this.language, n, text, candidates));
-    const touched = new Set<string>();
-    for (const f of [...this.fragments.slice(keepBefore, keepAfter), ...middle]) for (const n of definedNames(f)) touched.add(n);
-    return {
-      fragments: [
-        ...this.fragments.slice(0, keepBefore),
-        ...middle,
-        ...this.fragments.slice(keepAfter).map((f) => shiftFragment(f, delta, lineDelta)),
-      ],
-      results: [
-        ...this.results.slice(0, keepBefore),
-        ...middle.map(() => undefined),
-        ...this.results.slice(keepAfter).map((r) => shiftResult(r, delta, lineDelta)),
-      ],
-      touched,
-    };
+    return [
+      ...this.fragments.slice(0, keepBefore),
+      ...middle,
+      ...this.fragments.slice(keepAfter).map((f) => shiftFragment(f, delta, lineDelta)),
+    ];
   }
 
   dispose(): void {
     this.tree?.delete();
     this.tree = undefined;
     this.fragments = [];
-    this.results = [];
   }
 }
 

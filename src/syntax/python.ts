@@ -3,21 +3,17 @@
  * blocks of compound statements); expressions are converted later, on demand, by `pythonExpr`.
  */
 import type { Arg, BinaryOp, CompareOp, DictEntry, Expr } from '../core/expr';
-import { RETURN, type Binding, type CallSite, type ExprRef, type Fragment, type ImportBinding, type Param, type Scope } from '../core/source';
+import { RETURN, type Binding, type CallSite, type ExprRef, type Fragment, type ImportBinding, type Param, type Scope, type Stmt } from '../core/source';
 import { findDescendants, mentionsAny, namedChildren, refOf, spanOf, textOf, type Node } from './nodes';
 
 const CALL = new Set(['call']);
 const AUGMENTED = new Set(['+', '-', '*', '/', '//']);
 const LAMBDA = new Set(['lambda']);
 
-const COMPOUND_BLOCKS = new Set([
-  'if_statement', 'elif_clause', 'else_clause', 'for_statement', 'while_statement', 'with_statement',
-  'try_statement', 'except_clause', 'finally_clause', 'block', 'match_statement', 'case_clause',
-]);
-
 interface MutableScope extends Scope {
   readonly params: Param[];
   readonly bindings: Binding[];
+  readonly body: Stmt[];
 }
 
 class FragmentBuilder {
@@ -33,73 +29,142 @@ class FragmentBuilder {
     private readonly candidates: readonly string[],
   ) {}
 
-  statement(node: Node, scope: number, decorators: readonly string[] = []): void {
+  /** Records the statement's bindings and calls, and returns it lowered to the interpreter's IR. */
+  statement(node: Node, scope: number, decorators: readonly string[] = []): Stmt[] {
+    const at = node.startIndex;
     switch (node.type) {
       case 'import_statement':
       case 'import_from_statement':
         if (scope === -1) this.imports.push(...importsOf(node, this.source));
-        return;
+        return [];
       case 'decorated_definition': {
         const names = namedChildren(node)
           .filter((c) => c.type === 'decorator')
           .map((d) => decoratorName(d, this.source));
         const def = node.childForFieldName('definition');
-        if (def) this.statement(def, scope, names);
-        return;
+        return def ? this.statement(def, scope, names) : [];
       }
       case 'class_definition':
-        return this.classDef(node, scope, decorators);
+        return [{ k: 'def', scope: this.classDef(node, scope, decorators), at }];
       case 'function_definition':
-        return this.functionDef(node, scope, decorators);
+        return [{ k: 'def', scope: this.functionDef(node, scope, decorators), at }];
       case 'expression_statement':
-        this.expressionStatement(node, scope);
-        return;
+        return this.expressionStatement(node, scope);
       case 'return_statement': {
         // A function's result, for calls to helpers such as `clones(layer, N)`.
         const value = namedChildren(node)[0];
-        if (value && scope >= 0) this.scopes[scope].bindings.push({ target: RETURN, value: refOf(value), at: node.startIndex });
+        if (value && scope >= 0) this.scopes[scope].bindings.push({ target: RETURN, value: refOf(value), at });
         this.findCalls(node, scope);
-        return;
+        return [{ k: 'return', value: value ? refOf(value) : undefined, at }];
       }
-      default:
-        if (node.type === 'for_statement') {
-          const left = node.childForFieldName('left');
-          const right = node.childForFieldName('right');
-          const outer = this.loop;
-          this.loop = right ? { iterable: refOf(right), variable: left?.type === 'identifier' ? textOf(left, this.source) : undefined } : undefined;
-          try {
-            for (const child of namedChildren(node)) {
-              if (child.type === 'block') this.block(child, scope);
-              else if (child.type === 'else_clause') this.statement(child, scope);
-              else this.findCalls(child, scope);
-            }
-          } finally {
-            this.loop = outer;
-          }
-          return;
+      case 'if_statement':
+        return [this.ifStatement(node, scope)];
+      case 'for_statement':
+        return [this.forStatement(node, scope)];
+      case 'while_statement': {
+        const test = node.childForFieldName('condition');
+        this.findCalls(test, scope);
+        const body = this.block(node.childForFieldName('body'), scope);
+        const orelse = this.block(node.childForFieldName('alternative'), scope);
+        return test ? [{ k: 'while', test: refOf(test), body, orelse, at }] : body;
+      }
+      case 'with_statement': {
+        const items: { value: ExprRef; target?: ExprRef }[] = [];
+        const clause = namedChildren(node).find((c) => c.type === 'with_clause');
+        for (const item of clause ? namedChildren(clause) : []) {
+          const inner = item.childForFieldName('value') ?? namedChildren(item)[0];
+          if (!inner) continue;
+          this.findCalls(inner, scope);
+          if (inner.type === 'as_pattern') {
+            const value = namedChildren(inner)[0];
+            const target = inner.childForFieldName('alias');
+            const name = target ? namedChildren(target)[0] ?? target : undefined;
+            if (value) items.push({ value: refOf(value), target: name ? refOf(name) : undefined });
+          } else items.push({ value: refOf(inner) });
         }
-        if (COMPOUND_BLOCKS.has(node.type)) {
-          // Blocks hold statements; the other parts (a condition, an iterable, a with item) hold expressions.
-          for (const child of namedChildren(node)) {
-            if (child.type === 'block' || COMPOUND_BLOCKS.has(child.type)) this.block(child, scope);
-            else this.findCalls(child, scope);
-          }
-          return;
+        return [{ k: 'with', items, body: this.block(node.childForFieldName('body'), scope), at }];
+      }
+      case 'try_statement': {
+        const body = this.block(node.childForFieldName('body'), scope);
+        const handlers: Stmt[][] = [];
+        let orelse: Stmt[] = [];
+        let final: Stmt[] = [];
+        for (const child of namedChildren(node)) {
+          if (child.type === 'except_clause' || child.type === 'except_group_clause') handlers.push(this.block(namedChildren(child).find((c) => c.type === 'block') ?? null, scope));
+          else if (child.type === 'else_clause') orelse = this.block(child.childForFieldName('body'), scope);
+          else if (child.type === 'finally_clause') final = this.block(namedChildren(child).find((c) => c.type === 'block') ?? null, scope);
         }
+        return [{ k: 'try', body, handlers, orelse, final, at }];
+      }
+      case 'raise_statement': {
         this.findCalls(node, scope);
+        const value = namedChildren(node)[0];
+        return [{ k: 'raise', value: value ? refOf(value) : undefined, at, span: spanOf(node) }];
+      }
+      case 'assert_statement': {
+        this.findCalls(node, scope);
+        const [test, message] = namedChildren(node);
+        return test ? [{ k: 'assert', test: refOf(test), message: message ? refOf(message) : undefined, at, span: spanOf(node) }] : [];
+      }
+      case 'break_statement':
+        return [{ k: 'break', at }];
+      case 'continue_statement':
+        return [{ k: 'continue', at }];
+      case 'match_statement':
+        // Cases are not decided: each case's calls are still found, and nothing it binds is trusted.
+        this.findCalls(node, scope);
+        return [];
+      default:
+        this.findCalls(node, scope);
+        return [];
     }
   }
 
-  private block(node: Node, scope: number): void {
-    if (node.type !== 'block') return this.statement(node, scope);
-    for (const child of namedChildren(node)) this.statement(child, scope);
+  private ifStatement(node: Node, scope: number): Stmt {
+    const test = node.childForFieldName('condition');
+    this.findCalls(test, scope);
+    const then = this.block(node.childForFieldName('consequence'), scope);
+    // `elif` chains become nested ifs in the else branch.
+    const clauses = namedChildren(node).filter((c) => c.type === 'elif_clause' || c.type === 'else_clause');
+    const lower = (i: number): Stmt[] => {
+      const clause = clauses[i];
+      if (!clause) return [];
+      if (clause.type === 'else_clause') return this.block(clause.childForFieldName('body'), scope);
+      const cond = clause.childForFieldName('condition');
+      this.findCalls(cond, scope);
+      const body = this.block(clause.childForFieldName('consequence'), scope);
+      return cond ? [{ k: 'if', test: refOf(cond), then: body, otherwise: lower(i + 1), at: clause.startIndex }] : body;
+    };
+    return { k: 'if', test: test ? refOf(test) : { start: node.startIndex, end: node.startIndex }, then, otherwise: lower(0), at: node.startIndex };
   }
 
-  private classDef(node: Node, parent: number, decorators: readonly string[]): void {
+  private forStatement(node: Node, scope: number): Stmt {
+    const left = node.childForFieldName('left');
+    const right = node.childForFieldName('right');
+    this.findCalls(right, scope);
+    const outer = this.loop;
+    this.loop = right ? { iterable: refOf(right), variable: left?.type === 'identifier' ? textOf(left, this.source) : undefined } : undefined;
+    try {
+      const body = this.block(node.childForFieldName('body'), scope);
+      const orelse = this.block(node.childForFieldName('alternative'), scope);
+      return { k: 'for', target: left ? refOf(left) : undefined, iterable: right ? refOf(right) : { start: node.startIndex, end: node.startIndex }, body, orelse, at: node.startIndex };
+    } finally {
+      this.loop = outer;
+    }
+  }
+
+  block(node: Node | null, scope: number): Stmt[] {
+    if (!node) return [];
+    if (node.type === 'else_clause') return this.block(node.childForFieldName('body'), scope);
+    if (node.type !== 'block') return this.statement(node, scope);
+    return namedChildren(node).flatMap((child) => this.statement(child, scope));
+  }
+
+  private classDef(node: Node, parent: number, decorators: readonly string[]): number {
     const name = node.childForFieldName('name');
     const supers = node.childForFieldName('superclasses');
     const index = this.scopes.length;
-    this.scopes.push({
+    const scope: MutableScope = {
       kind: 'class',
       name: name ? textOf(name, this.source) : '',
       parent,
@@ -109,46 +174,62 @@ class FragmentBuilder {
       bindings: [],
       bases: supers ? namedChildren(supers).filter((c) => c.type !== 'keyword_argument').map(refOf) : [],
       decorators,
-    });
-    const body = node.childForFieldName('body');
-    if (body) this.block(body, index);
+      body: [],
+    };
+    this.scopes.push(scope);
+    scope.body.push(...this.block(node.childForFieldName('body'), index));
+    return index;
   }
 
-  private functionDef(node: Node, parent: number, decorators: readonly string[]): void {
+  private functionDef(node: Node, parent: number, decorators: readonly string[]): number {
     const name = node.childForFieldName('name');
     const params = node.childForFieldName('parameters');
     const index = this.scopes.length;
-    this.scopes.push({
+    const scope: MutableScope = {
       kind: 'function',
       name: name ? textOf(name, this.source) : '',
       parent,
       nameSpan: spanOf(name ?? node),
       extent: spanOf(node),
-      params: params ? namedChildren(params).flatMap((p) => paramOf(p, this.source)) : [],
+      params: params ? paramsOf(params, this.source) : [],
       bindings: [],
       bases: [],
       decorators,
-    });
-    const body = node.childForFieldName('body');
-    if (body) this.block(body, index);
+      body: [],
+    };
+    this.scopes.push(scope);
+    scope.body.push(...this.block(node.childForFieldName('body'), index));
+    return index;
   }
 
-  private expressionStatement(node: Node, scope: number): void {
+  private expressionStatement(node: Node, scope: number): Stmt[] {
     const inner = namedChildren(node)[0];
-    if (inner?.type === 'assignment') this.assignment(inner, scope, node.startIndex);
-    else if (inner?.type === 'augmented_assignment') this.augmented(inner, scope, node.startIndex);
-    else if (inner?.type === 'call') this.append(inner, scope, node.startIndex);
+    const at = node.startIndex;
     this.findCalls(node, scope);
+    if (inner?.type === 'assignment') return [this.assignment(inner, scope, at)];
+    if (inner?.type === 'augmented_assignment') return this.augmented(inner, scope, at);
+    if (inner?.type === 'call') this.append(inner, scope, at);
+    return inner ? [{ k: 'expr', value: refOf(inner), at }] : [];
   }
 
   /** `x = v`, `self.x = v`, `x: T = v`, `a = b = v`. */
-  private assignment(node: Node, scope: number, at: number): void {
-    const left = node.childForFieldName('left');
-    const right = node.childForFieldName('right');
-    const type = node.childForFieldName('type');
-    const annotation = type ? textOf(type, this.source) : undefined;
-    const value = right && right.type === 'assignment' ? right.childForFieldName('right') : right;
-    if (right?.type === 'assignment') this.assignment(right, scope, at);
+  private assignment(node: Node, scope: number, at: number): Stmt {
+    const targets: ExprRef[] = [];
+    let value: Node | null = node;
+    let annotation: string | undefined;
+    while (value?.type === 'assignment') {
+      const left = value.childForFieldName('left');
+      const type = value.childForFieldName('type');
+      if (type) annotation = textOf(type, this.source);
+      if (left) targets.push(refOf(left));
+      this.bindTargets(left, value.childForFieldName('right'), type ? textOf(type, this.source) : undefined, scope, at);
+      value = value.childForFieldName('right');
+    }
+    return { k: 'assign', targets, value: value ? refOf(value) : undefined, annotation, at };
+  }
+
+  private bindTargets(left: Node | null, right: Node | null, annotation: string | undefined, scope: number, at: number): void {
+    const value = right?.type === 'assignment' ? lastValue(right) : right;
     if (!left) return;
     const bindings = scope === -1 ? this.moduleBindings : this.scopes[scope].bindings;
     const ref = value ? refOf(value) : undefined;
@@ -184,17 +265,20 @@ class FragmentBuilder {
   }
 
   /** `x += value` */
-  private augmented(node: Node, scope: number, at: number): void {
+  private augmented(node: Node, scope: number, at: number): Stmt[] {
     const left = node.childForFieldName('left');
     const right = node.childForFieldName('right');
     const op = node.childForFieldName('operator');
     const symbol = op ? textOf(op, this.source).slice(0, -1) : '';
-    if (!left || !right || (left.type !== 'identifier' && left.type !== 'attribute') || !AUGMENTED.has(symbol)) return;
-    (scope === -1 ? this.moduleBindings : this.scopes[scope].bindings).push({ target: textOf(left, this.source), value: refOf(right), at, op: symbol as Binding['op'] });
+    if (!left || !right) return [];
+    if ((left.type === 'identifier' || left.type === 'attribute') && AUGMENTED.has(symbol)) {
+      (scope === -1 ? this.moduleBindings : this.scopes[scope].bindings).push({ target: textOf(left, this.source), value: refOf(right), at, op: symbol as Binding['op'] });
+    }
+    return [{ k: 'aug', target: refOf(left), op: symbol, value: refOf(right), at }];
   }
 
-  private findCalls(node: Node, scope: number): void {
-    if (!mentionsAny(textOf(node, this.source), this.candidates)) return;
+  private findCalls(node: Node | null, scope: number): void {
+    if (!node || !mentionsAny(textOf(node, this.source), this.candidates)) return;
     findDescendants(node, CALL, LAMBDA, (n) => {
       const callee = n.childForFieldName('function');
       const last = callee?.type === 'attribute' ? callee.childForFieldName('attribute') : callee;
@@ -247,6 +331,20 @@ function decoratorName(node: Node, source: string): string {
   return target ? textOf(target, source) : '';
 }
 
+/** The parameters in order; those after `*` or `*args` are keyword-only. */
+function paramsOf(node: Node, source: string): Param[] {
+  const out: Param[] = [];
+  let keywordOnly = false;
+  for (const child of namedChildren(node)) {
+    if (child.type === 'keyword_separator') keywordOnly = true;
+    for (const p of paramOf(child, source)) {
+      out.push(keywordOnly && !p.variadic ? { ...p, keywordOnly } : p);
+      if (p.variadic === 'list') keywordOnly = true;
+    }
+  }
+  return out;
+}
+
 function paramOf(node: Node, source: string): Param[] {
   switch (node.type) {
     case 'identifier':
@@ -262,14 +360,14 @@ function paramOf(node: Node, source: string): Param[] {
       const inner = namedChildren(node)[0];
       const type = node.childForFieldName('type');
       if (!inner) return [];
-      const variadic = inner.type === 'list_splat_pattern' || inner.type === 'dictionary_splat_pattern';
+      const variadic = inner.type === 'list_splat_pattern' ? 'list' : inner.type === 'dictionary_splat_pattern' ? 'dict' : undefined;
       const name = variadic ? namedChildren(inner)[0] : inner;
       return name ? [{ name: textOf(name, source), annotation: type ? textOf(type, source) : undefined, variadic }] : [];
     }
     case 'list_splat_pattern':
     case 'dictionary_splat_pattern': {
       const name = namedChildren(node)[0];
-      return name ? [{ name: textOf(name, source), variadic: true }] : [];
+      return name ? [{ name: textOf(name, source), variadic: node.type === 'list_splat_pattern' ? 'list' : 'dict' }] : [];
     }
     default:
       return [];
@@ -293,12 +391,18 @@ export function pythonDeclaredNames(root: Node, source: string): string[] {
 
 export function pythonFragment(node: Node, source: string, candidates: readonly string[]): Fragment {
   const builder = new FragmentBuilder(source, candidates);
-  builder.statement(node, -1);
-  return { span: spanOf(node), imports: builder.imports, moduleBindings: builder.moduleBindings, scopes: builder.scopes, calls: builder.calls };
+  const body = builder.statement(node, -1);
+  return { span: spanOf(node), imports: builder.imports, moduleBindings: builder.moduleBindings, scopes: builder.scopes, calls: builder.calls, body };
+}
+
+function lastValue(node: Node): Node | null {
+  let value: Node | null = node;
+  while (value?.type === 'assignment') value = value.childForFieldName('right');
+  return value;
 }
 
 const BINARY_OPS = new Set<string>(['+', '-', '*', '/', '//', '%', '**', '@']);
-const COMPARE_OPS = new Set<string>(['==', '!=', '<', '<=', '>', '>=']);
+const COMPARE_OPS = new Set<string>(['==', '!=', '<', '<=', '>', '>=', 'is', 'is not', 'in', 'not in']);
 
 /** Converts one Python expression node. */
 export function pythonExpr(node: Node, source: string): Expr {
@@ -308,7 +412,8 @@ export function pythonExpr(node: Node, source: string): Expr {
   switch (node.type) {
     case 'integer': {
       const digits = text().replace(/_/g, '');
-      if (/[jJ]$/.test(digits)) return { k: 'unknown', text: text(), span };
+      // Decimal, 0x, 0o and 0b literals; anything else (`1l` in error-recovered code, `1j`) is not a size.
+      if (!/^(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|\d+)$/.test(digits) || digits.length > 1_000) return { k: 'unknown', text: text(), span };
       return { k: 'int', value: BigInt(digits.replace(/^0+(?=\d)/, '')), span };
     }
     case 'float':
@@ -358,7 +463,7 @@ export function pythonExpr(node: Node, source: string): Expr {
     case 'comparison_operator': {
       const operands = namedChildren(node);
       const ops = node.childrenForFieldName('operators').filter((o): o is Node => o !== null);
-      const opText = ops.length === 1 ? textOf(ops[0], source) : '';
+      const opText = ops.length === 1 ? textOf(ops[0], source).replace(/\s+/g, ' ') : '';
       if (operands.length !== 2 || !COMPARE_OPS.has(opText)) return { k: 'unknown', text: text(), span };
       return { k: 'compare', op: opText as CompareOp, left: sub(operands[0]), right: sub(operands[1]), span };
     }
@@ -376,16 +481,33 @@ export function pythonExpr(node: Node, source: string): Expr {
     case 'list':
     case 'tuple':
     case 'expression_list':
-      return { k: 'list', items: namedChildren(node).map((c) => pythonExpr(c, source)), span };
+    case 'pattern_list':
+    case 'tuple_pattern':
+    case 'list_pattern':
+      return { k: 'list', items: namedChildren(node).map((c) => pythonExpr(c, source)), tuple: node.type !== 'list' && node.type !== 'list_pattern', span };
     case 'list_comprehension':
     case 'generator_expression': {
       const body = node.childForFieldName('body');
-      const clauses = namedChildren(node).filter((c) => c !== null && c.type !== 'comment' && c.startIndex !== body?.startIndex);
-      const clause = clauses.length === 1 && clauses[0].type === 'for_in_clause' ? clauses[0] : undefined;
+      const clauses = namedChildren(node).filter((c) => c.type !== 'comment' && c.startIndex !== body?.startIndex);
+      const fors = clauses.filter((c) => c.type === 'for_in_clause');
+      const clause = fors.length === 1 && clauses[0] === fors[0] ? fors[0] : undefined;
       const left = clause?.childForFieldName('left');
       const right = clause?.childForFieldName('right');
-      if (!body || !clause || !right) return { k: 'unknown', text: text(), span };
-      return { k: 'comprehension', element: sub(body), variable: left?.type === 'identifier' ? textOf(left, source) : undefined, iterable: sub(right), span };
+      if (!body || !clause || !left || !right) return { k: 'unknown', text: text(), span };
+      const filters = clauses.slice(1).map((c) => sub(namedChildren(c)[0] ?? null));
+      return { k: 'comprehension', element: sub(body), variable: left.type === 'identifier' ? textOf(left, source) : undefined, target: sub(left), iterable: sub(right), filters, span };
+    }
+    case 'lambda': {
+      const params = node.childForFieldName('parameters');
+      const parsed = params ? namedChildren(params).flatMap((p) => paramOf(p, source)) : [];
+      if (parsed.some((p) => p.variadic)) return { k: 'unknown', text: text(), span };
+      const defaults = params ? namedChildren(params).map((p) => p.childForFieldName('value')) : [];
+      return {
+        k: 'lambda',
+        params: parsed.map((p, i) => ({ name: p.name, default: defaults[i] ? pythonExpr(defaults[i]!, source) : undefined })),
+        body: sub(node.childForFieldName('body')),
+        span,
+      };
     }
     case 'dictionary': {
       const entries: DictEntry[] = namedChildren(node).map((c) =>

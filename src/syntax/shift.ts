@@ -1,8 +1,6 @@
-/** Moves reused fragments and their results by the characters and lines an edit above them changed. */
-import type { FragmentResult } from '../core/analysis';
+/** Moves reused fragments by the characters and lines an edit above them changed. */
 import type { Span } from '../core/expr';
-import type { Finding } from '../core/layer';
-import type { Binding, ExprRef, Fragment, Param, Scope } from '../core/source';
+import type { Binding, ExprRef, Fragment, Param, Scope, Stmt } from '../core/source';
 
 type Shift = (s: Span) => Span;
 
@@ -16,31 +14,37 @@ export function shiftFragment(f: Fragment, delta: number, lineDelta: number): Fr
   const ref = (r: ExprRef): ExprRef => ({ start: r.start + delta, end: r.end + delta });
   const binding = (b: Binding): Binding => ({ ...b, at: b.at + delta, value: b.value && ref(b.value) });
   const param = (p: Param): Param => ({ ...p, default: p.default && ref(p.default) });
-  const scope = (s: Scope): Scope => ({ ...s, nameSpan: span(s.nameSpan), extent: span(s.extent), params: s.params.map(param), bindings: s.bindings.map(binding), bases: s.bases.map(ref) });
+  const stmt = stmtShifter(delta, span, ref);
+  const scope = (s: Scope): Scope => ({ ...s, nameSpan: span(s.nameSpan), extent: span(s.extent), params: s.params.map(param), bindings: s.bindings.map(binding), bases: s.bases.map(ref), body: s.body.map(stmt) });
   return {
     span: span(f.span),
     imports: f.imports,
     moduleBindings: f.moduleBindings.map(binding),
     scopes: f.scopes.map(scope),
     calls: f.calls.map((c) => ({ scope: c.scope, call: ref(c.call), span: span(c.span) })),
+    body: f.body.map(stmt),
   };
 }
 
-export function shiftResult(r: FragmentResult, delta: number, lineDelta: number): FragmentResult {
-  if (delta === 0 && lineDelta === 0) return r;
-  const span = spanShifter(delta, lineDelta);
-  const finding = (f: Finding): Finding => ({ ...f, span: span(f.span), related: f.related?.map((r) => ({ ...r, span: span(r.span) })), fixes: f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, span: span(e.span) })) })) });
-  return {
-    layers: r.layers.map((l) => ({ ...l, span: span(l.span), findings: l.findings.map(finding) })),
-    findings: r.findings.map(finding),
-    modules: r.modules.map((m) => ({ ...m, span: span(m.span), extent: span(m.extent) })),
-    instances: r.instances.map((i) => ({ ...i, span: span(i.span) })),
-    hints: r.hints.map((h) => ({ ...h, span: span(h.span) })),
-    reads: r.reads,
+function stmtShifter(delta: number, span: Shift, ref: (r: ExprRef) => ExprRef): (s: Stmt) => Stmt {
+  const opt = (r: ExprRef | undefined) => r && ref(r);
+  const shift = (s: Stmt): Stmt => {
+    const at = s.at + delta;
+    const body = (b: readonly Stmt[]) => b.map(shift);
+    switch (s.k) {
+      case 'assign': return { ...s, at, targets: s.targets.map(ref), value: opt(s.value) };
+      case 'aug': return { ...s, at, target: ref(s.target), value: opt(s.value) };
+      case 'expr': return { ...s, at, value: ref(s.value) };
+      case 'if': return { ...s, at, test: ref(s.test), then: body(s.then), otherwise: body(s.otherwise) };
+      case 'for': return { ...s, at, target: opt(s.target), iterable: ref(s.iterable), body: body(s.body), orelse: body(s.orelse) };
+      case 'while': return { ...s, at, test: ref(s.test), body: body(s.body), orelse: body(s.orelse) };
+      case 'return': return { ...s, at, value: opt(s.value) };
+      case 'raise': return { ...s, at, span: span(s.span), value: opt(s.value) };
+      case 'assert': return { ...s, at, span: span(s.span), test: ref(s.test), message: opt(s.message) };
+      case 'try': return { ...s, at, body: body(s.body), handlers: s.handlers.map(body), orelse: body(s.orelse), final: body(s.final) };
+      case 'with': return { ...s, at, items: s.items.map((i) => ({ value: ref(i.value), target: opt(i.target) })), body: body(s.body) };
+      default: return { ...s, at };
+    }
   };
-}
-
-/** The module-level names a top-level statement binds: constants, imports, classes, functions. */
-export function definedNames(f: Fragment): string[] {
-  return [...f.moduleBindings.map((b) => b.target), ...f.imports.map((i) => i.local), ...f.scopes.filter((s) => s.parent === -1).map((s) => s.name)];
+  return shift;
 }

@@ -3,7 +3,7 @@
  * and `this.x` assignments, functions; expressions are converted on demand by `typescriptExpr`.
  */
 import type { Arg, BinaryOp, CompareOp, DictEntry, Expr } from '../core/expr';
-import type { Binding, CallSite, Fragment, ImportBinding, Param, Scope } from '../core/source';
+import { RETURN, type Binding, type CallSite, type Fragment, type ImportBinding, type Param, type Scope, type Stmt } from '../core/source';
 import { findDescendants, mentionsAny, namedChildren, refOf, spanOf, textOf, type Node } from './nodes';
 
 const CALLS = new Set(['call_expression', 'new_expression']);
@@ -18,6 +18,12 @@ const BLOCKS = new Set([
 interface MutableScope extends Scope {
   readonly params: Param[];
   readonly bindings: Binding[];
+  readonly body: Stmt[];
+}
+
+/** `(x)` as TypeScript writes conditions: the expression inside. */
+function unparenthesized(node: Node): Node {
+  return node.type === 'parenthesized_expression' ? namedChildren(node)[0] ?? node : node;
 }
 
 class FragmentBuilder {
@@ -31,75 +37,167 @@ class FragmentBuilder {
     private readonly candidates: readonly string[],
   ) {}
 
-  statement(node: Node, scope: number): void {
+  /** Records the statement's bindings and calls, and returns it lowered to the interpreter's IR. */
+  statement(node: Node, scope: number): Stmt[] {
+    const at = node.startIndex;
     switch (node.type) {
       case 'import_statement':
         if (scope === -1) this.imports.push(...importsOf(node, this.source));
-        return;
+        return [];
       case 'export_statement': {
         const decl = node.childForFieldName('declaration');
-        if (decl) this.statement(decl, scope);
-        else this.findCalls(node, scope);
-        return;
+        if (decl) return this.statement(decl, scope);
+        this.findCalls(node, scope);
+        return [];
       }
       case 'class_declaration':
       case 'abstract_class_declaration':
-        return this.classDecl(node, scope);
+        return [{ k: 'def', scope: this.classDecl(node, scope), at }];
       case 'function_declaration':
       case 'generator_function_declaration':
-        return this.functionDecl(node, scope, node.childForFieldName('name'));
+        return [{ k: 'def', scope: this.functionDecl(node, scope, node.childForFieldName('name')), at }];
       case 'lexical_declaration':
-      case 'variable_declaration':
+      case 'variable_declaration': {
+        const out: Stmt[] = [];
         for (const d of namedChildren(node)) {
           if (d.type !== 'variable_declarator') continue;
           const name = d.childForFieldName('name');
           const value = d.childForFieldName('value');
           const type = d.childForFieldName('type');
-          if (name?.type === 'identifier') this.bind(scope, { target: textOf(name, this.source), value: value ? refOf(value) : undefined, annotation: typeName(type, this.source), at: node.startIndex });
+          if (name?.type === 'identifier') this.bind(scope, { target: textOf(name, this.source), value: value ? refOf(value) : undefined, annotation: typeName(type, this.source), at });
+          if (name) out.push({ k: 'assign', targets: [refOf(name)], value: value ? refOf(value) : undefined, annotation: typeName(type, this.source), at });
         }
         this.findCalls(node, scope);
-        return;
+        return out;
+      }
       case 'expression_statement': {
         const inner = namedChildren(node)[0];
-        if (inner?.type === 'assignment_expression') {
+        this.findCalls(node, scope);
+        if (!inner) return [];
+        if (inner.type === 'assignment_expression') {
           const left = inner.childForFieldName('left');
           const right = inner.childForFieldName('right');
           if (left && (left.type === 'identifier' || left.type === 'member_expression')) {
-            this.bind(scope, { target: textOf(left, this.source), value: right ? refOf(right) : undefined, at: node.startIndex });
+            this.bind(scope, { target: textOf(left, this.source), value: right ? refOf(right) : undefined, at });
           }
+          return left ? [{ k: 'assign', targets: [refOf(left)], value: right ? refOf(right) : undefined, at }] : [];
         }
-        this.findCalls(node, scope);
-        return;
+        if (inner.type === 'augmented_assignment_expression') {
+          const left = inner.childForFieldName('left');
+          const right = inner.childForFieldName('right');
+          const op = inner.childForFieldName('operator');
+          return left && right && op ? [{ k: 'aug', target: refOf(left), op: textOf(op, this.source).slice(0, -1), value: refOf(right), at }] : [];
+        }
+        return [{ k: 'expr', value: refOf(inner), at }];
       }
+      case 'return_statement': {
+        const value = namedChildren(node)[0];
+        if (value && scope >= 0) this.bind(scope, { target: RETURN, value: refOf(value), at });
+        this.findCalls(node, scope);
+        return [{ k: 'return', value: value ? refOf(value) : undefined, at }];
+      }
+      case 'if_statement': {
+        const test = node.childForFieldName('condition');
+        this.findCalls(test, scope);
+        const then = this.block(node.childForFieldName('consequence'), scope);
+        const alternative = node.childForFieldName('alternative');
+        const otherwise = alternative ? namedChildren(alternative).flatMap((c) => this.block(c, scope)) : [];
+        return test ? [{ k: 'if', test: refOf(unparenthesized(test)), then, otherwise, at }] : then;
+      }
+      case 'for_in_statement': {
+        const left = node.childForFieldName('left');
+        const right = node.childForFieldName('right');
+        this.findCalls(right, scope);
+        const body = this.block(node.childForFieldName('body'), scope);
+        const of = node.children.some((c) => c?.type === 'of');
+        return right && of ? [{ k: 'for', target: left ? refOf(left) : undefined, iterable: refOf(right), body, orelse: [], at }] : [];
+      }
+      case 'for_statement': {
+        // for (init; test; update) body  ==  init; while (test) { body; update }
+        const init = node.childForFieldName('initializer');
+        const test = node.childForFieldName('condition');
+        const update = node.childForFieldName('increment');
+        const first = init ? this.statement(init, scope) : [];
+        this.findCalls(test, scope);
+        const body = this.block(node.childForFieldName('body'), scope);
+        const step: Stmt[] = update ? this.updateStatement(update, scope) : [];
+        const cond = test?.type === 'expression_statement' ? namedChildren(test)[0] : test;
+        return cond ? [...first, { k: 'while', test: refOf(cond), body: [...body, ...step], orelse: [], at }] : first;
+      }
+      case 'while_statement': {
+        const test = node.childForFieldName('condition');
+        this.findCalls(test, scope);
+        const body = this.block(node.childForFieldName('body'), scope);
+        return test ? [{ k: 'while', test: refOf(unparenthesized(test)), body, orelse: [], at }] : [];
+      }
+      case 'statement_block':
+        return namedChildren(node).flatMap((c) => this.statement(c, scope));
+      case 'throw_statement':
+        this.findCalls(node, scope);
+        return [{ k: 'raise', at, span: spanOf(node) }];
+      case 'break_statement':
+        return [{ k: 'break', at }];
+      case 'continue_statement':
+        return [{ k: 'continue', at }];
       default:
         if (BLOCKS.has(node.type)) {
+          // Blocks not decided here (switch, try, do): their calls are still found, their bindings not trusted.
           for (const child of namedChildren(node)) {
             if (child.type === 'statement_block' || BLOCKS.has(child.type) || isStatement(child)) this.statement(child, scope);
             else this.findCalls(child, scope);
           }
-          return;
+          return [];
         }
         this.findCalls(node, scope);
+        return [];
     }
+  }
+
+  private block(node: Node | null, scope: number): Stmt[] {
+    return node ? this.statement(node, scope) : [];
+  }
+
+  /** `i++`, `i += 1`, `i = i + 1` in a for header. */
+  private updateStatement(node: Node, scope: number): Stmt[] {
+    const at = node.startIndex;
+    this.findCalls(node, scope);
+    if (node.type === 'update_expression') {
+      const arg = node.childForFieldName('argument');
+      const op = node.childForFieldName('operator');
+      return arg && op ? [{ k: 'aug', target: refOf(arg), op: textOf(op, this.source) === '++' ? '+' : '-', at }] : [];
+    }
+    if (node.type === 'augmented_assignment_expression') {
+      const left = node.childForFieldName('left');
+      const right = node.childForFieldName('right');
+      const op = node.childForFieldName('operator');
+      return left && right && op ? [{ k: 'aug', target: refOf(left), op: textOf(op, this.source).slice(0, -1), value: refOf(right), at }] : [];
+    }
+    if (node.type === 'assignment_expression') {
+      const left = node.childForFieldName('left');
+      const right = node.childForFieldName('right');
+      return left ? [{ k: 'assign', targets: [refOf(left)], value: right ? refOf(right) : undefined, at }] : [];
+    }
+    return [{ k: 'expr', value: refOf(node), at }];
   }
 
   private bind(scope: number, b: Binding): void {
     (scope === -1 ? this.moduleBindings : this.scopes[scope].bindings).push(b);
   }
 
-  private classDecl(node: Node, parent: number): void {
+  private classDecl(node: Node, parent: number): number {
     const name = node.childForFieldName('name');
     const heritage = namedChildren(node).find((c) => c.type === 'class_heritage');
     const extendsClause = heritage ? namedChildren(heritage).find((c) => c.type === 'extends_clause') : undefined;
     const index = this.scopes.length;
-    this.scopes.push({
+    const scope: MutableScope = {
       kind: 'class', name: name ? textOf(name, this.source) : '', parent, nameSpan: spanOf(name ?? node),
       extent: spanOf(node), params: [], bindings: [],
-      bases: extendsClause ? namedChildren(extendsClause).filter((c) => c.type !== 'type_arguments').map(refOf) : [], decorators: [],
-    });
+      bases: extendsClause ? namedChildren(extendsClause).filter((c) => c.type !== 'type_arguments').map(refOf) : [], decorators: [], body: [],
+    };
+    this.scopes.push(scope);
     const body = node.childForFieldName('body');
     for (const member of body ? namedChildren(body) : []) {
-      if (member.type === 'method_definition') this.functionDecl(member, index, member.childForFieldName('name'));
+      if (member.type === 'method_definition') scope.body.push({ k: 'def', scope: this.functionDecl(member, index, member.childForFieldName('name')), at: member.startIndex });
       else if (member.type === 'public_field_definition') {
         const fieldName = member.childForFieldName('name');
         const value = member.childForFieldName('value');
@@ -107,22 +205,25 @@ class FragmentBuilder {
         if (value) this.findCalls(value, index);
       }
     }
+    return index;
   }
 
-  private functionDecl(node: Node, parent: number, name: Node | null): void {
+  private functionDecl(node: Node, parent: number, name: Node | null): number {
     const params = node.childForFieldName('parameters');
     const index = this.scopes.length;
-    this.scopes.push({
+    const scope: MutableScope = {
       kind: 'function', name: name ? textOf(name, this.source) : '', parent, nameSpan: spanOf(name ?? node),
       extent: spanOf(node),
-      params: params ? namedChildren(params).flatMap((p) => paramOf(p, this.source)) : [], bindings: [], bases: [], decorators: [],
-    });
+      params: params ? namedChildren(params).flatMap((p) => paramOf(p, this.source)) : [], bindings: [], bases: [], decorators: [], body: [],
+    };
+    this.scopes.push(scope);
     const body = node.childForFieldName('body');
-    if (body) for (const child of namedChildren(body)) this.statement(child, index);
+    if (body) scope.body.push(...namedChildren(body).flatMap((child) => this.statement(child, index)));
+    return index;
   }
 
-  private findCalls(node: Node, scope: number): void {
-    if (!mentionsAny(textOf(node, this.source), this.candidates)) return;
+  private findCalls(node: Node | null, scope: number): void {
+    if (!node || !mentionsAny(textOf(node, this.source), this.candidates)) return;
     findDescendants(node, CALLS, NOTHING, (n) => {
       const callee = n.childForFieldName(n.type === 'call_expression' ? 'function' : 'constructor');
       const last = callee?.type === 'member_expression' ? callee.childForFieldName('property') : callee;
@@ -169,7 +270,7 @@ function paramOf(node: Node, source: string): Param[] {
   const pattern = node.childForFieldName('pattern');
   if (!pattern) return [];
   const value = node.childForFieldName('value');
-  const variadic = pattern.type === 'rest_pattern';
+  const variadic = pattern.type === 'rest_pattern' ? 'list' : undefined;
   const name = variadic ? namedChildren(pattern)[0] : pattern;
   if (!name || name.type !== 'identifier') return [];
   return [{ name: textOf(name, source), default: value ? refOf(value) : undefined, annotation: typeName(node.childForFieldName('type'), source), variadic }];
@@ -191,8 +292,8 @@ export function typescriptDeclaredNames(root: Node, source: string): string[] {
 
 export function typescriptFragment(node: Node, source: string, candidates: readonly string[]): Fragment {
   const builder = new FragmentBuilder(source, candidates);
-  builder.statement(node, -1);
-  return { span: spanOf(node), imports: builder.imports, moduleBindings: builder.moduleBindings, scopes: builder.scopes, calls: builder.calls };
+  const body = builder.statement(node, -1);
+  return { span: spanOf(node), imports: builder.imports, moduleBindings: builder.moduleBindings, scopes: builder.scopes, calls: builder.calls, body };
 }
 
 const BINARY_OPS = new Set(['+', '-', '*', '/', '%', '**']);

@@ -16,7 +16,7 @@ suite('attention-lens CLI', () => {
     assert.ok(gpt);
     assert.strictEqual(gpt.language, 'python');
     assert.deepStrictEqual(Object.keys(gpt.layers[0]), ['line', 'column', 'kind', 'framework', 'params', 'formula']);
-    assert.deepStrictEqual(gpt.modules.find((m) => (m as { name: string }).name === 'GPT'), { name: 'GPT', line: 107, params: 124439808 });
+    assert.deepStrictEqual(gpt.modules.find((m) => (m as { name: string }).name === 'GPT'), { name: 'GPT', line: 107, params: null });
     const errors = out.files.find((f) => f.path.endsWith('shape_errors.py'));
     assert.deepStrictEqual(Object.keys(errors!.diagnostics[0]), ['line', 'column', 'severity', 'code', 'message']);
     assert.deepStrictEqual(errors!.diagnostics[0], { ...errors!.diagnostics[0], line: 16, column: 13, severity: 'error', code: 'heads-divisibility' });

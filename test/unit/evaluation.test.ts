@@ -50,6 +50,7 @@ suite('evaluation', () => {
       '        self.c_attn = nn.Linear(config.n_embd, 3 * config.n_embd)',
       '        self.mha = nn.MultiheadAttention(**kw, bias=False)',
       '        self.head = nn.Linear(max(config.n_embd // 2, 64), cfg.get("classes", 10) or 3)',
+      'attn = Attn(Config())',
       '',
     ].join('\n'));
     assert.deepStrictEqual(analysis.layers.map(paramsOf), [1771776, 4 * 512 * 512, 384 * 10 + 10]);

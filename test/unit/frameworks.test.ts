@@ -33,7 +33,6 @@ const CODES: Record<string, string[]> = {
  */
 const NOT_YET_FOLLOWED: Record<string, string> = {
   'test/fixtures/models/tfjs/transformer_block.ts': 'layers applied in another method (forward through this.x)',
-  'test/fixtures/models/jspytorch/classifier.ts:15': 'vocabSize comes from the instance built at module level',
 };
 
 /** Shape errors found by following tensors: checked against PyTorch's forward calls in forward.test.ts. */

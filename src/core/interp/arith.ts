@@ -1,0 +1,165 @@
+/**
+ * Arithmetic on values as Python and JavaScript do it, exact on integers, within the budget's limits: a
+ * result too large to be a size (bits, terms, degree) is unknown, never computed.
+ */
+import { Poly } from '../symbolic';
+import { UNKNOWN, asPoly, int, type Value } from '../value';
+import type { CompareOp } from '../expr';
+import { LIMITS } from './budget';
+
+export function floorDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
+}
+
+export function toNumber(v: Value): number | undefined {
+  if (v.t === 'float') return v.v;
+  const c = asPoly(v)?.constant;
+  return c === undefined ? undefined : Number(c);
+}
+
+function bits(n: bigint): number {
+  return (n < 0n ? -n : n).toString(16).length * 4;
+}
+
+/** An integer result, or unknown when it is beyond what a size can be. */
+function bounded(p: Poly): Value {
+  const c = p.constant;
+  if (c !== undefined) return bits(c) > LIMITS.intBits ? UNKNOWN : int(p);
+  return p.size > LIMITS.polyTerms || p.degree > LIMITS.polyDegree ? UNKNOWN : int(p);
+}
+
+function floatOp(op: string, l: Value, r: Value): Value {
+  const numeric = (v: Value) => v.t === 'float' || asPoly(v) !== undefined;
+  if (!numeric(l) || !numeric(r)) return UNKNOWN;
+  const a = toNumber(l);
+  const b = toNumber(r);
+  if (a === undefined || b === undefined) return { t: 'float' };
+  switch (op) {
+    case '+': return { t: 'float', v: a + b };
+    case '-': return { t: 'float', v: a - b };
+    case '*': return { t: 'float', v: a * b };
+    case '/': return b === 0 ? UNKNOWN : { t: 'float', v: a / b };
+    case '//': return b === 0 ? UNKNOWN : { t: 'float', v: Math.floor(a / b) };
+    case '**': return { t: 'float', v: a ** b };
+    case '%': return b === 0 ? UNKNOWN : { t: 'float', v: a - Math.floor(a / b) * b };
+    default: return UNKNOWN;
+  }
+}
+
+/** `a op b` on numbers, strings and sequences; tensors are handled by the caller. */
+export function arithmetic(op: string, l: Value, r: Value, language: 'python' | 'typescript'): Value {
+  if (l.t === 'float' || r.t === 'float' || (op === '/' && language === 'python')) return floatOp(op, l, r);
+  const a = asPoly(l);
+  const b = asPoly(r);
+  if (!a || !b) return sequenceOp(op, l, r, b);
+  const ca = a.constant;
+  const cb = b.constant;
+  switch (op) {
+    case '+':
+      return bounded(a.add(b));
+    case '-':
+      return bounded(a.sub(b));
+    case '*':
+      if (a.size * b.size > LIMITS.polyTerms) return UNKNOWN;
+      if (ca !== undefined && cb !== undefined && bits(ca) + bits(cb) > LIMITS.intBits + 8) return UNKNOWN;
+      return bounded(a.mul(b));
+    case '**': {
+      if (cb === undefined || cb < 0n) return cb !== undefined && ca !== undefined ? floatOp(op, l, r) : UNKNOWN;
+      if (ca !== undefined) return cb > 0n && bits(ca) * Number(cb) > LIMITS.intBits + 64 && ca !== 1n && ca !== 0n && ca !== -1n ? UNKNOWN : bounded(Poly.int(ca ** cb));
+      if (cb > BigInt(LIMITS.polyDegree) || a.degree * Number(cb) > LIMITS.polyDegree || a.size ** Number(cb) > LIMITS.polyTerms * 8) return UNKNOWN;
+      return bounded(a.pow(Number(cb)));
+    }
+    case '/': // TypeScript: a number, whole when it divides
+      if (cb !== undefined && cb !== 0n) {
+        const exact = a.divExact(cb);
+        if (exact) return int(exact);
+        if (ca !== undefined) return { t: 'float', v: Number(ca) / Number(cb) };
+      }
+      return cb === 0n ? UNKNOWN : quotient(a, '/', b);
+    case '//':
+      if (ca !== undefined && cb !== undefined) return cb === 0n ? UNKNOWN : int(floorDiv(ca, cb));
+      if (cb !== undefined && cb !== 0n) {
+        const exact = a.divExact(cb);
+        if (exact) return int(exact);
+      }
+      return cb === 0n ? UNKNOWN : quotient(a, '//', b);
+    case '%':
+      if (ca !== undefined && cb !== undefined && cb !== 0n) return int(ca - floorDiv(ca, cb) * cb);
+      return UNKNOWN;
+    default:
+      return UNKNOWN;
+  }
+}
+
+/** A quotient that does not simplify stays one symbol in formulas: `(v + 63) // 64`. */
+function quotient(a: Poly, op: string, b: Poly): Value {
+  const wrap = (p: Poly) => (p.size > 1 || (p.constant ?? 0n) < 0n ? `(${p})` : p.toString());
+  return { t: 'sym', name: `(${wrap(a)} ${op} ${wrap(b)})` };
+}
+
+function sequenceOp(op: string, l: Value, r: Value, count: Poly | undefined): Value {
+  if (op === '+' && l.t === 'seq' && r.t === 'seq') return l.items.length + r.items.length > LIMITS.listItems ? UNKNOWN : { t: 'seq', items: [...l.items, ...r.items] };
+  if (op === '+' && l.t === 'str' && r.t === 'str') return { t: 'str', v: l.v + r.v };
+  if (op === '*' && l.t === 'seq' && count?.constant !== undefined) {
+    const n = count.constant < 0n ? 0n : count.constant;
+    if (BigInt(l.items.length) * n > BigInt(LIMITS.listItems)) return UNKNOWN;
+    return { t: 'seq', items: Array.from({ length: Number(n) }, () => l.items).flat() };
+  }
+  return UNKNOWN;
+}
+
+export function compare(op: CompareOp, l: Value, r: Value): Value {
+  if (op === 'in' || op === 'not in') return membership(l, r, op === 'in');
+  if (op === 'is' || op === 'is not') {
+    const same = identity(l, r);
+    return same === undefined ? UNKNOWN : { t: 'bool', v: same === (op === 'is') };
+  }
+  const a = toNumber(l);
+  const b = toNumber(r);
+  if (a === undefined || b === undefined) {
+    if ((op === '==' || op === '!=') && l.t === 'str' && r.t === 'str') return { t: 'bool', v: (l.v === r.v) === (op === '==') };
+    if ((op === '==' || op === '!=') && (l.t === 'none' || r.t === 'none')) {
+      const same = identity(l, r);
+      return same === undefined ? UNKNOWN : { t: 'bool', v: same === (op === '==') };
+    }
+    if ((op === '==' || op === '!=') && l.t === 'bool' && r.t === 'bool') return { t: 'bool', v: (l.v === r.v) === (op === '==') };
+    return UNKNOWN;
+  }
+  const results: Record<string, boolean> = { '==': a === b, '!=': a !== b, '<': a < b, '<=': a <= b, '>': a > b, '>=': a >= b };
+  // Exact for integers beyond 2^53.
+  const pa = asPoly(l)?.constant;
+  const pb = asPoly(r)?.constant;
+  if (pa !== undefined && pb !== undefined) {
+    const exact: Record<string, boolean> = { '==': pa === pb, '!=': pa !== pb, '<': pa < pb, '<=': pa <= pb, '>': pa > pb, '>=': pa >= pb };
+    return { t: 'bool', v: exact[op] };
+  }
+  return { t: 'bool', v: results[op] };
+}
+
+/** `a is b` where it is certain: None, booleans, and values of different kinds. */
+function identity(l: Value, r: Value): boolean | undefined {
+  const plain = (v: Value) => v.t === 'none' || v.t === 'bool' || v.t === 'int' || v.t === 'float' || v.t === 'str' || v.t === 'seq' || v.t === 'dict' || v.t === 'layer' || v.t === 'module' || v.t === 'class' || v.t === 'ref' || v.t === 'tensor';
+  if (!plain(l) || !plain(r)) return undefined;
+  if (l.t === 'none' || r.t === 'none') return l.t === r.t;
+  if (l.t === 'bool' && r.t === 'bool') return l.v === r.v;
+  if (l.t === 'class' && r.t === 'class') return l.fragment === r.fragment && l.scope === r.scope && l.owner === r.owner;
+  if (l.t === 'ref' && r.t === 'ref') return l.path === r.path;
+  return l.t !== r.t ? false : l === r ? true : undefined;
+}
+
+function membership(item: Value, container: Value, positive: boolean): Value {
+  const found = (v: boolean | undefined): Value => (v === undefined ? UNKNOWN : { t: 'bool', v: v === positive });
+  if (container.t === 'dict' && item.t === 'str') return found(container.fields.has(item.v));
+  if (container.t === 'str' && item.t === 'str') return found(container.v.includes(item.v));
+  if (container.t === 'seq') {
+    let unsure = false;
+    for (const x of container.items) {
+      const eq = compare('==', item, x);
+      if (eq.t === 'bool' && eq.v) return found(true);
+      if (eq.t !== 'bool') unsure = true;
+    }
+    return found(unsure ? undefined : false);
+  }
+  return UNKNOWN;
+}

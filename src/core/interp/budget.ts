@@ -1,0 +1,55 @@
+/**
+ * Bounded work: the interpreter counts steps, not time (the core reads no clock), so a crafted file ends
+ * as "unknown" after a fixed amount of work on any machine, and the same text always gives the same result.
+ */
+export class BudgetExceeded extends Error {
+  constructor(readonly what: string) {
+    super(`analysis budget exceeded: ${what}`);
+  }
+}
+
+export const LIMITS = {
+  /** Statements and expressions evaluated for one file, across every entry point. */
+  steps: 400_000,
+  /** Statements and expressions for one entry point (a class built with its defaults, the module body). */
+  entrySteps: 60_000,
+  /** Nested calls of user functions and classes. */
+  depth: 40,
+  /** Passes of one loop that are unrolled; beyond, the loop is widened to unknown. */
+  loopPasses: 1_024,
+  /** Items of a list the interpreter builds (`[0] * 10**9` stays unknown). */
+  listItems: 10_000,
+  /** Bits of an integer (`2 ** 2 ** 20` stays unknown). */
+  intBits: 4_096,
+  /** Terms of a polynomial (`(a + b + ...) ** 64` stays unknown). */
+  polyTerms: 512,
+  /** Degree of a polynomial. */
+  polyDegree: 16,
+} as const;
+
+export class Budget {
+  private steps = 0;
+  private entry = 0;
+  depth = 0;
+
+  /** Starts an entry point's own allowance. */
+  startEntry(): void {
+    this.entry = 0;
+  }
+
+  tick(): void {
+    this.steps++;
+    this.entry++;
+    if (this.steps > LIMITS.steps) throw new BudgetExceeded('steps for the file');
+    if (this.entry > LIMITS.entrySteps) throw new BudgetExceeded('steps for one model');
+  }
+
+  get spent(): number {
+    return this.steps;
+  }
+
+  /** Whether the file's whole allowance is gone (later entry points are then skipped at once). */
+  get exhausted(): boolean {
+    return this.steps > LIMITS.steps;
+  }
+}

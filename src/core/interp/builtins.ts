@@ -1,0 +1,167 @@
+/** Python and JavaScript built-ins that size code uses, on values; unknown wherever an argument is. */
+import { Poly } from '../symbolic';
+import { UNKNOWN, asPoly, int, truthy, type Value } from '../value';
+import { toNumber } from './arith';
+import { LIMITS } from './budget';
+
+export type Builtin = (args: readonly Value[], keywords: ReadonlyMap<string, Value>) => Value;
+
+/** The items of an iterable when they can be listed: sequences, ranges with known bounds, dict keys, strings. */
+export function itemsOf(v: Value): Value[] | undefined {
+  switch (v.t) {
+    case 'seq':
+      return [...v.items];
+    case 'range': {
+      const lo = v.start.constant;
+      const hi = v.stop.constant;
+      if (lo === undefined || hi === undefined || hi - lo > BigInt(LIMITS.listItems)) return undefined;
+      const out: Value[] = [];
+      for (let i = lo; i < hi; i++) out.push(int(i));
+      return out;
+    }
+    case 'dict':
+      return [...v.fields.keys()].map((k) => ({ t: 'str', v: k }));
+    case 'str':
+      return v.v.length > LIMITS.listItems ? undefined : [...v.v].map((c) => ({ t: 'str', v: c }));
+    default:
+      return undefined;
+  }
+}
+
+/** How many items an iterable has, symbolic for `range(n)`. */
+export function countOf(v: Value): Poly | undefined {
+  if (v.t === 'range') return v.stop.sub(v.start);
+  if (v.t === 'repeat') return v.count;
+  const items = itemsOf(v);
+  return items ? Poly.int(items.length) : undefined;
+}
+
+function extreme(pick: (a: number, b: number) => boolean): Builtin {
+  return (args) => {
+    const items = args.length === 1 ? itemsOf(args[0]) ?? [] : args;
+    let best: Value | undefined;
+    for (const v of items) {
+      const n = toNumber(v);
+      if (n === undefined) return UNKNOWN;
+      if (!best || pick(n, toNumber(best)!)) best = v;
+    }
+    return best ?? UNKNOWN;
+  };
+}
+
+function toInt(round: (x: number) => number): Builtin {
+  return ([v]) => {
+    if (!v) return UNKNOWN;
+    if (v.t === 'float') return v.v === undefined || !Number.isFinite(v.v) ? UNKNOWN : int(BigInt(round(v.v)));
+    if (v.t === 'str' && /^\s*-?\d+\s*$/.test(v.v)) return int(BigInt(v.v.trim()));
+    const p = asPoly(v);
+    return p ? int(p) : UNKNOWN;
+  };
+}
+
+function floatOf(v: Value | undefined, f: (x: number) => number): Value {
+  const x = v ? toNumber(v) : undefined;
+  return { t: 'float', v: x === undefined ? undefined : f(x) };
+}
+
+const namespace: Builtin = (args, keywords) => {
+  const base = args[0]?.t === 'dict' ? args[0].fields : new Map<string, Value>();
+  return { t: 'dict', fields: new Map([...base, ...keywords]) };
+};
+
+function range(args: readonly Value[]): Value {
+  const bounds = args.map(asPoly);
+  if (bounds.some((b) => !b) || args.length === 0 || args.length > 2) return UNKNOWN;
+  return args.length === 1 ? { t: 'range', start: Poly.ZERO, stop: bounds[0]! } : { t: 'range', start: bounds[0]!, stop: bounds[1]! };
+}
+
+function zip(args: readonly Value[]): Value {
+  const lists = args.map(itemsOf);
+  if (lists.some((l) => !l)) return UNKNOWN;
+  const n = Math.min(...lists.map((l) => l!.length));
+  return { t: 'seq', items: Array.from({ length: n }, (_, i) => ({ t: 'seq', items: lists.map((l) => l![i]) }) as Value) };
+}
+
+function enumerate(args: readonly Value[]): Value {
+  const items = args[0] && itemsOf(args[0]);
+  const start = args[1] ? asPoly(args[1])?.constant ?? undefined : 0n;
+  if (!items || start === undefined) return UNKNOWN;
+  return { t: 'seq', items: items.map((v, i) => ({ t: 'seq', items: [int(start + BigInt(i)), v] }) as Value) };
+}
+
+function sum(args: readonly Value[]): Value {
+  const items = args[0] && itemsOf(args[0]);
+  if (!items) return UNKNOWN;
+  let total = args[1] ? asPoly(args[1]) : Poly.ZERO;
+  for (const v of items) {
+    const p = asPoly(v);
+    if (!p || !total) return UNKNOWN;
+    total = total.add(p);
+  }
+  return total ? int(total) : UNKNOWN;
+}
+
+function listOf(args: readonly Value[]): Value {
+  if (!args[0]) return { t: 'seq', items: [] };
+  const items = itemsOf(args[0]);
+  return items ? { t: 'seq', items } : UNKNOWN;
+}
+
+export const BUILTIN_CALLS: Record<string, Builtin> = {
+  'builtins.int': toInt(Math.trunc),
+  'builtins.round': toInt(Math.round),
+  'builtins.bool': ([v]) => (v && truthy(v) !== undefined ? { t: 'bool', v: truthy(v)! } : v ? UNKNOWN : { t: 'bool', v: false }),
+  'builtins.float': ([v]) => (v ? (toNumber(v) === undefined ? UNKNOWN : { t: 'float', v: toNumber(v) }) : { t: 'float', v: 0 }),
+  'builtins.abs': ([v]) => {
+    const p = v ? asPoly(v) : undefined;
+    return p?.constant !== undefined ? int(p.constant < 0n ? -p.constant : p.constant) : UNKNOWN;
+  },
+  'builtins.len': ([v]) => {
+    if (!v) return UNKNOWN;
+    if (v.t === 'dict') return int(v.fields.size);
+    const n = countOf(v);
+    return n ? int(n) : v.t === 'str' ? int(v.v.length) : UNKNOWN;
+  },
+  'builtins.range': range,
+  'builtins.zip': zip,
+  'builtins.enumerate': enumerate,
+  'builtins.reversed': ([v]) => {
+    const items = v && itemsOf(v);
+    return items ? { t: 'seq', items: items.reverse() } : UNKNOWN;
+  },
+  'builtins.list': listOf,
+  'builtins.tuple': listOf,
+  'builtins.sum': sum,
+  'builtins.str': ([v]) => (v?.t === 'str' ? v : v?.t === 'int' && v.p.constant !== undefined ? { t: 'str', v: String(v.p.constant) } : UNKNOWN),
+  'math.sqrt': ([v]) => floatOf(v, Math.sqrt),
+  'math.log': ([v]) => floatOf(v, Math.log),
+  'math.log2': ([v]) => floatOf(v, Math.log2),
+  'math.exp': ([v]) => floatOf(v, Math.exp),
+  'math.ceil': toInt(Math.ceil),
+  'math.floor': toInt(Math.floor),
+  'math.prod': ([v]) => {
+    const items = v && itemsOf(v);
+    if (!items) return UNKNOWN;
+    let p: Poly | undefined = Poly.ONE;
+    for (const x of items) p = p && asPoly(x) ? p.mul(asPoly(x)!) : undefined;
+    return p ? int(p) : UNKNOWN;
+  },
+  'builtins.max': extreme((a, b) => a > b),
+  'builtins.min': extreme((a, b) => a < b),
+  'builtins.dict': namespace,
+  'types.SimpleNamespace': namespace,
+  'argparse.Namespace': namespace,
+  'builtins.Math.max': extreme((a, b) => a > b),
+  'builtins.Math.min': extreme((a, b) => a < b),
+  'builtins.Math.floor': toInt(Math.floor),
+  'builtins.Math.ceil': toInt(Math.ceil),
+  'builtins.Math.round': toInt(Math.round),
+  'builtins.Math.trunc': toInt(Math.trunc),
+  'builtins.Number': ([v]) => v ?? UNKNOWN,
+  'builtins.parseInt': toInt(Math.trunc),
+};
+
+export const BUILTIN_NAMES = {
+  python: new Set(['int', 'float', 'max', 'min', 'abs', 'round', 'dict', 'len', 'bool', 'range', 'zip', 'enumerate', 'reversed', 'list', 'tuple', 'sum', 'str', 'isinstance', 'issubclass', 'getattr', 'hasattr', 'setattr', 'super', 'print', 'callable', 'type']),
+  typescript: new Set(['Math', 'Number', 'parseInt']),
+};

@@ -1,0 +1,316 @@
+/**
+ * Classes as Python and TypeScript build them: bases in method resolution order, class attributes from
+ * the class body, constructors run on the new instance, `super()`, bound methods and properties, and
+ * the built-ins that ask about classes (`isinstance`, `getattr`, `functools.partial`, ...).
+ */
+import type { Evaluator, BoundCall, CallExpr } from '../evaluate';
+import { normalizePath } from '../imports';
+import { emptyModule, layerModule } from '../modules';
+import { NONE, SCALAR, UNKNOWN, type DefRef, type Value } from '../value';
+import { Frame } from './frame';
+
+type ClassRef = DefRef;
+/** A base that is not a class of the workspace: `torch.nn.Module`, `torch.nn.Linear`, ... */
+type Base = ClassRef | { readonly path: string };
+
+const MODULE_BASES = new Set(['torch.nn.Module', 'jspytorch.torch.nn.Module', 'tfjs.layers.Layer']);
+const PLAIN_BASES = new Set(['builtins.object', 'typing.NamedTuple', 'typing.Generic', 'abc.ABC']);
+
+const key = (c: ClassRef) => `${c.fragment}:${c.scope}`;
+
+export class ClassModel {
+  private readonly attrs = new Map<string, Map<string, Value> | undefined>();
+  private readonly orders = new Map<string, readonly Base[] | undefined>();
+
+  constructor(private readonly ev: Evaluator) {}
+
+  private owner(c: ClassRef): Evaluator {
+    return c.owner ?? this.ev;
+  }
+
+  /** The class's linearisation (C3), itself first; undefined when it is inconsistent or cyclic. */
+  mro(c: ClassRef): readonly Base[] | undefined {
+    if (c.owner && c.owner !== this.ev) return c.owner.classes.mro(c);
+    const k = key(c);
+    if (this.orders.has(k)) return this.orders.get(k);
+    this.orders.set(k, undefined);
+    const scope = this.ev.scopeAt(c.fragment, c.scope);
+    const bases: Base[] = scope.bases.map((ref) => {
+      const v = this.ev.eval(this.ev.expr(ref), this.ev.moduleFrame);
+      if (v.t === 'class') return v;
+      return { path: v.t === 'ref' ? normalizePath(v.path) : '?' };
+    });
+    const lists = bases.map((b) => ('path' in b ? [b] : [...(this.owner(b).classes.mro(b) ?? [b])]));
+    const order = merge([[{ ...c }], ...lists, bases]);
+    this.orders.set(k, order);
+    return order;
+  }
+
+  isModuleClass(c: ClassRef): boolean {
+    return (this.mro(c) ?? []).some((b) => 'path' in b && (MODULE_BASES.has(b.path) || this.ev.isCatalogLayer(b.path)));
+  }
+
+  /** The first catalog layer among the bases (`class Linear(nn.Linear)`), if any. */
+  private catalogBase(c: ClassRef): string | undefined {
+    for (const b of this.mro(c) ?? []) if ('path' in b && this.ev.isCatalogLayer(b.path)) return b.path;
+    return undefined;
+  }
+
+  /** The class body's own names (attributes, methods), from running the body once. */
+  ownAttributes(c: ClassRef): Map<string, Value> {
+    if (c.owner && c.owner !== this.ev) return c.owner.classes.ownAttributes(c);
+    const k = key(c);
+    const known = this.attrs.get(k);
+    if (known) return known;
+    if (this.attrs.has(k)) return new Map();
+    this.attrs.set(k, undefined);
+    const ev = this.owner(c);
+    const frame = new Frame(c.fragment, c.scope, ev.moduleFrame);
+    ev.guard(() => ev.runner.body(ev.scopeAt(c.fragment, c.scope).body, frame));
+    this.attrs.set(k, frame.vars);
+    return frame.vars;
+  }
+
+  /** `cls.name` or `instance.name`: along the MRO; methods bind to the instance, properties are read. */
+  attribute(c: ClassRef, name: string, instance: Value | undefined, after?: ClassRef): Value | undefined {
+    let order = this.mro(c) ?? [c];
+    if (after) order = order.slice(order.findIndex((b) => !('path' in b) && key(b) === key(after) && b.owner === after.owner) + 1);
+    for (const b of order) {
+      if ('path' in b) continue;
+      const v = this.owner(b).classes.ownAttributes(b).get(name);
+      if (v === undefined) continue;
+      if (v.t !== 'function' || !instance) return v;
+      const decorators = this.owner(b).scopeAt(v.fragment, v.scope).decorators;
+      if (decorators.includes('staticmethod')) return v;
+      const bound: Value = { ...v, self: decorators.includes('classmethod') ? { t: 'class', ...b } : instance };
+      if (decorators.includes('property') || decorators.includes('cached_property') || decorators.includes('functools.cached_property')) {
+        return this.owner(b).callFunction(v, [], new Map(), instance);
+      }
+      return bound;
+    }
+    return undefined;
+  }
+
+  method(c: ClassRef, name: string): (DefRef & { closure?: Frame }) | undefined {
+    const v = this.attribute(c, name, undefined);
+    return v?.t === 'function' ? v : undefined;
+  }
+
+  superAttribute(s: Extract<Value, { t: 'super' }>, name: string): Value | undefined {
+    return this.attribute(s.cls, name, s.self, s.cls);
+  }
+
+  /** `Cls(...)`: a module built as PyTorch builds it, or a config object. */
+  instantiate(c: ClassRef, bound: BoundCall, call: CallExpr | undefined, frame?: Frame): Value {
+    if (c.owner && c.owner !== this.ev) return c.owner.classes.instantiate(c, bound, call, frame);
+    const positional = bound.positional.map((p) => p.value);
+    const keywords = new Map([...bound.keywords].map(([k, v]) => [k, v.value]));
+    const scope = this.ev.scopeAt(c.fragment, c.scope);
+    const contexts = this.ev.shared.contexts;
+    // The copies made by loops entered since the enclosing model's constructor started.
+    const since = this.ev.repeats.slice(this.ev.shared.repeatDepths[this.ev.shared.repeatDepths.length - 1] ?? 0);
+    const times = since.reduce((a, r) => (a === undefined || r.constant === undefined ? undefined : a * r.constant), 1n as bigint | undefined);
+    this.ev.shared.repeatDepths.push(this.ev.repeats.length);
+    contexts.push(`${scope.name}${!call ? "()" : contexts.length === 0 ? ` (line ${call.span.startLine + 1})` : ''}${times !== undefined && times > 1n ? ` ×${times}` : ''}`);
+    try {
+      if (!this.isModuleClass(c)) return this.buildObject(c, positional, keywords);
+      const built = this.buildModule(c, bound, positional, keywords, call);
+      if (call && built.t === 'module' && built.layer) this.ev.hooks.built?.(call, built.layer);
+      if (call && frame?.isModule) this.ev.hooks.instance?.(c, call, built);
+      return built;
+    } finally {
+      contexts.pop();
+      this.ev.shared.repeatDepths.pop();
+    }
+  }
+
+  private buildModule(c: ClassRef, bound: BoundCall, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, call: CallExpr | undefined): Value {
+    const ev = this.ev;
+    const tree = emptyModule(c.name);
+    const instance: Extract<Value, { t: 'module' }> = { t: 'module', tree, fields: new Map(), cls: c };
+    ev.torch.register(tree, instance);
+    const init = this.method(c, ev.language === 'python' ? '__init__' : 'constructor');
+    if (init) {
+      const missing: string[] = [];
+      const result = ev.nested(() => {
+        const exit = this.owner(init).runConstructor(init, positional, keywords, instance, missing);
+        return exit === 'raise' ? UNKNOWN : NONE;
+      });
+      if (missing.length) tree.unknown ??= `needs arguments: ${missing.join(', ')} ha${missing.length === 1 ? 's' : 've'} no default`;
+      if (result.t === 'unknown') tree.unknown ??= `${c.name}(...) raises here`;
+    } else {
+      const layer = this.catalogBase(c);
+      if (layer && call) return this.graft(instance, layer, bound, call);
+    }
+    return instance;
+  }
+
+  /** A subclass of a catalog layer: the layer its constructor builds, under the subclass's name. */
+  graft(instance: Extract<Value, { t: 'module' }>, path: string, bound: BoundCall, call: CallExpr): Value {
+    const layer = this.ev.hooks.layer(path, call, bound, false);
+    if (!layer) {
+      instance.tree.unknown ??= `${instance.tree.kind} builds a layer whose sizes cannot be followed`;
+      return instance;
+    }
+    const built = layerModule(layer.layer);
+    for (const [k, p] of built.params) instance.tree.params.set(k, p);
+    for (const [k, ch] of built.children) instance.tree.children.set(k, ch);
+    if (built.unknown) instance.tree.unknown ??= built.unknown;
+    return { ...instance, layer };
+  }
+
+  /** `super().__init__(...)` reaching a catalog layer: its tensors join the instance being built. */
+  superInit(s: Extract<Value, { t: 'super' }>, bound: BoundCall, call: CallExpr): Value | undefined {
+    const order = this.mro(s.cls) ?? [];
+    const start = order.findIndex((b) => !('path' in b) && key(b) === key(s.cls));
+    for (const b of order.slice(start + 1)) {
+      if (!('path' in b)) {
+        if (this.owner(b).classes.ownAttributes(b).has(this.ev.language === 'python' ? '__init__' : 'constructor')) return undefined;
+        continue;
+      }
+      if (this.ev.isCatalogLayer(b.path) && s.self.t === 'module') {
+        const grafted = this.graft(s.self, b.path, bound, call);
+        if (grafted.t === 'module' && grafted.layer) (s.self as { layer?: unknown }).layer = grafted.layer;
+        return NONE;
+      }
+      return NONE;
+    }
+    return NONE;
+  }
+
+  /** A config or plain object: dataclass fields with their defaults, then what `__init__` sets. */
+  private buildObject(c: ClassRef, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
+    const ev = this.ev;
+    const fields = new Map<string, Value>();
+    const self: Value = { t: 'dict', fields, origin: c.name, cls: c };
+    const init = this.method(c, ev.language === 'python' ? '__init__' : 'constructor');
+    if (!init) {
+      // Dataclass fields: the annotated class attributes in order, base classes' first.
+      const order = [...(this.mro(c) ?? [c])].reverse().filter((b): b is ClassRef => !('path' in b));
+      const names: string[] = [];
+      for (const b of order) {
+        const scope = this.owner(b).scopeAt(b.fragment, b.scope);
+        const attrs = this.owner(b).classes.ownAttributes(b);
+        for (const binding of scope.bindings) {
+          if (binding.annotation === undefined || names.includes(binding.target)) continue;
+          names.push(binding.target);
+          const value = attrs.get(binding.target);
+          fields.set(binding.target, value ?? { t: 'sym', name: `${c.name}.${binding.target}` });
+        }
+      }
+      names.forEach((n, i) => {
+        const given = keywords.get(n) ?? positional[i];
+        if (given) fields.set(n, given);
+      });
+      for (const [k, v] of keywords) if (!fields.has(k)) fields.set(k, v);
+      const post = this.method(c, '__post_init__');
+      if (post) ev.nested(() => this.owner(post).callFunction(post, [], new Map(), self));
+      return self;
+    }
+    ev.nested(() => {
+      this.owner(init).runConstructor(init, positional, keywords, self, []);
+      return NONE;
+    });
+    return self;
+  }
+
+  /** Built-ins about objects and classes; undefined for any other path. */
+  builtin(path: string, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, frame: Frame): Value | undefined {
+    const [a, b, c] = positional;
+    switch (path) {
+      case 'builtins.isinstance':
+        return a && b ? this.isInstance(a, b) : UNKNOWN;
+      case 'builtins.issubclass':
+        return a?.t === 'class' && b ? this.isSubclass(a, b) : SCALAR;
+      case 'builtins.callable':
+        return a ? (a.t === 'function' || a.t === 'class' || a.t === 'lambda' || a.t === 'partial' ? { t: 'bool', v: true } : a.t === 'int' || a.t === 'str' || a.t === 'none' || a.t === 'float' ? { t: 'bool', v: false } : SCALAR) : UNKNOWN;
+      case 'builtins.getattr': {
+        if (!a || b?.t !== 'str') return UNKNOWN;
+        const v = this.ev.member(a, b.v);
+        return v.t === 'unknown' && c && a.t === 'dict' && !a.fields.has(b.v) && !a.cls ? c : v;
+      }
+      case 'builtins.hasattr': {
+        if (!a || b?.t !== 'str') return SCALAR;
+        if (a.t === 'dict' && !a.cls) return { t: 'bool', v: a.fields.has(b.v) };
+        const v = this.ev.member(a, b.v);
+        return v.t === 'unknown' || v.t === 'sym' || v.t === 'ref' ? SCALAR : { t: 'bool', v: true };
+      }
+      case 'builtins.setattr':
+        if (a && b?.t === 'str' && c) this.ev.setAttribute(a, b.v, c);
+        return NONE;
+      case 'builtins.super': {
+        const scope = frame.scope >= 0 ? this.ev.scopeAt(frame.fragment, frame.scope) : undefined;
+        const cls = a?.t === 'class' ? a : scope && scope.parent >= 0 ? this.ev.definition(frame.fragment, scope.parent, undefined) : undefined;
+        const self = b ?? this.ev.lookup(this.ev.selfName, frame);
+        return cls?.t === 'class' ? { t: 'super', cls, self } : UNKNOWN;
+      }
+      case 'functools.partial':
+        return a ? { t: 'partial', fn: a, positional: positional.slice(1), keywords } : UNKNOWN;
+      case 'builtins.print':
+        return NONE;
+      case 'builtins.type':
+        return a?.t === 'module' && a.cls ? { t: 'class', ...a.cls } : UNKNOWN;
+      default:
+        return undefined;
+    }
+  }
+
+  private isInstance(v: Value, cls: Value): Value {
+    if (cls.t === 'seq') {
+      let unsure = false;
+      for (const c of cls.items) {
+        const r = this.isInstance(v, c);
+        if (r.t === 'bool' && r.v) return r;
+        if (r.t !== 'bool') unsure = true;
+      }
+      return unsure ? SCALAR : { t: 'bool', v: false };
+    }
+    const path = cls.t === 'ref' ? normalizePath(cls.path) : undefined;
+    const primitive: Record<string, (x: Value) => boolean | undefined> = {
+      'builtins.int': (x) => (x.t === 'int' ? (x.p.isConstant ? true : undefined) : x.t === 'bool' ? true : known(x) ? false : undefined),
+      'builtins.float': (x) => (x.t === 'float' ? true : known(x) ? false : undefined),
+      'builtins.bool': (x) => (x.t === 'bool' ? true : known(x) ? false : undefined),
+      'builtins.str': (x) => (x.t === 'str' ? true : known(x) ? false : undefined),
+      'builtins.tuple': (x) => (x.t === 'seq' ? !!x.tuple : known(x) ? false : undefined),
+      'builtins.list': (x) => (x.t === 'seq' ? !x.tuple : known(x) ? false : undefined),
+      'builtins.dict': (x) => (x.t === 'dict' && !x.cls ? true : known(x) ? false : undefined),
+    };
+    if (path && primitive[path]) {
+      const r = primitive[path](v);
+      return r === undefined ? SCALAR : { t: 'bool', v: r };
+    }
+    if (cls.t === 'class') {
+      const instanceClass = v.t === 'module' ? v.cls : v.t === 'dict' ? v.cls : undefined;
+      if (instanceClass) return this.isSubclass({ t: 'class', ...instanceClass }, cls);
+      return known(v) ? { t: 'bool', v: false } : SCALAR;
+    }
+    if (path && v.t === 'layer') return { t: 'bool', v: path.endsWith(`.${v.layer.kind}`) || path === 'torch.nn.Module' };
+    return SCALAR;
+  }
+
+  private isSubclass(a: Extract<Value, { t: 'class' }>, b: Value): Value {
+    if (b.t === 'class') return { t: 'bool', v: (this.mro(a) ?? []).some((x) => !('path' in x) && key(x) === key(b) && (x.owner ?? this.ev) === (b.owner ?? this.ev)) };
+    if (b.t === 'ref') return { t: 'bool', v: (this.mro(a) ?? []).some((x) => 'path' in x && x.path === normalizePath(b.path)) };
+    return SCALAR;
+  }
+}
+
+/** Values whose kind is certain (so `isinstance` of another kind is False). */
+function known(v: Value): boolean {
+  return v.t !== 'unknown' && v.t !== 'sym';
+}
+
+/** C3 merge of the bases' orders. */
+function merge(lists: Base[][]): Base[] | undefined {
+  const same = (x: Base, y: Base) => ('path' in x ? 'path' in y && x.path === y.path : !('path' in y) && key(x) === key(y) && x.owner === y.owner);
+  const out: Base[] = [];
+  const rest = lists.map((l) => [...l]).filter((l) => l.length);
+  while (rest.length) {
+    const head = rest.map((l) => l[0]).find((h) => !rest.some((l) => l.slice(1).some((x) => same(x, h))));
+    if (!head) return undefined;
+    out.push(head);
+    for (const l of rest) if (same(l[0], head)) l.shift();
+    for (let i = rest.length - 1; i >= 0; i--) if (!rest[i].length) rest.splice(i, 1);
+  }
+  return out.filter((b) => !('path' in b) || !PLAIN_BASES.has(b.path));
+}

@@ -1,0 +1,236 @@
+/**
+ * Runs a body's statements over a frame, as the code would run, without running anything real: a known
+ * condition takes one branch; an unknown one runs both and joins them; loops with a known trip count are
+ * unrolled within the budget and widened to unknown beyond it; `return`, `break`, `continue` and `raise`
+ * end their path.
+ */
+import type { Expr, Span } from '../expr';
+import type { ExprRef, Stmt } from '../source';
+import type { Poly } from '../symbolic';
+import { UNKNOWN, int, sameValue, truthy, type Value } from '../value';
+import { LIMITS, type Budget } from './budget';
+import type { Frame } from './frame';
+import type { Journal } from './journal';
+
+/** How a path through a body ended: it runs on (undefined), or it left. */
+export type Exit = undefined | 'return' | 'break' | 'continue' | 'raise';
+
+/** What the statement runner needs from the interpreter. */
+export interface Interp {
+  readonly budget: Budget;
+  readonly journal: Journal;
+  expr(ref: ExprRef): Expr;
+  eval(e: Expr, frame: Frame): Value;
+  /** Binds `value` to a target expression (`x`, `self.x`, `a, b`, `d[k]`); `source` is the expression it came from. */
+  assign(target: Expr, value: Value, frame: Frame, source?: Expr): void;
+  /** An expression statement: a call that may mutate (`xs.append(v)`, `self.add_module(...)`). */
+  run(e: Expr, frame: Frame): void;
+  /** A nested `def` / `class` statement. */
+  define(scope: number, frame: Frame): void;
+  /** The values a `for` runs over: listed, or only counted (`range(n)`) with each item alike, or not known. */
+  iteration(v: Value): { readonly values?: readonly Value[]; readonly count?: Poly; readonly item?: Value };
+  /** Entered while a loop body runs once for `count` passes: appends add `count` copies. */
+  readonly repeats: Poly[];
+  /** A raise or a failed assert on a path the interpreter followed. */
+  raised(span: Span, message: Value | undefined, frame: Frame): void;
+  /** Called after each assignment, for inlay hints. */
+  assigned?(value: Value, expr: Expr): void;
+  binary(op: string, l: Value, r: Value, span: Span, frame: Frame): Value;
+}
+
+const UNDECIDED = 'depends on a condition Attention Lens cannot decide';
+const LOOPED = 'set in a loop Attention Lens cannot unroll';
+
+export class Runner {
+  constructor(private readonly i: Interp) {}
+
+  body(stmts: readonly Stmt[], frame: Frame): Exit {
+    for (const s of stmts) {
+      const exit = this.stmt(s, frame);
+      if (exit) return exit;
+    }
+    return undefined;
+  }
+
+  private stmt(s: Stmt, frame: Frame): Exit {
+    const i = this.i;
+    i.budget.tick();
+    switch (s.k) {
+      case 'assign': {
+        if (!s.value) {
+          // `x: int` declares without binding.
+          return undefined;
+        }
+        const valueExpr = i.expr(s.value);
+        const value = i.eval(valueExpr, frame);
+        for (const t of s.targets) i.assign(i.expr(t), value, frame, valueExpr);
+        i.assigned?.(value, valueExpr);
+        return undefined;
+      }
+      case 'aug': {
+        const target = i.expr(s.target);
+        const right = s.value ? i.eval(i.expr(s.value), frame) : int(1);
+        const result = i.binary(s.op, i.eval(target, frame), right, target.span, frame);
+        i.assign(target, result, frame);
+        return undefined;
+      }
+      case 'expr':
+        i.run(i.expr(s.value), frame);
+        return undefined;
+      case 'def':
+        i.define(s.scope, frame);
+        return undefined;
+      case 'return':
+        frame.returns.push(s.value ? i.eval(i.expr(s.value), frame) : { t: 'none' });
+        return 'return';
+      case 'raise':
+        i.raised(s.span, s.value ? i.eval(i.expr(s.value), frame) : undefined, frame);
+        return 'raise';
+      case 'assert': {
+        const holds = truthy(i.eval(i.expr(s.test), frame));
+        if (holds === false) {
+          i.raised(s.span, s.message ? i.eval(i.expr(s.message), frame) : undefined, frame);
+          return 'raise';
+        }
+        return undefined;
+      }
+      case 'break':
+      case 'continue':
+        return s.k;
+      case 'if': {
+        const test = truthy(i.eval(i.expr(s.test), frame));
+        if (test === true) return this.body(s.then, frame);
+        if (test === false) return this.body(s.otherwise, frame);
+        return this.both(s.then, s.otherwise, frame);
+      }
+      case 'for':
+        return this.forLoop(s, frame);
+      case 'while':
+        return this.whileLoop(s, frame);
+      case 'with':
+        for (const item of s.items) {
+          i.eval(i.expr(item.value), frame);
+          if (item.target) i.assign(i.expr(item.target), UNKNOWN, frame);
+        }
+        return this.body(s.body, frame);
+      case 'try': {
+        // The handlers run only if the body raises, which the interpreter does not model: the body is
+        // taken as the path, and the handlers' calls are still found by running them on a fork.
+        const exit = this.body(s.body, frame);
+        for (const h of s.handlers) this.discard(h, frame);
+        const rest = exit ? exit : this.body(s.orelse, frame);
+        const after = this.body(s.final, frame);
+        return after ?? rest;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  /** Runs two branches whose condition is not known, and joins them. */
+  both(a: readonly Stmt[], b: readonly Stmt[], frame: Frame): Exit {
+    const i = this.i;
+    const start = i.journal.position;
+    const left = frame.fork();
+    const exitA = this.body(a, left);
+    const writesA = i.journal.rewind(start);
+    const right = frame.fork();
+    const exitB = this.body(b, right);
+    const writesB = i.journal.rewind(start);
+    if (exitA && !exitB) {
+      i.journal.replay(writesB);
+      frame.adopt(right);
+      return undefined;
+    }
+    if (exitB && !exitA) {
+      i.journal.replay(writesA);
+      frame.adopt(left);
+      return undefined;
+    }
+    i.journal.join(writesA, writesB, samePlace, UNDECIDED);
+    frame.join(left, right);
+    return exitA && exitA === exitB ? exitA : exitA && exitB ? 'return' : undefined;
+  }
+
+  /** Runs a body for its calls only: nothing it binds or writes is kept. */
+  private discard(stmts: readonly Stmt[], frame: Frame): void {
+    const start = this.i.journal.position;
+    this.body(stmts, frame.fork());
+    this.i.journal.rewind(start);
+  }
+
+  private forLoop(s: Extract<Stmt, { k: 'for' }>, frame: Frame): Exit {
+    const i = this.i;
+    const iterable = i.eval(i.expr(s.iterable), frame);
+    const target = s.target ? i.expr(s.target) : undefined;
+    const { values, count, item } = i.iteration(iterable);
+    if (values && values.length <= LIMITS.loopPasses) {
+      for (const v of values) {
+        if (target) i.assign(target, v, frame);
+        const exit = this.body(s.body, frame);
+        if (exit === 'break') return undefined;
+        if (exit === 'return' || exit === 'raise') return exit;
+      }
+      return this.body(s.orelse, frame);
+    }
+    return this.once(s.body, frame, count, () => {
+      if (target) i.assign(target, item ?? UNKNOWN, frame);
+    });
+  }
+
+  private whileLoop(s: Extract<Stmt, { k: 'while' }>, frame: Frame): Exit {
+    const i = this.i;
+    for (let pass = 0; pass < LIMITS.loopPasses; pass++) {
+      const test = truthy(i.eval(i.expr(s.test), frame));
+      if (test === false) return this.body(s.orelse, frame);
+      if (test === undefined) return this.once(s.body, frame, undefined, () => undefined);
+      const exit = this.body(s.body, frame);
+      if (exit === 'break') return undefined;
+      if (exit === 'return' || exit === 'raise') return exit;
+    }
+    return this.once(s.body, frame, undefined, () => undefined);
+  }
+
+  /**
+   * A loop that cannot be unrolled: its body runs once so its layers are still found; with a count
+   * (`range(n)`, n unknown) each append adds n copies; everything else it changes becomes unknown.
+   */
+  private once(body: readonly Stmt[], frame: Frame, count: Poly | undefined, bindTarget: () => void): Exit {
+    const i = this.i;
+    const before = new Map(frame.vars);
+    bindTarget();
+    const start = i.journal.position;
+    if (count) i.repeats.push(count);
+    let exit: Exit;
+    try {
+      exit = this.body(body, frame);
+    } finally {
+      if (count) i.repeats.pop();
+    }
+    // Appends under a count were written as repeated copies and stay; every other write is widened.
+    for (const w of i.journal.rewind(start)) {
+      i.journal.replay([w]);
+      if (!(count && w.append)) w.owner.differs(w.map, w.key, LOOPED);
+    }
+    frame.widen(before, appendedIn(frame, before));
+    void exit;
+    return undefined;
+  }
+}
+
+/** Names whose new value only extends the old sequence (appends under a repeat count). */
+function appendedIn(frame: Frame, before: ReadonlyMap<string, Value>): Set<string> {
+  const keep = new Set<string>();
+  for (const [k, v] of frame.vars) {
+    const old = before.get(k);
+    if (old?.t === 'seq' && v.t === 'seq' && v.items.length >= old.items.length && old.items.every((x, n) => v.items[n] === x) && v.items.slice(old.items.length).every((x) => x.t === 'repeat')) keep.add(k);
+  }
+  return keep;
+}
+
+/** What a journal place holds: the same object, or equal plain values. */
+function samePlace(x: unknown, y: unknown): boolean {
+  if (x === y) return true;
+  const isValue = (v: unknown): v is Value => typeof v === 'object' && v !== null && 't' in v;
+  return isValue(x) && isValue(y) && sameValue(x, y);
+}

@@ -1,0 +1,231 @@
+/**
+ * The parts of torch.nn that decide what `model.parameters()` holds: `nn.Module.__setattr__` registering
+ * submodules and parameters, containers (`Sequential`, `ModuleList`, `ModuleDict`) and their `append`,
+ * `add_module`, `register_parameter`, `nn.Parameter`, `copy.deepcopy`, tensors and weightless layers.
+ */
+import type { Evaluator } from '../evaluate';
+import { container, deepCopy, emptyModule, param, type ModuleTree } from '../modules';
+import { Poly } from '../symbolic';
+import { NONE, SCALAR, UNKNOWN, asPoly, type Value } from '../value';
+import type { Owner } from './journal';
+import { LIMITS } from './budget';
+import { WEIGHTLESS } from './shapeChecks';
+
+type ModuleValue = Extract<Value, { t: 'module' }>;
+
+const TENSOR_FACTORIES = new Set(['zeros', 'ones', 'randn', 'rand', 'empty', 'full', 'tensor', 'arange', 'eye']);
+/** Methods of nn.Module that return the module itself. */
+const FLUENT = new Set(['to', 'cuda', 'cpu', 'train', 'eval', 'requires_grad_', 'float', 'half', 'bfloat16', 'double', 'apply', 'type']);
+
+export class TorchApi {
+  private readonly values = new WeakMap<ModuleTree, Value>();
+  private readonly owners = new WeakMap<ModuleTree, Owner>();
+
+  constructor(private readonly ev: Evaluator) {}
+
+  /** Remembers the value a tree belongs to, so that reading `self.block` gives back the instance (and its forward()). */
+  register(tree: ModuleTree, value: Value): void {
+    this.values.set(tree, value);
+  }
+
+  /** After `deepCopy(original)`: each copied module answers as the value its original was (its class, its fields). */
+  registerCopy(original: ModuleTree, copy: ModuleTree): void {
+    const value = this.values.get(original);
+    if (value?.t === 'module') this.register(copy, { ...value, tree: copy });
+    else if (value?.t === 'layer') {
+      // A copied layer is another object with parameters of its own.
+      const clone = { ...value };
+      this.ev.adoptTree(clone, copy);
+      this.register(copy, clone);
+    }
+    for (const [k, child] of original.children) {
+      const copied = copy.children.get(k);
+      if (copied) this.registerCopy(child, copied);
+    }
+  }
+
+  asValue(tree: ModuleTree): Value {
+    return this.values.get(tree) ?? { t: 'module', tree, fields: new Map() };
+  }
+
+  /** A module whose parts two branches set differently has no known total. */
+  owner(tree: ModuleTree): Owner {
+    let o = this.owners.get(tree);
+    if (!o) this.owners.set(tree, (o = { differs: (_map, _key, reason) => void (tree.unknown ??= reason) }));
+    return o;
+  }
+
+  /** `self.name = value` on a module: a parameter, a submodule, or a plain attribute. */
+  setMember(obj: ModuleValue, name: string, value: Value): void {
+    const { journal } = this.ev;
+    const tree = obj.tree;
+    const owner = this.owner(tree);
+    journal.set(this.ev.fieldsOwner, obj.fields, name, value);
+    if (value.t === 'param') {
+      journal.delete(owner, tree.children, name);
+      journal.set(owner, tree.params, name, value.ref);
+      return;
+    }
+    if (value.t === 'none' && tree.params.has(name)) {
+      journal.delete(owner, tree.params, name);
+      return;
+    }
+    const child = this.ev.childTree(value);
+    if (child) {
+      journal.delete(owner, tree.params, name);
+      journal.set(owner, tree.children, name, child);
+      if (value.t === 'module' || value.t === 'layer') this.register(child, value);
+    } else if (tree.children.has(name) || tree.params.has(name)) {
+      // Assigning a plain value over a submodule: PyTorch raises; the total is not known.
+      owner.differs(tree.children as Map<string, unknown>, name, `self.${name} is reassigned with a value Attention Lens cannot follow`);
+    }
+  }
+
+  /** Adds items to a container module (`append`, `extend`); under a loop counted only, as repeated copies. */
+  private addChildren(obj: ModuleValue, items: readonly Value[] | undefined): void {
+    const tree = obj.tree;
+    const owner = this.owner(tree);
+    if (!items) {
+      owner.differs(tree.children as Map<string, unknown>, '', 'an appended item cannot be followed');
+      return;
+    }
+    const times = this.ev.repeats.reduce((a, r) => a.mul(r), Poly.ONE);
+    for (const item of items) {
+      const child = this.ev.childTree(item);
+      if (!child) {
+        owner.differs(tree.children as Map<string, unknown>, '', 'an appended item is not a module Attention Lens can follow');
+        continue;
+      }
+      const placed = this.ev.repeats.length ? deepCopy(child, child.repeat ? child.repeat.mul(times) : times) : child;
+      if (placed !== child) this.registerCopy(child, placed);
+      else if (item.t === 'module' || item.t === 'layer') this.register(placed, item);
+      this.ev.journal.set(owner, tree.children, String(tree.children.size), placed, true);
+    }
+  }
+
+  /** A plain list grown by `append` / `extend` / `insert` (under a counted loop, by repeated copies). */
+  grown(list: Extract<Value, { t: 'seq' }>, method: string, args: readonly Value[]): Value {
+    const times = this.ev.repeats.reduce((a, r) => a.mul(r), Poly.ONE);
+    const wrap = (v: Value): Value => (this.ev.repeats.length ? { t: 'repeat', item: v, count: times } : v);
+    if (method === 'append' && args[0]) return { t: 'seq', items: [...list.items, wrap(args[0])] };
+    if (method === 'insert' && args[1]) return this.ev.repeats.length ? UNKNOWN : { t: 'seq', items: [...list.items, args[1]] };
+    if (method === 'extend' && args[0]) {
+      const more = args[0].t === 'seq' ? args[0].items : args[0].t === 'repeat' ? [args[0]] : undefined;
+      if (!more || list.items.length + more.length > LIMITS.listItems) return UNKNOWN;
+      return { t: 'seq', items: [...list.items, ...more.map(wrap)] };
+    }
+    return UNKNOWN;
+  }
+
+  /** Methods of modules with an effect on the parameters; undefined for the others (user methods). */
+  moduleMethod(obj: ModuleValue | Extract<Value, { t: 'layer' }>, method: string, positional: readonly Value[]): Value | undefined {
+    if (FLUENT.has(method)) return obj;
+    if (obj.t !== 'module') return method === 'parameters' || method === 'named_parameters' ? UNKNOWN : undefined;
+    const [a, b] = positional;
+    switch (method) {
+      case 'append':
+        this.addChildren(obj, a ? [a] : undefined);
+        return NONE;
+      case 'extend':
+        this.addChildren(obj, a?.t === 'seq' ? a.items : a?.t === 'repeat' ? [a] : undefined);
+        return NONE;
+      case 'add_module':
+      case 'register_module':
+        if (a?.t === 'str' && b) this.setMember(obj, a.v, b);
+        else this.owner(obj.tree).differs(obj.tree.children as Map<string, unknown>, '', 'a module added under a name that is not known');
+        return NONE;
+      case 'register_parameter':
+        if (a?.t === 'str' && b) this.setMember(obj, a.v, b);
+        else this.owner(obj.tree).differs(obj.tree.children as Map<string, unknown>, '', 'a parameter registered under a name that is not known');
+        return NONE;
+      case 'register_buffer':
+        // Buffers are state, not parameters.
+        if (a?.t === 'str') this.ev.journal.set(this.ev.fieldsOwner, obj.fields, a.v, b ?? UNKNOWN);
+        return NONE;
+      case 'parameters':
+      case 'named_parameters':
+      case 'children':
+      case 'modules':
+      case 'state_dict':
+        return UNKNOWN;
+      case 'get_submodule':
+        return UNKNOWN;
+      default:
+        return undefined;
+    }
+  }
+
+  /** Containers, parameters, tensors and weightless layers of torch; undefined for the catalog's layers. */
+  construct(path: string, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value | undefined {
+    const first = positional[0];
+    switch (path) {
+      case 'copy.deepcopy': {
+        const tree = first && this.ev.moduleOf(first);
+        if (!tree) return first ?? UNKNOWN;
+        const copy = deepCopy(tree);
+        this.registerCopy(tree, copy);
+        return first.t === 'module' ? { ...first, tree: copy, fields: new Map(first.fields) } : this.asValue(copy);
+      }
+      case 'torch.nn.Parameter':
+      case 'torch.nn.parameter.Parameter': {
+        const data = first ?? keywords.get('data');
+        const shape = data?.t === 'tensor' && !data.partial ? data.shape : undefined;
+        // A parameter of unknown shape still counts, as a symbol: the total then says it is not known.
+        return { t: 'param', ref: param(shape?.map((d) => d ?? Poly.symbol('size')) ?? [Poly.symbol('size')]) };
+      }
+      case 'collections.OrderedDict': {
+        if (!first) return { t: 'dict', fields: new Map() };
+        if (first.t !== 'seq') return UNKNOWN;
+        const fields = new Map<string, Value>();
+        for (const pair of first.items) {
+          if (pair.t !== 'seq' || pair.items[0]?.t !== 'str' || !pair.items[1]) return UNKNOWN;
+          fields.set(pair.items[0].v, pair.items[1]);
+        }
+        return { t: 'dict', fields };
+      }
+      case 'torch.nn.Sequential':
+      case 'torch.nn.ModuleList':
+      case 'torch.nn.ModuleDict':
+        return this.container(path.slice('torch.nn.'.length), positional);
+      default:
+        break;
+    }
+    const name = path.slice(path.lastIndexOf('.') + 1);
+    if (path === `torch.${name}` && TENSOR_FACTORIES.has(name)) {
+      // torch.zeros(1, 1, d) or torch.zeros((1, 1, d)); torch.full takes its shape first, then the value.
+      if (name === 'tensor' || name === 'arange') return { t: 'tensor', shape: [undefined], partial: true };
+      const dims = first?.t === 'seq' ? first.items : name === 'full' ? [] : name === 'eye' ? [first, positional[1] ?? first] : positional;
+      return { t: 'tensor', shape: dims.map((d) => (d ? asPoly(d) : undefined)) };
+    }
+    if ((path === `torch.nn.${name}` || path === `jspytorch.torch.nn.${name}`) && /^[A-Z]/.test(name) && !this.ev.isCatalogLayer(path)) {
+      if (WEIGHTLESS.has(name)) return { t: 'module', tree: emptyModule(name), fields: new Map() };
+      return { t: 'module', tree: { ...emptyModule(name), unknown: `nn.${name} is not in Attention Lens's catalog yet` }, fields: new Map() };
+    }
+    if (path.startsWith('torch.nn.init.') || path === 'torch.manual_seed') return SCALAR;
+    return undefined;
+  }
+
+  private container(kind: string, positional: readonly Value[]): Value {
+    const first = positional[0];
+    const items: [string, Value][] =
+      first?.t === 'dict' ? [...first.fields]
+      : kind === 'Sequential' ? positional.map((v, i) => [v.t === 'repeat' ? '{i}' : String(i), v])
+      : first?.t === 'seq' ? first.items.map((v, i) => [String(i), v])
+      : first?.t === 'repeat' ? [['{i}', first]]
+      : [];
+    if (first && kind !== 'Sequential' && first.t !== 'dict' && first.t !== 'seq' && first.t !== 'repeat') {
+      return { t: 'module', tree: { ...emptyModule(kind), unknown: `the ${kind} contents cannot be followed` }, fields: new Map() };
+    }
+    const children: [string, ModuleTree][] = [];
+    for (const [k, v] of items) {
+      const child = this.ev.childTree(v);
+      if (!child) return { t: 'module', tree: { ...emptyModule(kind), unknown: `an item of the ${kind} is not a module Attention Lens can follow` }, fields: new Map() };
+      children.push([k, child]);
+      if (v.t === 'module' || v.t === 'layer') this.register(child, v);
+    }
+    if (kind === 'Sequential') this.ev.checks.checkChain(positional);
+    const value: Value = { t: 'module', tree: container(kind, children), fields: new Map(), items: kind === 'Sequential' ? positional : undefined };
+    this.register(value.tree, value);
+    return value;
+  }
+}

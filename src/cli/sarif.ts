@@ -32,7 +32,7 @@ export function toSarif({ reports, problems, version, exitCode }: SarifRun): str
           driver: {
             name: 'attention-lens',
             version,
-            rules: rules.map((r) => ({ id: r.id, shortDescription: { text: r.summary }, fullDescription: { text: r.help }, help: { text: r.help } })),
+            rules: rules.map((r) => ({ id: r.id, shortDescription: { text: r.summary }, help: { text: r.help } })),
           },
         },
         invocations: [

@@ -1,13 +1,14 @@
 /** The default format: a table per file, rows in source order, and a closing summary line. */
 import { dimText } from '../core/catalog/spec';
-import type { Severity } from '../core/layer';
+import type { Span } from '../core/expr';
 import { formatCount, formatTotal } from '../core/format';
+import type { Severity } from '../core/layer';
 import type { Paint } from './colour';
-import { placeText, type Place } from './place';
-import { isFailed, type AnalysedFile, type FileReport } from './report';
+import { placeText } from './place';
+import { inSourceOrder, isFailed, type AnalysedFile, type FileReport } from './report';
 
 interface Row {
-  readonly place: Place;
+  readonly span: Span;
   readonly text: string;
 }
 
@@ -19,11 +20,11 @@ export function toText(reports: readonly FileReport[], unreadable: number, paint
       lines.push(paint.bold(r.path), `  ${paint.red('not analysed')}: ${r.error}`);
       continue;
     }
-    const rows = rowsOf(r, paint);
+    const rows = rowsOf(r, paint).map((row) => ({ where: placeText(r.locate(row.span.startLine, row.span.startChar)), text: row.text }));
     if (!rows.length) continue;
-    const width = Math.max(8, ...rows.map((row) => placeText(row.place).length));
+    const width = Math.max(8, ...rows.map((row) => row.where.length));
     lines.push(paint.bold(r.path));
-    for (const row of rows) lines.push(`  ${paint.dim(placeText(row.place).padEnd(width))} ${row.text}`);
+    for (const row of rows) lines.push(`  ${paint.dim(row.where.padEnd(width))} ${row.text}`);
   }
   if (lines.length) lines.push('');
   lines.push(summary(reports, unreadable, paint));
@@ -33,19 +34,14 @@ export function toText(reports: readonly FileReport[], unreadable: number, paint
 /** Layers, models and diagnostics interleaved by position; at one position a layer comes before its diagnostics. */
 function rowsOf(r: AnalysedFile, paint: Paint): Row[] {
   const { layers, modules, findings } = r.analysis;
-  const at = (span: { startLine: number; startChar: number }) => r.locate(span.startLine, span.startChar);
-  const rows: (Row & { readonly key: readonly [number, number] })[] = [
-    ...layers.map((l) => {
-      const shown = l.layer.rejected ? 'rejected' : formatCount(l.layer);
-      return { key: [l.span.startLine, l.span.startChar] as const, place: at(l.span), text: `${l.layer.kind.padEnd(26)} ${shown.padStart(16)}  ${l.layer.summary}`.trimEnd() };
-    }),
+  return inSourceOrder<Row>([
+    ...layers.map((l) => ({ span: l.span, text: `${l.layer.kind.padEnd(26)} ${(l.layer.rejected ? 'rejected' : formatCount(l.layer)).padStart(16)}  ${l.layer.summary}`.trimEnd() })),
     ...modules.map((m) => {
       const stack = m.summary.stack ? `${dimText(m.summary.stack.count)} × ${m.summary.stack.kind}` : '';
-      return { key: [m.span.startLine, m.span.startChar] as const, place: at(m.span), text: `${`class ${m.name}`.padEnd(26)} ${formatTotal(m.summary).padStart(16)}  ${stack}`.trimEnd() };
+      return { span: m.span, text: `${`class ${m.name}`.padEnd(26)} ${formatTotal(m.summary).padStart(16)}  ${stack}`.trimEnd() };
     }),
-    ...findings.map((f) => ({ key: [f.span.startLine, f.span.startChar] as const, place: at(f.span), text: `${severityText(f.severity, paint)} [${f.code}] ${f.message}` })),
-  ];
-  return rows.sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1]);
+    ...findings.map((f) => ({ span: f.span, text: `${severityText(f.severity, paint)} [${f.code}] ${f.message}` })),
+  ]);
 }
 
 function severityText(severity: Severity, paint: Paint): string {

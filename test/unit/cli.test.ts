@@ -1,41 +1,221 @@
-/** The command line: JSON shape, exit codes, folders. */
+/** The command line: options, exit codes, the JSON shape, exact counts, the text table and its colour. */
 import * as assert from 'assert';
 import { spawnSync } from 'child_process';
+import { readFileSync } from 'fs';
 import * as path from 'path';
+import { wantsColour } from '../../src/cli/colour';
+import { USAGE } from '../../src/cli/args';
 import { ROOT } from './helpers';
+import { buildCli, CLI, runCli as run, tempFiles } from './cliRun';
 
-const CLI = path.join(ROOT, 'out/src/cli.js');
-const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8' });
+interface JsonLayer {
+  readonly line: number;
+  readonly params: number | null;
+  readonly paramsExact: string | null;
+  readonly values: Record<string, unknown>[];
+}
+interface JsonFile {
+  readonly path: string;
+  readonly language: string;
+  readonly error?: string;
+  readonly layers: (JsonLayer & Record<string, unknown>)[];
+  readonly modules: Record<string, unknown>[];
+  readonly instances: Record<string, unknown>[];
+  readonly diagnostics: Record<string, unknown>[];
+}
+const filesOf = (stdout: string) => (JSON.parse(stdout) as { files: JsonFile[] }).files;
+
+const MODEL = `import torch.nn as nn
+
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(64, 64)
+        self.attn = nn.MultiheadAttention(64, 3)
+
+
+head = nn.Linear(64, 10)
+`;
 
 suite('attention-lens CLI', () => {
+  suiteSetup(buildCli);
+
   test('--json over a folder: the documented shape, exit 1 for the error fixture', () => {
-    const r = run('--json', 'test/fixtures/models/pytorch');
+    const r = run(['--json', 'test/fixtures/models/pytorch']);
     assert.strictEqual(r.status, 1, r.stderr);
-    const out = JSON.parse(r.stdout) as { files: { path: string; language: string; layers: Record<string, unknown>[]; modules: unknown[]; diagnostics: Record<string, unknown>[] }[] };
-    const gpt = out.files.find((f) => f.path === 'test/fixtures/models/pytorch/gpt.py');
+    const files = filesOf(r.stdout);
+    const gpt = files.find((f) => f.path === 'test/fixtures/models/pytorch/gpt.py');
     assert.ok(gpt);
     assert.strictEqual(gpt.language, 'python');
-    assert.deepStrictEqual(Object.keys(gpt.layers[0]), ['line', 'column', 'kind', 'framework', 'params', 'formula']);
-    assert.deepStrictEqual(gpt.modules.find((m) => (m as { name: string }).name === 'GPT'), { name: 'GPT', line: 107, params: null });
-    const errors = out.files.find((f) => f.path.endsWith('shape_errors.py'));
+    assert.deepStrictEqual(Object.keys(gpt.layers[0]), ['line', 'column', 'kind', 'framework', 'params', 'paramsExact', 'formula', 'values']);
+    // The class needs its config; the model the file builds has PyTorch's count, and so have its layers.
+    assert.deepStrictEqual(gpt.modules.find((m) => m.name === 'GPT'), { name: 'GPT', line: 107, params: null, paramsExact: null });
+    assert.deepStrictEqual(gpt.instances, [{ class: 'GPT', line: 202, params: 124439808, paramsExact: '124439808' }]);
+    assert.deepStrictEqual(gpt.layers[0].values, [{ params: 1771776, paramsExact: '1771776', context: 'GPT (line 202) via Block ×12 via CausalSelfAttention', contexts: 1 }]);
+    const errors = files.find((f) => f.path.endsWith('shape_errors.py'));
     assert.deepStrictEqual(Object.keys(errors!.diagnostics[0]), ['line', 'column', 'severity', 'code', 'message']);
     assert.deepStrictEqual(errors!.diagnostics[0], { ...errors!.diagnostics[0], line: 16, column: 13, severity: 'error', code: 'heads-divisibility' });
   });
 
-  test('clean files exit 0 and print a table', () => {
-    const r = run('test/fixtures/models/pytorch/gpt.py');
-    assert.strictEqual(r.status, 0, r.stderr);
-    assert.match(r.stdout, /36:23 +Linear +1,771,776 +768 → 2,304/);
+  test('--format json is --json; rows are in line order', () => {
+    const r = run(['--format', 'json', 'test/fixtures/models/pytorch/shape_errors.py']);
+    assert.strictEqual(r.status, 1, r.stderr);
+    const [file] = filesOf(r.stdout);
+    assert.deepStrictEqual(filesOf(run(['--json', 'test/fixtures/models/pytorch/shape_errors.py']).stdout), [file]);
+    for (const list of [file.layers, file.diagnostics] as { line: number; column: number }[][]) {
+      assert.deepStrictEqual(list, [...list].sort((a, b) => a.line - b.line || a.column - b.column));
+    }
+  });
+
+  test('counts: a JSON number only where exact, paramsExact always when known, nothing for a rejected layer', () => {
+    const { dir, remove } = tempFiles({
+      'sizes.py': [
+        'import torch.nn as nn',
+        'N = 2**62',
+        'largest_exact = nn.Linear(2**53 - 2, 1, bias=False)',
+        'first_inexact = nn.Linear(2**53, 1, bias=False)',
+        'huge = nn.Linear(2**40, 2**20)',
+        'past_float = nn.Linear(N*N*N*N*N*N*N*N*N, N*N*N*N*N*N*N*N*N)',
+        'rejected = nn.MultiheadAttention(10, 3)',
+        'unknown = nn.Linear(in_features, 4)',
+        '',
+      ].join('\n'),
+    });
+    try {
+      const r = run(['--json', 'sizes.py'], { cwd: dir });
+      assert.strictEqual(r.status, 1, r.stderr);
+      const counts = filesOf(r.stdout)[0].layers.map((l) => [l.line, l.params, l.paramsExact]);
+      const past = 2n ** 1116n + 2n ** 558n;
+      assert.deepStrictEqual(counts, [
+        [3, 2 ** 53 - 2, String(2 ** 53 - 2)],
+        [4, null, '9007199254740992'],
+        [5, null, String(2n ** 60n + 2n ** 20n)],
+        [6, null, String(past)],
+        [7, null, null],
+        [8, null, null],
+      ]);
+    } finally {
+      remove();
+    }
+  });
+
+  test('text: rows by line within the file, a rejected layer without a count, a summary line, no colour in a pipe', () => {
+    const { dir, remove } = tempFiles({ 'model.py': MODEL });
+    try {
+      const r = run(['model.py'], { cwd: dir });
+      assert.strictEqual(r.status, 1, r.stderr);
+      assert.strictEqual(
+        r.stdout,
+        [
+          'model.py',
+          '  4:7      class Block                       not known',
+          '  7:21     Linear                                4,160  64 → 64',
+          '  8:21     MultiheadAttention                 rejected  3 heads',
+          '  8:21     error [heads-divisibility] embed_dim 64 is not divisible by num_heads 3: PyTorch raises "embed_dim must be divisible by num_heads". Each head takes embed_dim / num_heads features.',
+          '  11:8     Linear                                  650  64 → 10',
+          '',
+          '1 error in 1 file · 1 model · 3 layers',
+          '',
+        ].join('\n'),
+      );
+      assert.strictEqual(r.stderr, '');
+    } finally {
+      remove();
+    }
+  });
+
+  test('the summary counts in the plural, and says when nothing is wrong', () => {
+    const r = run(['test/fixtures/models/pytorch/shape_errors.py', 'test/fixtures/models/pytorch/forward_errors.py', 'test/fixtures/models/pytorch/gpt.py']);
+    const json = filesOf(run(['--json', 'test/fixtures/models/pytorch/shape_errors.py', 'test/fixtures/models/pytorch/forward_errors.py', 'test/fixtures/models/pytorch/gpt.py']).stdout);
+    const total = (key: 'layers' | 'modules' | 'diagnostics') => json.reduce((n, f) => n + f[key].length, 0);
+    const last = r.stdout.trimEnd().split('\n').pop();
+    assert.strictEqual(last, `${total('diagnostics')} errors in 2 files · ${total('modules')} models · ${total('layers')} layers`);
+    const clean = run(['test/fixtures/models/pytorch/gpt.py']);
+    assert.strictEqual(clean.status, 0, clean.stderr);
+    assert.match(clean.stdout, /36:23 +Linear +1,771,776 +768 → 2,304/);
+    assert.match(clean.stdout, /\nno errors in 1 file · \d+ models · \d+ layers\n$/);
+  });
+
+  test('colour: FORCE_COLOR turns it on in a pipe and wins over NO_COLOR; a terminal gets it unless NO_COLOR', () => {
+    const file = 'test/fixtures/models/pytorch/shape_errors.py';
+    assert.doesNotMatch(run([file]).stdout, /\x1b\[/);
+    assert.match(run([file], { env: { FORCE_COLOR: '1' } }).stdout, /\x1b\[31merror\x1b\[39m \[heads-divisibility\]/);
+    assert.match(run([file], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } }).stdout, /\x1b\[31m/);
+    assert.doesNotMatch(run([file], { env: { FORCE_COLOR: '0' } }).stdout, /\x1b\[/);
+    assert.doesNotMatch(run(['--json', file], { env: { FORCE_COLOR: '1' } }).stdout, /\x1b\[/);
+    assert.strictEqual(wantsColour({}, true), true);
+    assert.strictEqual(wantsColour({ NO_COLOR: '1' }, true), false);
+    assert.strictEqual(wantsColour({ NO_COLOR: '' }, true), true);
+    assert.strictEqual(wantsColour({}, false), false);
+  });
+
+  test('a JSON report far past a pipe buffer (64 KiB) arrives whole', () => {
+    const lines = ['import torch.nn as nn', ...Array.from({ length: 3000 }, (_, i) => `layer_${i} = nn.Linear(${i + 1}, 64)`), ''];
+    const { dir, remove } = tempFiles({ 'many.py': lines.join('\n') });
+    try {
+      // Through a shell pipe: spawnSync's own stdout is a socket, which Node writes synchronously, so an
+      // early exit would lose nothing there; a pipe is written asynchronously, as in `attention-lens | jq`.
+      const r = spawnSync('sh', ['-c', '"$0" "$@" | cat', process.execPath, CLI, '--json', 'many.py'], { cwd: dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      assert.strictEqual(r.status, 0, r.stderr);
+      assert.ok(r.stdout.length > 4 * 65536, `only ${r.stdout.length} characters`);
+      const layers = filesOf(r.stdout)[0].layers;
+      assert.strictEqual(layers.length, 3000);
+      assert.deepStrictEqual(layers[2999], { line: 3001, column: 14, kind: 'Linear', framework: 'pytorch', params: 3000 * 64 + 64, paramsExact: String(3000 * 64 + 64), formula: 'in·out + out', values: [{ params: 3000 * 64 + 64, paramsExact: String(3000 * 64 + 64), context: '', contexts: 1 }] });
+    } finally {
+      remove();
+    }
+  });
+
+  test('-h and --help print the usage on stdout and exit 0; --version prints the package version', () => {
+    for (const flag of ['-h', '--help']) {
+      const r = run([flag, 'ignored.py']);
+      assert.strictEqual(r.status, 0);
+      assert.strictEqual(r.stdout, `${USAGE}\n`);
+      assert.strictEqual(r.stderr, '');
+    }
+    const version = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    const r = run(['--version']);
+    assert.deepStrictEqual([r.status, r.stdout, r.stderr], [0, `${version}\n`, '']);
+  });
+
+  test('an unknown option, a bad format or no path: message and usage on stderr, exit 2, nothing on stdout', () => {
+    const cases: [string[], string][] = [
+      [['--jsn', 'x.py'], 'unknown option --jsn'],
+      [['-x'], 'unknown option -x'],
+      [['--format', 'xml', 'x.py'], 'unknown format xml (text, json or sarif)'],
+      [['--format'], '--format needs a value: text, json or sarif'],
+      [[], 'no path given'],
+    ];
+    for (const [args, message] of cases) {
+      const r = run(args);
+      assert.deepStrictEqual([r.status, r.stdout, r.stderr], [2, '', `attention-lens: ${message}\n${USAGE}\n`], args.join(' '));
+    }
+  });
+
+  test('-- ends the options: a file named --json after it is a path', () => {
+    const { dir, remove } = tempFiles({ '--json': 'x = 1\n' });
+    try {
+      const r = run(['--', '--json'], { cwd: dir });
+      assert.strictEqual(r.status, 2);
+      assert.strictEqual(r.stderr, 'attention-lens: cannot read --json: not a .py, .ts or .ipynb file\n');
+      const named = tempFiles({ '--help.py': MODEL });
+      try {
+        const json = run(['--format=json', '--', '--help.py'], { cwd: named.dir });
+        assert.strictEqual(json.status, 1, json.stderr);
+        assert.strictEqual(filesOf(json.stdout)[0].path, '--help.py');
+      } finally {
+        named.remove();
+      }
+    } finally {
+      remove();
+    }
   });
 
   test('an unreadable path exits 2 and the other paths are still analysed', () => {
-    const r = run('--json', 'no/such/file.py', 'test/fixtures/models/pytorch/gpt.py');
+    const r = run(['--json', 'no/such/file.py', 'test/fixtures/models/pytorch/gpt.py']);
     assert.strictEqual(r.status, 2);
-    assert.match(r.stderr, /cannot read no\/such\/file.py/);
-    assert.strictEqual((JSON.parse(r.stdout) as { files: unknown[] }).files.length, 1);
-  });
-
-  test('no path is a usage error', () => {
-    assert.strictEqual(run().status, 2);
+    assert.strictEqual(r.stderr, 'attention-lens: cannot read no/such/file.py: no such file or directory (ENOENT)\n');
+    assert.strictEqual(filesOf(r.stdout).length, 1);
   });
 });

@@ -1,0 +1,33 @@
+/** `--format json`: one entry per file, with its layers, models and diagnostics in source order. */
+import { exactCount, inSourceOrder, isFailed, layerCount, type FileReport } from './report';
+
+export function toJson(reports: readonly FileReport[]): string {
+  return `${JSON.stringify({ files: reports.map(fileJson) })}\n`;
+}
+
+/** One file's entry: the one place to extend when the analysis gains fields. */
+function fileJson(r: FileReport): object {
+  const head = { path: r.path, language: r.language };
+  if (isFailed(r)) return { ...head, error: r.error, layers: [], modules: [], diagnostics: [] };
+  const at = (span: { startLine: number; startChar: number }) => r.locate(span.startLine, span.startChar);
+  return {
+    ...head,
+    layers: inSourceOrder(r.analysis.layers).map((l) => ({
+      ...at(l.span),
+      kind: l.layer.kind,
+      framework: l.layer.framework,
+      ...exactCount(layerCount(l.layer)),
+      formula: l.layer.formula,
+      values: l.values.map((v) => ({ ...exactCount(v.params), context: v.context, contexts: v.contexts })),
+    })),
+    modules: inSourceOrder(r.analysis.modules).map((m) => {
+      const { cell, line } = at(m.span);
+      return { name: m.name, ...(cell === undefined ? {} : { cell }), line, ...exactCount(m.summary.params) };
+    }),
+    instances: inSourceOrder(r.analysis.instances).map((i) => {
+      const { cell, line } = at(i.span);
+      return { class: i.className, ...(cell === undefined ? {} : { cell }), line, ...exactCount(i.summary.params) };
+    }),
+    diagnostics: inSourceOrder(r.analysis.findings).map((f) => ({ ...at(f.span), severity: f.severity, code: f.code, message: f.message })),
+  };
+}

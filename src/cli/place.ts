@@ -1,0 +1,17 @@
+/** Where something is in the file as the user sees it: 1-based, and in a notebook, per cell. */
+
+export interface Place {
+  /** The cell's position in the notebook, counting every cell (markdown too), from 1. */
+  readonly cell?: number;
+  readonly line: number;
+  readonly column: number;
+}
+
+/** Maps a 0-based line and character of the analysed text to the file. */
+export type Locate = (line: number, char: number) => Place;
+
+export const plainText: Locate = (line, char) => ({ line: line + 1, column: char + 1 });
+
+export function placeText(p: Place): string {
+  return p.cell === undefined ? `${p.line}:${p.column}` : `cell ${p.cell}:${p.line}:${p.column}`;
+}

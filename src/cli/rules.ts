@@ -1,0 +1,55 @@
+/** The diagnostic codes as SARIF rules: what each one means, for the code-scanning alert's help. */
+
+export interface Rule {
+  readonly id: string;
+  readonly summary: string;
+  readonly help: string;
+}
+
+export const RULES: readonly Rule[] = [
+  {
+    id: 'heads-divisibility',
+    summary: 'The embedding size is not divisible by the number of heads.',
+    help: 'Multi-head attention splits the embedding into equal heads, so the framework refuses to build the layer when embed_dim (in_size in js-pytorch) is not a multiple of num_heads. Choose a head count that divides the embedding size; the editor offers the nearest ones as quick fixes.',
+  },
+  {
+    id: 'groups-divisibility',
+    summary: "GroupNorm's channels are not divisible by its groups.",
+    help: 'GroupNorm normalises equal groups of channels: PyTorch raises "num_channels must be divisible by num_groups". Choose a number of groups that divides the channels.',
+  },
+  {
+    id: 'negative-size',
+    summary: 'A size the framework rejects: negative.',
+    help: 'A layer cannot have a negative number of features or heads; the framework fails creating its tensors (or on the first forward call).',
+  },
+  {
+    id: 'zero-size',
+    summary: 'A size the framework rejects: zero.',
+    help: 'A size of 0 makes the framework fail initialising the layer (for example a division by zero in its weight initialisation).',
+  },
+  {
+    id: 'non-integer-size',
+    summary: 'A size the framework rejects: not an integer.',
+    help: 'Layer sizes must be integers: PyTorch raises TypeError for a float such as 384.0. Use // for integer division.',
+  },
+  {
+    id: 'sequential-mismatch',
+    summary: 'A layer of a sequential model does not read what the layer before it produces.',
+    help: 'In nn.Sequential (or a TF.js sequential model) each layer receives the output of the one before it; its input size must equal that output size, or the framework raises a shape error on the first call.',
+  },
+  {
+    id: 'feature-mismatch',
+    summary: 'A call in forward() receives the wrong feature size.',
+    help: 'A layer, a residual sum or a torch.cat in forward() receives a tensor whose last dimension differs from what it expects; the framework raises a shape error at that call.',
+  },
+  {
+    id: 'attention-embed-mismatch',
+    summary: 'A query, key or value does not match embed_dim, kdim or vdim.',
+    help: "The query's feature size must equal embed_dim, and the key's and value's must equal kdim and vdim (embed_dim unless set); the attention layer raises a shape error otherwise.",
+  },
+];
+
+/** A code the table does not know yet (the core may add some) still gets a rule, named after it. */
+export function ruleFor(code: string): Rule {
+  return RULES.find((r) => r.id === code) ?? { id: code, summary: `Attention Lens diagnostic ${code}.`, help: `See the diagnostic codes in the Attention Lens README for ${code}.` };
+}

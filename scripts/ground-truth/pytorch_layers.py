@@ -160,10 +160,12 @@ def run_fixture(path, recorder):
     shared = sorted({line for line in lines if lines.count(line) > 1})
     if shared:
         sys.exit(f"{path}: several layer calls on line(s) {shared}; a line must identify one call")
-    if sorted(recorder.sites) != expected:
-        sys.exit(f"{path}: unreached call sites {sorted(set(expected) - set(recorder.sites))}, "
-                 f"unexpected recorded sites {sorted(set(recorder.sites) - set(expected))}")
-    return [recorder.sites[site] for site in sorted(recorder.sites)], modules
+    # A layer built through an alias the source does not name (a partial, a class passed as an argument)
+    # has no call site of its own: it counts in its model's total only.
+    reached = {site: record for site, record in recorder.sites.items() if site in expected}
+    if sorted(reached) != expected:
+        sys.exit(f"{path}: unreached call sites {sorted(set(expected) - set(reached))}")
+    return [reached[site] for site in sorted(reached)], modules
 
 
 def main():

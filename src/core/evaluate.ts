@@ -210,6 +210,20 @@ export class Evaluator implements Interp {
         return this.comprehension(e, frame);
       case 'lambda':
         return { t: 'lambda', expr: e, closure: frame };
+      case 'fstring': {
+        let text = '';
+        for (const part of e.parts) {
+          const v = typeof part === 'string' ? ({ t: 'str', v: part } as Value) : this.eval(part, frame);
+          if (v.t === 'str') text += v.v;
+          else if (v.t === 'int' && v.p.constant !== undefined) text += String(v.p.constant);
+          else return SCALAR;
+        }
+        return { t: 'str', v: text };
+      }
+      case 'slice': {
+        const bound = (x: Expr | undefined) => (x ? this.eval(x, frame) : NONE);
+        return { t: 'slice', lower: bound(e.lower), upper: bound(e.upper), step: bound(e.step) };
+      }
       default:
         return UNKNOWN;
     }
@@ -365,6 +379,7 @@ export class Evaluator implements Interp {
   }
 
   private subscript(obj: Value, key: Value): Value {
+    if (key.t === 'slice') return sliced(obj, key);
     if (obj.t === 'dict' && key.t === 'str') return obj.fields.get(key.v) ?? (obj.origin ? { t: 'sym', name: `${obj.origin}[${JSON.stringify(key.v)}]` } : UNKNOWN);
     const items = obj.t === 'seq' || obj.t === 'range' ? itemsOf(obj) : undefined;
     if (items && key.t === 'int' && key.p.constant !== undefined) {
@@ -777,6 +792,30 @@ export class Evaluator implements Interp {
   isCatalogLayer(path: string): boolean {
     return layerSpec(normalizePath(path)) !== undefined;
   }
+}
+
+/** `xs[a:b:c]` of a list, a tuple or a string with known bounds. */
+function sliced(obj: Value, key: Extract<Value, { t: 'slice' }>): Value {
+  const items = obj.t === 'seq' || obj.t === 'range' ? itemsOf(obj) : undefined;
+  const text = obj.t === 'str' ? obj.v : undefined;
+  const length = items?.length ?? text?.length;
+  const bound = (v: Value) => (v.t === 'none' ? undefined : asPoly(v)?.constant);
+  const step = bound(key.step) ?? 1n;
+  const lo = bound(key.lower);
+  const hi = bound(key.upper);
+  if (length === undefined || step === 0n || (key.lower.t !== 'none' && lo === undefined) || (key.upper.t !== 'none' && hi === undefined)) return obj.t === 'tensor' ? obj : UNKNOWN;
+  const n = BigInt(length);
+  const clamp = (x: bigint | undefined, fallback: bigint) => {
+    if (x === undefined) return fallback;
+    const y = x < 0n ? x + n : x;
+    return y < 0n ? (step > 0n ? 0n : -1n) : y > n ? (step > 0n ? n : n - 1n) : y;
+  };
+  const start = clamp(lo, step > 0n ? 0n : n - 1n);
+  const stop = clamp(hi, step > 0n ? n : -1n);
+  const picked: number[] = [];
+  for (let i = start; step > 0n ? i < stop : i > stop; i += step) picked.push(Number(i));
+  if (text !== undefined) return { t: 'str', v: picked.map((i) => text[i]).join('') };
+  return { t: 'seq', items: picked.map((i) => items![i]), tuple: obj.t === 'seq' ? obj.tuple : undefined };
 }
 
 function plain(keywords: ReadonlyMap<string, { value: Value }>): Map<string, Value> {

@@ -69,6 +69,10 @@ export type Expr =
       readonly filters: readonly Expr[];
       readonly span: Span;
     }
+  /** `f"proj_{name}"`: literal pieces and expressions. */
+  | { readonly k: 'fstring'; readonly parts: readonly (string | Expr)[]; readonly span: Span }
+  /** `a[lower:upper:step]`'s index. */
+  | { readonly k: 'slice'; readonly lower?: Expr; readonly upper?: Expr; readonly step?: Expr; readonly span: Span }
   /** `lambda x, y=1: body` / `(x) => body`. */
   | { readonly k: 'lambda'; readonly params: readonly { readonly name: string; readonly default?: Expr }[]; readonly body: Expr; readonly span: Span }
   | { readonly k: 'dict'; readonly entries: readonly DictEntry[]; readonly span: Span }
@@ -109,6 +113,10 @@ export function mentionsName(e: Expr, name: string): boolean {
       return e.entries.some((d) => (d.key && mentionsName(d.key, name)) || (d.spread && mentionsName(d.spread, name)) || mentionsName(d.value, name));
     case 'comprehension':
       return mentionsName(e.iterable, name) || (!mentionsName(e.target, name) && (mentionsName(e.element, name) || e.filters.some((f) => mentionsName(f, name))));
+    case 'fstring':
+      return e.parts.some((p) => typeof p !== 'string' && mentionsName(p, name));
+    case 'slice':
+      return [e.lower, e.upper, e.step].some((p) => p !== undefined && mentionsName(p, name));
     case 'lambda':
       return !e.params.some((p) => p.name === name) && mentionsName(e.body, name);
     case 'unknown':

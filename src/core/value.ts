@@ -40,6 +40,8 @@ export type Value =
   | { readonly t: 'partial'; readonly fn: Value; readonly positional: readonly Value[]; readonly keywords: ReadonlyMap<string, Value> }
   /** `super()` inside a method of `cls`, for `self`. */
   | { readonly t: 'super'; readonly cls: DefRef; readonly self: Value }
+  /** The index of `xs[a:b:c]`, None where left out. */
+  | { readonly t: 'slice'; readonly lower: Value; readonly upper: Value; readonly step: Value }
   /** `range(start, stop)` (step 1). */
   | { readonly t: 'range'; readonly start: Poly; readonly stop: Poly }
   /** A built layer; `applied` rebuilds it for the inputs it is applied to (TF.js sizes come from them). */

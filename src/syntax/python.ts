@@ -425,9 +425,18 @@ export function pythonExpr(node: Node, source: string): Expr {
     case 'none':
       return { k: 'none', span };
     case 'string': {
-      const parts = namedChildren(node);
-      if (parts.some((p) => p.type === 'interpolation')) return { k: 'unknown', text: text(), span };
-      return { k: 'str', value: parts.filter((p) => p.type === 'string_content').map((p) => textOf(p, source)).join(''), span };
+      const parts = namedChildren(node).filter((p) => p.type === 'string_content' || p.type === 'interpolation');
+      if (parts.some((p) => p.type === 'interpolation')) {
+        // f"proj_{name}": the pieces, joined when each is known; a format spec or conversion is not followed.
+        const pieces = parts.map((p) => (p.type === 'string_content' ? textOf(p, source) : namedChildren(p).length === 1 ? pythonExpr(namedChildren(p)[0], source) : undefined));
+        if (pieces.some((p) => p === undefined)) return { k: 'unknown', text: text(), span };
+        return { k: 'fstring', parts: pieces as (string | Expr)[], span };
+      }
+      return { k: 'str', value: parts.map((p) => textOf(p, source)).join(''), span };
+    }
+    case 'slice': {
+      const [lower, upper, step] = sliceParts(node);
+      return { k: 'slice', lower: lower && pythonExpr(lower, source), upper: upper && pythonExpr(upper, source), step: step && pythonExpr(step, source), span };
     }
     case 'identifier':
       return { k: 'name', id: text(), span };
@@ -520,6 +529,18 @@ export function pythonExpr(node: Node, source: string): Expr {
     default:
       return { k: 'unknown', text: text(), span };
   }
+}
+
+/** `a:b:c` with any part left out: the expressions before, between and after the colons. */
+function sliceParts(node: Node): (Node | undefined)[] {
+  const parts: (Node | undefined)[] = [undefined, undefined, undefined];
+  let i = 0;
+  for (const child of node.children) {
+    if (!child) continue;
+    if (child.type === ':') i++;
+    else if (child.isNamed && child.type !== 'comment') parts[i] = child;
+  }
+  return parts;
 }
 
 function pythonArg(node: Node, source: string): Arg {

@@ -140,9 +140,15 @@ export class ClassModel {
       if (result.t === 'unknown') tree.unknown ??= `${c.name}(...) raises here`;
     } else {
       const layer = this.catalogBase(c);
-      if (layer && call) return this.graft(instance, layer, bound, call);
+      if (layer) return this.graft(instance, layer, bound, call ?? this.nameCall(c));
     }
     return instance;
+  }
+
+  /** A call of the class with no arguments, placed at its name: what building it with its defaults means. */
+  private nameCall(c: ClassRef): CallExpr {
+    const span = this.ev.scopeAt(c.fragment, c.scope).nameSpan;
+    return { k: 'call', callee: { k: 'name', id: c.name, span }, args: [], isNew: false, span };
   }
 
   /** A subclass of a catalog layer: the layer its constructor builds, under the subclass's name. */

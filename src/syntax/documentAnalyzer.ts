@@ -51,8 +51,8 @@ export class DocumentAnalyzer {
     const candidates = candidateNames(this.language, tree, text);
     const sameNames = candidates.length === this.candidates.length && candidates.every((c, i) => c === this.candidates[i]);
     let previous: (FragmentResult | undefined)[] = [];
-    if (change && sameNames) {
-      const r = this.reextract(tree, text, change, candidates);
+    if (old && change && sameNames) {
+      const r = this.reextract(old, tree, text, change, candidates);
       this.fragments = r.fragments;
       previous = r.results.map((res) => (res && ![...res.reads].some((n) => r.touched.has(n)) ? res : undefined));
     } else {
@@ -66,36 +66,59 @@ export class DocumentAnalyzer {
     return assemble(this.language, this.results);
   }
 
-  /** Keeps the fragments outside the edited range (shifted), extracts only the statements inside it. */
-  private reextract(tree: Tree, text: string, c: TextChange, candidates: readonly string[]): Reextracted {
+  /**
+   * Walks the new tree's top-level statements and reuses an old fragment only for a statement that is
+   * provably the same one: the same span (shifted when after the edit), away from the edit and from every
+   * range whose structure the re-parse changed, and free of syntax errors. Deciding from the old
+   * fragments instead loses statements the edit extends: while `ff = nn.Linear(` is typed, each key lands
+   * after the end of the statement it grows (in whitespace, or past an error node), so that statement was
+   * kept as it stood a key earlier and the finished layer never appeared until the file was reopened.
+   */
+  private reextract(old: Tree, tree: Tree, text: string, c: TextChange, candidates: readonly string[]): Reextracted {
     const start = c.rangeOffset;
     const oldEnd = c.rangeOffset + c.rangeLength;
-    const delta = c.text.length - c.rangeLength;
-    const lineDelta = countLines(text, start, oldEnd + delta) - countLines(this.text, start, oldEnd);
-    const first = this.fragments.findIndex((f) => f.span.end >= start);
-    const firstAfter = this.fragments.findIndex((f) => f.span.start > oldEnd);
-    const keepBefore = first < 0 ? this.fragments.length : first;
-    const keepAfter = firstAfter < 0 ? this.fragments.length : firstAfter;
-    const from = keepBefore > 0 ? this.fragments[keepBefore - 1].span.end : 0;
-    const to = keepAfter < this.fragments.length ? this.fragments[keepAfter].span.start + delta : text.length;
-    const middle = topLevelNodes(tree)
-      .filter((n) => n.startIndex >= from && n.endIndex <= to)
-      .map((n) => extractFragment(this.language, n, text, candidates));
+    const newEnd = c.rangeOffset + c.text.length;
+    const delta = newEnd - oldEnd;
+    const lineDelta = countLines(text, start, newEnd) - countLines(this.text, start, oldEnd);
+    const editLastLine = pointAt(text, newEnd).row;
+    const changed = tree.getChangedRanges(old);
+    /** Old fragments clear of the edit, by their start in the new text. */
+    const clear = new Map<number, number>();
+    this.fragments.forEach((f, i) => {
+      if (f.span.end < start) clear.set(f.span.start, i);
+      else if (f.span.start > oldEnd) clear.set(f.span.start + delta, i);
+    });
+    const fragments: Fragment[] = [];
+    const results: (FragmentResult | undefined)[] = [];
+    const reused = new Set<number>();
     const touched = new Set<string>();
-    for (const f of [...this.fragments.slice(keepBefore, keepAfter), ...middle]) for (const n of definedNames(f)) touched.add(n);
-    return {
-      fragments: [
-        ...this.fragments.slice(0, keepBefore),
-        ...middle,
-        ...this.fragments.slice(keepAfter).map((f) => shiftFragment(f, delta, lineDelta)),
-      ],
-      results: [
-        ...this.results.slice(0, keepBefore),
-        ...middle.map(() => undefined),
-        ...this.results.slice(keepAfter).map((r) => shiftResult(r, delta, lineDelta)),
-      ],
-      touched,
-    };
+    for (const node of topLevelNodes(tree)) {
+      const i = clear.get(node.startIndex);
+      const f = i === undefined ? undefined : this.fragments[i];
+      const after = node.startIndex > newEnd;
+      const same =
+        f !== undefined &&
+        f.span.end + (after ? delta : 0) === node.endIndex &&
+        // A statement sharing the edit's last line moves sideways, which a shift does not express.
+        (!after || node.startPosition.row > editLastLine) &&
+        !node.hasError &&
+        !changed.some((r) => r.startIndex < node.endIndex && r.endIndex > node.startIndex);
+      if (same) {
+        reused.add(i!);
+        fragments.push(after ? shiftFragment(f, delta, lineDelta) : f);
+        const result = this.results[i!];
+        results.push(result && (after ? shiftResult(result, delta, lineDelta) : result));
+      } else {
+        const fresh = extractFragment(this.language, node, text, candidates);
+        for (const n of definedNames(fresh)) touched.add(n);
+        fragments.push(fresh);
+        results.push(undefined);
+      }
+    }
+    this.fragments.forEach((f, i) => {
+      if (!reused.has(i)) for (const n of definedNames(f)) touched.add(n);
+    });
+    return { fragments, results, touched };
   }
 
   dispose(): void {

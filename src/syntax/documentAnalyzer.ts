@@ -69,7 +69,7 @@ export class DocumentAnalyzer {
   /**
    * Walks the new tree's top-level statements and reuses an old fragment only for a statement that is
    * provably the same one: the same span (shifted when after the edit), away from the edit and from every
-   * range whose structure the re-parse changed, and free of syntax errors. Deciding from the old
+   * range whose structure the re-parse changed. Deciding from the old
    * fragments instead loses statements the edit extends: while `ff = nn.Linear(` is typed, each key lands
    * after the end of the statement it grows (in whitespace, or past an error node), so that statement was
    * kept as it stood a key earlier and the finished layer never appeared until the file was reopened.
@@ -80,7 +80,6 @@ export class DocumentAnalyzer {
     const newEnd = c.rangeOffset + c.text.length;
     const delta = newEnd - oldEnd;
     const lineDelta = countLines(text, start, newEnd) - countLines(this.text, start, oldEnd);
-    const editLastLine = pointAt(text, newEnd).row;
     const changed = tree.getChangedRanges(old);
     /** Old fragments clear of the edit, by their start in the new text. */
     const clear = new Map<number, number>();
@@ -100,8 +99,8 @@ export class DocumentAnalyzer {
         f !== undefined &&
         f.span.end + (after ? delta : 0) === node.endIndex &&
         // A statement sharing the edit's last line moves sideways, which a shift does not express.
-        (!after || node.startPosition.row > editLastLine) &&
-        !node.hasError &&
+        (!after || text.lastIndexOf('\n', node.startIndex - 1) >= newEnd) &&
+        // Outside every changed range the subtree is the old one, error nodes included.
         !changed.some((r) => r.startIndex < node.endIndex && r.endIndex > node.startIndex);
       if (same) {
         reused.add(i!);

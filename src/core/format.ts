@@ -5,6 +5,7 @@ import type { LayerInstance } from './layer';
 import { tensorSize } from './layer';
 import { dimText } from './catalog/spec';
 import { groupDigits, type Poly } from './symbolic';
+import { codeSpan, escapeMarkdown as md } from './markdown';
 
 const FRAMEWORK_NAMES = { pytorch: 'PyTorch', tfjs: 'TensorFlow.js', 'js-pytorch': 'js-pytorch' } as const;
 
@@ -30,13 +31,13 @@ export function shapeText(shape: readonly Poly[]): string {
   return `[${shape.map((d) => (d.constant !== undefined ? String(d.constant) : d.toString())).join(', ')}]`;
 }
 
-/** The hover: count, formula, tensor table and the notes that explain them. */
+/** The hover: count, formula, tensor table and the notes that explain them. Text from the file is escaped. */
 export function hoverMarkdown(layer: LayerInstance, qualifiedName: string): string {
   const c = layer.params?.constant;
   const lines: string[] = [];
-  lines.push(c !== undefined ? `**${qualifiedName}**: ${groupDigits(c)} parameters` : `**${qualifiedName}**: ${layer.unknownReason ?? 'size not known'}`);
+  lines.push(c !== undefined ? `**${md(qualifiedName)}**: ${groupDigits(c)} parameters` : `**${md(qualifiedName)}**: ${md(layer.unknownReason ?? 'size not known')}`);
   lines.push('');
-  if (layer.formula) lines.push(`Formula: \`${layer.formula}\``, '');
+  if (layer.formula) lines.push(`Formula: ${codeSpan(layer.formula)}`, '');
   if (c !== undefined && c > 0n) lines.push(`Weights: ${bytes(c * 4n)} in fp32, ${bytes(c * 2n)} in bf16`, '');
   if (layer.tensors.length) {
     lines.push('| tensor | shape | count |', '|---|---|---:|');
@@ -44,11 +45,11 @@ export function hoverMarkdown(layer: LayerInstance, qualifiedName: string): stri
       const size = tensorSize(t);
       const shape = shapeText(t.shape);
       const count = size.constant !== undefined ? groupDigits(size.constant) : size.toString();
-      lines.push(`| \`${t.name}\` | ${t.repeat ? `${t.repeat} × ` : ''}${shape} | ${count} |`);
+      lines.push(`| ${codeSpan(t.name, true)} | ${t.repeat ? `${md(t.repeat.toString())} × ` : ''}${md(shape)} | ${md(count)} |`);
     }
     lines.push('');
   }
-  for (const n of layer.notes) lines.push(`- ${n}`);
+  for (const n of layer.notes) lines.push(`- ${md(n)}`);
   return lines.join('\n');
 }
 
@@ -83,21 +84,21 @@ function bytes(n: bigint): string {
   return `${(x / 2 ** 10).toFixed(1)} KiB`;
 }
 
-/** The class hover: its children with their share, and the memory its weights take. */
+/** The class hover: its children with their share, and the memory its weights take. Text from the file is escaped. */
 export function moduleHoverMarkdown(name: string, summary: ModuleSummary): string {
   const c = summary.params?.constant;
-  const lines = [c !== undefined ? `**${name}**: ${groupDigits(c)} parameters (${shortCount(c)}), built with its default arguments` : `**${name}**: ${summary.reason ?? 'total not known'}`, ''];
+  const lines = [c !== undefined ? `**${md(name)}**: ${groupDigits(c)} parameters (${shortCount(c)}), built with its default arguments` : `**${md(name)}**: ${md(summary.reason ?? 'total not known')}`, ''];
   if (summary.children.length) {
     lines.push('| child | kind | count | share |', '|---|---|---:|---:|');
     for (const child of summary.children) {
       const n = child.params.constant;
       const share = n !== undefined && c ? `${((Number(n) / Number(c)) * 100).toFixed(1)} %` : '';
       const kind = child.repeat ? `${dimText(child.repeat)} × ${child.kind}` : child.kind;
-      lines.push(`| \`${child.name === '{i}' ? '0…' : child.name}\` | ${kind} | ${n !== undefined ? groupDigits(n) : child.params.toString()} | ${share} |`);
+      lines.push(`| ${codeSpan(child.name === '{i}' ? '0…' : child.name, true)} | ${md(kind)} | ${n !== undefined ? groupDigits(n) : md(child.params.toString())} | ${share} |`);
     }
     lines.push('');
   }
-  for (const [a, b] of summary.tied) lines.push(`Tied: \`${a}\` and \`${b}\` are one parameter, counted once (so the shares add up to more than 100 %).`, '');
+  for (const [a, b] of summary.tied) lines.push(`Tied: ${codeSpan(a)} and ${codeSpan(b)} are one parameter, counted once (so the shares add up to more than 100 %).`, '');
   if (c !== undefined && c > 0n) {
     lines.push(
       `Weights: ${bytes(c * 4n)} in fp32, ${bytes(c * 2n)} in bf16.`,

@@ -41,8 +41,8 @@ export class DocumentAnalyzer {
     }
     const candidates = candidateNames(this.language, tree, text);
     const sameNames = candidates.length === this.candidates.length && candidates.every((c, i) => c === this.candidates[i]);
-    if (change && sameNames) {
-      this.fragments = this.reextract(tree, text, change, candidates);
+    if (old && change && sameNames) {
+      this.fragments = this.reextract(old, tree, text, change, candidates);
     } else {
       this.fragments = topLevelNodes(tree).map((n) => extractFragment(this.language, n, text, candidates));
     }
@@ -53,26 +53,42 @@ export class DocumentAnalyzer {
     return analyze(sourceModel(this.language, tree, text, this.fragments), resolver);
   }
 
-  /** Keeps the fragments outside the edited range (shifted), extracts only the statements inside it. */
-  private reextract(tree: Tree, text: string, c: TextChange, candidates: readonly string[]): Fragment[] {
+  /**
+   * Walks the new tree's top-level statements and reuses an old fragment only for a statement that is
+   * provably the same one: the same span (shifted when after the edit), away from the edit and from every
+   * range whose structure the re-parse changed. Deciding from the old
+   * fragments instead loses statements the edit extends: while `ff = nn.Linear(` is typed, each key lands
+   * after the end of the statement it grows (in whitespace, or past an error node), so that statement was
+   * kept as it stood a key earlier and the finished layer never appeared until the file was reopened.
+   */
+  private reextract(old: Tree, tree: Tree, text: string, c: TextChange, candidates: readonly string[]): Fragment[] {
     const start = c.rangeOffset;
     const oldEnd = c.rangeOffset + c.rangeLength;
-    const delta = c.text.length - c.rangeLength;
-    const lineDelta = countLines(text, start, oldEnd + delta) - countLines(this.text, start, oldEnd);
-    const first = this.fragments.findIndex((f) => f.span.end >= start);
-    const firstAfter = this.fragments.findIndex((f) => f.span.start > oldEnd);
-    const keepBefore = first < 0 ? this.fragments.length : first;
-    const keepAfter = firstAfter < 0 ? this.fragments.length : firstAfter;
-    const from = keepBefore > 0 ? this.fragments[keepBefore - 1].span.end : 0;
-    const to = keepAfter < this.fragments.length ? this.fragments[keepAfter].span.start + delta : text.length;
-    const middle = topLevelNodes(tree)
-      .filter((n) => n.startIndex >= from && n.endIndex <= to)
-      .map((n) => extractFragment(this.language, n, text, candidates));
-    return [
-      ...this.fragments.slice(0, keepBefore),
-      ...middle,
-      ...this.fragments.slice(keepAfter).map((f) => shiftFragment(f, delta, lineDelta)),
-    ];
+    const newEnd = c.rangeOffset + c.text.length;
+    const delta = newEnd - oldEnd;
+    const lineDelta = countLines(text, start, newEnd) - countLines(this.text, start, oldEnd);
+    const changed = tree.getChangedRanges(old);
+    /** Old fragments clear of the edit, by their start in the new text. */
+    const clear = new Map<number, number>();
+    this.fragments.forEach((f, i) => {
+      if (f.span.end < start) clear.set(f.span.start, i);
+      else if (f.span.start > oldEnd) clear.set(f.span.start + delta, i);
+    });
+    const fragments: Fragment[] = [];
+    for (const node of topLevelNodes(tree)) {
+      const i = clear.get(node.startIndex);
+      const f = i === undefined ? undefined : this.fragments[i];
+      const after = node.startIndex > newEnd;
+      const same =
+        f !== undefined &&
+        f.span.end + (after ? delta : 0) === node.endIndex &&
+        // A statement sharing the edit's last line moves sideways, which a shift does not express.
+        (!after || text.lastIndexOf('\n', node.startIndex - 1) >= newEnd) &&
+        // Outside every changed range the subtree is the old one, error nodes included.
+        !changed.some((r) => r.startIndex < node.endIndex && r.endIndex > node.startIndex);
+      fragments.push(same ? (after ? shiftFragment(f, delta, lineDelta) : f) : extractFragment(this.language, node, text, candidates));
+    }
+    return fragments;
   }
 
   dispose(): void {

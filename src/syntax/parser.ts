@@ -16,15 +16,21 @@ const GRAMMAR_FILES: Record<Language, string> = {
 };
 
 /** A parse slower than this is abandoned: the document then gets no analysis rather than a frozen host. */
-const PARSE_BUDGET_MS = 2000;
+export const PARSE_BUDGET_MS = 2000;
+
+export interface GrammarOptions {
+  /** Milliseconds a single parse may take (tests lower it to see a parse abandoned). */
+  readonly parseBudgetMs?: number;
+}
 
 export class Grammars {
   private constructor(
     private readonly languages: Record<Language, TsLanguage>,
     private readonly parser: Parser,
+    private readonly parseBudgetMs: number,
   ) {}
 
-  static async load(loader: WasmLoader): Promise<Grammars> {
+  static async load(loader: WasmLoader, options: GrammarOptions = {}): Promise<Grammars> {
     const runtime = await loader('tree-sitter.wasm');
     // `wasmBinary` is an Emscripten module option the typings omit; it avoids any fetch or path lookup.
     await Parser.init({ wasmBinary: runtime, locateFile: (file: string) => file } as unknown as Parameters<typeof Parser.init>[0]);
@@ -32,7 +38,7 @@ export class Grammars {
       loader(GRAMMAR_FILES.python).then((bytes) => TsLanguage.load(bytes)),
       loader(GRAMMAR_FILES.typescript).then((bytes) => TsLanguage.load(bytes)),
     ]);
-    return new Grammars({ python, typescript }, new Parser());
+    return new Grammars({ python, typescript }, new Parser(), options.parseBudgetMs ?? PARSE_BUDGET_MS);
   }
 
   language(language: Language): TsLanguage {
@@ -45,7 +51,8 @@ export class Grammars {
    */
   parse(language: Language, text: string, oldTree?: Tree): Tree | undefined {
     this.parser.setLanguage(this.languages[language]);
-    const deadline = performance.now() + PARSE_BUDGET_MS;
+    const deadline = performance.now() + this.parseBudgetMs;
+    // The typings declare the callback void, but the runtime cancels the parse when it returns true.
     const tree = this.parser.parse(text, oldTree ?? null, {
       progressCallback: () => performance.now() > deadline,
     } as Parameters<Parser['parse']>[2]);

@@ -12,7 +12,7 @@ export function shiftFragment(f: Fragment, delta: number, lineDelta: number): Fr
   if (delta === 0 && lineDelta === 0) return f;
   const span = spanShifter(delta, lineDelta);
   const ref = (r: ExprRef): ExprRef => ({ start: r.start + delta, end: r.end + delta });
-  const binding = (b: Binding): Binding => ({ ...b, at: b.at + delta, value: b.value && ref(b.value) });
+  const binding = (b: Binding): Binding => ({ ...b, at: b.at + delta, value: b.value && ref(b.value), append: b.append && { ...b.append, iterable: b.append.iterable && ref(b.append.iterable) } });
   const param = (p: Param): Param => ({ ...p, default: p.default && ref(p.default) });
   const stmt = stmtShifter(delta, span, ref);
   const scope = (s: Scope): Scope => ({ ...s, nameSpan: span(s.nameSpan), extent: span(s.extent), params: s.params.map(param), bindings: s.bindings.map(binding), bases: s.bases.map(ref), body: s.body.map(stmt) });

@@ -12,6 +12,8 @@ export type ReadText = (file: string) => string | undefined;
 
 /** How far up from the importing file an absolute Python import is looked for. */
 const SEARCH_LEVELS = 4;
+/** Parsed imported files kept: their trees live in WASM memory, which is never garbage-collected. */
+const MAX_MODELS = 50;
 
 export function importCandidates(file: string, language: Language, module: string): string[] {
   const dir = path.dirname(file);
@@ -67,13 +69,23 @@ export class WorkspaceModels {
     const text = this.read(file);
     if (text === undefined) return undefined;
     const cached = this.cache.get(file);
-    if (cached?.text === text) return cached.model;
+    if (cached?.text === text) {
+      // Most recently used last, so that the oldest entry is the first to go.
+      this.cache.delete(file);
+      this.cache.set(file, cached);
+      return cached.model;
+    }
     cached?.tree.delete();
     this.cache.delete(file);
     const tree = this.grammars.parse(language, text);
     if (!tree) return undefined;
     const model = buildModel(language, tree, text);
     this.cache.set(file, { text, tree, model });
+    for (const [oldest, entry] of this.cache) {
+      if (this.cache.size <= MAX_MODELS) break;
+      entry.tree.delete();
+      this.cache.delete(oldest);
+    }
     return model;
   }
 

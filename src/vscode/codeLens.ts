@@ -12,7 +12,8 @@ export class LayerCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
 
   constructor(
     private readonly service: AnalysisService,
-    private readonly enabled: () => boolean,
+    /** Whether the surface is on for this document's language. */
+    private readonly enabled: (doc: vscode.TextDocument) => boolean,
   ) {
     this.subscription = service.onDidAnalyze(() => this._onDidChangeCodeLenses.fire());
   }
@@ -22,7 +23,7 @@ export class LayerCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
   }
 
   async provideCodeLenses(doc: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.CodeLens[]> {
-    if (!this.enabled()) return [];
+    if (!this.enabled(doc)) return [];
     const analysis = await this.service.analysis(doc);
     if (!analysis || token.isCancellationRequested) return [];
     return [

@@ -18,9 +18,11 @@ export async function showDetails(uri: vscode.Uri, position: vscode.Position): P
  * Opens the explain panel on the attention layer under the cursor (or at `target`), else on one picked
  * from the file's attention layers. Returns the chosen layer's line.
  */
-export async function explainShapes(service: AnalysisService, panel: ExplainPanel, target?: [string, number, number]): Promise<number | undefined> {
+export async function explainShapes(service: AnalysisService, panel: ExplainPanel, arg?: unknown): Promise<number | undefined> {
   const editor = vscode.window.activeTextEditor;
-  const doc = target ? await vscode.workspace.openTextDocument(vscode.Uri.parse(target[0])) : editor?.document;
+  const target = explainTarget(arg);
+  // Only a document already open: the arguments arrive through a link, and a link opens nothing new.
+  const doc = target ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === target[0]) : editor?.document;
   if (!doc) return undefined;
   const analysis = await service.analysis(doc);
   const attention = analysis?.layers.filter((l) => l.layer.attention) ?? [];
@@ -41,4 +43,12 @@ export async function explainShapes(service: AnalysisService, panel: ExplainPane
   const start = service.range(doc, chosen.span).start;
   await panel.show({ uri: doc.uri.toString(), line: start.line, character: start.character });
   return start.line;
+}
+
+/** `[uri, line, character]` as the extension's lenses and hover links pass it; anything else is ignored. */
+function explainTarget(arg: unknown): [string, number, number] | undefined {
+  if (!Array.isArray(arg) || arg.length !== 3) return undefined;
+  const [uri, line, character] = arg as unknown[];
+  const position = (n: unknown) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+  return typeof uri === 'string' && position(line) && position(character) ? [uri, line as number, character as number] : undefined;
 }

@@ -17,7 +17,9 @@ export class DiagnosticsPublisher implements vscode.Disposable {
 
   constructor(
     private readonly service: AnalysisService,
-    private readonly enabled: () => boolean,
+    /** Whether the surface is on for this document's language. */
+    private readonly enabled: (doc: vscode.TextDocument) => boolean,
+    private readonly log: vscode.LogOutputChannel,
   ) {
     this.disposables = [
       this.collection,
@@ -33,8 +35,16 @@ export class DiagnosticsPublisher implements vscode.Disposable {
   }
 
   private async publish(doc: vscode.TextDocument): Promise<void> {
+    try {
+      await this.publishNow(doc);
+    } catch (e) {
+      this.log.error(`diagnostics of ${doc.uri.toString()} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    }
+  }
+
+  private async publishNow(doc: vscode.TextDocument): Promise<void> {
     if (!languageOf(doc) || doc.isClosed) return;
-    if (!this.enabled()) {
+    if (!this.enabled(doc)) {
       this.collection.delete(doc.uri);
       return;
     }

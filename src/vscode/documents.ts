@@ -1,27 +1,54 @@
 /**
- * One Analysis per document version, shared by every surface. Edits are analysed incrementally as they
- * arrive; a notebook cell is analysed after the code cells above it, whose imports and constants it uses.
+ * One Analysis per document version, shared by every surface. Typing only records that a document
+ * changed: the analysis runs once the typing pauses (or at once when a surface asks for the current
+ * version), from the text last analysed, as one incremental re-parse of everything typed in between.
+ * A notebook cell is analysed below the code cells above it, whose imports and constants it uses.
  */
 import * as vscode from 'vscode';
 import type { Analysis } from '../core/analysis';
 import type { Language } from '../core/source';
+import { BoundedCache } from '../service/boundedCache';
+import { cellView, preambleOf } from '../service/cellView';
+import { changeBetween } from '../service/textChange';
+import { WorkspaceFileReader } from '../service/workspaceFileReader';
 import { DocumentAnalyzer } from '../syntax/documentAnalyzer';
-import { Grammars } from '../syntax/parser';
+import { Grammars, PARSE_BUDGET_MS } from '../syntax/parser';
 import { WorkspaceModels } from '../syntax/workspaceModels';
-import { readFileSync } from 'fs';
+import { laterCells, notebookPreamble, notebookOf } from './notebookCells';
 
 const LANGUAGES: Record<string, Language> = { python: 'python', typescript: 'typescript' };
 /** Beyond this a file is not analysed: nothing in it would be worth a frozen editor. */
-const MAX_CHARS = 5_000_000;
+export const MAX_CHARS = 5_000_000;
+/** Quiet time after the last keystroke before a document is analysed again. */
+export const DEBOUNCE_MS = 200;
+/** Documents whose trees are kept; others are parsed again in full when next needed. */
+const MAX_TREES = 20;
 
-interface Entry {
-  readonly analyzer: DocumentAnalyzer;
-  version: number;
+/** A document's tree and last analysis. Dropping it from the cache frees the tree. */
+class DocumentState implements vscode.Disposable {
+  /** The text the analyzer holds (preamble and cell for notebook cells); undefined before the first run. */
+  text: string | undefined;
+  version = -1;
+  preamble = '';
   analysis: Analysis | undefined;
-  /** Lines of earlier notebook cells placed above this cell's text. */
-  preambleLines: number;
+  /** Why there is no analysis, when there is none. */
+  skipped: string | undefined;
+  /** Set when a file this one imports changed: the next run starts afresh. */
+  stale = false;
   /** Files of the workspace whose classes or constants this document imports. */
-  imports: Set<string>;
+  imports = new Set<string>();
+
+  constructor(readonly analyzer: DocumentAnalyzer) {}
+
+  dispose(): void {
+    this.analyzer.dispose();
+  }
+}
+
+/** A pending analysis: its timer and the token cancelled by the next edit. */
+interface Scheduled {
+  readonly timer: ReturnType<typeof setTimeout>;
+  readonly source: vscode.CancellationTokenSource;
 }
 
 export function languageOf(doc: vscode.TextDocument): Language | undefined {
@@ -29,10 +56,12 @@ export function languageOf(doc: vscode.TextDocument): Language | undefined {
 }
 
 export class AnalysisService implements vscode.Disposable {
-  private readonly entries = new Map<string, Entry>();
+  private readonly states = new BoundedCache<string, DocumentState>(MAX_TREES);
+  private readonly scheduled = new Map<string, Scheduled>();
   private grammars: Promise<Grammars> | undefined;
   private loaded: Grammars | undefined;
   private workspace: WorkspaceModels | undefined;
+  private readonly files = new WorkspaceFileReader(() => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath));
   private readonly disposables: vscode.Disposable[] = [];
   private readonly _onDidAnalyze = new vscode.EventEmitter<vscode.TextDocument>();
   readonly onDidAnalyze = this._onDidAnalyze.event;
@@ -45,22 +74,30 @@ export class AnalysisService implements vscode.Disposable {
       this._onDidAnalyze,
       vscode.workspace.onDidChangeTextDocument((e) => this.changed(e)),
       vscode.workspace.onDidCloseTextDocument((doc) => this.forget(doc)),
+      vscode.workspace.onDidChangeNotebookDocument((e) => {
+        // Cells added, removed or moved change what every code cell sees above it.
+        if (e.contentChanges.length) for (const cell of e.notebook.getCells()) this.schedule(cell.document);
+      }),
     );
   }
 
-  /** The analysis of the document's current version, loading the grammars on first use. */
+  /** The analysis of the document's current version, computed now when the last one is out of date. */
   async analysis(doc: vscode.TextDocument): Promise<Analysis | undefined> {
     if (!languageOf(doc)) return undefined;
     this.grammars ??= this.loadGrammars();
     this.loaded = await this.grammars;
-    this.workspace ??= new WorkspaceModels(this.loaded, readWorkspaceFile);
-    return this.current(doc);
+    this.workspace ??= new WorkspaceModels(this.loaded, (file) => this.files.read(file, openText));
+    return doc.isClosed ? undefined : this.current(doc);
   }
 
-  /** Maps a span of the analysed text back to the document (notebook cells have a preamble). */
-  range(doc: vscode.TextDocument, span: { startLine: number; startChar: number; endLine: number; endChar: number }): vscode.Range {
-    const shift = this.entries.get(doc.uri.toString())?.preambleLines ?? 0;
-    return new vscode.Range(span.startLine - shift, span.startChar, span.endLine - shift, span.endChar);
+  /** Why the document has no analysis (too large, the parser gave up, an internal error), if so. */
+  skippedReason(doc: vscode.TextDocument): string | undefined {
+    return this.states.peek(doc.uri.toString())?.skipped;
+  }
+
+  /** A span of the analysis as a range of the document (a cell's analysis is already in cell coordinates). */
+  range(_doc: vscode.TextDocument, span: { startLine: number; startChar: number; endLine: number; endChar: number }): vscode.Range {
+    return new vscode.Range(span.startLine, span.startChar, span.endLine, span.endChar);
   }
 
   private async loadGrammars(): Promise<Grammars> {
@@ -75,95 +112,122 @@ export class AnalysisService implements vscode.Disposable {
     const language = languageOf(doc);
     if (!language || !this.loaded) return undefined;
     const key = doc.uri.toString();
-    let entry = this.entries.get(key);
-    if (entry && entry.version === doc.version) return entry.analysis;
-    if (!entry) {
-      entry = { analyzer: new DocumentAnalyzer(this.loaded, language), version: -1, analysis: undefined, preambleLines: 0, imports: new Set() };
-      this.entries.set(key, entry);
+    const preamble = notebookPreamble(doc);
+    let state = this.states.get(key);
+    if (state && state.version === doc.version && state.preamble === preamble && !state.stale) return state.analysis;
+    this.cancelScheduled(key);
+    if (!state) {
+      state = new DocumentState(new DocumentAnalyzer(this.loaded, language));
+      this.states.set(key, state);
     }
-    return this.run(doc, entry);
+    this.run(doc, state, preamble);
+    this._onDidAnalyze.fire(doc);
+    return state.analysis;
   }
 
-  private run(doc: vscode.TextDocument, entry: Entry, changes?: readonly vscode.TextDocumentContentChangeEvent[]): Analysis | undefined {
+  private run(doc: vscode.TextDocument, state: DocumentState, preamble: string): void {
     const started = performance.now();
+    const text = preamble + doc.getText();
+    const fresh = state.text === undefined || state.stale;
+    state.version = doc.version;
+    state.preamble = preamble;
+    state.stale = false;
+    if (!fresh && state.text === text) return;
+    if (text.length > MAX_CHARS) {
+      this.skip(state, `The file is too large to analyse (${text.length.toLocaleString('en-US')} characters; the limit is ${MAX_CHARS.toLocaleString('en-US')}).`);
+      return;
+    }
     try {
-      const preamble = notebookPreamble(doc);
-      const text = preamble + doc.getText();
-      entry.preambleLines = preamble ? preamble.split('\n').length - 1 : 0;
       const imports = new Set<string>();
-      const resolver = doc.uri.scheme === 'file' && this.workspace ? this.workspace.resolverFor(doc.uri.fsPath, entry.analyzer.language, imports) : undefined;
-      entry.analysis = text.length > MAX_CHARS ? undefined : entry.analyzer.update(text, preamble ? undefined : changes, resolver);
+      const resolver = doc.uri.scheme === 'file' && this.workspace ? this.workspace.resolverFor(doc.uri.fsPath, state.analyzer.language, imports) : undefined;
+      const change = fresh ? undefined : changeBetween(state.text!, text);
+      const analysis = state.analyzer.update(text, change && [change], resolver);
+      if (!analysis) {
+        this.skip(state, `The parser gave up on this file (it took longer than ${PARSE_BUDGET_MS / 1000} s).`);
+        return;
+      }
+      state.text = text;
+      state.analysis = cellView(analysis, preambleOf(preamble));
+      state.skipped = undefined;
       // Results reused across an edit keep the imports they were computed with.
-      if (!changes) entry.imports = imports;
-      else for (const f of imports) entry.imports.add(f);
+      if (fresh) state.imports = imports;
+      else for (const f of imports) state.imports.add(f);
     } catch (e) {
       this.log.error(`analysis of ${doc.uri.toString()} failed: ${e instanceof Error ? e.stack : String(e)}`);
-      entry.analysis = undefined;
+      this.skip(state, 'The analysis failed: see the Attention Lens output for details.');
+      return;
     }
-    entry.version = doc.version;
     this.log.trace(`analysed ${doc.uri.toString()} v${doc.version} in ${(performance.now() - started).toFixed(1)} ms`);
-    this._onDidAnalyze.fire(doc);
-    return entry.analysis;
+  }
+
+  /** No analysis for this version; the next one starts afresh, with a new tree. */
+  private skip(state: DocumentState, reason: string): void {
+    state.analyzer.dispose();
+    state.text = undefined;
+    state.analysis = undefined;
+    state.skipped = reason;
+  }
+
+  /** Analyses `doc` once typing has paused; each new edit cancels the run before it. */
+  private schedule(doc: vscode.TextDocument, delay = DEBOUNCE_MS): void {
+    if (!languageOf(doc) || doc.isClosed) return;
+    const key = doc.uri.toString();
+    this.cancelScheduled(key);
+    const source = new vscode.CancellationTokenSource();
+    const timer = setTimeout(() => {
+      if (source.token.isCancellationRequested) return;
+      this.scheduled.delete(key);
+      source.dispose();
+      void this.analysis(doc).catch((e: unknown) => this.log.error(`scheduled analysis failed: ${String(e)}`));
+    }, delay);
+    this.scheduled.set(key, { timer, source });
+  }
+
+  private cancelScheduled(key: string): void {
+    const pending = this.scheduled.get(key);
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    pending.source.cancel();
+    pending.source.dispose();
+    this.scheduled.delete(key);
   }
 
   private changed(e: vscode.TextDocumentChangeEvent): void {
     if (!e.contentChanges.length) return;
     this.importedChanged(e.document);
-    const entry = this.entries.get(e.document.uri.toString());
-    if (!entry) return;
-    // Incremental only from the version just before; otherwise the next reader re-analyses in full.
-    if (entry.version === e.document.version - 1) this.run(e.document, entry, e.contentChanges);
+    // Later cells of the same notebook see this cell above them.
+    const notebook = notebookOf(e.document);
+    if (notebook) for (const cell of laterCells(notebook, e.document)) this.schedule(cell);
+    this.schedule(e.document);
   }
 
-  /** A file others import changed: they are analysed again in full when next read. */
+  /** A file others import changed: they are analysed again in full. */
   private importedChanged(doc: vscode.TextDocument): void {
     if (doc.uri.scheme !== 'file') return;
-    for (const [key, entry] of this.entries) {
-      if (!entry.imports.has(doc.uri.fsPath)) continue;
-      entry.version = -1;
-      const dependent = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
-      if (dependent) this._onDidAnalyze.fire(dependent);
+    for (const dependent of vscode.workspace.textDocuments) {
+      const state = this.states.peek(dependent.uri.toString());
+      if (!state?.imports.has(doc.uri.fsPath)) continue;
+      state.stale = true;
+      this.schedule(dependent);
     }
   }
 
   private forget(doc: vscode.TextDocument): void {
     const key = doc.uri.toString();
-    this.entries.get(key)?.analyzer.dispose();
-    this.entries.delete(key);
+    this.cancelScheduled(key);
+    this.states.delete(key);
   }
 
   dispose(): void {
-    for (const entry of this.entries.values()) entry.analyzer.dispose();
-    this.entries.clear();
+    for (const key of [...this.scheduled.keys()]) this.cancelScheduled(key);
+    this.states.dispose();
     this.workspace?.dispose();
     this.loaded?.dispose();
     for (const d of this.disposables) d.dispose();
   }
 }
 
-/** An open editor's text (the newest), else the file on disk; undefined when there is none. */
-function readWorkspaceFile(file: string): string | undefined {
-  const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === file);
-  if (open) return open.getText();
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-/** The Python code cells above `doc` in its notebook, so the cell sees their imports and constants. */
-function notebookPreamble(doc: vscode.TextDocument): string {
-  if (doc.uri.scheme !== 'vscode-notebook-cell') return '';
-  for (const notebook of vscode.workspace.notebookDocuments) {
-    const cells = notebook.getCells();
-    const index = cells.findIndex((c) => c.document === doc);
-    if (index < 0) continue;
-    return cells
-      .slice(0, index)
-      .filter((c) => c.kind === vscode.NotebookCellKind.Code && c.document.languageId === doc.languageId)
-      .map((c) => `${c.document.getText()}\n`)
-      .join('');
-  }
-  return '';
+/** An editor's unsaved text of a file, which wins over the disk. */
+function openText(realPath: string): string | undefined {
+  return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === realPath)?.getText();
 }

@@ -1,15 +1,17 @@
 /** activate(): builds the shared analysis service and registers the thin providers over it. */
 import * as vscode from 'vscode';
-import { AnalysisService } from './documents';
+import { AnalysisService, languageOf } from './documents';
 import { LayerHoverProvider } from './hover';
 import { LayerCodeLensProvider } from './codeLens';
 import { DiagnosticsPublisher } from './diagnostics';
 import { FixProvider } from './codeActions';
 import { EXPLAIN_COMMAND, SHOW_DETAILS_COMMAND, explainShapes, showDetails } from './commands';
-import { SECTION, settingsFrom, type Settings } from './settings';
+import { SECTION, Settings } from './settings';
 import { ModelStatus } from './statusBar';
+import { AnalysisStatus } from './analysisStatus';
 import { SizeHintsProvider } from './inlayHints';
 import { ExplainPanel, type FromWebview, type ToWebview } from './explainPanel';
+import { guarded, guardedCodeActions, guardedCodeLens, guardedHover, guardedInlayHints } from './guarded';
 
 const SELECTOR: vscode.DocumentSelector = [{ language: 'python' }, { language: 'typescript' }];
 
@@ -17,36 +19,44 @@ const SELECTOR: vscode.DocumentSelector = [{ language: 'python' }, { language: '
 export interface AttentionLensApi {
   /** The status bar text for the model class under the cursor, if one is shown. */
   modelStatus(): string | undefined;
+  /** The language status of the active document: whether it was analysed, and why not. */
+  analysisStatus(): { text: string; detail: string | undefined };
   /** The explain panel's last message to its webview, and a way to send it what the webview would. */
   explainPanel: { message(): ToWebview | undefined; receive(message: FromWebview): Promise<void> };
 }
 
+/** The settings for the document's language: `"[python]": { ... }` overrides the plain values. */
+function settingsFor(doc: vscode.TextDocument): Settings {
+  return Settings.from(vscode.workspace.getConfiguration(SECTION, { languageId: doc.languageId, uri: doc.uri }));
+}
+
 export function activate(context: vscode.ExtensionContext): AttentionLensApi {
   const log = vscode.window.createOutputChannel('Attention Lens', { log: true });
-  let settings: Settings = settingsFrom(vscode.workspace.getConfiguration(SECTION));
   const service = new AnalysisService(context.extensionUri, log);
-  const lenses = new LayerCodeLensProvider(service, () => settings.codeLens);
-  const diagnostics = new DiagnosticsPublisher(service, () => settings.diagnostics);
+  const lenses = new LayerCodeLensProvider(service, (doc) => settingsFor(doc).codeLens);
+  const diagnostics = new DiagnosticsPublisher(service, (doc) => settingsFor(doc).diagnostics, log);
   const status = new ModelStatus(service);
-  const sizeHints = new SizeHintsProvider(service, () => settings.inlayHints);
+  const analysisStatus = new AnalysisStatus(service);
+  const sizeHints = new SizeHintsProvider(service, (doc) => settingsFor(doc).inlayHints);
   const explainPanel = new ExplainPanel(service, context.extensionUri);
   context.subscriptions.push(
+    log,
     explainPanel,
     status,
+    analysisStatus,
     sizeHints,
-    vscode.languages.registerInlayHintsProvider(SELECTOR, sizeHints),
-    log,
     service,
     lenses,
     diagnostics,
-    vscode.languages.registerHoverProvider(SELECTOR, new LayerHoverProvider(service, () => settings.hover)),
-    vscode.languages.registerCodeLensProvider(SELECTOR, lenses),
-    vscode.languages.registerCodeActionsProvider(SELECTOR, new FixProvider(service), { providedCodeActionKinds: FixProvider.kinds }),
-    vscode.commands.registerCommand(SHOW_DETAILS_COMMAND, showDetails),
-    vscode.commands.registerCommand(EXPLAIN_COMMAND, (target?: [string, number, number]) => explainShapes(service, explainPanel, target)),
+    vscode.languages.registerInlayHintsProvider(SELECTOR, guardedInlayHints(log, sizeHints)),
+    vscode.languages.registerHoverProvider(SELECTOR, guardedHover(log, new LayerHoverProvider(service, (doc) => settingsFor(doc).hover))),
+    vscode.languages.registerCodeLensProvider(SELECTOR, guardedCodeLens(log, lenses)),
+    vscode.languages.registerCodeActionsProvider(SELECTOR, guardedCodeActions(log, new FixProvider(service)), { providedCodeActionKinds: FixProvider.kinds }),
+    vscode.commands.registerCommand(SHOW_DETAILS_COMMAND, guarded(log, 'show details', showDetails, undefined)),
+    vscode.commands.registerCommand(EXPLAIN_COMMAND, guarded(log, 'explain shapes', (target?: unknown) => explainShapes(service, explainPanel, target), undefined)),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (!e.affectsConfiguration(SECTION)) return;
-      settings = settingsFrom(vscode.workspace.getConfiguration(SECTION));
+      const languages = vscode.workspace.textDocuments.filter(languageOf).map((d) => ({ languageId: d.languageId }));
+      if (!e.affectsConfiguration(SECTION) && !languages.some((scope) => e.affectsConfiguration(SECTION, scope))) return;
       lenses.refresh();
       sizeHints.refresh();
       diagnostics.refreshAll();
@@ -54,6 +64,7 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
   );
   return {
     modelStatus: () => status.text,
+    analysisStatus: () => analysisStatus.state,
     explainPanel: { message: () => explainPanel.message, receive: (m) => explainPanel.receive(m) },
   };
 }

@@ -10,11 +10,12 @@ const QUALIFIERS = { pytorch: 'nn.', tfjs: 'tf.layers.', 'js-pytorch': 'nn.' } a
 export class LayerHoverProvider implements vscode.HoverProvider {
   constructor(
     private readonly service: AnalysisService,
-    private readonly enabled: () => boolean,
+    /** Whether the surface is on for this document's language. */
+    private readonly enabled: (doc: vscode.TextDocument) => boolean,
   ) {}
 
   async provideHover(doc: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined> {
-    if (!this.enabled()) return undefined;
+    if (!this.enabled(doc)) return undefined;
     const analysis = await this.service.analysis(doc);
     if (!analysis || token.isCancellationRequested) return undefined;
     const model = analysis.modules.find((m) => this.service.range(doc, m.span).contains(position));

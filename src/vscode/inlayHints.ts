@@ -10,7 +10,8 @@ export class SizeHintsProvider implements vscode.InlayHintsProvider, vscode.Disp
 
   constructor(
     private readonly service: AnalysisService,
-    private readonly enabled: () => boolean,
+    /** Whether the surface is on for this document's language. */
+    private readonly enabled: (doc: vscode.TextDocument) => boolean,
   ) {
     this.subscription = service.onDidAnalyze(() => this._onDidChangeInlayHints.fire());
   }
@@ -20,7 +21,7 @@ export class SizeHintsProvider implements vscode.InlayHintsProvider, vscode.Disp
   }
 
   async provideInlayHints(doc: vscode.TextDocument, range: vscode.Range, token: vscode.CancellationToken): Promise<vscode.InlayHint[]> {
-    if (!this.enabled()) return [];
+    if (!this.enabled(doc)) return [];
     const analysis = await this.service.analysis(doc);
     if (!analysis || token.isCancellationRequested) return [];
     const hints: vscode.InlayHint[] = [];

@@ -73,7 +73,7 @@ suite('evaluation', () => {
   test('the hover table prints shapes as the framework does', async () => {
     const { layer } = await only('import torch.nn as nn\nattn = nn.MultiheadAttention(512, 8)\n');
     const md = hoverMarkdown(layer.layer, 'nn.MultiheadAttention');
-    assert.ok(md.includes('| `in_proj_weight` | [1536, 512] | 786,432 |'), md);
+    assert.ok(md.includes('| `in_proj_weight` | \\[1536, 512\\] | 786,432 |'), md);
     assert.ok(md.includes('d_k = 512 / 8 = 64'), md);
   });
 

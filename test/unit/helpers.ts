@@ -16,24 +16,29 @@ export function loadGrammars(): Promise<Grammars> {
   return grammars;
 }
 
-/** Analyses `text`; given the file it came from, imports of other files beside it are followed too. */
-export async function analyzeText(text: string, language: Language = 'python', file?: string): Promise<Analysis> {
+/**
+ * Analyses `text`; given the file it came from, imports of other files beside it are followed too
+ * (through `models` when given, else read straight from disk).
+ */
+export async function analyzeText(text: string, language: Language = 'python', file?: string, models?: WorkspaceModels): Promise<Analysis> {
   const grammars = await loadGrammars();
   const analyzer = new DocumentAnalyzer(grammars, language);
-  const workspace = new WorkspaceModels(grammars, (f) => {
-    try {
-      return readFileSync(f, 'utf8');
-    } catch {
-      return undefined;
-    }
-  });
+  const workspace =
+    models ??
+    new WorkspaceModels(grammars, (f) => {
+      try {
+        return readFileSync(f, 'utf8');
+      } catch {
+        return undefined;
+      }
+    });
   try {
     const analysis = analyzer.update(text, undefined, file ? workspace.resolverFor(file, language) : undefined);
     if (!analysis) throw new Error('no analysis');
     return analysis;
   } finally {
     analyzer.dispose();
-    workspace.dispose();
+    if (!models) workspace.dispose();
   }
 }
 

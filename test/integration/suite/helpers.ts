@@ -40,12 +40,17 @@ export function fmtRange(r: vscode.Range): string {
   return `${r.start.line}:${r.start.character}-${r.end.line}:${r.end.character}`;
 }
 
-/** All hover markdown the editor would show at `pos`, joined. */
-export async function hoverText(uri: vscode.Uri, pos: vscode.Position): Promise<string> {
+/** All hover markdown at `pos`, joined, raw: with the backslash escapes of text that came from the file. */
+export async function hoverMarkdown(uri: vscode.Uri, pos: vscode.Position): Promise<string> {
   const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, pos);
   return (hovers ?? [])
     .map(h => h.contents.map(c => (typeof c === 'string' ? c : c.value)).join('\n'))
     .join('\n');
+}
+
+/** The hover text at `pos` as the editor shows it: backslash-escaped punctuation reads as itself. */
+export async function hoverText(uri: vscode.Uri, pos: vscode.Position): Promise<string> {
+  return (await hoverMarkdown(uri, pos)).replace(/\\([!-/:-@[-`{-~])/g, '$1');
 }
 
 export async function codeLenses(uri: vscode.Uri): Promise<vscode.CodeLens[]> {
@@ -133,4 +138,9 @@ export async function activateExtension(): Promise<vscode.Extension<unknown>> {
   assert.ok(ext, `extension ${EXTENSION_ID} is not loaded`);
   await ext.activate();
   return ext;
+}
+
+/** Types `text` into the active editor one key at a time, as a user does (auto-closing brackets included). */
+export async function typeKeys(text: string): Promise<void> {
+  for (const ch of text) await vscode.commands.executeCommand('type', { text: ch });
 }

@@ -42,6 +42,21 @@ suite('settings switch each surface off and on', () => {
     assert.deepStrictEqual(await poll(line2, t => t.length > 0), expected);
   });
 
+  test('a language override ("[python]") switches CodeLens off for Python only', async () => {
+    const ts = await openFile('mnist.ts');
+    const tsTitles = await poll(() => lensTitles(ts.uri), t => t.length > 0);
+    assert.ok(tsTitles.length > 0, 'no TypeScript lens to start with');
+    const python = vscode.workspace.getConfiguration('attentionLens', { languageId: 'python' });
+    await python.update('codeLens.enabled', false, vscode.ConfigurationTarget.Global, true);
+    try {
+      assert.deepStrictEqual(await poll(() => lensTitles(doc.uri), t => t.length === 0), [], 'Python lenses left with the override off');
+      assert.deepStrictEqual(await lensTitles(ts.uri), tsTitles, 'the Python override changed TypeScript lenses');
+    } finally {
+      await python.update('codeLens.enabled', undefined, vscode.ConfigurationTarget.Global, true);
+    }
+    assert.ok((await poll(() => lensTitles(doc.uri), t => t.length > 0)).length > 0, 'Python lenses not back after removing the override');
+  });
+
   test('attentionLens.diagnostics.enabled', async () => {
     const codes = (ds: vscode.Diagnostic[]) => ds.map(d => `${d.range.start.line} ${codeOf(d)}`);
     assert.deepStrictEqual(codes(await waitForDiagnostics(doc.uri, ds => ds.length > 0)), ['3 heads-divisibility']);

@@ -1,0 +1,96 @@
+/**
+ * Reads the files a document imports, from the disk of a Node host (the web host would use
+ * workspace.fs). Import paths come from the file being edited, so they are not trusted: only regular
+ * files inside a workspace folder are read, after following symlinks, and only up to a size cap. A
+ * symlink to /dev/zero or a FIFO in the workspace would otherwise block or fill the extension host.
+ */
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'fs';
+import * as path from 'path';
+
+/** Beyond this an imported file is not read: a module of layer definitions is far smaller. */
+export const MAX_IMPORT_BYTES = 1_000_000;
+const MAX_CACHED_FILES = 200;
+
+interface Cached {
+  readonly stamp: string;
+  readonly text: string;
+}
+
+export class WorkspaceFileReader {
+  private readonly cache = new Map<string, Cached>();
+
+  /** `roots`: the workspace folders, asked on each read (folders come and go). */
+  constructor(
+    private readonly roots: () => readonly string[],
+    private readonly maxBytes = MAX_IMPORT_BYTES,
+  ) {}
+
+  /** The real path of `file` when it lies inside a workspace folder; undefined otherwise or when missing. */
+  resolve(file: string): string | undefined {
+    const real = realpathOrUndefined(file);
+    if (!real) return undefined;
+    const inside = this.roots().some((root) => {
+      const realRoot = realpathOrUndefined(root);
+      return realRoot !== undefined && isInside(realRoot, real);
+    });
+    return inside ? real : undefined;
+  }
+
+  /**
+   * The text of `file`: `open(realPath)` first (an editor's unsaved text), else the disk, read once per
+   * change of its size or modification time.
+   */
+  read(file: string, open?: (real: string) => string | undefined): string | undefined {
+    const real = this.resolve(file);
+    if (real === undefined) return undefined;
+    const text = open?.(real);
+    if (text !== undefined) return text.length > this.maxBytes ? undefined : text;
+    return this.readRegularFile(real);
+  }
+
+  private readRegularFile(real: string): string | undefined {
+    let fd: number;
+    try {
+      // Non-blocking, so that a FIFO swapped in after the path was checked cannot hang the open.
+      fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK);
+    } catch {
+      return undefined;
+    }
+    try {
+      // Checked on the open descriptor: what is read is what was checked.
+      const stat = fstatSync(fd);
+      if (!stat.isFile() || stat.size > this.maxBytes) return undefined;
+      const stamp = `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+      const cached = this.cache.get(real);
+      if (cached?.stamp === stamp) return cached.text;
+      const buffer = Buffer.alloc(stat.size);
+      let read = 0;
+      while (read < stat.size) {
+        const n = readSync(fd, buffer, read, stat.size - read, read);
+        if (n === 0) break;
+        read += n;
+      }
+      const text = buffer.subarray(0, read).toString('utf8');
+      if (this.cache.size >= MAX_CACHED_FILES) this.cache.clear();
+      this.cache.set(real, { stamp, text });
+      return text;
+    } catch {
+      return undefined;
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+function realpathOrUndefined(file: string): string | undefined {
+  try {
+    return realpathSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+export function isInside(root: string, file: string): boolean {
+  const relative = path.relative(root, file);
+  return relative !== '' && relative.split(path.sep)[0] !== '..' && !path.isAbsolute(relative);
+}

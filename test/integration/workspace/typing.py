@@ -1,0 +1,3 @@
+import torch.nn as nn
+
+attn = nn.MultiheadAttention(512, 8)

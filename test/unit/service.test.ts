@@ -1,0 +1,115 @@
+/** The document service's pure parts: the bounded tree cache, buffered edits as one change, notebook cell views, the parse budget. */
+import * as assert from 'assert';
+import { readFileSync } from 'fs';
+import * as path from 'path';
+import { BoundedCache } from '../../src/service/boundedCache';
+import { cellView, preambleOf } from '../../src/service/cellView';
+import { changeBetween } from '../../src/service/textChange';
+import { DocumentAnalyzer } from '../../src/syntax/documentAnalyzer';
+import { fsWasmLoader } from '../../src/syntax/fsLoader';
+import { Grammars } from '../../src/syntax/parser';
+import { analyzeText, loadGrammars, ROOT } from './helpers';
+
+class Tracked {
+  disposed = 0;
+  dispose(): void {
+    this.disposed++;
+  }
+}
+
+suite('bounded tree cache', () => {
+  test('keeps the most recently used entries and disposes each evicted one once', () => {
+    const cache = new BoundedCache<string, Tracked>(2);
+    const [a, b, c] = [new Tracked(), new Tracked(), new Tracked()];
+    cache.set('a', a);
+    cache.set('b', b);
+    cache.get('a');
+    cache.set('c', c);
+    assert.deepStrictEqual([cache.peek('a'), cache.peek('b'), cache.peek('c')], [a, undefined, c]);
+    assert.deepStrictEqual([a.disposed, b.disposed, c.disposed], [0, 1, 0]);
+    cache.delete('a');
+    cache.dispose();
+    assert.deepStrictEqual([a.disposed, b.disposed, c.disposed], [1, 1, 1]);
+    assert.strictEqual(cache.size, 0);
+  });
+
+  test('replacing a value disposes the old one', () => {
+    const cache = new BoundedCache<string, Tracked>(3);
+    const [old, fresh] = [new Tracked(), new Tracked()];
+    cache.set('k', old);
+    cache.set('k', fresh);
+    assert.deepStrictEqual([old.disposed, fresh.disposed, cache.size], [1, 0, 1]);
+  });
+});
+
+suite('edits buffered between two analyses', () => {
+  const apply = (text: string, c: { rangeOffset: number; rangeLength: number; text: string }) => text.slice(0, c.rangeOffset) + c.text + text.slice(c.rangeOffset + c.rangeLength);
+
+  test('one change turns the old text into the new one', () => {
+    for (const [before, after] of [['abc', 'abXc'], ['aaaa', 'aaaaa'], ['hello', ''], ['', 'new'], ['x = 1\ny = 2\n', 'x = 10\ny = 2\nz = 3\n'], ['a😀b', 'a😃b']]) {
+      const change = changeBetween(before, after);
+      assert.ok(change, `${before} -> ${after}`);
+      assert.strictEqual(apply(before, change), after);
+    }
+    assert.strictEqual(changeBetween('same', 'same'), undefined);
+  });
+
+  test('never splits a surrogate pair', () => {
+    const change = changeBetween('a😀b', 'a😃b');
+    assert.deepStrictEqual(change, { rangeOffset: 1, rangeLength: 2, text: '😃' });
+  });
+
+  test('several keystrokes analysed as one change give what a fresh analysis gives', async () => {
+    const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');
+    let text = readFileSync(path.join(ROOT, 'test/fixtures/models/pytorch/gpt.py'), 'utf8');
+    analyzer.update(text);
+    try {
+      // Three edits apart from each other (as typed between two analyses), then the whole burst at once.
+      const next = text.replace('n_head: int = 12', 'n_head: int = 10').replace('class MLP', 'ff = nn.Linear(64, 64)\n\n\nclass MLP').concat('extra = nn.Linear(8, 8)\n');
+      const change = changeBetween(text, next)!;
+      text = next;
+      const incremental = analyzer.update(text, [change]);
+      const fresh = await analyzeText(text);
+      const counts = (a: typeof fresh | undefined) => a?.layers.map((l) => [l.span.startLine, l.layer.kind, l.layer.params?.toString()]);
+      assert.deepStrictEqual(counts(incremental), counts(fresh));
+      assert.deepStrictEqual(incremental?.findings.map((f) => [f.span.startLine, f.code]), fresh.findings.map((f) => [f.span.startLine, f.code]));
+    } finally {
+      analyzer.dispose();
+    }
+  });
+});
+
+suite('notebook cell view', () => {
+  test('only results inside the cell, in the cell’s lines; nothing on a negative line', async () => {
+    const preamble = 'import torch.nn as nn\nD = 512\nfirst = nn.MultiheadAttention(D, 8)\n';
+    const cell = 'second = nn.Linear(D, 10)\nbad = nn.MultiheadAttention(D, 10)\n';
+    const whole = await analyzeText(preamble + cell);
+    assert.strictEqual(whole.layers.length, 3);
+    const view = cellView(whole, preambleOf(preamble));
+    assert.deepStrictEqual(view.layers.map((l) => [l.span.startLine, l.span.startChar, l.span.start, l.layer.kind]), [
+      [0, 9, 9, 'Linear'],
+      [1, 6, cell.indexOf('nn.MultiheadAttention'), 'MultiheadAttention'],
+    ]);
+    assert.deepStrictEqual(view.findings.map((f) => [f.span.startLine, f.code]), [[1, 'heads-divisibility']]);
+    for (const f of view.findings) for (const e of f.fixes.flatMap((x) => x.edits)) assert.ok(e.span.startLine >= 0 && e.span.start >= 0);
+  });
+
+  test('a cell below cells without layers is left as analysed', async () => {
+    const whole = await analyzeText('import torch.nn as nn\nx = nn.Linear(2, 2)\n');
+    assert.strictEqual(cellView(whole, preambleOf('')), whole);
+  });
+});
+
+suite('parse budget', () => {
+  test('a parse over its budget is abandoned and the document gets no analysis', async () => {
+    const slow = await Grammars.load(fsWasmLoader, { parseBudgetMs: 0 });
+    const analyzer = new DocumentAnalyzer(slow, 'python');
+    try {
+      const text = readFileSync(path.join(ROOT, 'test/fixtures/models/pytorch/gpt.py'), 'utf8').repeat(50);
+      assert.strictEqual(analyzer.update(text), undefined);
+    } finally {
+      analyzer.dispose();
+      slow.dispose();
+    }
+  });
+});

@@ -31,6 +31,11 @@ export interface ModuleResult {
   /** The whole class. */
   readonly extent: Span;
   readonly summary: ModuleSummary;
+  /**
+   * When the class needs arguments: the one total every model of the file that builds it agrees on
+   * (`Block` inside `GPT (line 202)`), and where it was built.
+   */
+  readonly built?: { readonly summary: ModuleSummary; readonly context: string };
 }
 
 /** A model built at module level with explicit arguments: `model = GPT(GPTConfig(n_layer=24))`. */
@@ -111,19 +116,30 @@ export function analyze(model: SourceModel, resolver?: ImportResolver): Analysis
       flowFindings.set(`${f.span.start}:${f.code}`, f);
     },
     instance(cls, call, value) {
-      if (value.t !== 'module' || instances.has(call.span.start) || cls.owner !== evaluator) return;
+      if (value.t !== 'module' || instances.has(call.span.start)) return;
       instances.set(call.span.start, { className: cls.name, span: call.span, summary: summarize(value.tree) });
       built.push(value);
     },
     built(call, layer) {
       record(call.span.start, { layer: layer.layer, findings: [], context: context() });
     },
+    constructed(cls, value) {
+      // The class built with its own defaults is the module result itself, not a context of it.
+      if (value.t !== 'module' || cls.owner !== evaluator || (defaultsOf !== undefined && shared.contexts.length === 1)) return;
+      const key = `${cls.fragment}:${cls.scope}`;
+      const list = constructions.get(key) ?? [];
+      if (list.length < 8) list.push({ summary: summarize(value.tree), context: context() });
+      constructions.set(key, list);
+    },
   };
   /** The models built at module level, whose forward() is followed too. */
   const built: Value[] = [];
+  /** Each class of the file as the runs built it: class -> totals with their contexts. */
+  const constructions = new Map<string, { summary: ModuleSummary; context: string }[]>();
+  /** Set while a class is built with its defaults. */
+  let defaultsOf: string | undefined;
   const evaluator = new Evaluator(model, hooks, resolver, shared);
   evaluator.runModule();
-  const modules: ModuleResult[] = [];
   const sizes = new Map<number, SizeHint | undefined>();
   const hint = (at: Expr, features: Poly) => {
     const known = sizes.get(at.span.start);
@@ -131,21 +147,26 @@ export function analyze(model: SourceModel, resolver?: ImportResolver): Analysis
     sizes.set(at.span.start, sizes.has(at.span.start) && !known?.features.equals(features) ? undefined : { span: at.span, features });
   };
   const defaults = new Map<string, Value>();
+  const classes: { key: string; result: ModuleResult }[] = [];
   model.fragments.forEach((fragment, fi) => {
     fragment.scopes.forEach((scope, si) => {
       if (scope.parent !== -1 || scope.kind !== 'class') return;
       const cls = evaluator.definition(fi, si, undefined);
       if (cls.t !== 'class' || !evaluator.guard(() => evaluator.classes.isModuleClass(cls))) return;
+      const key = `${fi}:${si}`;
+      defaultsOf = key;
       const value = shared.budget.exhausted ? undefined : evaluator.guard(() => evaluator.classes.instantiate(cls, { positional: [], keywords: new Map() }, undefined));
+      defaultsOf = undefined;
       if (value?.t !== 'module') {
-        modules.push({ name: scope.name, span: scope.nameSpan, extent: scope.extent, summary: unknownSummary(scope.name) });
+        classes.push({ key, result: { name: scope.name, span: scope.nameSpan, extent: scope.extent, summary: unknownSummary(scope.name) } });
         return;
       }
-      defaults.set(`${fi}:${si}`, value);
-      modules.push({ name: scope.name, span: scope.nameSpan, extent: scope.extent, summary: summarize(value.tree) });
+      defaults.set(key, value);
+      classes.push({ key, result: { name: scope.name, span: scope.nameSpan, extent: scope.extent, summary: summarize(value.tree) } });
       for (const size of evaluator.followForward(value)) hint(size.at, size.features);
     });
   });
+  const modules: ModuleResult[] = classes.map(({ key, result }) => (result.summary.params?.isConstant ? result : { ...result, built: agreed(constructions.get(key)) }));
   for (const value of built) for (const size of evaluator.followForward(value)) hint(size.at, size.features);
   const hints = [...sizes.values()].filter((h): h is SizeHint => h !== undefined).sort((a, b) => a.span.start - b.span.start);
   runUnreached(evaluator, model, defaults);
@@ -169,6 +190,13 @@ export function analyze(model: SourceModel, resolver?: ImportResolver): Analysis
     instances: [...instances.values()],
     hints,
   };
+}
+
+/** The build every context agrees on (the same total), if there is one. */
+function agreed(list: readonly { summary: ModuleSummary; context: string }[] | undefined): ModuleResult['built'] {
+  const known = list?.filter((b) => b.summary.params?.isConstant);
+  if (!known?.length || !known.every((b) => b.summary.params!.equals(known[0].summary.params!))) return undefined;
+  return known[0];
 }
 
 /** Functions (and methods) holding a layer no run reached: run once with their parameters unknown. */

@@ -42,6 +42,8 @@ export interface Hooks {
   instance?(cls: DefRef, call: CallExpr, value: Value): void;
   /** A `raise` or failed `assert` reached while building `cls`. */
   raised?(span: Span, message: string | undefined): void;
+  /** Every model instance the run builds (once its constructor has run), with what built it. */
+  constructed?(cls: DefRef, value: Value): void;
   /** A subclass of a catalog layer built at a call site: the layer its constructor made. */
   built?(call: CallExpr, layer: LayerValue): void;
 }

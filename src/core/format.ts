@@ -1,5 +1,5 @@
 /** Numbers and formulas as text: CodeLens titles, hover markdown, CLI rows. */
-import type { LayerResult } from './analysis';
+import type { LayerResult, SiteValue } from './analysis';
 import type { ModuleSummary } from './modules';
 import type { LayerInstance } from './layer';
 import { tensorSize } from './layer';
@@ -22,8 +22,14 @@ export function lensTitle(result: LayerResult): string {
   const errors = result.findings.filter((f) => f.severity === 'error');
   if (errors.length) return `✖ ${FRAMEWORK_NAMES[layer.framework]} would not build this ${layer.kind} · ${errors.map((f) => f.code).join(', ')}`;
   const c = layer.params?.constant;
+  if (c === undefined && result.values.length > 1) {
+    const sorted = result.values.map((v) => v.params.constant!).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return `${result.values.length} sizes: ${groupDigits(sorted[0])} … ${groupDigits(sorted[sorted.length - 1])} params · ${layer.summary}`;
+  }
   const count = c !== undefined ? `${groupDigits(c)} params` : layer.unknownReason && layer.kind === 'LazyLinear' ? 'params set at first call' : `${layer.formula} params`;
-  return `${count} · ${layer.summary}`;
+  // A count that comes from a model built elsewhere says which one: the code around the site alone does not give it.
+  const from = c !== undefined && result.context ? ` · in ${result.context.split(' via ')[0]}` : '';
+  return `${count} · ${layer.summary}${from}`;
 }
 
 /** `[1536, 512]`, as the frameworks print shapes (no digit grouping inside a shape). */
@@ -31,13 +37,20 @@ export function shapeText(shape: readonly Poly[]): string {
   return `[${shape.map((d) => (d.constant !== undefined ? String(d.constant) : d.toString())).join(', ')}]`;
 }
 
-/** The hover: count, formula, tensor table and the notes that explain them. Text from the file is escaped. */
-export function hoverMarkdown(layer: LayerInstance, qualifiedName: string): string {
+/**
+ * The hover: count, formula, the models that build the layer with their counts, the tensor table and the
+ * notes that explain them. Text from the file is escaped.
+ */
+export function hoverMarkdown(layer: LayerInstance, qualifiedName: string, values: readonly SiteValue[] = []): string {
   const c = layer.params?.constant;
   const lines: string[] = [];
   lines.push(c !== undefined ? `**${md(qualifiedName)}**: ${groupDigits(c)} parameters` : `**${md(qualifiedName)}**: ${md(layer.unknownReason ?? 'size not known')}`);
   lines.push('');
   if (layer.formula) lines.push(`Formula: ${codeSpan(layer.formula)}`, '');
+  const built = values.filter((v) => v.context);
+  for (const v of built.slice(0, 6)) lines.push(`- in ${md(v.context)}: ${groupDigits(v.params.constant!)}${v.contexts > 1 ? ` (${v.contexts} models)` : ''}`);
+  if (built.length > 6) lines.push(`- and ${built.length - 6} more sizes`);
+  if (built.length) lines.push('');
   if (c !== undefined && c > 0n) lines.push(`Weights: ${bytes(c * 4n)} in fp32, ${bytes(c * 2n)} in bf16`, '');
   if (layer.tensors.length) {
     lines.push('| tensor | shape | count |', '|---|---|---:|');
@@ -69,12 +82,22 @@ export function shortCount(n: bigint): string {
   return String(x);
 }
 
-/** `124,439,808 params (124.4 M) · 12 × Block`. */
-export function moduleLensTitle(summary: ModuleSummary): string {
+/**
+ * `124,439,808 params (124.4 M) · 12 × Block`; for a class that needs arguments, the total a model of the
+ * file builds it with, and where: `· as built on line 202`, `· in GPT (line 202)`.
+ */
+export function moduleLensTitle(summary: ModuleSummary, built?: { readonly name: string; readonly context: string }): string {
   const c = summary.params?.constant;
   const stack = summary.stack ? ` · ${dimText(summary.stack.count)} × ${summary.stack.kind}` : '';
   if (c === undefined) return `${summary.reason?.startsWith('needs arguments') ? 'params need arguments' : 'params not known'}${stack}`;
-  return `${groupDigits(c)} params (${shortCount(c)})${stack}`;
+  return `${groupDigits(c)} params (${shortCount(c)})${stack}${built ? ` · ${builtWhere(built.name, built.context)}` : ''}`;
+}
+
+/** `as built on line 202` for the model itself, `in GPT (line 202)` for a part of it. */
+export function builtWhere(name: string, context: string): string {
+  const outer = context.split(' via ')[0];
+  const prefix = `${name} (line `;
+  return outer.startsWith(prefix) && outer.endsWith(')') ? `as built on line ${outer.slice(prefix.length, -1)}` : `in ${outer}`;
 }
 
 function bytes(n: bigint): string {
@@ -85,9 +108,10 @@ function bytes(n: bigint): string {
 }
 
 /** The class hover: its children with their share, and the memory its weights take. Text from the file is escaped. */
-export function moduleHoverMarkdown(name: string, summary: ModuleSummary): string {
+export function moduleHoverMarkdown(name: string, summary: ModuleSummary, context?: string): string {
   const c = summary.params?.constant;
-  const lines = [c !== undefined ? `**${md(name)}**: ${groupDigits(c)} parameters (${shortCount(c)}), built with its default arguments` : `**${md(name)}**: ${md(summary.reason ?? 'total not known')}`, ''];
+  const how = context ? `as built in ${md(context)} (it needs arguments of its own)` : 'built with its default arguments';
+  const lines = [c !== undefined ? `**${md(name)}**: ${groupDigits(c)} parameters (${shortCount(c)}), ${how}` : `**${md(name)}**: ${md(summary.reason ?? 'total not known')}`, ''];
   if (summary.children.length) {
     lines.push('| child | kind | count | share |', '|---|---|---:|---:|');
     for (const child of summary.children) {

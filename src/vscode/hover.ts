@@ -19,10 +19,10 @@ export class LayerHoverProvider implements vscode.HoverProvider {
     const analysis = await this.service.analysis(doc);
     if (!analysis || token.isCancellationRequested) return undefined;
     const model = analysis.modules.find((m) => this.service.range(doc, m.span).contains(position));
-    if (model) return new vscode.Hover(new vscode.MarkdownString(moduleHoverMarkdown(model.name, model.summary)), this.service.range(doc, model.span));
+    if (model) return new vscode.Hover(new vscode.MarkdownString(moduleHoverMarkdown(model.name, model.built?.summary ?? model.summary, model.built?.context)), this.service.range(doc, model.span));
     const hit = layerAt(this.service, doc, analysis, position);
     if (!hit) return undefined;
-    const md = new vscode.MarkdownString(hoverMarkdown(hit.layer, `${QUALIFIERS[hit.layer.framework]}${hit.layer.kind}`));
+    const md = new vscode.MarkdownString(hoverMarkdown(hit.layer, `${QUALIFIERS[hit.layer.framework]}${hit.layer.kind}`, hit.values));
     if (hit.layer.attention) {
       // Command links spread a JSON array into arguments: the command takes one [uri, line, character].
       const start = this.service.range(doc, hit.span).start;

@@ -1,4 +1,7 @@
-/** CodeLens on each model class (its total with default arguments) and on each model built at module level. */
+/**
+ * CodeLens on each model class (its total with default arguments, or as the file's models build it when it
+ * needs arguments) and on each model built at module level.
+ */
 import * as vscode from 'vscode';
 import { moduleLensTitle } from '../core/format';
 import type { Analysis } from '../core/analysis';
@@ -11,7 +14,7 @@ export function modelLenses(service: AnalysisService, doc: vscode.TextDocument, 
     return new vscode.CodeLens(range, { title, command: SHOW_DETAILS_COMMAND, arguments: [doc.uri, range.start], tooltip: 'Show what the model is made of' });
   };
   return [
-    ...analysis.modules.map((m) => lens(m.span, moduleLensTitle(m.summary))),
+    ...analysis.modules.map((m) => lens(m.span, moduleLensTitle(m.built?.summary ?? m.summary, m.built && { name: m.name, context: m.built.context }))),
     ...analysis.instances.map((i) => lens(i.span, `${i.className}: ${moduleLensTitle(i.summary)}`)),
   ];
 }

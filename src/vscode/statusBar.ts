@@ -37,9 +37,10 @@ export class ModelStatus implements vscode.Disposable {
       this.item.text = '';
       return;
     }
-    const total = formatTotal(current.summary);
-    this.item.text = `$(symbol-class) ${current.name}: ${current.summary.params ? `${total} params` : `params ${total}`}`;
-    this.item.tooltip = current.summary.reason ?? `${current.name} built with its default arguments`;
+    const summary = current.built?.summary ?? current.summary;
+    const total = formatTotal(summary);
+    this.item.text = `$(symbol-class) ${current.name}: ${summary.params?.isConstant ? `${total} params` : `params ${total}`}`;
+    this.item.tooltip = current.built ? `${current.name} as built in ${current.built.context}` : (current.summary.reason ?? `${current.name} built with its default arguments`);
     this.item.show();
   }
 

@@ -115,6 +115,7 @@ export class ClassModel {
     try {
       if (!this.isModuleClass(c)) return this.buildObject(c, positional, keywords);
       const built = this.buildModule(c, bound, positional, keywords, call);
+      this.ev.hooks.constructed?.(c, built);
       if (call && built.t === 'module' && built.layer) this.ev.hooks.built?.(call, built.layer);
       if (call && frame?.isModule) this.ev.hooks.instance?.(c, call, built);
       return built;

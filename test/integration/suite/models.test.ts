@@ -2,9 +2,10 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { activateExtension, hoverText, lensTitles, openFile, poll, positionOf } from './helpers';
 
-// gpt.py is test/fixtures/models/pytorch/gpt.py (GPT-2 small), copied in by the runner; gpt_instance.py
-// builds `model = GPT(GPTConfig(n_layer=24))` from it. Totals from PyTorch: GPT() 124,439,808; Block
-// 7,087,872; the 24-layer instance 209,494,272 (sum(p.numel() for p in model.parameters())).
+// gpt.py is test/fixtures/models/pytorch/gpt.py (GPT-2 small), copied in by the runner: its classes take a
+// config without a default, and the file builds `model = GPT(GPTConfig())` on line 202. gpt_instance.py
+// builds `model = GPT(GPTConfig(n_layer=24))` from it. Totals from PyTorch: GPT(GPTConfig()) 124,439,808;
+// its Block 7,087,872; the 24-layer instance 209,494,272 (sum(p.numel() for p in model.parameters())).
 suite('model classes: lens, hover, status bar', () => {
   let doc: vscode.TextDocument;
   let api: { modelStatus(): string | undefined };
@@ -13,10 +14,12 @@ suite('model classes: lens, hover, status bar', () => {
     api = (await activateExtension()).exports as typeof api;
   });
 
-  test('CodeLens on the class line: the total with default arguments and its stack of blocks', async () => {
+  test('CodeLens on the class line: the total the file builds it with, and its stack of blocks', async () => {
     const titles = await poll(() => lensTitles(doc.uri), t => t.some(x => x.startsWith('106:')));
-    assert.ok(titles.includes('106: 124,439,808 params (124.4 M) · 12 × Block'), titles.join(' | '));
-    assert.ok(titles.includes('91: 7,087,872 params (7.1 M)'), titles.join(' | '));
+    assert.ok(titles.includes('106: 124,439,808 params (124.4 M) · 12 × Block · as built on line 202'), titles.join(' | '));
+    assert.ok(titles.includes('91: 7,087,872 params (7.1 M) · in GPT (line 202)'), titles.join(' | '));
+    assert.ok(titles.includes('201: GPT: 124,439,808 params (124.4 M) · 12 × Block'), titles.join(' | '));
+    assert.ok(titles.includes('35: 1,771,776 params · 768 → 2,304 · in GPT (line 202)'), titles.join(' | '));
   });
 
   test('CodeLens on a model built with explicit arguments, from a class of another file', async () => {
@@ -27,7 +30,7 @@ suite('model classes: lens, hover, status bar', () => {
 
   test('hover on the class: children with their share, and memory', async () => {
     const text = await hoverText(doc.uri, positionOf(doc, 'class GPT(', 7));
-    assert.ok(text.includes('**GPT**: 124,439,808 parameters'), text);
+    assert.ok(text.includes('**GPT**: 124,439,808 parameters (124.4 M), as built in GPT (line 202)'), text);
     assert.ok(text.includes('Tied: `transformer.wte.weight` and `lm_head.weight` are one parameter'), text);
     assert.match(text, /transformer.*ModuleDict.*124,439,808/, text);
     assert.match(text, /lm_head.*Linear.*38,597,376.*31\.0 %/, text);

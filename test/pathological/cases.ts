@@ -1,0 +1,77 @@
+/**
+ * Small crafted files that made the first evaluator hang, abort or print a wrong number. Each must end
+ * fast as "unknown" (or with the exact count where one exists): the unit test checks what they print,
+ * `npm run bench` how long they take.
+ */
+export interface Pathological {
+  readonly name: string;
+  readonly source: string;
+  /** What the file's layer and model counts must be: undefined where no number may be printed. */
+  readonly counts?: readonly (string | undefined)[];
+}
+
+const torch = 'import torch\nimport torch.nn as nn\n';
+
+export const PATHOLOGICAL: readonly Pathological[] = [
+  {
+    name: 'exponential recursive tree of modules',
+    source: `${torch}class Node(nn.Module):\n    def __init__(self, depth=40):\n        super().__init__()\n        self.fc = nn.Linear(4, 4)\n        if depth > 0:\n            self.left = Node(depth - 1)\n            self.right = Node(depth - 1)\n`,
+  },
+  {
+    name: 'recursion without a base case',
+    source: `${torch}class Loop(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(8, 8)\n        self.again = Loop()\n`,
+  },
+  {
+    name: 'a list of a billion items',
+    source: `${torch}sizes = [0] * 10**9\nfc = nn.Linear(len(sizes), 4)\n`,
+  },
+  {
+    name: 'nested comprehensions over large ranges',
+    source: `${torch}grid = [[[x * y * z for x in range(1000)] for y in range(1000)] for z in range(1000)]\nfc = nn.Linear(len(grid), 4)\n`,
+  },
+  {
+    name: 'exponential recursion of a function',
+    source: `${torch}def f(n):\n    return 1 if n == 0 else f(n - 1) + f(n - 1)\nfc = nn.Linear(f(60), 4)\n`,
+  },
+  {
+    name: 'a polynomial raised to the 64th power',
+    source: `${torch}def block(a, b, c, d, e, f, g, h):\n    return nn.Linear((a + b + c + d + e + f + g + h) ** 64, 4)\n`,
+  },
+  {
+    name: 'a tower of powers',
+    source: `${torch}n = 10 ** 10 ** 10\nfc = nn.Linear(n, 4)\n`,
+  },
+  {
+    name: 'repeated squaring in a loop',
+    source: `${torch}x = 3\nfor _ in range(200):\n    x = x * x\nfc = nn.Linear(x, 4)\n`,
+  },
+  {
+    name: 'a loop that never ends',
+    source: `${torch}n = 1\nwhile True:\n    n = n + 1\nfc = nn.Linear(n, 4)\n`,
+  },
+  {
+    name: 'a huge integer literal',
+    source: `${torch}fc = nn.Linear(${'9'.repeat(20000)}, 4)\n`,
+  },
+  {
+    name: 'deeply nested parentheses',
+    source: `${torch}fc = nn.Linear(${'('.repeat(3000)}4${')'.repeat(3000)}, 4)\n`,
+  },
+  {
+    name: 'a class that is its own base',
+    source: `${torch}class A(A):\n    pass\nclass B(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.a = A()\n        self.fc = nn.Linear(2, 2)\n`,
+  },
+  {
+    name: 'mutually recursive classes',
+    source: `${torch}class P(nn.Module):\n    def __init__(self, n=5):\n        super().__init__()\n        self.fc = nn.Linear(n, n)\n        self.q = Q(n)\nclass Q(nn.Module):\n    def __init__(self, n=5):\n        super().__init__()\n        self.p = P(n)\n`,
+  },
+  {
+    name: 'a long arithmetic chain',
+    source: `${torch}d = 1${' + 1'.repeat(1000)}\nfc = nn.Linear(d, 2)\n`,
+    counts: ['2,004'],
+  },
+  {
+    name: 'an arithmetic chain deeper than the stack',
+    source: `${torch}d = 1${' + 1'.repeat(50000)}\nfc = nn.Linear(d, 2)\n`,
+  },
+];

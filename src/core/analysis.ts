@@ -289,6 +289,7 @@ function instantiate(spec: LayerSpec, bound: BoundCall, callSpan: Span, inputs: 
   }
   const args = new Args(spec, values, spans, literals, inputs);
   const built = spec.build(args);
+  const unsure = unsureFlags(spec, args, values, inputs);
   const findings: Finding[] = [];
   const covered = new Set((built.problems ?? []).map((p) => p.arg));
   for (const param of spec.signature) {
@@ -310,22 +311,22 @@ function instantiate(spec: LayerSpec, bound: BoundCall, callSpan: Span, inputs: 
     findings.push({ code: p.code, severity: p.severity, message: p.message, span: callSpan, fixes: p.fixes ? p.fixes(args) : [] });
   }
   const params = totalParams(built.tensors);
-  const known = !built.unknownReason && params.isConstant;
+  const known = !built.unknownReason && !unsure && params.isConstant;
   let formula: string | undefined;
   const layer: LayerInstance = {
     kind: spec.kind,
     framework: spec.framework,
     tensors: built.tensors,
-    params: built.unknownReason ? undefined : params,
+    params: built.unknownReason || unsure ? undefined : params,
     // Built on first read: most layers are never hovered, and the symbolic build costs as much as the real one.
     get formula() {
-      formula ??= known ? genericFormula(spec, values, inputs) : params.toString();
+      formula ??= unsure ? unsure.formula : known ? genericFormula(spec, values, inputs) : params.toString();
       return formula;
     },
     summary: built.summary,
     notes: built.notes ?? [],
     rejected: findings.find((f) => f.severity === 'error')?.message,
-    unknownReason: built.unknownReason ?? (params.isConstant ? undefined : `Not every size is known here: the count is ${params} over ${params.symbols.join(', ')}.`),
+    unknownReason: built.unknownReason ?? unsure?.reason ?? (params.isConstant ? undefined : `Not every size is known here: the count is ${params} over ${params.symbols.join(', ')}.`),
     attention: built.attention,
     outFeatures: built.outFeatures,
     outTail: built.outTail,
@@ -334,6 +335,24 @@ function instantiate(spec: LayerSpec, bound: BoundCall, callSpan: Span, inputs: 
     inputShape: built.inputShape,
   };
   return { layer, findings };
+}
+
+/**
+ * A flag given a value that is not known here (`bias=config.bias`): the count is one of two, so no number
+ * is shown; the formula marks the part that depends on it (`d² + [config.bias]·d`).
+ */
+function unsureFlags(spec: LayerSpec, args: Args, values: ReadonlyMap<string, Value>, inputs: readonly (Poly | undefined)[]): { formula: string; reason: string } | undefined {
+  if (!args.unsure.size) return undefined;
+  const names = [...args.unsure];
+  const total = (on: boolean) => totalParams(spec.build(new Args(spec, values, new Map(), new Set(), inputs, new Map(names.map((n) => [n, on])))).tensors);
+  const without = total(false);
+  const extra = total(true).sub(without);
+  const flags = names.map((n) => describe(args.value(n))).join(', ');
+  const part = extra.size > 1 ? `(${extra})` : extra.toString();
+  return {
+    formula: extra.constant === 0n ? without.toString() : `${without} + [${flags}]·${part}`,
+    reason: `Depends on ${flags}, not known here: ${total(true)} with it, ${without} without.`,
+  };
 }
 
 /** The layer's formula over its own symbols (`4·E² + 4·E`), keeping the flags as written. */

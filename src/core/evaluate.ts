@@ -404,7 +404,7 @@ export class Evaluator implements Interp {
         return;
       case 'attr': {
         const obj = this.eval(target.object, frame);
-        this.setAttribute(obj, target.id, value, source);
+        this.setAttribute(obj, target.id, value, source?.k === 'call');
         return;
       }
       case 'index': {
@@ -424,13 +424,15 @@ export class Evaluator implements Interp {
     }
   }
 
-  /** `obj.name = value`: a module registers submodules and parameters; other objects keep fields. */
-  setAttribute(target: Value, name: string, value: Value, source?: Expr): void {
+  /**
+   * `obj.name = value`: a module registers submodules and parameters; other objects keep fields. A value a
+   * call returned that cannot be followed may be a module: the module's total is then not known.
+   */
+  setAttribute(target: Value, name: string, value: Value, fromCall = false): void {
     // `self.out.weight = ...` on a catalog layer: its module tree takes the parameter (weight tying).
     const obj: Value = target.t === 'layer' ? { t: 'module', tree: this.moduleOf(target)!, fields: new Map() } : target;
     if (obj.t === 'module') {
-      // A call that cannot be followed may build parameters: the total is then not known, never smaller.
-      if (value.t === 'unknown' && !value.scalar && source?.k === 'call') this.torch.owner(obj.tree).differs(obj.tree.children as Map<string, unknown>, name, `self.${name} cannot be followed`);
+      if (value.t === 'unknown' && !value.scalar && fromCall) this.torch.owner(obj.tree).differs(obj.tree.children as Map<string, unknown>, name, `self.${name} cannot be followed`);
       this.torch.setMember(obj, name, value);
     } else if (obj.t === 'dict' && obj.fields instanceof Map) {
       this.journal.set(this.fieldsOwner, obj.fields as Map<string, Value>, name, value);
@@ -559,8 +561,12 @@ export class Evaluator implements Interp {
     const positional = bound.positional.map((p) => p.value);
     const keywords = plain(bound.keywords);
     switch (callee.t) {
-      case 'class':
-        return (callee.owner ?? this).classes.instantiate(callee, bound, e, frame);
+      case 'class': {
+        const built = (callee.owner ?? this).classes.instantiate(callee, bound, e);
+        // Instances are this file's when its own module body builds them, whichever file defines the class.
+        if (frame.isModule && built.t === 'module') this.hooks.instance?.(callee, e, built);
+        return built;
+      }
       case 'function':
         return (callee.owner ?? this).callFunction(callee, positional, keywords, callee.self);
       case 'lambda':

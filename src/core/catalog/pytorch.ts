@@ -237,7 +237,9 @@ function conv(kind: string, dims: number, transposed: boolean): LayerSpec {
       const k = a.value('kernel_size');
       const kernel = k.t === 'seq' ? k.items.map((_, i) => seqDim(a, 'kernel_size', i)) : Array.from({ length: dims }, () => a.dim('kernel_size'));
       const [first, second] = transposed ? [cin, cout] : [cout, cin];
-      const perGroup = g.constant ? second.divExact(g.constant) ?? Poly.symbol(`${transposed ? 'C_out' : 'C_in'}/groups`) : second;
+      // Channels per group: exact when the groups are known; otherwise one name for the quotient, never the
+      // ungrouped width (a depthwise conv with groups=dim has dim times fewer weights).
+      const perGroup = g.constant === 1n ? second : g.constant ? second.divExact(g.constant) ?? Poly.symbol(`${transposed ? 'C_out' : 'C_in'}/groups`) : Poly.symbol(`(${second.size > 1 ? `(${second})` : second} / ${g.size > 1 ? `(${g})` : g})`);
       const tensors: Tensor[] = [{ name: 'weight', shape: [first, perGroup, ...kernel] }];
       if (a.flag('bias', true)) tensors.push({ name: 'bias', shape: [cout] });
       return { tensors, summary: `${dimText(cin)} → ${dimText(cout)} · kernel ${kernel.map(dimText).join('×')}`, outFeatures: cout };

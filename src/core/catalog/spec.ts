@@ -47,6 +47,9 @@ export interface LayerSpec {
 
 /** The arguments of one call, bound to the signature. */
 export class Args {
+  /** Flags given a value whose truth is not known here (`bias=config.bias`): the count depends on them. */
+  readonly unsure = new Set<string>();
+
   constructor(
     readonly spec: LayerSpec,
     private readonly values: ReadonlyMap<string, Value>,
@@ -55,6 +58,8 @@ export class Args {
     private readonly literals: ReadonlySet<string>,
     /** Feature sizes of the inputs the layer is applied to, where the code shows them. */
     readonly inputs: readonly (Poly | undefined)[] = [],
+    /** Flags taken as set or not, to build each side of an unsure one. */
+    private readonly flags: ReadonlyMap<string, boolean> = new Map(),
   ) {}
 
   value(name: string): Value {
@@ -85,9 +90,13 @@ export class Args {
     return Poly.symbol(this.spec.signature.find((s) => s.name === name)?.size ?? name);
   }
 
-  /** A boolean flag; an unknown flag takes the default. */
+  /** A boolean flag; one given a value that is not known is recorded in `unsure` (and taken as the default). */
   flag(name: string, fallback: boolean): boolean {
-    return truthy(this.value(name)) ?? fallback;
+    const forced = this.flags.get(name);
+    if (forced !== undefined) return forced;
+    const t = truthy(this.value(name));
+    if (t === undefined && this.given(name)) this.unsure.add(name);
+    return t ?? fallback;
   }
 
   isNone(name: string): boolean {

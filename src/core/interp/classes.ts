@@ -101,8 +101,8 @@ export class ClassModel {
   }
 
   /** `Cls(...)`: a module built as PyTorch builds it, or a config object. */
-  instantiate(c: ClassRef, bound: BoundCall, call: CallExpr | undefined, frame?: Frame): Value {
-    if (c.owner && c.owner !== this.ev) return c.owner.classes.instantiate(c, bound, call, frame);
+  instantiate(c: ClassRef, bound: BoundCall, call: CallExpr | undefined): Value {
+    if (c.owner && c.owner !== this.ev) return c.owner.classes.instantiate(c, bound, call);
     const positional = bound.positional.map((p) => p.value);
     const keywords = new Map([...bound.keywords].map(([k, v]) => [k, v.value]));
     const scope = this.ev.scopeAt(c.fragment, c.scope);
@@ -117,7 +117,6 @@ export class ClassModel {
       const built = this.buildModule(c, bound, positional, keywords, call);
       this.ev.hooks.constructed?.(c, built);
       if (call && built.t === 'module' && built.layer) this.ev.hooks.built?.(call, built.layer);
-      if (call && frame?.isModule) this.ev.hooks.instance?.(c, call, built);
       return built;
     } finally {
       contexts.pop();
@@ -243,7 +242,8 @@ export class ClassModel {
         return v.t === 'unknown' || v.t === 'sym' || v.t === 'ref' ? SCALAR : { t: 'bool', v: true };
       }
       case 'builtins.setattr':
-        if (a && b?.t === 'str' && c) this.ev.setAttribute(a, b.v, c);
+        if (a && b?.t === 'str' && c) this.ev.setAttribute(a, b.v, c, true);
+        else if (a?.t === 'module') this.ev.torch.owner(a.tree).differs(a.tree.children as Map<string, unknown>, '', 'an attribute set under a name that is not known');
         return NONE;
       case 'builtins.super': {
         const scope = frame.scope >= 0 ? this.ev.scopeAt(frame.fragment, frame.scope) : undefined;

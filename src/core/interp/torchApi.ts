@@ -131,8 +131,8 @@ export class TorchApi {
         return NONE;
       case 'add_module':
       case 'register_module':
-        if (a?.t === 'str' && b) this.setMember(obj, a.v, b);
-        else this.owner(obj.tree).differs(obj.tree.children as Map<string, unknown>, '', 'a module added under a name that is not known');
+        if (a?.t === 'str' && b && !(b.t === 'unknown' && !b.scalar)) this.setMember(obj, a.v, b);
+        else this.owner(obj.tree).differs(obj.tree.children as Map<string, unknown>, '', a?.t === 'str' ? `the module added as ${a.v} cannot be followed` : 'a module added under a name that is not known');
         return NONE;
       case 'register_parameter':
         if (a?.t === 'str' && b) this.setMember(obj, a.v, b);

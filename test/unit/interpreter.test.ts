@@ -1,0 +1,76 @@
+/**
+ * The interpreter on the constructs the first evaluator got wrong: each case prints the framework's count
+ * or no count, never another one. Counts here are arithmetic on PyTorch's layer formulas, checked against
+ * torch 1.13 in test/fixtures/models/pytorch/interpreter.py for the same constructs.
+ */
+import * as assert from 'assert';
+import { lensTitle } from '../../src/core/format';
+import { analyzeText, paramsOf } from './helpers';
+
+const torch = 'import torch\nimport torch.nn as nn\nfrom functools import partial\n';
+
+async function layers(source: string) {
+  return (await analyzeText(torch + source)).layers;
+}
+
+suite('interpreter', () => {
+  test('a condition not known here: both branches run, and a size they disagree on is not a number', async () => {
+    const analysis = await analyzeText(`${torch}class C(nn.Module):\n    def __init__(self, d, wide):\n        super().__init__()\n        h = 4 * d if wide else 2 * d\n        if wide:\n            out = 64\n        else:\n            out = 32\n        self.fc = nn.Linear(128, out)\n        self.h = nn.Linear(128, h)\n`);
+    assert.deepStrictEqual(analysis.layers.map(paramsOf), [null, null]);
+    assert.strictEqual(analysis.modules[0].summary.params?.constant, undefined);
+  });
+
+  test('a layer assigned in only one branch of an unknown condition makes the total unknown, never smaller', async () => {
+    const analysis = await analyzeText(`${torch}class C(nn.Module):\n    def __init__(self, extra=None):\n        super().__init__()\n        self.fc = nn.Linear(8, 8)\n        if extra:\n            self.more = nn.Linear(8, 8)\n`);
+    // extra=None is known: the branch is not taken.
+    assert.strictEqual(analysis.modules[0].summary.params?.constant, 72n);
+    const unknown = await analyzeText(`${torch}from somewhere import flag\nclass C(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(8, 8)\n        if flag():\n            self.more = nn.Linear(8, 8)\n`);
+    assert.strictEqual(unknown.modules[0].summary.params, undefined);
+  });
+
+  test('an unknown bias flag gives no count and a formula that shows what depends on it', async () => {
+    const [fc] = await layers('def block(d, use_bias):\n    return nn.Linear(d, d, bias=use_bias)\n');
+    assert.strictEqual(paramsOf(fc), null);
+    assert.strictEqual(fc.layer.formula, 'd² + [use_bias]·d');
+  });
+
+  test('groups that are not known are not dropped from the formula', async () => {
+    const [conv] = await layers('def dw(d, g):\n    return nn.Conv1d(d, d, 3, groups=g)\n');
+    assert.strictEqual(conv.layer.formula, '3·(d / g)·d + d');
+  });
+
+  test('a quotient that does not simplify keeps its parentheses', async () => {
+    const [fc] = await layers('def pad(v):\n    return nn.Linear(1, (v + 63) // 64)\n');
+    assert.strictEqual(fc.layer.formula, '2·((v + 63) // 64)');
+  });
+
+  test('generator expressions over zip, partials and classes passed as arguments', async () => {
+    const analysis = await analyzeText(`${torch}class C(nn.Module):\n    def __init__(self, dims=(8, 16, 32), lin=partial(nn.Linear, bias=False), norm=nn.LayerNorm):\n        super().__init__()\n        self.layers = nn.ModuleList(nn.Linear(a, b) for a, b in zip(dims[:-1], dims[1:]))\n        self.p = lin(4, 4)\n        self.n = norm(32)\n`);
+    assert.strictEqual(analysis.modules[0].summary.params?.constant, BigInt(8 * 16 + 16 + 16 * 32 + 32 + 16 + 64));
+  });
+
+  test('add_module of something that cannot be followed makes the total unknown, not smaller', async () => {
+    const analysis = await analyzeText(`${torch}from somewhere import make\nclass C(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 4)\n        self.add_module("x", make())\n`);
+    assert.strictEqual(analysis.modules[0].summary.params, undefined);
+  });
+
+  test('a model the file builds gives its layers their counts', async () => {
+    const analysis = await analyzeText(`${torch}class Head(nn.Module):\n    def __init__(self, d: int):\n        super().__init__()\n        self.fc = nn.Linear(d, 2 * d)\nhead = Head(16)\n`);
+    assert.deepStrictEqual(analysis.instances.map((i) => [i.className, i.summary.params?.constant]), [['Head', BigInt(16 * 32 + 32)]]);
+    assert.strictEqual(lensTitle(analysis.layers[0]), '544 params · 16 → 32 · in Head (line 8)');
+    assert.deepStrictEqual(analysis.layers[0].values.map((v) => v.context), ['Head (line 8)']);
+  });
+
+  test('two models that build a layer with different sizes: no single count, each size listed', async () => {
+    const analysis = await analyzeText(`${torch}class Head(nn.Module):\n    def __init__(self, d: int):\n        super().__init__()\n        self.fc = nn.Linear(d, d)\nsmall = Head(4)\nlarge = Head(8)\n`);
+    assert.strictEqual(paramsOf(analysis.layers[0]), null);
+    assert.strictEqual(lensTitle(analysis.layers[0]), '2 sizes: 20 … 72 params · d → d');
+  });
+
+  test('ModelArgs with a -1 default filled by the caller: no negative count, no false error', async () => {
+    const analysis = await analyzeText(`${torch}from dataclasses import dataclass\n@dataclass\nclass ModelArgs:\n    dim: int = 64\n    vocab_size: int = -1\nclass T(nn.Module):\n    def __init__(self, params: ModelArgs):\n        super().__init__()\n        self.tok = nn.Embedding(params.vocab_size, params.dim)\n`);
+    assert.deepStrictEqual(analysis.findings, []);
+    assert.strictEqual(paramsOf(analysis.layers[0]), null);
+    assert.strictEqual(analysis.layers[0].layer.formula, 'params.dim·params.vocab_size');
+  });
+});

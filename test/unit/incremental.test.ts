@@ -7,8 +7,11 @@ import * as path from 'path';
 import { analyzeText, loadGrammars, ROOT } from './helpers';
 
 const summary = (a: Analysis | undefined) => ({
-  layers: a?.layers.map((l) => [l.span.startLine, l.span.startChar, l.span.start, l.span.end, l.span.endLine, l.layer.kind, l.layer.params?.toString(), l.layer.formula]),
-  findings: a?.findings.map((f) => [f.span.startLine, f.span.start, f.code, f.message, f.fixes.map((x) => x.edits.map((e) => e.span.start))]),
+  layers: a?.layers.map((l) => [l.span.startLine, l.span.startChar, l.span.start, l.span.end, l.span.endLine, l.layer.kind, l.layer.params?.toString(), l.layer.formula, l.values.map((v) => `${v.params}@${v.context}`)]),
+  findings: a?.findings.map((f) => [f.span.startLine, f.span.start, f.code, f.message, f.fixes.map((x) => x.edits.map((e) => e.span.start)), f.related?.map((r) => r.span.start)]),
+  modules: a?.modules.map((m) => [m.name, m.span.start, m.extent.end, m.summary.params?.toString(), m.summary.reason, m.built?.context]),
+  instances: a?.instances.map((i) => [i.className, i.span.start, i.summary.params?.toString()]),
+  hints: a?.hints.map((h) => [h.span.start, h.features.toString()]),
 });
 
 /** A small deterministic generator, so a failure can be replayed. */
@@ -38,6 +41,57 @@ suite('incremental analysis', () => {
       }
       analyzer.dispose();
     }
+  });
+
+  test('pastes, deletions and several changes in one event give what a fresh analysis gives', async () => {
+    const files = ['test/fixtures/models/pytorch/interpreter.py', 'test/fixtures/models/pytorch/gpt.py', 'test/fixtures/models/pytorch/loops.py'];
+    const donor = readFileSync(path.join(ROOT, 'test/fixtures/models/pytorch/vision_transformer.py'), 'utf8');
+    for (const file of files) {
+      let text = readFileSync(path.join(ROOT, file), 'utf8');
+      const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');
+      analyzer.update(text);
+      const random = lcg(file.length * 7);
+      for (let i = 0; i < 30; i++) {
+        const kind = i % 3;
+        let next: string;
+        let changes: { rangeOffset: number; rangeLength: number; text: string }[];
+        if (kind === 0) {
+          // A paste of a few lines of another model file.
+          const from = Math.floor(random() * (donor.length - 200));
+          const pasted = donor.slice(from, from + Math.floor(random() * 200));
+          const at = text.lastIndexOf('\n', Math.floor(random() * text.length)) + 1;
+          next = text.slice(0, at) + pasted + text.slice(at);
+          changes = [{ rangeOffset: at, rangeLength: 0, text: pasted }];
+        } else if (kind === 1) {
+          // A deletion of up to a few lines.
+          const at = Math.floor(random() * text.length);
+          const remove = Math.floor(random() * 120);
+          next = text.slice(0, at) + text.slice(at + remove);
+          changes = [{ rangeOffset: at, rangeLength: remove, text: '' }];
+        } else {
+          // Two changes in one event (multi-cursor typing), reported against the text before both.
+          const a = Math.floor(random() * text.length);
+          const b = Math.min(text.length, a + 1 + Math.floor(random() * 300));
+          const insert = INSERTS[Math.floor(random() * INSERTS.length)];
+          next = text.slice(0, a) + insert + text.slice(a, b) + insert + text.slice(b);
+          changes = [{ rangeOffset: b, rangeLength: 0, text: insert }, { rangeOffset: a, rangeLength: 0, text: insert }];
+        }
+        const incremental = analyzer.update(next, changes);
+        assert.deepStrictEqual(summary(incremental), summary(await analyzeText(next)), `${file}, edit ${i}`);
+        text = next;
+      }
+      analyzer.dispose();
+    }
+  });
+
+  test('a constant read through another binding is read again when it changes', async () => {
+    const text = ['import torch.nn as nn', 'D = 64', 'cfg = dict(d=D)', 'fc = nn.Linear(cfg["d"], 2)', ''].join('\n');
+    const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');
+    assert.strictEqual(analyzer.update(text)?.layers[0].layer.params?.constant, 130n);
+    const at = text.indexOf('64');
+    const next = `${text.slice(0, at)}32${text.slice(at + 2)}`;
+    assert.strictEqual(analyzer.update(next, [{ rangeOffset: at, rangeLength: 2, text: '32' }])?.layers[0].layer.params?.constant, 66n);
+    analyzer.dispose();
   });
 
   test('an edit introduces and then removes an error; positions below shift', async () => {

@@ -6,7 +6,7 @@
  */
 import type { Arg, Expr, Span } from './expr';
 import { mentionsName } from './expr';
-import type { ExprRef, ImportResolver, Scope, SourceModel } from './source';
+import type { ExprRef, ImportBinding, ImportResolver, Scope, SourceModel } from './source';
 import { NONE, SCALAR, UNKNOWN, asPoly, int, truthy, type DefRef, type Value } from './value';
 import { Poly } from './symbolic';
 import { OPAQUE, tensorMethod } from './tensors';
@@ -75,6 +75,7 @@ export class Evaluator implements Interp {
   /** Called after each assignment while forward() is followed, for inlay hints. */
   assigned?: (value: Value, expr: Expr) => void;
   private ran = false;
+  private globals: Map<string, { import?: ImportBinding; def?: { fragment: number; scope: number } }> | undefined;
   /** Above 0 while applying the inner layers of a Sequential, whose mismatches are reported where it is built. */
   private quiet = 0;
   private readonly layerModules = new WeakMap<object, ModuleTree>();
@@ -305,15 +306,27 @@ export class Evaluator implements Interp {
 
   /** A module-level name not bound yet: a class or function (defined further down), an import, a built-in. */
   global(name: string): Value {
-    for (const [fi, fragment] of this.model.fragments.entries()) {
-      for (const imp of fragment.imports) {
-        if (imp.local === name) return (imp.member && this.importedName(imp.module, imp.member)) || { t: 'ref', path: canonicalPath(imp.module, imp.member) };
-      }
-      const si = fragment.scopes.findIndex((s) => s.parent === -1 && s.name === name);
-      if (si >= 0) return this.definition(fi, si, undefined);
+    this.globals ??= this.indexGlobals();
+    const found = this.globals.get(name);
+    if (found?.import) {
+      const imp = found.import;
+      return (imp.member && this.importedName(imp.module, imp.member)) || { t: 'ref', path: canonicalPath(imp.module, imp.member) };
     }
+    if (found?.def) return this.definition(found.def.fragment, found.def.scope, undefined);
     if (BUILTIN_NAMES[this.language].has(name)) return { t: 'ref', path: `builtins.${name}` };
     return { t: 'sym', name };
+  }
+
+  /** The file's imports and top-level definitions by name, the first of each. */
+  private indexGlobals(): Map<string, { import?: ImportBinding; def?: { fragment: number; scope: number } }> {
+    const index = new Map<string, { import?: ImportBinding; def?: { fragment: number; scope: number } }>();
+    this.model.fragments.forEach((fragment, fi) => {
+      for (const imp of fragment.imports) if (!index.has(imp.local)) index.set(imp.local, { import: imp });
+      fragment.scopes.forEach((s, si) => {
+        if (s.parent === -1 && !index.has(s.name)) index.set(s.name, { def: { fragment: fi, scope: si } });
+      });
+    });
+    return index;
   }
 
   /** The value a `def` / `class` statement binds. */

@@ -4,9 +4,10 @@
  */
 import { layerSpec } from './catalog';
 import { Args, type LayerSpec } from './catalog/spec';
-import type { Arg, Expr, Span } from './expr';
+import type { Arg, Span } from './expr';
 import { emptyModule, summarize, type ModuleSummary } from './modules';
-import { Evaluator, newShared, type BoundCall, type Hooks } from './evaluate';
+import { Evaluator, newShared, type BoundCall, type Hooks, type Reads } from './evaluate';
+import type { AnalysisCache, BuildOutputs, CachedBuild, SiteRecord } from './analysisCache';
 import { totalParams, type Finding, type LayerInstance } from './layer';
 import type { ImportResolver, Language, SourceModel } from './source';
 import { groupDigits, type Poly } from './symbolic';
@@ -69,30 +70,48 @@ export interface SiteValue {
   readonly contexts: number;
 }
 
-interface SiteRecord {
-  layer: LayerInstance;
-  findings: Finding[];
-  readonly context: string;
-}
-
 /**
  * Runs the interpreter over the file: its module body (instances built there, `if __name__ == "__main__"`),
  * then each model class built with its defaults, then every function holding a layer no run reached, with
  * its parameters unknown. Every layer construction is recorded with the context that built it.
  */
-export function analyze(model: SourceModel, resolver?: ImportResolver): Analysis {
+export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: AnalysisCache): Analysis {
   const records = new Map<number, SiteRecord[]>();
   /** Feature sizes each layer (by the offset of its construction) is first applied to. */
   const inputs = new Map<number, readonly (Poly | undefined)[]>();
   const flowFindings = new Map<string, Finding>();
   const instances = new Map<number, InstanceResult>();
+  /** Each class of the file as the runs built it: class -> totals with their contexts. */
+  const constructions = new Map<string, { summary: ModuleSummary; context: string }[]>();
+  const sizes = new Map<number, SizeHint | undefined>();
+  /** The outputs of the class build running now, kept for the next version of the document. */
+  let capture: { -readonly [K in keyof BuildOutputs]: BuildOutputs[K] } | undefined;
   const shared = newShared();
   const record = (start: number, r: SiteRecord) => {
     const list = records.get(start) ?? [];
     list.push(r);
     records.set(start, list);
+    capture?.records.push([start, r]);
+  };
+  const flow = (f: Finding) => {
+    flowFindings.set(`${f.span.start}:${f.code}`, f);
+    capture?.flows.push(f);
+  };
+  const construction = (key: string, entry: { summary: ModuleSummary; context: string }) => {
+    const list = constructions.get(key) ?? [];
+    if (list.length < 8) list.push(entry);
+    constructions.set(key, list);
+    capture?.constructions.push([key, entry]);
+  };
+  const hint = (span: Span, features: Poly) => {
+    const known = sizes.get(span.start);
+    // A step that gets different sizes in different models shows none.
+    sizes.set(span.start, sizes.has(span.start) && !known?.features.equals(features) ? undefined : { span, features });
+    capture?.hints.push({ span, features });
   };
   const context = () => shared.contexts.join(' via ');
+  /** Set while a class is built with its defaults. */
+  let buildingDefaults = false;
   const hooks: Hooks = {
     layer(path, call, bound, site) {
       const spec = layerSpec(path);
@@ -112,9 +131,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver): Analysis
       };
       return { t: 'layer', layer: built.layer, span: call.span, applied };
     },
-    report(f) {
-      flowFindings.set(`${f.span.start}:${f.code}`, f);
-    },
+    report: flow,
     instance(cls, call, value) {
       if (value.t !== 'module' || instances.has(call.span.start)) return;
       instances.set(call.span.start, { className: cls.name, span: call.span, summary: summarize(value.tree) });
@@ -125,49 +142,67 @@ export function analyze(model: SourceModel, resolver?: ImportResolver): Analysis
     },
     constructed(cls, value) {
       // The class built with its own defaults is the module result itself, not a context of it.
-      if (value.t !== 'module' || cls.owner !== evaluator || (defaultsOf !== undefined && shared.contexts.length === 1)) return;
-      const key = `${cls.fragment}:${cls.scope}`;
-      const list = constructions.get(key) ?? [];
-      if (list.length < 8) list.push({ summary: summarize(value.tree), context: context() });
-      constructions.set(key, list);
+      if (value.t !== 'module' || cls.owner !== evaluator || (buildingDefaults && shared.contexts.length === 1)) return;
+      construction(classKey(model, cls.fragment, cls.scope), { summary: summarize(value.tree), context: context() });
     },
   };
   /** The models built at module level, whose forward() is followed too. */
   const built: Value[] = [];
-  /** Each class of the file as the runs built it: class -> totals with their contexts. */
-  const constructions = new Map<string, { summary: ModuleSummary; context: string }[]>();
-  /** Set while a class is built with its defaults. */
-  let defaultsOf: string | undefined;
   const evaluator = new Evaluator(model, hooks, resolver, shared);
   evaluator.runModule();
-  const sizes = new Map<number, SizeHint | undefined>();
-  const hint = (at: Expr, features: Poly) => {
-    const known = sizes.get(at.span.start);
-    // A step that gets different sizes in different models shows none.
-    sizes.set(at.span.start, sizes.has(at.span.start) && !known?.features.equals(features) ? undefined : { span: at.span, features });
-  };
+  // Python class builds are kept between versions; TypeScript's sizes flow between statements, so it runs whole.
+  const keep = model.language === 'python' ? cache : undefined;
+  const moduleCode = model.fragments.filter((f) => f.imports.length || f.body.some((s) => s.k !== 'def')).map((f) => f.id).join(',');
+  if (keep && keep.moduleCode !== moduleCode) {
+    keep.clear();
+    keep.moduleCode = moduleCode;
+  }
+  const ids = new Set(model.fragments.map((f) => f.id));
+  const valid = (c: CachedBuild) =>
+    [...c.reads.fragments].every((id) => ids.has(id)) &&
+    [...c.reads.names].every(([name, id]) => evaluator.originOf(name) === id) &&
+    [...c.reads.files].every(([module, file]) => resolver?.resolve(module) === file);
   const defaults = new Map<string, Value>();
   const classes: { key: string; result: ModuleResult }[] = [];
   model.fragments.forEach((fragment, fi) => {
     fragment.scopes.forEach((scope, si) => {
       if (scope.parent !== -1 || scope.kind !== 'class') return;
-      const cls = evaluator.definition(fi, si, undefined);
-      if (cls.t !== 'class' || !evaluator.guard(() => evaluator.classes.isModuleClass(cls))) return;
-      const key = `${fi}:${si}`;
-      defaultsOf = key;
-      const value = shared.budget.exhausted ? undefined : evaluator.guard(() => evaluator.classes.instantiate(cls, { positional: [], keywords: new Map() }, undefined));
-      defaultsOf = undefined;
-      if (value?.t !== 'module') {
-        classes.push({ key, result: { name: scope.name, span: scope.nameSpan, extent: scope.extent, summary: unknownSummary(scope.name) } });
+      const key = classKey(model, fi, si);
+      const result = (summary: ModuleSummary) => ({ key, result: { name: scope.name, span: scope.nameSpan, extent: scope.extent, summary } });
+      const cached = keep?.builds.get(key);
+      if (cached && valid(cached)) {
+        const o = cached.outputs;
+        for (const [start, r] of o.records) record(start, r);
+        for (const f of o.flows) flow(f);
+        for (const [k, c] of o.constructions) construction(k, c);
+        for (const h of o.hints) hint(h.span, h.features);
+        for (const at of o.reached) evaluator.reached.add(at);
+        if (o.summary) classes.push(result(o.summary));
         return;
       }
-      defaults.set(key, value);
-      classes.push({ key, result: { name: scope.name, span: scope.nameSpan, extent: scope.extent, summary: summarize(value.tree) } });
-      for (const size of evaluator.followForward(value)) hint(size.at, size.features);
+      const cls = evaluator.definition(fi, si, undefined);
+      if (cls.t !== 'class' || !evaluator.guard(() => evaluator.classes.isModuleClass(cls))) return;
+      capture = { records: [], flows: [], constructions: [], hints: [], reached: [], summary: undefined };
+      const reachedBefore = new Set(evaluator.reached);
+      const reads: Reads = { fragments: new Set(), names: new Map(), files: new Map() };
+      evaluator.reads = reads;
+      buildingDefaults = true;
+      const value = shared.budget.exhausted ? undefined : evaluator.guard(() => evaluator.classes.instantiate(cls, { positional: [], keywords: new Map() }, undefined));
+      buildingDefaults = false;
+      if (value?.t === 'module') {
+        defaults.set(key, value);
+        capture.summary = summarize(value.tree);
+        for (const size of evaluator.followForward(value)) hint(size.at.span, size.features);
+      }
+      classes.push(result(capture.summary ?? unknownSummary(scope.name)));
+      evaluator.reads = undefined;
+      capture.reached = [...evaluator.reached].filter((at) => !reachedBefore.has(at));
+      if (keep && !shared.budget.exhausted && capture.summary) keep.builds.set(key, { reads, outputs: capture });
+      capture = undefined;
     });
   });
   const modules: ModuleResult[] = classes.map(({ key, result }) => (result.summary.params?.isConstant ? result : { ...result, built: agreed(constructions.get(key)) }));
-  for (const value of built) for (const size of evaluator.followForward(value)) hint(size.at, size.features);
+  for (const value of built) for (const size of evaluator.followForward(value)) hint(size.at.span, size.features);
   const hints = [...sizes.values()].filter((h): h is SizeHint => h !== undefined).sort((a, b) => a.span.start - b.span.start);
   runUnreached(evaluator, model, defaults);
   const layers: LayerResult[] = [];
@@ -181,15 +216,20 @@ export function analyze(model: SourceModel, resolver?: ImportResolver): Analysis
       findings.push(...result.findings);
     }
   });
-  const flow = [...flowFindings.values()].filter((f) => !findings.some((g) => g.span.start === f.span.start && g.code === f.code));
+  const flows = [...flowFindings.values()].filter((f) => !findings.some((g) => g.span.start === f.span.start && g.code === f.code));
   return {
     language: model.language,
     layers,
-    findings: [...findings, ...flow].sort((a, b) => a.span.start - b.span.start),
+    findings: [...findings, ...flows].sort((a, b) => a.span.start - b.span.start),
     modules,
     instances: [...instances.values()],
     hints,
   };
+}
+
+/** A class by the id of its statement, which an edit elsewhere leaves alone. */
+function classKey(model: SourceModel, fragment: number, scope: number): string {
+  return `${model.fragments[fragment].id}:${scope}`;
 }
 
 /** The build every context agrees on (the same total), if there is one. */
@@ -213,7 +253,7 @@ function runUnreached(evaluator: Evaluator, model: SourceModel, defaults: Readon
       if (scope.kind !== 'function' || done.has(top)) continue;
       done.add(top);
       const owner = scope.parent >= 0 && fragment.scopes[scope.parent].kind === 'class' ? scope.parent : undefined;
-      const self: Value | undefined = owner === undefined ? undefined : defaults.get(`${fi}:${owner}`) ?? { t: 'module', tree: emptyModule(fragment.scopes[owner].name), fields: new Map() };
+      const self: Value | undefined = owner === undefined ? undefined : defaults.get(classKey(model, fi, owner)) ?? { t: 'module', tree: emptyModule(fragment.scopes[owner].name), fields: new Map() };
       const fn = evaluator.definition(fi, top, undefined);
       if (fn.t !== 'function') continue;
       evaluator.guard(() => evaluator.callFunction(fn, [], new Map(), self));

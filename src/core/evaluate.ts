@@ -59,6 +59,17 @@ export interface Shared {
   readonly repeatDepths: number[];
 }
 
+/**
+ * What one entry point of the analysis read: the top-level statements (by fragment id) whose code ran,
+ * the module-level names it looked up with the statement that bound each, and the other files it imported.
+ * While all of them are unchanged after an edit, its results still hold.
+ */
+export interface Reads {
+  readonly fragments: Set<number>;
+  readonly names: Map<string, number>;
+  readonly files: Map<string, SourceModel | undefined>;
+}
+
 export function newShared(): Shared {
   return { budget: new Budget(), journal: new Journal(), imported: new Map(), contexts: [], repeatDepths: [] };
 }
@@ -75,7 +86,11 @@ export class Evaluator implements Interp {
   /** Called after each assignment while forward() is followed, for inlay hints. */
   assigned?: (value: Value, expr: Expr) => void;
   private ran = false;
-  private globals: Map<string, { import?: ImportBinding; def?: { fragment: number; scope: number } }> | undefined;
+  /** Set while an entry point whose reads are recorded runs. */
+  reads: Reads | undefined;
+  /** The fragment (by index) whose module-level statement last bound each module name. */
+  private readonly origins = new Map<string, number>();
+  private globals: Map<string, Global> | undefined;
   /** Above 0 while applying the inner layers of a Sequential, whose mismatches are reported where it is built. */
   private quiet = 0;
   private readonly layerModules = new WeakMap<object, ModuleTree>();
@@ -118,7 +133,17 @@ export class Evaluator implements Interp {
   }
 
   scopeAt(fragment: number, scope: number): Scope {
+    this.reads?.fragments.add(this.model.fragments[fragment].id);
     return this.model.fragments[fragment].scopes[scope];
+  }
+
+  /** The id of the statement that binds module name `name` now (after the module ran), or 0 for none. */
+  originOf(name: string): number {
+    const fi = this.origins.get(name);
+    if (fi !== undefined) return this.model.fragments[fi].id;
+    this.globals ??= this.indexGlobals();
+    const found = this.globals.get(name);
+    return found ? this.model.fragments[found.fragment].id : 0;
   }
 
   /** Runs the module body once, statement by statement; a budget overrun leaves the rest unknown. */
@@ -299,6 +324,7 @@ export class Evaluator implements Interp {
       const v = f.vars.get(name);
       if (v !== undefined) return v;
     }
+    this.reads?.names.set(name, this.originOf(name));
     const module = this.moduleFrame.vars.get(name);
     if (module !== undefined) return module;
     return this.global(name);
@@ -308,6 +334,7 @@ export class Evaluator implements Interp {
   global(name: string): Value {
     this.globals ??= this.indexGlobals();
     const found = this.globals.get(name);
+    this.reads?.names.set(name, found ? this.model.fragments[found.fragment].id : 0);
     if (found?.import) {
       const imp = found.import;
       return (imp.member && this.importedName(imp.module, imp.member)) || { t: 'ref', path: canonicalPath(imp.module, imp.member) };
@@ -318,12 +345,12 @@ export class Evaluator implements Interp {
   }
 
   /** The file's imports and top-level definitions by name, the first of each. */
-  private indexGlobals(): Map<string, { import?: ImportBinding; def?: { fragment: number; scope: number } }> {
-    const index = new Map<string, { import?: ImportBinding; def?: { fragment: number; scope: number } }>();
+  private indexGlobals(): Map<string, Global> {
+    const index = new Map<string, Global>();
     this.model.fragments.forEach((fragment, fi) => {
-      for (const imp of fragment.imports) if (!index.has(imp.local)) index.set(imp.local, { import: imp });
+      for (const imp of fragment.imports) if (!index.has(imp.local)) index.set(imp.local, { fragment: fi, import: imp });
       fragment.scopes.forEach((s, si) => {
-        if (s.parent === -1 && !index.has(s.name)) index.set(s.name, { def: { fragment: fi, scope: si } });
+        if (s.parent === -1 && !index.has(s.name)) index.set(s.name, { fragment: fi, def: { fragment: fi, scope: si } });
       });
     });
     return index;
@@ -337,13 +364,15 @@ export class Evaluator implements Interp {
   }
 
   define(scope: number, frame: Frame): void {
-    const s = this.scopeAt(frame.fragment, scope);
+    const s = this.model.fragments[frame.fragment].scopes[scope];
     frame.vars.set(s.name, this.definition(frame.fragment, scope, frame));
+    if (frame === this.moduleFrame) this.origins.set(s.name, frame.fragment);
   }
 
   /** `from .blocks import Block`: the class, function or constant as the other file defines it. */
   private importedName(module: string, member: string): Value | undefined {
     const model = this.resolver?.resolve(module);
+    this.reads?.files.set(module, model);
     if (!model) return undefined;
     let other = this.shared.imported.get(model);
     if (!other) {
@@ -414,6 +443,7 @@ export class Evaluator implements Interp {
     switch (target.k) {
       case 'name':
         frame.vars.set(target.id, value);
+        if (frame === this.moduleFrame) this.origins.set(target.id, frame.fragment);
         return;
       case 'attr': {
         const obj = this.eval(target.object, frame);
@@ -837,6 +867,13 @@ function sliced(obj: Value, key: Extract<Value, { t: 'slice' }>): Value {
   for (let i = start; step > 0n ? i < stop : i > stop; i += step) picked.push(Number(i));
   if (text !== undefined) return { t: 'str', v: picked.map((i) => text[i]).join('') };
   return { t: 'seq', items: picked.map((i) => items![i]), tuple: obj.t === 'seq' ? obj.tuple : undefined };
+}
+
+/** A module-level name as the file defines it: an import or a top-level class or function, and where. */
+interface Global {
+  readonly fragment: number;
+  readonly import?: ImportBinding;
+  readonly def?: { readonly fragment: number; readonly scope: number };
 }
 
 function plain(keywords: ReadonlyMap<string, { value: Value }>): Map<string, Value> {

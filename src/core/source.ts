@@ -99,6 +99,8 @@ export interface CallSite {
 
 /** Everything one top-level statement contributes; unchanged fragments are reused after an edit. */
 export interface Fragment {
+  /** Stays the same while an edit leaves the statement alone (it is shifted, not extracted again). */
+  readonly id: number;
   readonly span: Span;
   readonly imports: readonly ImportBinding[];
   readonly moduleBindings: readonly Binding[];

@@ -1,9 +1,11 @@
 /**
  * One document's syntax tree and analysis, kept across edits: the tree is re-parsed incrementally and the
- * top-level statements an edit did not touch are reused (shifted) instead of re-extracted. The analysis
- * itself always runs on the whole new text, so every output equals a fresh analysis of it.
+ * top-level statements an edit did not touch are reused (shifted) instead of re-extracted. The analysis runs
+ * on the whole new text, replaying only the class builds whose every read (statements, module names, other
+ * files) the edit left alone, so every output equals a fresh analysis of it.
  */
 import { analyze, type Analysis } from '../core/analysis';
+import { AnalysisCache } from '../core/analysisCache';
 import type { Fragment, ImportResolver, Language } from '../core/source';
 import type { Edit, Grammars, Tree } from './parser';
 import { candidateNames, extractFragment, sourceModel, topLevelNodes } from './model';
@@ -20,6 +22,8 @@ export class DocumentAnalyzer {
   private tree: Tree | undefined;
   private text = '';
   private fragments: Fragment[] = [];
+  /** The class builds of the previous version, replayed where the edit left everything they read alone. */
+  private readonly cache = new AnalysisCache();
   private candidates: string[] = [];
 
   constructor(
@@ -43,14 +47,18 @@ export class DocumentAnalyzer {
     const sameNames = candidates.length === this.candidates.length && candidates.every((c, i) => c === this.candidates[i]);
     if (old && change && sameNames) {
       this.fragments = this.reextract(old, tree, text, change, candidates);
+      const oldEnd = change.rangeOffset + change.rangeLength;
+      const newEnd = change.rangeOffset + change.text.length;
+      this.cache.moved(oldEnd, newEnd - oldEnd, countLines(text, change.rangeOffset, newEnd) - countLines(this.text, change.rangeOffset, oldEnd));
     } else {
       this.fragments = topLevelNodes(tree).map((n) => extractFragment(this.language, n, text, candidates));
+      this.cache.clear();
     }
     this.candidates = candidates;
     old?.delete();
     this.tree = tree;
     this.text = text;
-    return analyze(sourceModel(this.language, tree, text, this.fragments), resolver);
+    return analyze(sourceModel(this.language, tree, text, this.fragments), resolver, this.cache);
   }
 
   /**
@@ -95,6 +103,7 @@ export class DocumentAnalyzer {
     this.tree?.delete();
     this.tree = undefined;
     this.fragments = [];
+    this.cache.clear();
   }
 }
 

@@ -9,7 +9,7 @@ import { typescriptDeclaredNames, typescriptExpr, typescriptFragment } from './t
 
 interface Adapter {
   declaredNames(root: Node, source: string): string[];
-  fragment(node: Node, source: string, candidates: readonly string[]): Fragment;
+  fragment(node: Node, source: string, candidates: readonly string[]): Omit<Fragment, 'id'>;
   expr(node: Node, source: string): Expr;
 }
 
@@ -23,8 +23,10 @@ export function candidateNames(language: Language, tree: Tree, source: string): 
   return [...new Set([...CATALOG_NAMES, ...ADAPTERS[language].declaredNames(tree.rootNode, source)])];
 }
 
+let nextFragmentId = 1;
+
 export function extractFragment(language: Language, node: Node, source: string, candidates: readonly string[]): Fragment {
-  return ADAPTERS[language].fragment(node, source, candidates);
+  return { ...ADAPTERS[language].fragment(node, source, candidates), id: nextFragmentId++ };
 }
 
 export function topLevelNodes(tree: Tree): Node[] {

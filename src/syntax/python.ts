@@ -389,7 +389,7 @@ export function pythonDeclaredNames(root: Node, source: string): string[] {
   return names;
 }
 
-export function pythonFragment(node: Node, source: string, candidates: readonly string[]): Fragment {
+export function pythonFragment(node: Node, source: string, candidates: readonly string[]): Omit<Fragment, 'id'> {
   const builder = new FragmentBuilder(source, candidates);
   const body = builder.statement(node, -1);
   return { span: spanOf(node), imports: builder.imports, moduleBindings: builder.moduleBindings, scopes: builder.scopes, calls: builder.calls, body };

@@ -17,6 +17,7 @@ export function shiftFragment(f: Fragment, delta: number, lineDelta: number): Fr
   const stmt = stmtShifter(delta, span, ref);
   const scope = (s: Scope): Scope => ({ ...s, nameSpan: span(s.nameSpan), extent: span(s.extent), params: s.params.map(param), bindings: s.bindings.map(binding), bases: s.bases.map(ref), body: s.body.map(stmt) });
   return {
+    id: f.id,
     span: span(f.span),
     imports: f.imports,
     moduleBindings: f.moduleBindings.map(binding),

@@ -1,0 +1,68 @@
+/**
+ * What the analysis keeps between two versions of a document: each model class's build with its default
+ * arguments, with everything that build read. After an edit that leaves all of it alone (the usual case:
+ * typing inside another class), the build is replayed, its places moved by the edit, instead of run again.
+ */
+import type { Reads } from './evaluate';
+import type { Finding, LayerInstance } from './layer';
+import type { ModuleSummary } from './modules';
+import type { Span } from './expr';
+import type { Poly } from './symbolic';
+
+export interface SiteRecord {
+  layer: LayerInstance;
+  findings: Finding[];
+  readonly context: string;
+}
+
+/** Everything one class's default build added to the analysis. */
+export interface BuildOutputs {
+  readonly records: [number, SiteRecord][];
+  readonly flows: Finding[];
+  readonly constructions: [string, { summary: ModuleSummary; context: string }][];
+  readonly hints: { span: Span; features: Poly }[];
+  /** The calls it evaluated (by offset), so that no other run takes their functions for unreached. */
+  readonly reached: number[];
+  /** The class's own total; undefined when the build did not end. */
+  readonly summary: ModuleSummary | undefined;
+}
+
+export interface CachedBuild {
+  readonly reads: Reads;
+  outputs: BuildOutputs;
+}
+
+export class AnalysisCache {
+  /** By class: the id of its statement and its scope index. */
+  readonly builds = new Map<string, CachedBuild>();
+  /** The statements holding module-level code (not only definitions) when the builds were made. */
+  moduleCode = '';
+
+  clear(): void {
+    this.builds.clear();
+    this.moduleCode = '';
+  }
+
+  /** An edit replaced text ending at `oldEnd`: places after it move by `delta` characters and `lineDelta` lines. */
+  moved(oldEnd: number, delta: number, lineDelta: number): void {
+    if (delta === 0 && lineDelta === 0) return;
+    const span = (s: Span): Span => (s.start >= oldEnd ? { ...s, start: s.start + delta, end: s.end + delta, startLine: s.startLine + lineDelta, endLine: s.endLine + lineDelta } : s);
+    const finding = (f: Finding): Finding => ({
+      ...f,
+      span: span(f.span),
+      related: f.related?.map((r) => ({ ...r, span: span(r.span) })),
+      fixes: f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, span: span(e.span) })) })),
+    });
+    for (const build of this.builds.values()) {
+      const o = build.outputs;
+      build.outputs = {
+        records: o.records.map(([at, r]) => [at >= oldEnd ? at + delta : at, { ...r, findings: r.findings.map(finding) }]),
+        flows: o.flows.map(finding),
+        constructions: o.constructions,
+        hints: o.hints.map((h) => ({ ...h, span: span(h.span) })),
+        reached: o.reached.map((at) => (at >= oldEnd ? at + delta : at)),
+        summary: o.summary,
+      };
+    }
+  }
+}

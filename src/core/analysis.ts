@@ -3,15 +3,17 @@
  * data, computed once per document version and read by every surface (hover, CodeLens, diagnostics, CLI).
  */
 import { layerSpec } from './catalog';
-import { Args, type LayerSpec } from './catalog/spec';
-import type { Arg, Span } from './expr';
+import { instantiate } from './catalog/instantiate';
+import { siteResult } from './siteResults';
+import type { Span } from './expr';
 import { emptyModule, summarize, type ModuleSummary } from './modules';
-import { Evaluator, newShared, type BoundCall, type Hooks, type Reads } from './evaluate';
+import { Evaluator } from './evaluate';
+import { newShared, type Hooks, type Reads } from './interp/hooks';
 import type { AnalysisCache, BuildOutputs, CachedBuild, SiteRecord } from './analysisCache';
-import { totalParams, type Finding, type LayerInstance } from './layer';
+import type { Finding, LayerInstance } from './layer';
 import type { ImportResolver, Language, SourceModel } from './source';
-import { groupDigits, type Poly } from './symbolic';
-import { describe, type Shape, type Value } from './value';
+import type { Poly } from './symbolic';
+import type { Shape, Value } from './value';
 
 export interface LayerResult {
   readonly span: Span;
@@ -160,7 +162,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   const ids = new Set(model.fragments.map((f) => f.id));
   const valid = (c: CachedBuild) =>
     [...c.reads.fragments].every((id) => ids.has(id)) &&
-    [...c.reads.names].every(([name, id]) => evaluator.originOf(name) === id) &&
+    [...c.reads.names].every(([name, id]) => evaluator.names.originOf(name) === id) &&
     [...c.reads.files].every(([module, file]) => resolver?.resolve(module) === file);
   const defaults = new Map<string, Value>();
   const classes: { key: string; result: ModuleResult }[] = [];
@@ -180,7 +182,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
         if (o.summary) classes.push(result(o.summary));
         return;
       }
-      const cls = evaluator.definition(fi, si, undefined);
+      const cls = evaluator.names.definition(fi, si, undefined);
       if (cls.t !== 'class' || !evaluator.guard(() => evaluator.classes.isModuleClass(cls))) return;
       capture = { records: [], flows: [], constructions: [], hints: [], reached: [], summary: undefined };
       const reachedBefore = new Set(evaluator.reached);
@@ -192,7 +194,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       if (value?.t === 'module') {
         defaults.set(key, value);
         capture.summary = summarize(value.tree);
-        for (const size of evaluator.followForward(value)) hint(size.at.span, size.features);
+        for (const size of evaluator.flows.followForward(value)) hint(size.at.span, size.features);
       }
       classes.push(result(capture.summary ?? unknownSummary(scope.name)));
       evaluator.reads = undefined;
@@ -202,7 +204,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     });
   });
   const modules: ModuleResult[] = classes.map(({ key, result }) => (result.summary.params?.isConstant ? result : { ...result, built: agreed(constructions.get(key)) }));
-  for (const value of built) for (const size of evaluator.followForward(value)) hint(size.at.span, size.features);
+  for (const value of built) for (const size of evaluator.flows.followForward(value)) hint(size.at.span, size.features);
   const hints = [...sizes.values()].filter((h): h is SizeHint => h !== undefined).sort((a, b) => a.span.start - b.span.start);
   runUnreached(evaluator, model, defaults);
   const layers: LayerResult[] = [];
@@ -254,158 +256,13 @@ function runUnreached(evaluator: Evaluator, model: SourceModel, defaults: Readon
       done.add(top);
       const owner = scope.parent >= 0 && fragment.scopes[scope.parent].kind === 'class' ? scope.parent : undefined;
       const self: Value | undefined = owner === undefined ? undefined : defaults.get(classKey(model, fi, owner)) ?? { t: 'module', tree: emptyModule(fragment.scopes[owner].name), fields: new Map() };
-      const fn = evaluator.definition(fi, top, undefined);
+      const fn = evaluator.names.definition(fi, top, undefined);
       if (fn.t !== 'function') continue;
-      evaluator.guard(() => evaluator.callFunction(fn, [], new Map(), self));
+      evaluator.guard(() => evaluator.functions.callFunction(fn, [], new Map(), self));
     }
   });
 }
 
-/** The layer a site shows: the one count every context agrees on, else the formula and the counts seen. */
-function siteResult(span: Span, list: readonly SiteRecord[]): LayerResult {
-  const values: SiteValue[] = [];
-  for (const r of list) {
-    const p = r.layer.params;
-    if (!p?.isConstant || r.layer.rejected) continue;
-    const same = values.findIndex((v) => v.params.equals(p));
-    if (same >= 0) values[same] = { ...values[same], contexts: values[same].contexts + 1 };
-    else values.push({ params: p, context: r.context, contexts: 1 });
-  }
-  const generic = list.find((r) => r.layer.params !== undefined && !r.layer.params.isConstant);
-  const rejected = list.find((r) => r.layer.rejected);
-  let layer: LayerInstance;
-  if (rejected) layer = rejected.layer;
-  else if (values.length === 1) layer = list.find((r) => r.layer.params?.equals(values[0].params))!.layer;
-  else if (values.length > 1) {
-    const base = (generic ?? list[0]).layer;
-    layer = withoutCount(base, `Built with ${values.length} different sizes here: ${values.map((v) => `${groupDigits(v.params.constant!)}${v.context ? ` in ${v.context}` : ''}`).join('; ')}.`);
-  } else layer = (generic ?? list[0]).layer;
-  const seen = new Set<string>();
-  const findings: Finding[] = [];
-  for (const r of list) {
-    for (const f of r.findings) {
-      const key = `${f.code}:${f.span.start}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      findings.push(list.length > 1 && r.context ? { ...f, message: `${f.message} (in ${r.context})` } : f);
-    }
-  }
-  const context = values.length === 1 && generic ? values[0].context : undefined;
-  return { span, layer, findings, values, context };
-}
-
-/** The same layer with no single count: several contexts build it with different sizes. */
-function withoutCount(layer: LayerInstance, reason: string): LayerInstance {
-  return { ...layer, params: undefined, unknownReason: reason, formula: layer.formula };
-}
-
 function unknownSummary(name: string): ModuleSummary {
   return { params: undefined, reason: `${name} could not be built within Attention Lens's work budget`, children: [], tied: [] };
-}
-
-interface Instantiated {
-  readonly layer: LayerInstance;
-  readonly findings: Finding[];
-}
-
-function instantiate(spec: LayerSpec, bound: BoundCall, callSpan: Span, inputs: readonly (Poly | undefined)[]): Instantiated {
-  const values = new Map<string, Value>();
-  const spans = new Map<string, Span>();
-  const literals = new Set<string>();
-  const record = (name: string, value: Value, arg?: Arg) => {
-    values.set(name, value);
-    if (arg) spans.set(name, arg.value.span);
-    if (arg?.value.k === 'int') literals.add(name);
-  };
-  if (spec.configObject) {
-    const config = bound.positional[0]?.value;
-    if (config?.t === 'dict') for (const [k, v] of config.fields) values.set(k, v);
-  } else {
-    bound.positional.forEach((p, i) => {
-      const param = spec.signature[i];
-      if (param) record(param.name, p.value, p.arg);
-    });
-    for (const [name, kw] of bound.keywords) record(name, kw.value, kw.arg);
-  }
-  const args = new Args(spec, values, spans, literals, inputs);
-  const built = spec.build(args);
-  const unsure = unsureFlags(spec, args, values, inputs);
-  const findings: Finding[] = [];
-  const covered = new Set((built.problems ?? []).map((p) => p.arg));
-  for (const param of spec.signature) {
-    if (!param.size || !values.has(param.name) || covered.has(param.name)) continue;
-    const v = values.get(param.name)!;
-    if (v.t === 'float') {
-      findings.push({
-        code: 'non-integer-size', severity: 'error', span: callSpan, fixes: [],
-        message: `${param.name} is ${describe(v)}, a float: PyTorch raises TypeError (sizes must be ints). Use // for integer division.`,
-      });
-    } else if (v.t === 'int' && v.p.constant !== undefined && v.p.constant < 0n) {
-      findings.push({
-        code: 'negative-size', severity: 'error', span: callSpan, fixes: [],
-        message: `${param.name} is ${v.p.constant}: PyTorch raises "Trying to create tensor with negative dimension ${v.p.constant}".`,
-      });
-    }
-  }
-  for (const p of built.problems ?? []) {
-    findings.push({ code: p.code, severity: p.severity, message: p.message, span: callSpan, fixes: p.fixes ? p.fixes(args) : [] });
-  }
-  const params = totalParams(built.tensors);
-  const known = !built.unknownReason && !unsure && params.isConstant;
-  let formula: string | undefined;
-  const layer: LayerInstance = {
-    kind: spec.kind,
-    framework: spec.framework,
-    tensors: built.tensors,
-    params: built.unknownReason || unsure ? undefined : params,
-    // Built on first read: most layers are never hovered, and the symbolic build costs as much as the real one.
-    get formula() {
-      formula ??= unsure ? unsure.formula : known ? genericFormula(spec, values, inputs) : params.toString();
-      return formula;
-    },
-    summary: built.summary,
-    notes: built.notes ?? [],
-    rejected: findings.find((f) => f.severity === 'error')?.message,
-    unknownReason: built.unknownReason ?? unsure?.reason ?? (params.isConstant ? undefined : `Not every size is known here: the count is ${params} over ${params.symbols.join(', ')}.`),
-    attention: built.attention,
-    outFeatures: built.outFeatures,
-    outTail: built.outTail,
-    inFeatures: built.inFeatures,
-    appendsAxis: built.appendsAxis,
-    inputShape: built.inputShape,
-  };
-  return { layer, findings };
-}
-
-/**
- * A flag given a value that is not known here (`bias=config.bias`): the count is one of two, so no number
- * is shown; the formula marks the part that depends on it (`d² + [config.bias]·d`).
- */
-function unsureFlags(spec: LayerSpec, args: Args, values: ReadonlyMap<string, Value>, inputs: readonly (Poly | undefined)[]): { formula: string; reason: string } | undefined {
-  if (!args.unsure.size) return undefined;
-  const names = [...args.unsure];
-  const total = (on: boolean) => totalParams(spec.build(new Args(spec, values, new Map(), new Set(), inputs, new Map(names.map((n) => [n, on])))).tensors);
-  const without = total(false);
-  const extra = total(true).sub(without);
-  const flags = names.map((n) => describe(args.value(n))).join(', ');
-  const part = extra.size > 1 ? `(${extra})` : extra.toString();
-  return {
-    formula: extra.constant === 0n ? without.toString() : `${without} + [${flags}]·${part}`,
-    reason: `Depends on ${flags}, not known here: ${total(true)} with it, ${without} without.`,
-  };
-}
-
-/** The layer's formula over its own symbols (`4·E² + 4·E`), keeping the flags as written. */
-function genericFormula(spec: LayerSpec, values: ReadonlyMap<string, Value>, inputs: readonly (Poly | undefined)[]): string {
-  const symbolic = new Map(values);
-  for (const p of spec.signature) {
-    if (!p.size) continue;
-    if (values.has(p.name) || (p.default && p.default.t !== 'none')) symbolic.set(p.name, { t: 'sym', name: p.size });
-  }
-  try {
-    const built = spec.build(new Args(spec, symbolic, new Map(), new Set(), inputs));
-    return totalParams(built.tensors).toString();
-  } catch {
-    return '';
-  }
 }

@@ -3,7 +3,7 @@
  * arguments, with everything that build read. After an edit that leaves all of it alone (the usual case:
  * typing inside another class), the build is replayed, its places moved by the edit, instead of run again.
  */
-import type { Reads } from './evaluate';
+import type { Reads } from './interp/hooks';
 import type { Finding, LayerInstance } from './layer';
 import type { ModuleSummary } from './modules';
 import type { Span } from './expr';

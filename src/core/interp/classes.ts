@@ -3,7 +3,8 @@
  * the class body, constructors run on the new instance, `super()`, bound methods and properties, and
  * the built-ins that ask about classes (`isinstance`, `getattr`, `functools.partial`, ...).
  */
-import type { Evaluator, BoundCall, CallExpr } from '../evaluate';
+import type { Evaluator } from '../evaluate';
+import type { BoundCall, CallExpr } from './hooks';
 import { normalizePath } from '../imports';
 import { emptyModule, layerModule } from '../modules';
 import { NONE, SCALAR, UNKNOWN, type DefRef, type Value } from '../value';
@@ -84,7 +85,7 @@ export class ClassModel {
       if (decorators.includes('staticmethod')) return v;
       const bound: Value = { ...v, self: decorators.includes('classmethod') ? { t: 'class', ...b } : instance };
       if (decorators.includes('property') || decorators.includes('cached_property') || decorators.includes('functools.cached_property')) {
-        return this.owner(b).callFunction(v, [], new Map(), instance);
+        return this.owner(b).functions.callFunction(v, [], new Map(), instance);
       }
       return bound;
     }
@@ -132,8 +133,8 @@ export class ClassModel {
     const init = this.method(c, ev.language === 'python' ? '__init__' : 'constructor');
     if (init) {
       const missing: string[] = [];
-      const result = ev.nested(() => {
-        const exit = this.owner(init).runConstructor(init, positional, keywords, instance, missing);
+      const result = ev.functions.nested(() => {
+        const exit = this.owner(init).functions.runConstructor(init, positional, keywords, instance, missing);
         return exit === 'raise' ? UNKNOWN : NONE;
       });
       if (missing.length) tree.unknown ??= `needs arguments: ${missing.join(', ')} ha${missing.length === 1 ? 's' : 've'} no default`;
@@ -210,11 +211,11 @@ export class ClassModel {
       });
       for (const [k, v] of keywords) if (!fields.has(k)) fields.set(k, v);
       const post = this.method(c, '__post_init__');
-      if (post) ev.nested(() => this.owner(post).callFunction(post, [], new Map(), self));
+      if (post) ev.functions.nested(() => this.owner(post).functions.callFunction(post, [], new Map(), self));
       return self;
     }
-    ev.nested(() => {
-      this.owner(init).runConstructor(init, positional, keywords, self, []);
+    ev.functions.nested(() => {
+      this.owner(init).functions.runConstructor(init, positional, keywords, self, []);
       return NONE;
     });
     return self;
@@ -242,13 +243,13 @@ export class ClassModel {
         return v.t === 'unknown' || v.t === 'sym' || v.t === 'ref' ? SCALAR : { t: 'bool', v: true };
       }
       case 'builtins.setattr':
-        if (a && b?.t === 'str' && c) this.ev.setAttribute(a, b.v, c, true);
+        if (a && b?.t === 'str' && c) this.ev.assignments.setAttribute(a, b.v, c, true);
         else if (a?.t === 'module') this.ev.torch.owner(a.tree).differs(a.tree.children as Map<string, unknown>, '', 'an attribute set under a name that is not known');
         return NONE;
       case 'builtins.super': {
         const scope = frame.scope >= 0 ? this.ev.scopeAt(frame.fragment, frame.scope) : undefined;
-        const cls = a?.t === 'class' ? a : scope && scope.parent >= 0 ? this.ev.definition(frame.fragment, scope.parent, undefined) : undefined;
-        const self = b ?? this.ev.lookup(this.ev.selfName, frame);
+        const cls = a?.t === 'class' ? a : scope && scope.parent >= 0 ? this.ev.names.definition(frame.fragment, scope.parent, undefined) : undefined;
+        const self = b ?? this.ev.names.lookup(this.ev.selfName, frame);
         return cls?.t === 'class' ? { t: 'super', cls, self } : UNKNOWN;
       }
       case 'functools.partial':

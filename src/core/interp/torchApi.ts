@@ -4,12 +4,12 @@
  * `add_module`, `register_parameter`, `nn.Parameter`, `copy.deepcopy`, tensors and weightless layers.
  */
 import type { Evaluator } from '../evaluate';
-import { container, deepCopy, emptyModule, param, type ModuleTree } from '../modules';
+import { container, deepCopy, emptyModule, layerModule, param, type ModuleTree } from '../modules';
 import { Poly } from '../symbolic';
 import { NONE, SCALAR, UNKNOWN, asPoly, type Value } from '../value';
 import type { Owner } from './journal';
 import { LIMITS } from './budget';
-import { WEIGHTLESS } from './shapeChecks';
+import { WEIGHTLESS, type LayerValue } from './shapeChecks';
 
 type ModuleValue = Extract<Value, { t: 'module' }>;
 
@@ -19,9 +19,37 @@ const FLUENT = new Set(['to', 'cuda', 'cpu', 'train', 'eval', 'requires_grad_', 
 
 export class TorchApi {
   private readonly values = new WeakMap<ModuleTree, Value>();
+  private readonly layerModules = new WeakMap<object, ModuleTree>();
   private readonly owners = new WeakMap<ModuleTree, Owner>();
 
   constructor(private readonly ev: Evaluator) {}
+
+  /** The module tree of a module or layer value, the same tree for the same value. */
+  moduleOf(v: Value): ModuleTree | undefined {
+    if (v.t === 'module') return v.tree;
+    if (v.t !== 'layer') return undefined;
+    let tree = this.layerModules.get(v);
+    if (!tree) this.layerModules.set(v, (tree = layerModule(v.layer)));
+    return tree;
+  }
+
+  /** Makes `tree` the module tree of a layer value (a copy of another layer's tree). */
+  adoptTree(layer: LayerValue, tree: ModuleTree): void {
+    this.layerModules.set(layer, tree);
+  }
+
+  /** A value as a child module: modules, layers, and `repeat` (n copies, one node with a count). */
+  childTree(v: Value): ModuleTree | undefined {
+    if (v.t === 'repeat') {
+      const item = this.childTree(v.item);
+      if (!item) return undefined;
+      const copy = deepCopy(item, v.count);
+      // The copies run the item's forward(): reading `self.blocks[0]` or iterating gives its instance back.
+      this.registerCopy(item, copy);
+      return copy;
+    }
+    return this.moduleOf(v);
+  }
 
   /** Remembers the value a tree belongs to, so that reading `self.block` gives back the instance (and its forward()). */
   register(tree: ModuleTree, value: Value): void {
@@ -35,7 +63,7 @@ export class TorchApi {
     else if (value?.t === 'layer') {
       // A copied layer is another object with parameters of its own.
       const clone = { ...value };
-      this.ev.adoptTree(clone, copy);
+      this.adoptTree(clone, copy);
       this.register(copy, clone);
     }
     for (const [k, child] of original.children) {
@@ -60,7 +88,7 @@ export class TorchApi {
     const { journal } = this.ev;
     const tree = obj.tree;
     const owner = this.owner(tree);
-    journal.set(this.ev.fieldsOwner, obj.fields, name, value);
+    journal.set(this.ev.assignments.fieldsOwner, obj.fields, name, value);
     if (value.t === 'param') {
       journal.delete(owner, tree.children, name);
       journal.set(owner, tree.params, name, value.ref);
@@ -70,7 +98,7 @@ export class TorchApi {
       journal.delete(owner, tree.params, name);
       return;
     }
-    const child = this.ev.childTree(value);
+    const child = this.childTree(value);
     if (child) {
       journal.delete(owner, tree.params, name);
       journal.set(owner, tree.children, name, child);
@@ -91,7 +119,7 @@ export class TorchApi {
     }
     const times = this.ev.repeats.reduce((a, r) => a.mul(r), Poly.ONE);
     for (const item of items) {
-      const child = this.ev.childTree(item);
+      const child = this.childTree(item);
       if (!child) {
         owner.differs(tree.children as Map<string, unknown>, '', 'an appended item is not a module Attention Lens can follow');
         continue;
@@ -140,7 +168,7 @@ export class TorchApi {
         return NONE;
       case 'register_buffer':
         // Buffers are state, not parameters.
-        if (a?.t === 'str') this.ev.journal.set(this.ev.fieldsOwner, obj.fields, a.v, b ?? UNKNOWN);
+        if (a?.t === 'str') this.ev.journal.set(this.ev.assignments.fieldsOwner, obj.fields, a.v, b ?? UNKNOWN);
         return NONE;
       case 'parameters':
       case 'named_parameters':
@@ -160,7 +188,7 @@ export class TorchApi {
     const first = positional[0];
     switch (path) {
       case 'copy.deepcopy': {
-        const tree = first && this.ev.moduleOf(first);
+        const tree = first && this.moduleOf(first);
         if (!tree) return first ?? UNKNOWN;
         const copy = deepCopy(tree);
         this.registerCopy(tree, copy);
@@ -218,7 +246,7 @@ export class TorchApi {
     }
     const children: [string, ModuleTree][] = [];
     for (const [k, v] of items) {
-      const child = this.ev.childTree(v);
+      const child = this.childTree(v);
       if (!child) return { t: 'module', tree: { ...emptyModule(kind), unknown: `an item of the ${kind} is not a module Attention Lens can follow` }, fields: new Map() };
       children.push([k, child]);
       if (v.t === 'module' || v.t === 'layer') this.register(child, v);

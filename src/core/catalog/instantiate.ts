@@ -1,0 +1,117 @@
+/**
+ * A catalog layer built from the arguments of one call: its tensors, count, formula and the findings the
+ * framework would raise, as the catalog entry describes them.
+ */
+import type { Arg, Span } from '../expr';
+import type { BoundCall } from '../interp/hooks';
+import { totalParams, type Finding, type LayerInstance } from '../layer';
+import type { Poly } from '../symbolic';
+import { describe, type Value } from '../value';
+import { Args, type LayerSpec } from './spec';
+
+export interface Instantiated {
+  readonly layer: LayerInstance;
+  readonly findings: Finding[];
+}
+
+export function instantiate(spec: LayerSpec, bound: BoundCall, callSpan: Span, inputs: readonly (Poly | undefined)[]): Instantiated {
+  const values = new Map<string, Value>();
+  const spans = new Map<string, Span>();
+  const literals = new Set<string>();
+  const record = (name: string, value: Value, arg?: Arg) => {
+    values.set(name, value);
+    if (arg) spans.set(name, arg.value.span);
+    if (arg?.value.k === 'int') literals.add(name);
+  };
+  if (spec.configObject) {
+    const config = bound.positional[0]?.value;
+    if (config?.t === 'dict') for (const [k, v] of config.fields) values.set(k, v);
+  } else {
+    bound.positional.forEach((p, i) => {
+      const param = spec.signature[i];
+      if (param) record(param.name, p.value, p.arg);
+    });
+    for (const [name, kw] of bound.keywords) record(name, kw.value, kw.arg);
+  }
+  const args = new Args(spec, values, spans, literals, inputs);
+  const built = spec.build(args);
+  const unsure = unsureFlags(spec, args, values, inputs);
+  const findings: Finding[] = [];
+  const covered = new Set((built.problems ?? []).map((p) => p.arg));
+  for (const param of spec.signature) {
+    if (!param.size || !values.has(param.name) || covered.has(param.name)) continue;
+    const v = values.get(param.name)!;
+    if (v.t === 'float') {
+      findings.push({
+        code: 'non-integer-size', severity: 'error', span: callSpan, fixes: [],
+        message: `${param.name} is ${describe(v)}, a float: PyTorch raises TypeError (sizes must be ints). Use // for integer division.`,
+      });
+    } else if (v.t === 'int' && v.p.constant !== undefined && v.p.constant < 0n) {
+      findings.push({
+        code: 'negative-size', severity: 'error', span: callSpan, fixes: [],
+        message: `${param.name} is ${v.p.constant}: PyTorch raises "Trying to create tensor with negative dimension ${v.p.constant}".`,
+      });
+    }
+  }
+  for (const p of built.problems ?? []) {
+    findings.push({ code: p.code, severity: p.severity, message: p.message, span: callSpan, fixes: p.fixes ? p.fixes(args) : [] });
+  }
+  const params = totalParams(built.tensors);
+  const known = !built.unknownReason && !unsure && params.isConstant;
+  let formula: string | undefined;
+  const layer: LayerInstance = {
+    kind: spec.kind,
+    framework: spec.framework,
+    tensors: built.tensors,
+    params: built.unknownReason || unsure ? undefined : params,
+    // Built on first read: most layers are never hovered, and the symbolic build costs as much as the real one.
+    get formula() {
+      formula ??= unsure ? unsure.formula : known ? genericFormula(spec, values, inputs) : params.toString();
+      return formula;
+    },
+    summary: built.summary,
+    notes: built.notes ?? [],
+    rejected: findings.find((f) => f.severity === 'error')?.message,
+    unknownReason: built.unknownReason ?? unsure?.reason ?? (params.isConstant ? undefined : `Not every size is known here: the count is ${params} over ${params.symbols.join(', ')}.`),
+    attention: built.attention,
+    outFeatures: built.outFeatures,
+    outTail: built.outTail,
+    inFeatures: built.inFeatures,
+    appendsAxis: built.appendsAxis,
+    inputShape: built.inputShape,
+  };
+  return { layer, findings };
+}
+
+/**
+ * A flag given a value that is not known here (`bias=config.bias`): the count is one of two, so no number
+ * is shown; the formula marks the part that depends on it (`d² + [config.bias]·d`).
+ */
+function unsureFlags(spec: LayerSpec, args: Args, values: ReadonlyMap<string, Value>, inputs: readonly (Poly | undefined)[]): { formula: string; reason: string } | undefined {
+  if (!args.unsure.size) return undefined;
+  const names = [...args.unsure];
+  const total = (on: boolean) => totalParams(spec.build(new Args(spec, values, new Map(), new Set(), inputs, new Map(names.map((n) => [n, on])))).tensors);
+  const without = total(false);
+  const extra = total(true).sub(without);
+  const flags = names.map((n) => describe(args.value(n))).join(', ');
+  const part = extra.size > 1 ? `(${extra})` : extra.toString();
+  return {
+    formula: extra.constant === 0n ? without.toString() : `${without} + [${flags}]·${part}`,
+    reason: `Depends on ${flags}, not known here: ${total(true)} with it, ${without} without.`,
+  };
+}
+
+/** The layer's formula over its own symbols (`4·E² + 4·E`), keeping the flags as written. */
+function genericFormula(spec: LayerSpec, values: ReadonlyMap<string, Value>, inputs: readonly (Poly | undefined)[]): string {
+  const symbolic = new Map(values);
+  for (const p of spec.signature) {
+    if (!p.size) continue;
+    if (values.has(p.name) || (p.default && p.default.t !== 'none')) symbolic.set(p.name, { t: 'sym', name: p.size });
+  }
+  try {
+    const built = spec.build(new Args(spec, symbolic, new Map(), new Set(), inputs));
+    return totalParams(built.tensors).toString();
+  } catch {
+    return '';
+  }
+}

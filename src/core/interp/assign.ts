@@ -1,0 +1,72 @@
+/**
+ * Assignments: names into the running frame, `self.x` through `nn.Module.__setattr__` (submodules and
+ * parameters registered), fields of plain objects and dicts, unpacking, and `xs.append(v)` statements.
+ */
+import type { Expr } from '../expr';
+import type { Evaluator } from '../evaluate';
+import { UNKNOWN, type Value } from '../value';
+import type { Frame } from './frame';
+import type { Owner } from './journal';
+
+export class Assignments {
+  /** An instance's or a dict's fields: a field two branches set differently is unknown. */
+  readonly fieldsOwner: Owner = { differs: (map, key) => void map.set(key, UNKNOWN) };
+
+  constructor(private readonly ev: Evaluator) {}
+
+  assign(target: Expr, value: Value, frame: Frame, source?: Expr): void {
+    switch (target.k) {
+      case 'name':
+        frame.vars.set(target.id, value);
+        if (frame === this.ev.moduleFrame) this.ev.names.bound(target.id, frame.fragment);
+        return;
+      case 'attr': {
+        const obj = this.ev.eval(target.object, frame);
+        this.setAttribute(obj, target.id, value, source?.k === 'call');
+        return;
+      }
+      case 'index': {
+        const obj = this.ev.eval(target.object, frame);
+        const key = this.ev.eval(target.index, frame);
+        if (obj.t === 'dict' && key.t === 'str' && obj.fields instanceof Map) this.ev.journal.set(this.fieldsOwner, obj.fields as Map<string, Value>, key.v, value);
+        else if (obj.t === 'module' && key.t === 'str' && obj.tree.kind === 'ModuleDict') this.ev.torch.setMember(obj, key.v, value);
+        return;
+      }
+      case 'list': {
+        const items = value.t === 'seq' ? value.items : undefined;
+        target.items.forEach((t, i) => this.assign(t, items?.[i] ?? (value.t === 'repeat' ? value.item : UNKNOWN), frame));
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /**
+   * `obj.name = value`: a module registers submodules and parameters; other objects keep fields. A value a
+   * call returned that cannot be followed may be a module: the module's total is then not known.
+   */
+  setAttribute(target: Value, name: string, value: Value, fromCall = false): void {
+    // `self.out.weight = ...` on a catalog layer: its module tree takes the parameter (weight tying).
+    const obj: Value = target.t === 'layer' ? { t: 'module', tree: this.ev.torch.moduleOf(target)!, fields: new Map() } : target;
+    if (obj.t === 'module') {
+      if (value.t === 'unknown' && !value.scalar && fromCall) this.ev.torch.owner(obj.tree).differs(obj.tree.children as Map<string, unknown>, name, `self.${name} cannot be followed`);
+      this.ev.torch.setMember(obj, name, value);
+    } else if (obj.t === 'dict' && obj.fields instanceof Map) {
+      this.ev.journal.set(this.fieldsOwner, obj.fields as Map<string, Value>, name, value);
+    }
+  }
+
+  /** Expression statements: `xs.append(v)` rebinds a plain list; everything else is a call for its effects. */
+  run(e: Expr, frame: Frame): void {
+    if (e.k === 'call' && e.callee.k === 'attr' && (e.callee.id === 'append' || e.callee.id === 'extend' || e.callee.id === 'insert') && (e.callee.object.k === 'name' || e.callee.object.k === 'attr')) {
+      const holder = this.ev.eval(e.callee.object, frame);
+      if (holder.t === 'seq') {
+        const args = e.args.map((a) => this.ev.eval(a.value, frame));
+        this.assign(e.callee.object, this.ev.torch.grown(holder, e.callee.id, args), frame);
+        return;
+      }
+    }
+    this.ev.eval(e, frame);
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * Calls: arguments bound, and the callee dispatched: classes, functions and methods, lambdas, partials,
+ * `super().__init__`, methods with a meaning of their own (`dict.get`, tensor methods, module methods), and
+ * library functions (built-ins, torch, TF.js, catalog layers).
+ */
+import type { Arg } from '../expr';
+import type { Evaluator } from '../evaluate';
+import type { BoundCall, CallExpr } from './hooks';
+import { normalizePath } from '../imports';
+import { tensorMethod } from '../tensors';
+import { NONE, UNKNOWN, type Value } from '../value';
+import { APPLY_METHODS, tensorSource } from '../flow';
+import { TFJS_PASS_THROUGH } from '../catalog';
+import { BUILTIN_CALLS, itemsOf } from './builtins';
+import { Frame } from './frame';
+
+export class Calls {
+  constructor(private readonly ev: Evaluator) {}
+
+  bind(args: readonly Arg[], frame: Frame): BoundCall | undefined {
+    const positional: { value: Value; arg?: Arg }[] = [];
+    const keywords = new Map<string, { value: Value; arg?: Arg }>();
+    for (const arg of args) {
+      const value = this.ev.eval(arg.value, frame);
+      if (arg.spread === 'dict') {
+        if (value.t !== 'dict') return undefined;
+        for (const [k, v] of value.fields) keywords.set(k, { value: v });
+      } else if (arg.spread === 'list') {
+        if (value.t === 'repeat') positional.push({ value, arg });
+        else {
+          const items = itemsOf(value);
+          if (!items) return undefined;
+          for (const item of items) positional.push({ value: item, arg });
+        }
+      } else if (arg.name !== undefined) keywords.set(arg.name, { value, arg });
+      else positional.push({ value, arg });
+    }
+    return { positional, keywords };
+  }
+
+  call(e: CallExpr, frame: Frame): Value {
+    this.ev.reached.add(e.span.start);
+    const c = e.callee;
+    let callee: Value;
+    if (c.k === 'attr') {
+      const obj = this.ev.eval(c.object, frame);
+      if (obj.t === 'super' && c.id === '__init__') return this.superInit(obj, e, frame);
+      const special = this.methodCall(obj, c.id, e, frame);
+      if (special) return special;
+      callee = this.ev.member(obj, c.id);
+    } else if (c.k === 'name' && c.id === 'super' && this.ev.language === 'typescript') {
+      const s = this.ev.classes.builtin('builtins.super', [], new Map(), frame);
+      return s?.t === 'super' ? this.superInit(s, e, frame) : UNKNOWN;
+    } else {
+      callee = this.ev.eval(c, frame);
+    }
+    const bound = this.bind(e.args, frame);
+    if (!bound) return UNKNOWN;
+    return this.callValue(callee, bound, e, frame);
+  }
+
+  /** `super().__init__(...)`: the next constructor in the MRO, or the catalog layer being subclassed. */
+  private superInit(s: Extract<Value, { t: 'super' }>, e: CallExpr, frame: Frame): Value {
+    const bound = this.bind(e.args, frame);
+    if (!bound) {
+      if (s.self.t === 'module') this.ev.torch.owner(s.self.tree).differs(s.self.tree.children as Map<string, unknown>, '', 'the arguments of super().__init__ cannot be followed');
+      return UNKNOWN;
+    }
+    const next = this.ev.classes.superAttribute(s, this.ev.language === 'python' ? '__init__' : 'constructor');
+    if (next?.t === 'function') {
+      const init = next;
+      const missing: string[] = [];
+      this.ev.functions.nested(() => {
+        (init.owner ?? this.ev).functions.runConstructor(init, bound.positional.map((p) => p.value), plain(bound.keywords), s.self, missing);
+        return NONE;
+      });
+      return NONE;
+    }
+    return this.ev.classes.superInit(s, bound, e) ?? NONE;
+  }
+
+  /** Methods with a meaning of their own on the object they are called on; undefined for the others. */
+  private methodCall(obj: Value, method: string, e: CallExpr, frame: Frame): Value | undefined {
+    if (method === 'get' && obj.t === 'dict' && e.args[0]) {
+      const key = this.ev.eval(e.args[0].value, frame);
+      if (key.t === 'str') return obj.fields.get(key.v) ?? (e.args[1] ? this.ev.eval(e.args[1].value, frame) : obj.fields.has(key.v) ? UNKNOWN : NONE);
+    }
+    if (APPLY_METHODS.has(method) || method === 'add') {
+      const flowed = this.ev.flows.flowCall(obj, method, e.args, frame);
+      if (flowed) return flowed;
+    }
+    if (obj.t === 'tensor') {
+      const args = this.bind(e.args, frame);
+      return args ? tensorMethod(obj, method, args.positional.map((p) => p.value), plain(args.keywords)) : UNKNOWN;
+    }
+    if (obj.t === 'module' || obj.t === 'layer') {
+      const args = this.bind(e.args, frame);
+      if (!args) return undefined;
+      if (method === 'forward' || (method === 'call' && this.ev.language === 'typescript' && obj.t === 'module')) return this.ev.flows.applyCallable(obj, args.positional.map((p) => p.value), plain(args.keywords), e.span);
+      return this.ev.torch.moduleMethod(obj, method, args.positional.map((p) => p.value));
+    }
+    return undefined;
+  }
+
+  /** Calls any callable value: classes, functions, methods, lambdas, partials, layers, library functions. */
+  callValue(callee: Value, bound: BoundCall, e: CallExpr, frame: Frame): Value {
+    const positional = bound.positional.map((p) => p.value);
+    const keywords = plain(bound.keywords);
+    switch (callee.t) {
+      case 'class': {
+        const built = (callee.owner ?? this.ev).classes.instantiate(callee, bound, e);
+        // Instances are this file's when its own module body builds them, whichever file defines the class.
+        if (frame.isModule && built.t === 'module') this.ev.hooks.instance?.(callee, e, built);
+        return built;
+      }
+      case 'function':
+        return (callee.owner ?? this.ev).functions.callFunction(callee, positional, keywords, callee.self);
+      case 'lambda':
+        return this.callLambda(callee, positional, keywords);
+      case 'partial': {
+        const merged: BoundCall = {
+          positional: [...callee.positional.map((value) => ({ value })), ...bound.positional],
+          keywords: new Map([...[...callee.keywords].map(([k, value]) => [k, { value }] as const), ...bound.keywords]),
+        };
+        return this.callValue(callee.fn, merged, e, frame);
+      }
+      case 'layer':
+      case 'module':
+        return this.ev.flows.applyCallable(callee, positional, keywords, e.span);
+      case 'super':
+        return UNKNOWN;
+      case 'ref':
+        return this.library(normalizePath(callee.path), bound, e, frame);
+      default:
+        return UNKNOWN;
+    }
+  }
+
+  private library(path: string, bound: BoundCall, e: CallExpr, frame: Frame): Value {
+    const positional = bound.positional.map((p) => p.value);
+    const keywords = plain(bound.keywords);
+    const language = this.ev.classes.builtin(path, positional, keywords, frame);
+    if (language) return language;
+    const functional = this.ev.checks.tensorFunction(path, positional, keywords);
+    if (functional) return functional;
+    const built = this.ev.torch.construct(path, positional, keywords);
+    if (built) return built;
+    const builtin = BUILTIN_CALLS[path];
+    if (builtin) return builtin(positional, keywords);
+    const source = tensorSource(path, positional);
+    if (source) return source;
+    if (path === 'tfjs.sequential') return this.ev.flows.sequential(positional[0]);
+    const op = path.startsWith('tfjs.layers.') ? path.slice('tfjs.layers.'.length) : '';
+    if (op === 'flatten' || op === 'concatenate') return { t: 'op', op };
+    if (TFJS_PASS_THROUGH.has(op)) return { t: 'op', op: 'same' };
+    return this.ev.hooks.layer(path, e, bound, true) ?? UNKNOWN;
+  }
+
+  private callLambda(fn: Extract<Value, { t: 'lambda' }>, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
+    const frame = new Frame(fn.closure.fragment, fn.closure.scope, fn.closure);
+    fn.expr.params.forEach((p, i) => {
+      frame.vars.set(p.name, keywords.get(p.name) ?? positional[i] ?? (p.default ? this.ev.eval(p.default, fn.closure) : { t: 'sym', name: p.name }));
+    });
+    return this.ev.functions.nested(() => this.ev.eval(fn.expr.body, frame));
+  }
+}
+
+export function plain(keywords: ReadonlyMap<string, { value: Value }>): Map<string, Value> {
+  return new Map([...keywords].map(([k, v]) => [k, v.value]));
+}

@@ -1,0 +1,97 @@
+/**
+ * Tensors through calls: a module's forward(), a Sequential's layers in order, a layer's own rule, TF.js
+ * `apply`/`call` and `tf.sequential` / `model.add` chains, and following forward() for hints and checks.
+ */
+import type { Arg, Expr, Span } from '../expr';
+import type { Evaluator } from '../evaluate';
+import { appliedShapes, feed } from '../flow';
+import type { Poly } from '../symbolic';
+import { OPAQUE } from '../tensors';
+import { NONE, UNKNOWN, type Value } from '../value';
+import type { Frame } from './frame';
+import { WEIGHTLESS } from './shapeChecks';
+
+export class Flows {
+  /** The output shape of each `tf.sequential()` model so far, as `model.add` calls extend it. */
+  private readonly models = new Map<number, readonly (Poly | undefined)[] | undefined>();
+
+  constructor(private readonly ev: Evaluator) {}
+
+  /** `layer.apply(x)` / `mha.call(q, {value})` / `model.add(layer)`: the shapes that flow through. */
+  flowCall(target: Value, method: string, args: readonly Arg[], frame: Frame): Value | undefined {
+    if (target.t !== 'model' && target.t !== 'layer' && target.t !== 'op') return undefined;
+    const values = args.map((a) => this.ev.eval(a.value, frame));
+    if (method === 'add') {
+      if (target.t !== 'model' || !values[0]) return undefined;
+      this.models.set(target.id, feed(values[0], this.models.get(target.id) ? [this.models.get(target.id)!] : []));
+      return NONE;
+    }
+    if (target.t === 'model') return undefined;
+    const shapes = appliedShapes(values);
+    const out = shapes && feed(target, shapes);
+    return out ? { t: 'tensor', shape: out } : UNKNOWN;
+  }
+
+  /** `tf.sequential({layers: [...]})`: each layer is fed what the one before it produces. */
+  sequential(config: Value | undefined): Value {
+    const id = this.models.size;
+    this.models.set(id, undefined);
+    const layers = config?.t === 'dict' ? config.fields.get('layers') : undefined;
+    if (layers?.t === 'seq') {
+      let shape: readonly (Poly | undefined)[] | undefined;
+      for (const layer of layers.items) shape = feed(layer, shape ? [shape] : []);
+      this.models.set(id, shape);
+    }
+    return { t: 'model', id };
+  }
+
+  /** `model(x)`: a module runs its forward(); a Sequential applies its layers in order; a layer its rule. */
+  applyCallable(callee: Extract<Value, { t: 'layer' } | { t: 'module' }>, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, span: Span): Value {
+    if (callee.t === 'layer') return this.ev.checks.applyLayer(callee, positional, keywords, span);
+    if (callee.items) {
+      // Between its own layers a Sequential is checked where it is built (sequential-mismatch); here only
+      // what enters it.
+      return callee.items.reduce<Value>((x, layer, i) => {
+        if (layer.t !== 'layer' && layer.t !== 'module') return UNKNOWN;
+        if (i === 0) return this.applyCallable(layer, [x], new Map(), span);
+        this.ev.quiet++;
+        try {
+          return this.applyCallable(layer, [x], new Map(), span);
+        } finally {
+          this.ev.quiet--;
+        }
+      }, positional[0] ?? UNKNOWN);
+    }
+    if (callee.cls) {
+      const forward = this.ev.classes.method(callee.cls, this.ev.language === 'python' ? 'forward' : 'forward');
+      if (forward) return (forward.owner ?? this.ev).functions.callFunction(forward, positional, keywords, callee);
+      if (callee.layer) return this.ev.checks.applyLayer(callee.layer, positional, keywords, span);
+      return UNKNOWN;
+    }
+    const input = positional[0];
+    return WEIGHTLESS.has(callee.tree.kind) && callee.tree.kind !== 'Flatten' && input?.t === 'tensor' ? input : UNKNOWN;
+  }
+
+  /**
+   * Follows a model instance's forward() with its inputs unknown: shape errors go to the hooks, and the
+   * feature size known after each assignment of this file that the run reaches is returned, for inlay hints.
+   */
+  followForward(instance: Value): { at: Expr; features: Poly }[] {
+    if (instance.t !== 'module' || !instance.cls) return [];
+    const forward = this.ev.classes.method(instance.cls, 'forward');
+    if (!forward) return [];
+    const sizes: { at: Expr; features: Poly }[] = [];
+    this.ev.assigned = (value, expr) => {
+      const f = value.t === 'tensor' ? value.shape[value.shape.length - 1] : undefined;
+      if (f?.constant !== undefined) sizes.push({ at: expr, features: f });
+    };
+    try {
+      const scope = (forward.owner ?? this.ev).scopeAt(forward.fragment, forward.scope);
+      const inputs = scope.params.slice(this.ev.language === 'python' ? 1 : 0).filter((p) => !p.default && !p.variadic).map(() => OPAQUE);
+      this.ev.guard(() => (forward.owner ?? this.ev).functions.callFunction(forward, inputs, new Map(), instance));
+    } finally {
+      this.ev.assigned = undefined;
+    }
+    return sizes;
+  }
+}

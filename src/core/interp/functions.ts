@@ -1,0 +1,83 @@
+/** Running user functions: parameters bound as Python binds them, bodies run, depth bounded. */
+import type { Evaluator } from '../evaluate';
+import type { Scope } from '../source';
+import { NONE, UNKNOWN, type DefRef, type Value } from '../value';
+import { compare } from './arith';
+import { LIMITS } from './budget';
+import { Frame } from './frame';
+import type { Exit } from './statements';
+
+export class Functions {
+  constructor(private readonly ev: Evaluator) {}
+
+  /** Runs `work` one call deeper; beyond the depth limit (recursion) the result is unknown. */
+  nested(work: () => Value): Value {
+    if (this.ev.budget.depth >= LIMITS.depth) return UNKNOWN;
+    this.ev.budget.depth++;
+    try {
+      return work();
+    } finally {
+      this.ev.budget.depth--;
+    }
+  }
+
+  /** Runs a constructor on `self`; the parameters that got no value are added to `missing`. */
+  runConstructor(init: DefRef & { closure?: Frame }, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, self: Value, missing: string[]): Exit {
+    const scope = this.ev.scopeAt(init.fragment, init.scope);
+    const frame = new Frame(init.fragment, init.scope, init.closure ?? this.ev.moduleFrame);
+    missing.push(...this.bindParams(scope, frame, positional, keywords, self));
+    return this.ev.runner.body(scope.body, frame);
+  }
+
+  /** Runs a function's body with its parameters bound; its value is what every `return` agrees on. */
+  callFunction(fn: DefRef & { closure?: Frame }, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, self?: Value): Value {
+    const scope = this.ev.scopeAt(fn.fragment, fn.scope);
+    const frame = new Frame(fn.fragment, fn.scope, fn.closure ?? this.ev.moduleFrame);
+    this.bindParams(scope, frame, positional, keywords, self);
+    return this.nested(() => {
+      const exit = this.ev.runner.body(scope.body, frame);
+      if (exit === 'raise' && frame.returns.length === 0) return UNKNOWN;
+      if (frame.returns.length === 0) return NONE;
+      const [first, ...rest] = frame.returns;
+      return rest.every((r) => r === first || (compare('==', r, first) as { v?: boolean }).v === true) ? first : UNKNOWN;
+    });
+  }
+
+  /**
+   * Binds arguments to parameters as Python does (positional, keyword, `*args`, `**kwargs`, keyword-only);
+   * a parameter without an argument or a default becomes a symbol of its own name. Returns those names.
+   */
+  bindParams(scope: Scope, frame: Frame, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, self?: Value): string[] {
+    let params = scope.params;
+    if (self !== undefined) {
+      if (this.ev.language === 'python' && params[0]) {
+        frame.vars.set(params[0].name, self);
+        params = params.slice(1);
+      } else frame.vars.set('this', self);
+    }
+    const missing: string[] = [];
+    const used = new Set<string>();
+    let index = 0;
+    for (const p of params) {
+      if (p.variadic === 'list') {
+        frame.vars.set(p.name, { t: 'seq', items: positional.slice(index), tuple: true });
+        index = positional.length;
+        continue;
+      }
+      if (p.variadic === 'dict') {
+        frame.vars.set(p.name, { t: 'dict', fields: new Map([...keywords].filter(([k]) => !used.has(k) && !params.some((q) => q.name === k && !q.variadic))) });
+        continue;
+      }
+      used.add(p.name);
+      const given = keywords.get(p.name) ?? (p.keywordOnly ? undefined : positional[index]);
+      if (!p.keywordOnly && !keywords.has(p.name) && index < positional.length) index++;
+      if (given) frame.vars.set(p.name, given);
+      else if (p.default) frame.vars.set(p.name, this.ev.eval(this.ev.expr(p.default), frame.parent ?? this.ev.moduleFrame));
+      else {
+        frame.vars.set(p.name, { t: 'sym', name: p.name });
+        missing.push(p.name);
+      }
+    }
+    return missing;
+  }
+}

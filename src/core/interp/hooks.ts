@@ -1,0 +1,62 @@
+/**
+ * What the interpreter shares with the analysis that drives it: the hooks through which it reports layers,
+ * models and shape errors, the state one file's evaluators share, and what an entry point read.
+ */
+import type { Arg, Expr, Span } from '../expr';
+import type { Evaluator } from '../evaluate';
+import type { Finding } from '../layer';
+import type { SourceModel } from '../source';
+import type { DefRef, Value } from '../value';
+import { Budget } from './budget';
+import { Journal } from './journal';
+import type { LayerValue } from './shapeChecks';
+
+export type CallExpr = Extract<Expr, { k: 'call' }>;
+
+export interface BoundCall {
+  readonly positional: readonly { value: Value; arg?: Arg }[];
+  readonly keywords: ReadonlyMap<string, { value: Value; arg?: Arg }>;
+}
+
+/** What the analysis supplies and learns while the interpreter runs. */
+export interface Hooks {
+  /** Builds a catalog layer; `site` is false for a layer a subclass's constructor builds through super(). */
+  layer(path: string, call: CallExpr, args: BoundCall, site: boolean): LayerValue | undefined;
+  /** A shape error met while following tensors. */
+  report(f: Finding): void;
+  /** A model class built by a call at module level (`model = GPT(cfg)`). */
+  instance?(cls: DefRef, call: CallExpr, value: Value): void;
+  /** A `raise` or failed `assert` reached while building `cls`. */
+  raised?(span: Span, message: string | undefined): void;
+  /** Every model instance the run builds (once its constructor has run), with what built it. */
+  constructed?(cls: DefRef, value: Value): void;
+  /** A subclass of a catalog layer built at a call site: the layer its constructor made. */
+  built?(call: CallExpr, layer: LayerValue): void;
+}
+
+/** What one file's evaluators share along a chain of imports. */
+export interface Shared {
+  readonly budget: Budget;
+  readonly journal: Journal;
+  readonly imported: Map<SourceModel, Evaluator>;
+  /** What is being built, outermost first, for the "in GPT via Block ×12" of a layer's context. */
+  readonly contexts: string[];
+  /** How many loop counts were entered when each context started. */
+  readonly repeatDepths: number[];
+}
+
+/**
+ * What one entry point of the analysis read: the top-level statements (by fragment id) whose code ran,
+ * the module-level names it looked up with the statement that bound each, and the other files it imported.
+ * While all of them are unchanged after an edit, its results still hold.
+ */
+export interface Reads {
+  readonly fragments: Set<number>;
+  readonly names: Map<string, number>;
+  readonly files: Map<string, SourceModel | undefined>;
+}
+
+export function newShared(): Shared {
+  return { budget: new Budget(), journal: new Journal(), imported: new Map(), contexts: [], repeatDepths: [] };
+}
+

@@ -1,0 +1,42 @@
+/** Items of lists, tuples, strings, ranges, dicts and modules: `xs[i]`, `xs[a:b:c]`, `d["k"]`, `blocks[0]`. */
+import { UNKNOWN, asPoly, type Value } from '../value';
+import { itemsOf } from './builtins';
+
+export function subscript(obj: Value, key: Value, member: (obj: Value, id: string) => Value): Value {
+  if (key.t === 'slice') return sliced(obj, key);
+  if (obj.t === 'dict' && key.t === 'str') return obj.fields.get(key.v) ?? (obj.origin ? { t: 'sym', name: `${obj.origin}[${JSON.stringify(key.v)}]` } : UNKNOWN);
+  const items = obj.t === 'seq' || obj.t === 'range' ? itemsOf(obj) : undefined;
+  if (items && key.t === 'int' && key.p.constant !== undefined) {
+    const i = Number(key.p.constant);
+    return items[i < 0 ? items.length + i : i] ?? UNKNOWN;
+  }
+  if (obj.t === 'repeat' && key.t === 'int') return obj.item;
+  if (obj.t === 'module' && key.t === 'int' && key.p.constant !== undefined) return member(obj, String(key.p.constant));
+  if (obj.t === 'module' && key.t === 'str') return member(obj, key.v);
+  if (obj.t === 'sym' && key.t === 'str') return { t: 'sym', name: `${obj.name}[${JSON.stringify(key.v)}]` };
+  return UNKNOWN;
+}
+
+/** `xs[a:b:c]` of a list, a tuple or a string with known bounds. */
+function sliced(obj: Value, key: Extract<Value, { t: 'slice' }>): Value {
+  const items = obj.t === 'seq' || obj.t === 'range' ? itemsOf(obj) : undefined;
+  const text = obj.t === 'str' ? obj.v : undefined;
+  const length = items?.length ?? text?.length;
+  const bound = (v: Value) => (v.t === 'none' ? undefined : asPoly(v)?.constant);
+  const step = bound(key.step) ?? 1n;
+  const lo = bound(key.lower);
+  const hi = bound(key.upper);
+  if (length === undefined || step === 0n || (key.lower.t !== 'none' && lo === undefined) || (key.upper.t !== 'none' && hi === undefined)) return obj.t === 'tensor' ? obj : UNKNOWN;
+  const n = BigInt(length);
+  const clamp = (x: bigint | undefined, fallback: bigint) => {
+    if (x === undefined) return fallback;
+    const y = x < 0n ? x + n : x;
+    return y < 0n ? (step > 0n ? 0n : -1n) : y > n ? (step > 0n ? n : n - 1n) : y;
+  };
+  const start = clamp(lo, step > 0n ? 0n : n - 1n);
+  const stop = clamp(hi, step > 0n ? n : -1n);
+  const picked: number[] = [];
+  for (let i = start; step > 0n ? i < stop : i > stop; i += step) picked.push(Number(i));
+  if (text !== undefined) return { t: 'str', v: picked.map((i) => text[i]).join('') };
+  return { t: 'seq', items: picked.map((i) => items![i]), tuple: obj.t === 'seq' ? obj.tuple : undefined };
+}

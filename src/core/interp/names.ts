@@ -1,0 +1,98 @@
+/**
+ * Names: a lookup through the running frames to the module's, then the file's imports and top-level
+ * definitions (defined further down), then the built-ins; `def`/`class` statements binding their name;
+ * imports followed into the other files of the workspace. Each module-level read is recorded for reuse.
+ */
+import type { Evaluator } from '../evaluate';
+import { canonicalPath } from '../imports';
+import type { ImportBinding } from '../source';
+import type { Value } from '../value';
+import { BUILTIN_NAMES } from './builtins';
+import type { Frame } from './frame';
+
+/** A module-level name as the file defines it: an import or a top-level class or function, and where. */
+interface Global {
+  readonly fragment: number;
+  readonly import?: ImportBinding;
+  readonly def?: { readonly fragment: number; readonly scope: number };
+}
+
+export class Names {
+  private globals: Map<string, Global> | undefined;
+  /** The fragment (by index) whose module-level statement last bound each module name. */
+  private readonly origins = new Map<string, number>();
+
+  constructor(private readonly ev: Evaluator) {}
+
+  /** A module-level statement bound `name` (in the fragment the module frame is running). */
+  bound(name: string, fragment: number): void {
+    this.origins.set(name, fragment);
+  }
+
+  /** The id of the statement that binds module name `name` now (after the module ran), or 0 for none. */
+  originOf(name: string): number {
+    const fi = this.origins.get(name);
+    if (fi !== undefined) return this.ev.model.fragments[fi].id;
+    this.globals ??= this.indexGlobals();
+    const found = this.globals.get(name);
+    return found ? this.ev.model.fragments[found.fragment].id : 0;
+  }
+
+  lookup(name: string, frame: Frame): Value {
+    for (let f: Frame | undefined = frame; f; f = f.parent) {
+      const v = f.vars.get(name);
+      if (v !== undefined) return v;
+    }
+    this.ev.reads?.names.set(name, this.originOf(name));
+    const module = this.ev.moduleFrame.vars.get(name);
+    if (module !== undefined) return module;
+    return this.global(name);
+  }
+
+  /** A module-level name not bound yet: a class or function (defined further down), an import, a built-in. */
+  global(name: string): Value {
+    this.globals ??= this.indexGlobals();
+    const found = this.globals.get(name);
+    this.ev.reads?.names.set(name, found ? this.ev.model.fragments[found.fragment].id : 0);
+    if (found?.import) {
+      const imp = found.import;
+      return (imp.member && this.importedName(imp.module, imp.member)) || { t: 'ref', path: canonicalPath(imp.module, imp.member) };
+    }
+    if (found?.def) return this.definition(found.def.fragment, found.def.scope, undefined);
+    if (BUILTIN_NAMES[this.ev.language].has(name)) return { t: 'ref', path: `builtins.${name}` };
+    return { t: 'sym', name };
+  }
+
+  /** The file's imports and top-level definitions by name, the first of each. */
+  private indexGlobals(): Map<string, Global> {
+    const index = new Map<string, Global>();
+    this.ev.model.fragments.forEach((fragment, fi) => {
+      for (const imp of fragment.imports) if (!index.has(imp.local)) index.set(imp.local, { fragment: fi, import: imp });
+      fragment.scopes.forEach((s, si) => {
+        if (s.parent === -1 && !index.has(s.name)) index.set(s.name, { fragment: fi, def: { fragment: fi, scope: si } });
+      });
+    });
+    return index;
+  }
+
+  /** The value a `def` / `class` statement binds. */
+  definition(fragment: number, scope: number, closure: Frame | undefined): Value {
+    const s = this.ev.scopeAt(fragment, scope);
+    const ref = { name: s.name, fragment, scope, owner: this.ev };
+    return s.kind === 'class' ? { t: 'class', ...ref } : { t: 'function', ...ref, closure: closure && !closure.isModule ? closure : undefined };
+  }
+
+  define(scope: number, frame: Frame): void {
+    const s = this.ev.model.fragments[frame.fragment].scopes[scope];
+    frame.vars.set(s.name, this.definition(frame.fragment, scope, frame));
+    if (frame === this.ev.moduleFrame) this.origins.set(s.name, frame.fragment);
+  }
+
+  /** `from .blocks import Block`: the class, function or constant as the other file defines it. */
+  private importedName(module: string, member: string): Value | undefined {
+    const other = this.ev.imported(module);
+    if (!other) return undefined;
+    const v = other.moduleFrame.vars.get(member) ?? other.names.global(member);
+    return v.t === 'sym' ? undefined : v;
+  }
+}

@@ -1,0 +1,44 @@
+/** The layer each call site shows, from every model that built it. */
+import type { LayerResult, SiteValue } from './analysis';
+import type { SiteRecord } from './analysisCache';
+import type { Span } from './expr';
+import type { Finding, LayerInstance } from './layer';
+import { groupDigits } from './symbolic';
+
+/** The layer a site shows: the one count every context agrees on, else the formula and the counts seen. */
+export function siteResult(span: Span, list: readonly SiteRecord[]): LayerResult {
+  const values: SiteValue[] = [];
+  for (const r of list) {
+    const p = r.layer.params;
+    if (!p?.isConstant || r.layer.rejected) continue;
+    const same = values.findIndex((v) => v.params.equals(p));
+    if (same >= 0) values[same] = { ...values[same], contexts: values[same].contexts + 1 };
+    else values.push({ params: p, context: r.context, contexts: 1 });
+  }
+  const generic = list.find((r) => r.layer.params !== undefined && !r.layer.params.isConstant);
+  const rejected = list.find((r) => r.layer.rejected);
+  let layer: LayerInstance;
+  if (rejected) layer = rejected.layer;
+  else if (values.length === 1) layer = list.find((r) => r.layer.params?.equals(values[0].params))!.layer;
+  else if (values.length > 1) {
+    const base = (generic ?? list[0]).layer;
+    layer = withoutCount(base, `Built with ${values.length} different sizes here: ${values.map((v) => `${groupDigits(v.params.constant!)}${v.context ? ` in ${v.context}` : ''}`).join('; ')}.`);
+  } else layer = (generic ?? list[0]).layer;
+  const seen = new Set<string>();
+  const findings: Finding[] = [];
+  for (const r of list) {
+    for (const f of r.findings) {
+      const key = `${f.code}:${f.span.start}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      findings.push(list.length > 1 && r.context ? { ...f, message: `${f.message} (in ${r.context})` } : f);
+    }
+  }
+  const context = values.length === 1 && generic ? values[0].context : undefined;
+  return { span, layer, findings, values, context };
+}
+
+/** The same layer with no single count: several contexts build it with different sizes. */
+function withoutCount(layer: LayerInstance, reason: string): LayerInstance {
+  return { ...layer, params: undefined, unknownReason: reason, formula: layer.formula };
+}

@@ -142,6 +142,21 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     built(call, layer) {
       record(call.span.start, { layer: layer.layer, findings: [], context: context() });
     },
+    raised(span, exception, message) {
+      // Reported where the model is built (a module-level call) when there is such a place, else at the raise.
+      const site = shared.sites[0];
+      const where = shared.contexts.slice(1).join(' via ');
+      const key = `${(site ?? span).start}:constructor-raises`;
+      const found: Finding = {
+        code: 'constructor-raises',
+        severity: 'error',
+        span: site ?? span,
+        fixes: [],
+        message: `Building ${shared.contexts[0]} raises ${exception}${message ? `: "${message}"` : ''} (line ${span.startLine + 1}${where ? `, in ${where}` : ''}): PyTorch would not build this model.`,
+        related: site ? [{ span, message: `${exception} raised here` }] : undefined,
+      };
+      if (!flowFindings.has(key)) flow(found);
+    },
     constructed(cls, value) {
       // The class built with its own defaults is the module result itself, not a context of it.
       if (value.t !== 'module' || cls.owner !== evaluator || (buildingDefaults && shared.contexts.length === 1)) return;

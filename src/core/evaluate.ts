@@ -299,8 +299,15 @@ export class Evaluator implements Interp {
     return other;
   }
 
-  raised(span: Span, message: Value | undefined): void {
-    this.hooks.raised?.(span, message?.t === 'str' ? message.v : undefined);
+  /** A raise certain to happen while a model is built: what is raised, with its message where known. */
+  raised(span: Span, what: { readonly raise?: Expr; readonly message?: Expr }, frame: Frame): void {
+    if (this.shared.unsure > 0 || this.shared.contexts.length === 0 || !this.hooks.raised) return;
+    const call = what.raise?.k === 'call' ? what.raise : undefined;
+    const exception = what.raise ? (call?.callee ?? what.raise) : undefined;
+    const name = exception?.k === 'name' ? exception.id : exception?.k === 'attr' ? exception.id : what.raise ? 'an exception' : 'AssertionError';
+    const text = what.message ?? call?.args[0]?.value;
+    const message = text && this.eval(text, frame);
+    this.hooks.raised(span, name, message?.t === 'str' ? message.v : undefined);
   }
 
   // ---- arithmetic ---------------------------------------------------------------------------------

@@ -116,7 +116,6 @@ export function truthy(v: Value): boolean | undefined {
     case 'range':
       return v.start.constant !== undefined && v.stop.constant !== undefined ? v.stop.constant > v.start.constant : undefined;
     case 'dict':
-    case 'ref':
     case 'class':
     case 'function':
     case 'lambda':

@@ -73,4 +73,24 @@ suite('interpreter', () => {
     assert.strictEqual(paramsOf(analysis.layers[0]), null);
     assert.strictEqual(analysis.layers[0].layer.formula, 'params.dim·params.vocab_size');
   });
+
+  test('a constructor that raises for certain is reported where the model is built, with the user\'s message', async () => {
+    const analysis = await analyzeText(`${torch}class Attn(nn.Module):\n    def __init__(self, dim: int, heads: int):\n        super().__init__()\n        assert dim % heads == 0, f"dim {dim} must be divisible by heads {heads}"\n        self.qkv = nn.Linear(dim, 3 * dim)\nok = Attn(64, 8)\nbad = Attn(100, 12)\n`);
+    assert.deepStrictEqual(analysis.findings.map((f) => [f.code, f.span.startLine + 1, f.related?.[0].span.startLine]), [['constructor-raises', 10, 6]]);
+    assert.match(analysis.findings[0].message, /raises AssertionError: "dim 100 must be divisible by heads 12"/);
+    assert.deepStrictEqual(analysis.instances.map((i) => i.summary.params?.constant), [BigInt(64 * 192 + 192), undefined]);
+  });
+
+  test('a raise that may not happen, or that a handler catches, is not reported', async () => {
+    const analysis = await analyzeText(`${torch}from somewhere import flag\nclass A(nn.Module):\n    def __init__(self, d=64):\n        super().__init__()\n        if flag:\n            raise ValueError("maybe")\n        try:\n            assert d > 100\n        except AssertionError:\n            pass\n        self.fc = nn.Linear(d, d)\n`);
+    assert.deepStrictEqual(analysis.findings, []);
+    assert.strictEqual(analysis.modules[0].summary.params?.constant, BigInt(64 * 64 + 64));
+  });
+
+  test('a default build that raises is reported at the raise', async () => {
+    const analysis = await analyzeText(`${torch}class Checked(nn.Module):\n    def __init__(self, hidden=100, n=12):\n        super().__init__()\n        if hidden % n != 0:\n            raise ValueError(f"hidden size {hidden} is not a multiple of {n}")\n        self.fc = nn.Linear(hidden, hidden)\n`);
+    assert.deepStrictEqual(analysis.findings.map((f) => [f.code, f.span.startLine + 1]), [['constructor-raises', 8]]);
+    assert.match(analysis.findings[0].message, /Building Checked\(\) raises ValueError: "hidden size 100 is not a multiple of 12"/);
+    assert.strictEqual(analysis.modules[0].summary.params, undefined);
+  });
 });

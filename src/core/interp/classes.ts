@@ -112,6 +112,7 @@ export class ClassModel {
     const since = this.ev.repeats.slice(this.ev.shared.repeatDepths[this.ev.shared.repeatDepths.length - 1] ?? 0);
     const times = since.reduce((a, r) => (a === undefined || r.constant === undefined ? undefined : a * r.constant), 1n as bigint | undefined);
     this.ev.shared.repeatDepths.push(this.ev.repeats.length);
+    this.ev.shared.sites.push(call && contexts.length === 0 ? call.span : undefined);
     contexts.push(`${scope.name}${!call ? "()" : contexts.length === 0 ? ` (line ${call.span.startLine + 1})` : ''}${times !== undefined && times > 1n ? ` ×${times}` : ''}`);
     try {
       if (!this.isModuleClass(c)) return this.buildObject(c, positional, keywords);
@@ -122,6 +123,7 @@ export class ClassModel {
     } finally {
       contexts.pop();
       this.ev.shared.repeatDepths.pop();
+      this.ev.shared.sites.pop();
     }
   }
 

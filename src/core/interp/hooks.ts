@@ -26,8 +26,11 @@ export interface Hooks {
   report(f: Finding): void;
   /** A model class built by a call at module level (`model = GPT(cfg)`). */
   instance?(cls: DefRef, call: CallExpr, value: Value): void;
-  /** A `raise` or failed `assert` reached while building `cls`. */
-  raised?(span: Span, message: string | undefined): void;
+  /**
+   * A `raise` or a failed `assert` reached for certain (no unknown condition or `try` around it) while a
+   * model of this file is built: the exception's name and message where they are known.
+   */
+  raised?(span: Span, exception: string, message: string | undefined): void;
   /** Every model instance the run builds (once its constructor has run), with what built it. */
   constructed?(cls: DefRef, value: Value): void;
   /** A subclass of a catalog layer built at a call site: the layer its constructor made. */
@@ -43,6 +46,10 @@ export interface Shared {
   readonly contexts: string[];
   /** How many loop counts were entered when each context started. */
   readonly repeatDepths: number[];
+  /** Beside each context, the call that started it when it was built by a call at module level. */
+  readonly sites: (Span | undefined)[];
+  /** Above 0 while a path runs that may not be taken (a branch of an unknown condition, a loop run once, a `try`). */
+  unsure: number;
 }
 
 /**
@@ -57,6 +64,6 @@ export interface Reads {
 }
 
 export function newShared(): Shared {
-  return { budget: new Budget(), journal: new Journal(), imported: new Map(), contexts: [], repeatDepths: [] };
+  return { budget: new Budget(), journal: new Journal(), imported: new Map(), contexts: [], repeatDepths: [], sites: [], unsure: 0 };
 }
 

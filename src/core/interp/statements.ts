@@ -31,8 +31,10 @@ export interface Interp {
   iteration(v: Value): { readonly values?: readonly Value[]; readonly count?: Poly; readonly item?: Value };
   /** Entered while a loop body runs once for `count` passes: appends add `count` copies. */
   readonly repeats: Poly[];
-  /** A raise or a failed assert on a path the interpreter followed. */
-  raised(span: Span, message: Value | undefined, frame: Frame): void;
+  /** A raise (its exception expression) or a failed assert (its message) on a path the interpreter followed. */
+  raised(span: Span, what: { readonly raise?: Expr; readonly message?: Expr }, frame: Frame): void;
+  /** Counts the paths that may not be taken, inside which a raise is not certain. */
+  readonly shared: { unsure: number };
   /** Called after each assignment, for inlay hints. */
   assigned?(value: Value, expr: Expr): void;
   binary(op: string, l: Value, r: Value, span: Span, frame: Frame): Value;
@@ -84,12 +86,12 @@ export class Runner {
         frame.returns.push(s.value ? i.eval(i.expr(s.value), frame) : { t: 'none' });
         return 'return';
       case 'raise':
-        i.raised(s.span, s.value ? i.eval(i.expr(s.value), frame) : undefined, frame);
+        i.raised(s.span, { raise: s.value && i.expr(s.value) }, frame);
         return 'raise';
       case 'assert': {
         const holds = truthy(i.eval(i.expr(s.test), frame));
         if (holds === false) {
-          i.raised(s.span, s.message ? i.eval(i.expr(s.message), frame) : undefined, frame);
+          i.raised(s.span, { message: s.message && i.expr(s.message) }, frame);
           return 'raise';
         }
         return undefined;
@@ -116,8 +118,10 @@ export class Runner {
       case 'try': {
         // The handlers run only if the body raises, which the interpreter does not model: the body is
         // taken as the path, and the handlers' calls are still found by running them on a fork.
-        const exit = this.body(s.body, frame);
+        let exit = this.unsure(() => this.body(s.body, frame));
         for (const h of s.handlers) this.discard(h, frame);
+        // A handler may catch what the body raised: the path goes on after the statement.
+        if (exit === 'raise' && s.handlers.length) exit = undefined;
         const rest = exit ? exit : this.body(s.orelse, frame);
         const after = this.body(s.final, frame);
         return after ?? rest;
@@ -132,10 +136,10 @@ export class Runner {
     const i = this.i;
     const start = i.journal.position;
     const left = frame.fork();
-    const exitA = this.body(a, left);
+    const exitA = this.unsure(() => this.body(a, left));
     const writesA = i.journal.rewind(start);
     const right = frame.fork();
-    const exitB = this.body(b, right);
+    const exitB = this.unsure(() => this.body(b, right));
     const writesB = i.journal.rewind(start);
     if (exitA && !exitB) {
       i.journal.replay(writesB);
@@ -155,8 +159,18 @@ export class Runner {
   /** Runs a body for its calls only: nothing it binds or writes is kept. */
   private discard(stmts: readonly Stmt[], frame: Frame): void {
     const start = this.i.journal.position;
-    this.body(stmts, frame.fork());
+    this.unsure(() => this.body(stmts, frame.fork()));
     this.i.journal.rewind(start);
+  }
+
+  /** Runs a path that may not be taken. */
+  private unsure<T>(work: () => T): T {
+    this.i.shared.unsure++;
+    try {
+      return work();
+    } finally {
+      this.i.shared.unsure--;
+    }
   }
 
   private forLoop(s: Extract<Stmt, { k: 'for' }>, frame: Frame): Exit {
@@ -201,9 +215,8 @@ export class Runner {
     bindTarget();
     const start = i.journal.position;
     if (count) i.repeats.push(count);
-    let exit: Exit;
     try {
-      exit = this.body(body, frame);
+      this.unsure(() => this.body(body, frame));
     } finally {
       if (count) i.repeats.pop();
     }
@@ -213,7 +226,6 @@ export class Runner {
       if (!(count && w.append)) w.owner.differs(w.map, w.key, LOOPED);
     }
     frame.widen(before, appendedIn(frame, before));
-    void exit;
     return undefined;
   }
 }

@@ -34,7 +34,8 @@ export function siteResult(span: Span, list: readonly SiteRecord[]): LayerResult
       findings.push(list.length > 1 && r.context ? { ...f, message: `${f.message} (in ${r.context})` } : f);
     }
   }
-  const context = values.length === 1 && generic ? values[0].context : undefined;
+  // The count comes from a model built elsewhere when some run of the site's own code did not give it.
+  const context = values.length === 1 && list.some((r) => !r.layer.params?.isConstant && !r.layer.rejected) ? values[0].context : undefined;
   return { span, layer, findings, values, context };
 }
 

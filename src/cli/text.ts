@@ -1,7 +1,7 @@
 /** The default format: a table per file, rows in source order, and a closing summary line. */
 import { dimText } from '../core/catalog/spec';
 import type { Span } from '../core/expr';
-import { formatCount, formatTotal } from '../core/format';
+import { siteCount, formatTotal } from '../core/format';
 import type { Severity } from '../core/layer';
 import type { Paint } from './colour';
 import { placeText } from './place';
@@ -35,7 +35,7 @@ export function toText(reports: readonly FileReport[], unreadable: number, paint
 function rowsOf(r: AnalysedFile, paint: Paint): Row[] {
   const { layers, modules, findings } = r.analysis;
   return inSourceOrder<Row>([
-    ...layers.map((l) => ({ span: l.span, text: `${l.layer.kind.padEnd(26)} ${(l.layer.rejected ? 'rejected' : formatCount(l.layer)).padStart(16)}  ${l.layer.summary}`.trimEnd() })),
+    ...layers.map((l) => ({ span: l.span, text: `${l.layer.kind.padEnd(26)} ${(l.layer.rejected ? 'rejected' : siteCount(l)).padStart(16)}  ${l.layer.summary}`.trimEnd() })),
     ...modules.map((m) => {
       const stack = m.summary.stack ? `${dimText(m.summary.stack.count)} × ${m.summary.stack.kind}` : '';
       return { span: m.span, text: `${`class ${m.name}`.padEnd(26)} ${formatTotal(m.summary).padStart(16)}  ${stack}`.trimEnd() };

@@ -114,12 +114,14 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   const context = () => shared.contexts.join(' via ');
   /** Set while a class is built with its defaults. */
   let buildingDefaults = false;
+  /** Set while a run has parameters without values (a class that needs arguments built alone, a function run with unknowns). */
+  let symbolic = false;
   const hooks: Hooks = {
     layer(path, call, bound, site) {
       const spec = layerSpec(path);
       if (!spec) return undefined;
       const built = instantiate(spec, bound, call.span, inputs.get(call.span.start) ?? []);
-      const entry: SiteRecord = { layer: built.layer, findings: built.findings, context: context() };
+      const entry: SiteRecord = { layer: built.layer, findings: built.findings, context: context(), symbolic };
       if (site) record(call.span.start, entry);
       const applied = (shapes: readonly Shape[]) => {
         const features = shapes.map((s) => s[s.length - 1]);
@@ -140,7 +142,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       built.push(value);
     },
     built(call, layer) {
-      record(call.span.start, { layer: layer.layer, findings: [], context: context() });
+      record(call.span.start, { layer: layer.layer, findings: [], context: context(), symbolic });
     },
     raised(span, exception, message) {
       // Reported where the model is built (a module-level call) when there is such a place, else at the raise.
@@ -204,8 +206,10 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       const reads: Reads = { fragments: new Set(), names: new Map(), files: new Map() };
       evaluator.reads = reads;
       buildingDefaults = true;
+      symbolic = evaluator.guard(() => evaluator.classes.needsArguments(cls)) ?? true;
       const value = shared.budget.exhausted ? undefined : evaluator.guard(() => evaluator.classes.instantiate(cls, { positional: [], keywords: new Map() }, undefined));
       buildingDefaults = false;
+      symbolic = false;
       if (value?.t === 'module') {
         defaults.set(key, value);
         capture.summary = summarize(value.tree);
@@ -221,14 +225,17 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   const modules: ModuleResult[] = classes.map(({ key, result }) => (result.summary.params?.isConstant ? result : { ...result, built: agreed(constructions.get(key)) }));
   for (const value of built) for (const size of evaluator.flows.followForward(value)) hint(size.at.span, size.features);
   const hints = [...sizes.values()].filter((h): h is SizeHint => h !== undefined).sort((a, b) => a.span.start - b.span.start);
+  runFactories(evaluator, model);
+  symbolic = true;
   runUnreached(evaluator, model, defaults);
+  symbolic = false;
   const layers: LayerResult[] = [];
   const findings: Finding[] = [];
   model.fragments.forEach((fragment) => {
     for (const site of fragment.calls) {
       const list = records.get(site.span.start);
       if (!list?.length) continue;
-      const result = siteResult(site.span, list);
+      const result = siteResult(site.span, list, lexicalContexts(fragment, site.scope));
       layers.push(result);
       findings.push(...result.findings);
     }
@@ -244,6 +251,16 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   };
 }
 
+/**
+ * The runs of a site's own code: its enclosing top-level class or function built or called with its own
+ * defaults, or run with its parameters unknown. Every other context is a real caller.
+ */
+function lexicalContexts(fragment: SourceModel['fragments'][number], scope: number): ReadonlySet<string> {
+  let top = scope;
+  while (top >= 0 && fragment.scopes[top].parent >= 0) top = fragment.scopes[top].parent;
+  return new Set(['', ...(top >= 0 ? [`${fragment.scopes[top].name}()`] : [])]);
+}
+
 /** A class by the id of its statement, which an edit elsewhere leaves alone. */
 function classKey(model: SourceModel, fragment: number, scope: number): string {
   return `${model.fragments[fragment].id}:${scope}`;
@@ -254,6 +271,21 @@ function agreed(list: readonly { summary: ModuleSummary; context: string }[] | u
   const known = list?.filter((b) => b.summary.params?.isConstant);
   if (!known?.length || !known.every((b) => b.summary.params!.equals(known[0].summary.params!))) return undefined;
   return known[0];
+}
+
+/**
+ * Top-level functions whose parameters all have defaults, run as they are (`def vit_base(**kw): return
+ * VisionTransformer(embed_dim=768, ..., **kw)`): the models they build are contexts of their layers.
+ */
+function runFactories(evaluator: Evaluator, model: SourceModel): void {
+  model.fragments.forEach((fragment, fi) => {
+    fragment.scopes.forEach((scope, si) => {
+      if (scope.parent !== -1 || scope.kind !== 'function' || evaluator.budget.exhausted) return;
+      if (!scope.params.every((p) => p.default || p.variadic)) return;
+      const fn = evaluator.names.definition(fi, si, undefined);
+      if (fn.t === 'function') evaluator.guard(() => evaluator.inContext(`${scope.name}()`, undefined, () => evaluator.functions.callFunction(fn, [], new Map())));
+    });
+  });
 }
 
 /** Functions (and methods) holding a layer no run reached: run once with their parameters unknown. */

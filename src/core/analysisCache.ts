@@ -13,6 +13,8 @@ export interface SiteRecord {
   layer: LayerInstance;
   findings: Finding[];
   readonly context: string;
+  /** Built by a run whose own parameters were not given (a class that needs arguments, built alone). */
+  readonly symbolic: boolean;
 }
 
 /** Everything one class's default build added to the analysis. */

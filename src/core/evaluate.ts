@@ -10,7 +10,7 @@ import { NONE, SCALAR, UNKNOWN, asPoly, int, truthy, type Value } from './value'
 import { Poly } from './symbolic';
 import { layerSpec } from './catalog';
 import { normalizePath } from './imports';
-import type { Budget } from './interp/budget';
+import { LIMITS, type Budget } from './interp/budget';
 import { Frame } from './interp/frame';
 import { Journal } from './interp/journal';
 import { Runner, type Interp } from './interp/statements';
@@ -106,6 +106,21 @@ export class Evaluator implements Interp {
     }
   }
 
+  /** Runs `work` as part of building `label` (a model, or a factory run), which layers built in it name. */
+  inContext<T>(label: string, site: Span | undefined, work: () => T): T {
+    const shared = this.shared;
+    shared.repeatDepths.push(this.repeats.length);
+    shared.sites.push(site);
+    shared.contexts.push(label);
+    try {
+      return work();
+    } finally {
+      shared.contexts.pop();
+      shared.repeatDepths.pop();
+      shared.sites.pop();
+    }
+  }
+
   /** Runs `work` as one entry point: a budget overrun or an unforeseen shape ends it as unknown. */
   guard<T>(work: () => T): T | undefined {
     const depth = this.budget.depth;
@@ -177,7 +192,16 @@ export class Evaluator implements Interp {
       }
       case 'list': {
         const items: Value[] = [];
-        for (const item of e.items) items.push(this.eval(item, frame));
+        for (const item of e.items) {
+          if (item.k !== 'star') {
+            items.push(this.eval(item, frame));
+            continue;
+          }
+          // `(n, *(s + r for ...))`: the starred items, when they can be listed; else the length is not known.
+          const spread = this.iteration(this.eval(item.value, frame)).values;
+          if (!spread || items.length + spread.length > LIMITS.listItems) return UNKNOWN;
+          items.push(...spread);
+        }
         return { t: 'seq', items, tuple: e.tuple };
       }
       case 'dict':

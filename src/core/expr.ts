@@ -69,6 +69,8 @@ export type Expr =
       readonly filters: readonly Expr[];
       readonly span: Span;
     }
+  /** `*xs` inside a list or tuple display, or a starred target (`first, *rest, last = dims`). */
+  | { readonly k: 'star'; readonly value: Expr; readonly span: Span }
   /** `f"proj_{name}"`: literal pieces and expressions. */
   | { readonly k: 'fstring'; readonly parts: readonly (string | Expr)[]; readonly span: Span }
   /** `a[lower:upper:step]`'s index. */
@@ -113,6 +115,8 @@ export function mentionsName(e: Expr, name: string): boolean {
       return e.entries.some((d) => (d.key && mentionsName(d.key, name)) || (d.spread && mentionsName(d.spread, name)) || mentionsName(d.value, name));
     case 'comprehension':
       return mentionsName(e.iterable, name) || (!mentionsName(e.target, name) && (mentionsName(e.element, name) || e.filters.some((f) => mentionsName(f, name))));
+    case 'star':
+      return mentionsName(e.value, name);
     case 'fstring':
       return e.parts.some((p) => typeof p !== 'string' && mentionsName(p, name));
     case 'slice':

@@ -16,16 +16,23 @@ export function formatCount(layer: LayerInstance): string {
   return layer.formula;
 }
 
+/** A site's count: `1,050,624`; `2 sizes: 129,000 … 769,000` when models build it differently; else the formula. */
+export function siteCount(result: LayerResult): string {
+  const { layer, values } = result;
+  if (layer.params?.constant === undefined && values.length > 1) {
+    const sorted = values.map((v) => v.params.constant!).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return `${values.length} sizes: ${groupDigits(sorted[0])} … ${groupDigits(sorted[sorted.length - 1])}`;
+  }
+  return formatCount(layer);
+}
+
 /** `1,050,624 params · 8 heads × 64`; a layer the framework would reject says so instead of a count. */
 export function lensTitle(result: LayerResult): string {
   const { layer } = result;
   const errors = result.findings.filter((f) => f.severity === 'error');
   if (errors.length) return `✖ ${FRAMEWORK_NAMES[layer.framework]} would not build this ${layer.kind} · ${errors.map((f) => f.code).join(', ')}`;
   const c = layer.params?.constant;
-  if (c === undefined && result.values.length > 1) {
-    const sorted = result.values.map((v) => v.params.constant!).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    return `${result.values.length} sizes: ${groupDigits(sorted[0])} … ${groupDigits(sorted[sorted.length - 1])} params · ${layer.summary}`;
-  }
+  if (c === undefined && result.values.length > 1) return `${siteCount(result)} params${layer.summary ? ` · ${layer.summary}` : ''}`;
   const count = c !== undefined ? `${groupDigits(c)} params` : layer.unknownReason && layer.kind === 'LazyLinear' ? 'params set at first call' : `${layer.formula} params`;
   // A count that comes from a model built elsewhere says which one: the code around the site alone does not give it.
   const from = c !== undefined && result.context ? ` · in ${result.context.split(' via ')[0]}` : '';

@@ -5,8 +5,12 @@ import type { Span } from './expr';
 import type { Finding, LayerInstance } from './layer';
 import { groupDigits } from './symbolic';
 
-/** The layer a site shows: the one count every context agrees on, else the formula and the counts seen. */
-export function siteResult(span: Span, list: readonly SiteRecord[]): LayerResult {
+/**
+ * The layer a site shows: the one count every context agrees on, else the formula and the counts seen. A
+ * real caller (a context other than the site's own code run alone, `lexical`) that builds it with sizes
+ * not known here leaves it without a count: that caller's count may be another.
+ */
+export function siteResult(span: Span, list: readonly SiteRecord[], lexical: ReadonlySet<string>): LayerResult {
   const values: SiteValue[] = [];
   for (const r of list) {
     const p = r.layer.params;
@@ -17,11 +21,14 @@ export function siteResult(span: Span, list: readonly SiteRecord[]): LayerResult
   }
   const generic = list.find((r) => r.layer.params !== undefined && !r.layer.params.isConstant);
   const rejected = list.find((r) => r.layer.rejected);
+  const unknownCaller = list.find((r) => !r.symbolic && !lexical.has(r.context.split(' via ')[0]) && !r.layer.params?.isConstant && !r.layer.rejected);
   let layer: LayerInstance;
   if (rejected) layer = rejected.layer;
+  else if (values.length === 1 && unknownCaller) layer = withoutCount(unknownCaller.layer, `${unknownCaller.context} builds it with sizes not known here; ${groupDigits(values[0].params.constant!)} in ${values[0].context || 'this file'}.`);
   else if (values.length === 1) layer = list.find((r) => r.layer.params?.equals(values[0].params))!.layer;
   else if (values.length > 1) {
-    const base = (generic ?? list[0]).layer;
+    // The sizes of one model would read as the site's: only a summary over names stays.
+    const base = generic?.layer ?? { ...list[0].layer, summary: '' };
     layer = withoutCount(base, `Built with ${values.length} different sizes here: ${values.map((v) => `${groupDigits(v.params.constant!)}${v.context ? ` in ${v.context}` : ''}`).join('; ')}.`);
   } else layer = (generic ?? list[0]).layer;
   const seen = new Set<string>();
@@ -35,7 +42,7 @@ export function siteResult(span: Span, list: readonly SiteRecord[]): LayerResult
     }
   }
   // The count comes from a model built elsewhere when some run of the site's own code did not give it.
-  const context = values.length === 1 && list.some((r) => !r.layer.params?.isConstant && !r.layer.rejected) ? values[0].context : undefined;
+  const context = values.length === 1 && !unknownCaller && list.some((r) => !r.layer.params?.isConstant && !r.layer.rejected) ? values[0].context : undefined;
   return { span, layer, findings, values, context };
 }
 

@@ -434,6 +434,11 @@ export function pythonExpr(node: Node, source: string): Expr {
       }
       return { k: 'str', value: parts.map((p) => textOf(p, source)).join(''), span };
     }
+    case 'list_splat':
+    case 'list_splat_pattern': {
+      const inner = namedChildren(node)[0];
+      return { k: 'star', value: inner ? pythonExpr(inner, source) : { k: 'unknown', text: '', span }, span };
+    }
     case 'slice': {
       const [lower, upper, step] = sliceParts(node);
       return { k: 'slice', lower: lower && pythonExpr(lower, source), upper: upper && pythonExpr(upper, source), step: step && pythonExpr(step, source), span };

@@ -66,6 +66,12 @@ export const PATHOLOGICAL: readonly Pathological[] = [
     source: `${torch}class P(nn.Module):\n    def __init__(self, n=5):\n        super().__init__()\n        self.fc = nn.Linear(n, n)\n        self.q = Q(n)\nclass Q(nn.Module):\n    def __init__(self, n=5):\n        super().__init__()\n        self.p = P(n)\n`,
   },
   {
+    name: 'heads that do not divide a huge prime embedding',
+    source: `${torch}attn = nn.MultiheadAttention(1000000000039, 7)\n`,
+    // The tensors' count, exact (4·E² + 4·E); the layer is reported as one PyTorch rejects.
+    counts: ['4,000,000,000,316,000,000,006,240'],
+  },
+  {
     name: 'a long arithmetic chain',
     source: `${torch}d = 1${' + 1'.repeat(1000)}\nfc = nn.Linear(d, 2)\n`,
     counts: ['2,004'],

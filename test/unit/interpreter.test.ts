@@ -4,7 +4,7 @@
  * torch 1.13 in test/fixtures/models/pytorch/interpreter.py for the same constructs.
  */
 import * as assert from 'assert';
-import { lensTitle } from '../../src/core/format';
+import { lensTitle, siteCount } from '../../src/core/format';
 import { analyzeText, paramsOf } from './helpers';
 
 const torch = 'import torch\nimport torch.nn as nn\nfrom functools import partial\n';
@@ -65,6 +65,7 @@ suite('interpreter', () => {
     const analysis = await analyzeText(`${torch}class Head(nn.Module):\n    def __init__(self, d: int):\n        super().__init__()\n        self.fc = nn.Linear(d, d)\nsmall = Head(4)\nlarge = Head(8)\n`);
     assert.strictEqual(paramsOf(analysis.layers[0]), null);
     assert.strictEqual(lensTitle(analysis.layers[0]), '2 sizes: 20 … 72 params · d → d');
+    assert.strictEqual(siteCount(analysis.layers[0]), '2 sizes: 20 … 72');
   });
 
   test('ModelArgs with a -1 default filled by the caller: no negative count, no false error', async () => {
@@ -92,5 +93,23 @@ suite('interpreter', () => {
     assert.deepStrictEqual(analysis.findings.map((f) => [f.code, f.span.startLine + 1]), [['constructor-raises', 8]]);
     assert.match(analysis.findings[0].message, /Building Checked\(\) raises ValueError: "hidden size 100 is not a multiple of 12"/);
     assert.strictEqual(analysis.modules[0].summary.params, undefined);
+  });
+
+  test('factories are models too: a layer built with other sizes through a helper has no single count', async () => {
+    const analysis = await analyzeText(`${torch}def small():\n    return _make(dim=128)\ndef _make(dim, depth=2):\n    return Net(dim=dim)\nclass Net(nn.Module):\n    def __init__(self, dim=768, num_classes=1000):\n        super().__init__()\n        self.fc = nn.Linear(dim, num_classes)\n`);
+    assert.strictEqual(paramsOf(analysis.layers[0]), null);
+    assert.deepStrictEqual(analysis.layers[0].values.map((v) => [Number(v.params.constant), v.context]), [[769000, 'Net()'], [129000, 'small() via Net']]);
+    assert.strictEqual(lensTitle(analysis.layers[0]), '2 sizes: 129,000 … 769,000 params');
+  });
+
+  test('starred targets and starred items in displays', async () => {
+    const analysis = await analyzeText(`${torch}class Head(nn.Module):\n    def __init__(self, dims=(64, 128, 256, 512), slots=(64, 32), regs=(4, 4)):\n        super().__init__()\n        first, *_, last = dims\n        lengths = (196, *(s + r for s, r in zip(slots, regs)))\n        self.norm = nn.LayerNorm(last)\n        self.fc = nn.Linear(lengths[-1], len(lengths))\n`);
+    assert.deepStrictEqual(analysis.layers.map(paramsOf), [1024, 36 * 3 + 3]);
+  });
+
+  test('a real caller whose sizes are not known leaves the layer without a count', async () => {
+    const analysis = await analyzeText(`${torch}from somewhere import width\nclass Inner(nn.Module):\n    def __init__(self, d=64):\n        super().__init__()\n        self.fc = nn.Linear(d, d)\nclass Outer(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.a = Inner()\n        self.b = Inner(width)\n`);
+    assert.strictEqual(paramsOf(analysis.layers[0]), null);
+    assert.deepStrictEqual(analysis.layers[0].values.map((v) => Number(v.params.constant)), [4160]);
   });
 });

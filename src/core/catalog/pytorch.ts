@@ -45,11 +45,14 @@ function attentionTensors({ embed: E, kdim, vdim, bias, addBiasKv }: AttentionCo
   return out;
 }
 
-/** Head counts that divide `embed`, nearest to `heads` below and above. */
+/** How far from the written head count the quick fix looks for one that divides (a huge prime has none near). */
+const DIVISOR_SEARCH = 4096n;
+
+/** Head counts that divide `embed`, nearest to `heads` below and above, within a bounded search. */
 function nearestDivisors(embed: bigint, heads: bigint): bigint[] {
   const out: bigint[] = [];
-  for (let h = heads - 1n; h >= 1n; h--) if (embed % h === 0n) { out.push(h); break; }
-  for (let h = heads + 1n; h <= embed; h++) if (embed % h === 0n) { out.push(h); break; }
+  for (let h = heads - 1n; h >= 1n && heads - h <= DIVISOR_SEARCH; h--) if (embed % h === 0n) { out.push(h); break; }
+  for (let h = heads + 1n; h <= embed && h - heads <= DIVISOR_SEARCH; h++) if (embed % h === 0n) { out.push(h); break; }
   return out;
 }
 

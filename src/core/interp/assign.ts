@@ -34,7 +34,19 @@ export class Assignments {
       }
       case 'list': {
         const items = value.t === 'seq' ? value.items : undefined;
-        target.items.forEach((t, i) => this.assign(t, items?.[i] ?? (value.t === 'repeat' ? value.item : UNKNOWN), frame));
+        const star = target.items.findIndex((t) => t.k === 'star');
+        if (star < 0) {
+          target.items.forEach((t, i) => this.assign(t, items?.[i] ?? (value.t === 'repeat' ? value.item : UNKNOWN), frame));
+          return;
+        }
+        // `first, *middle, last = xs`: the names after the star take the last items.
+        const after = target.items.length - star - 1;
+        const known = items && items.length >= target.items.length - 1;
+        target.items.forEach((t, i) => {
+          if (i < star) this.assign(t, known ? items[i] : UNKNOWN, frame);
+          else if (i > star) this.assign(t, known ? items[items.length - (target.items.length - i)] : UNKNOWN, frame);
+          else if (t.k === 'star') this.assign(t.value, known ? { t: 'seq', items: items.slice(star, items.length - after) } : UNKNOWN, frame);
+        });
         return;
       }
       default:

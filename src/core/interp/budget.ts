@@ -12,7 +12,7 @@ export const LIMITS = {
   /** Statements and expressions evaluated for one file, across every entry point. */
   steps: 400_000,
   /** Statements and expressions for one entry point (a class built with its defaults, the module body). */
-  entrySteps: 60_000,
+  entrySteps: 40_000,
   /** Nested calls of user functions and classes. */
   depth: 40,
   /** Passes of one loop that are unrolled; beyond, the loop is widened to unknown. */

@@ -92,6 +92,14 @@ export class ClassModel {
     return undefined;
   }
 
+  /** Whether the constructor has a parameter without a default (building the class alone leaves it a name). */
+  needsArguments(c: ClassRef): boolean {
+    const init = this.method(c, this.ev.language === 'python' ? '__init__' : 'constructor');
+    if (!init) return false;
+    const params = (init.owner ?? this.ev).scopeAt(init.fragment, init.scope).params;
+    return params.slice(this.ev.language === 'python' ? 1 : 0).some((p) => !p.default && !p.variadic);
+  }
+
   method(c: ClassRef, name: string): (DefRef & { closure?: Frame }) | undefined {
     const v = this.attribute(c, name, undefined);
     return v?.t === 'function' ? v : undefined;
@@ -111,20 +119,14 @@ export class ClassModel {
     // The copies made by loops entered since the enclosing model's constructor started.
     const since = this.ev.repeats.slice(this.ev.shared.repeatDepths[this.ev.shared.repeatDepths.length - 1] ?? 0);
     const times = since.reduce((a, r) => (a === undefined || r.constant === undefined ? undefined : a * r.constant), 1n as bigint | undefined);
-    this.ev.shared.repeatDepths.push(this.ev.repeats.length);
-    this.ev.shared.sites.push(call && contexts.length === 0 ? call.span : undefined);
-    contexts.push(`${scope.name}${!call ? "()" : contexts.length === 0 ? ` (line ${call.span.startLine + 1})` : ''}${times !== undefined && times > 1n ? ` ×${times}` : ''}`);
-    try {
+    const label = `${scope.name}${!call ? '()' : contexts.length === 0 ? ` (line ${call.span.startLine + 1})` : ''}${times !== undefined && times > 1n ? ` ×${times}` : ''}`;
+    return this.ev.inContext(label, call && contexts.length === 0 ? call.span : undefined, () => {
       if (!this.isModuleClass(c)) return this.buildObject(c, positional, keywords);
       const built = this.buildModule(c, bound, positional, keywords, call);
       this.ev.hooks.constructed?.(c, built);
       if (call && built.t === 'module' && built.layer) this.ev.hooks.built?.(call, built.layer);
       return built;
-    } finally {
-      contexts.pop();
-      this.ev.shared.repeatDepths.pop();
-      this.ev.shared.sites.pop();
-    }
+    });
   }
 
   private buildModule(c: ClassRef, bound: BoundCall, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, call: CallExpr | undefined): Value {

@@ -11,6 +11,8 @@ Writes test/fixtures/expected/pytorch-layers.json:
                of params/tensors.
     "modules": {fixture path: [{"name", "line", "params"}, ...]} for each nn.Module class in the file,
                params null (with a "note") when it needs arguments, contains a failing layer or is lazy.
+    "instances": {fixture path: [{"name", "line", "params"}, ...]} for each model the file builds at
+               module level (`model = GPT(GPTConfig())`).
 
 Each fixture is imported (which runs the models it builds at module level), then every nn.Module class
 and every top-level function whose parameters all have defaults is called with them, so that layers
@@ -165,7 +167,18 @@ def run_fixture(path, recorder):
     reached = {site: record for site, record in recorder.sites.items() if site in expected}
     if sorted(reached) != expected:
         sys.exit(f"{path}: unreached call sites {sorted(set(expected) - set(reached))}")
-    return [reached[site] for site in sorted(reached)], modules
+    return [reached[site] for site in sorted(reached)], modules, module_instances(tree, module)
+
+
+def module_instances(tree, module):
+    """The models of the fixture's own classes it builds at module level (`model = GPT(GPTConfig())`)."""
+    out = []
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            obj = getattr(module, node.targets[0].id, None)
+            if isinstance(obj, nn.Module) and type(obj).__module__ == module.__name__:
+                out.append({"name": node.targets[0].id, "line": node.lineno, "params": param_count(obj)})
+    return out
 
 
 def main():
@@ -173,18 +186,19 @@ def main():
     for cls_name in RECORDED:
         setattr(nn, cls_name, RecordingClass(getattr(nn, cls_name), recorder))
 
-    files, modules = {}, {}
+    files, modules, instances = {}, {}, {}
     # Fixtures import each other by module name (`from gpt import Block`), as files of one project do.
     sys.path[:0] = [str(folder) for folder in FIXTURES]
     for path in sorted(p for folder in FIXTURES for p in folder.glob("*.py")):
         rel = path.relative_to(REPO_ROOT).as_posix()
-        files[rel], modules[rel] = run_fixture(path.resolve(), recorder)
+        files[rel], modules[rel], instances[rel] = run_fixture(path.resolve(), recorder)
 
     written = write_json(OUTPUT, {
         "generatedBy": "scripts/ground-truth/pytorch_layers.py",
         "torch": torch.__version__,
         "files": files,
         "modules": modules,
+        "instances": instances,
     }, expand=3)
 
     print(f"{'fixture':<34} {'sites':>5} {'errors':>6} {'lazy':>4}  module totals")

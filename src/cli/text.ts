@@ -31,14 +31,18 @@ export function toText(reports: readonly FileReport[], unreadable: number, paint
   return `${lines.join('\n')}\n`;
 }
 
-/** Layers, models and diagnostics interleaved by position; at one position a layer comes before its diagnostics. */
+/** Layers, model classes, models built and diagnostics interleaved by position; at one position a layer comes before its diagnostics. */
 function rowsOf(r: AnalysedFile, paint: Paint): Row[] {
-  const { layers, modules, findings } = r.analysis;
+  const { layers, modules, instances, findings } = r.analysis;
   return inSourceOrder<Row>([
     ...layers.map((l) => ({ span: l.span, text: `${l.layer.kind.padEnd(26)} ${(l.layer.rejected ? 'rejected' : siteCount(l)).padStart(16)}  ${l.layer.summary}`.trimEnd() })),
     ...modules.map((m) => {
       const stack = m.summary.stack ? `${dimText(m.summary.stack.count)} × ${m.summary.stack.kind}` : '';
       return { span: m.span, text: `${`class ${m.name}`.padEnd(26)} ${formatTotal(m.summary).padStart(16)}  ${stack}`.trimEnd() };
+    }),
+    ...instances.map((i) => {
+      const stack = i.summary.stack ? `${dimText(i.summary.stack.count)} × ${i.summary.stack.kind}` : '';
+      return { span: i.span, text: `${`model ${i.className}`.padEnd(26)} ${formatTotal(i.summary).padStart(16)}  ${stack}`.trimEnd() };
     }),
     ...findings.map((f) => ({ span: f.span, text: `${severityText(f.severity, paint)} [${f.code}] ${f.message}` })),
   ]);

@@ -101,6 +101,19 @@ suite('model classes against PyTorch totals (pytorch-layers.json modules)', () =
   }
 });
 
+suite('models built at module level against PyTorch totals (pytorch-layers.json instances)', () => {
+  const expected = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-layers.json'), 'utf8')) as { instances: Record<string, { name: string; line: number; params: number }[]> };
+  for (const [file, instances] of Object.entries(expected.instances)) {
+    test(file, async () => {
+      const analysis = await analyzeText(readFileSync(path.join(ROOT, file), 'utf8'), 'python', path.join(ROOT, file));
+      assert.deepStrictEqual(
+        analysis.instances.map((i) => [i.span.startLine + 1, i.summary.params?.constant === undefined ? null : Number(i.summary.params.constant)]),
+        instances.map((i) => [i.line, i.params]),
+      );
+    });
+  }
+});
+
 interface ExpectedJsModule {
   readonly name: string;
   readonly kind: 'class' | 'instance';

@@ -22,7 +22,9 @@ export class LayerHoverProvider implements vscode.HoverProvider {
     if (model) return new vscode.Hover(new vscode.MarkdownString(moduleHoverMarkdown(model.name, model.built?.summary ?? model.summary, model.built?.context)), this.service.range(doc, model.span));
     const hit = layerAt(this.service, doc, analysis, position);
     if (!hit) return undefined;
-    const md = new vscode.MarkdownString(hoverMarkdown(hit.layer, `${QUALIFIERS[hit.layer.framework]}${hit.layer.kind}`, hit.values));
+    // The models that build the layer, when its count comes from them or differs between them.
+    const built = hit.context !== undefined || hit.values.length > 1 ? hit.values : [];
+    const md = new vscode.MarkdownString(hoverMarkdown(hit.layer, `${QUALIFIERS[hit.layer.framework]}${hit.layer.kind}`, built));
     if (hit.layer.attention) {
       // Command links spread a JSON array into arguments: the command takes one [uri, line, character].
       const start = this.service.range(doc, hit.span).start;

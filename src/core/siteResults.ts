@@ -25,7 +25,12 @@ export function siteResult(span: Span, list: readonly SiteRecord[], lexical: Rea
   let layer: LayerInstance;
   if (rejected) layer = rejected.layer;
   else if (values.length === 1 && unknownCaller) layer = withoutCount(unknownCaller.layer, `${unknownCaller.context} builds it with sizes not known here; ${groupDigits(values[0].params.constant!)} in ${values[0].context || 'this file'}.`);
-  else if (values.length === 1) layer = list.find((r) => r.layer.params?.equals(values[0].params))!.layer;
+  else if (values.length === 1) {
+    const chosen = list.find((r) => r.layer.params?.equals(values[0].params))!.layer;
+    // The formula over the names the site's own code uses (`3·config.n_embd² + …`), when a run gave one.
+    const named = list.find((r) => !r.layer.params?.isConstant && !r.layer.rejected);
+    layer = named ? { ...chosen, formula: named.layer.formula } : chosen;
+  }
   else if (values.length > 1) {
     // The sizes of one model would read as the site's: only a summary over names stays.
     const base = generic?.layer ?? { ...list[0].layer, summary: '' };

@@ -38,6 +38,13 @@ suite('model classes: lens, hover, status bar', () => {
     assert.ok(text.includes('Training with Adam in fp32: 1.85 GiB'), text);
   });
 
+  test('hover on a layer whose sizes come from the model the file builds: the formula and that model', async () => {
+    const text = await hoverText(doc.uri, positionOf(doc, 'nn.Linear(config.n_embd, 3 * config.n_embd', 3));
+    assert.ok(text.includes('**nn.Linear**: 1,771,776 parameters'), text);
+    assert.ok(text.includes('in GPT (line 202) via Block ×12 via CausalSelfAttention: 1,771,776'), text);
+    assert.ok(text.includes('3·config.n_embd² + [config.bias]·3·config.n_embd'), text);
+  });
+
   test('status bar: the total of the class under the cursor', async () => {
     const editor = await vscode.window.showTextDocument(doc);
     const inBlock = positionOf(doc, 'x = x + self.attn(');

@@ -112,4 +112,10 @@ suite('interpreter', () => {
     assert.strictEqual(paramsOf(analysis.layers[0]), null);
     assert.deepStrictEqual(analysis.layers[0].values.map((v) => Number(v.params.constant)), [4160]);
   });
+
+  test('library model bases: subclasses are models; a constructor inherited from the library is not guessed', async () => {
+    const analysis = await analyzeText(`${torch}from ...modeling_utils import PreTrainedModel\nclass BertPreTrainedModel(PreTrainedModel):\n    pass\nclass Head(BertPreTrainedModel):\n    def __init__(self, config=None, d=16):\n        super().__init__(config)\n        self.fc = nn.Linear(d, d)\n`);
+    assert.deepStrictEqual(analysis.modules.map((m) => [m.name, m.summary.params?.constant]), [['BertPreTrainedModel', undefined], ['Head', 272n]]);
+    assert.match(analysis.modules[0].summary.reason ?? '', /comes from PreTrainedModel/);
+  });
 });

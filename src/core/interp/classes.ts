@@ -15,6 +15,11 @@ type ClassRef = DefRef;
 type Base = ClassRef | { readonly path: string };
 
 const MODULE_BASES = new Set(['torch.nn.Module', 'jspytorch.torch.nn.Module', 'tfjs.layers.Layer']);
+/**
+ * Library base classes that are nn.Module subclasses holding no parameters of their own, known by name
+ * wherever they are imported from (`from ...modeling_utils import PreTrainedModel`).
+ */
+const MODULE_BASE_NAMES = new Set(['PreTrainedModel', 'LightningModule', 'ModelMixin']);
 const PLAIN_BASES = new Set(['builtins.object', 'typing.NamedTuple', 'typing.Generic', 'abc.ABC']);
 
 const key = (c: ClassRef) => `${c.fragment}:${c.scope}`;
@@ -48,7 +53,7 @@ export class ClassModel {
   }
 
   isModuleClass(c: ClassRef): boolean {
-    return (this.mro(c) ?? []).some((b) => 'path' in b && (MODULE_BASES.has(b.path) || this.ev.isCatalogLayer(b.path)));
+    return (this.mro(c) ?? []).some((b) => 'path' in b && (MODULE_BASES.has(b.path) || MODULE_BASE_NAMES.has(b.path.slice(b.path.lastIndexOf('.') + 1)) || this.ev.isCatalogLayer(b.path)));
   }
 
   /** The first catalog layer among the bases (`class Linear(nn.Linear)`), if any. */
@@ -146,6 +151,9 @@ export class ClassModel {
     } else {
       const layer = this.catalogBase(c);
       if (layer) return this.graft(instance, layer, bound, call ?? this.nameCall(c));
+      // A constructor inherited from a library class (`PreTrainedModel`): what it builds cannot be read here.
+      const external = (this.mro(c) ?? []).find((b): b is { path: string } => 'path' in b && !MODULE_BASES.has(b.path));
+      if (external) tree.unknown ??= `its constructor comes from ${external.path.slice(external.path.lastIndexOf('.') + 1)}, which Attention Lens cannot read`;
     }
     return instance;
   }

@@ -52,20 +52,23 @@ export function layerModule(layer: LayerInstance): ModuleTree {
   return root;
 }
 
-/** `copy.deepcopy`: the same structure with parameters of their own. */
+/** `copy.deepcopy`: the same structure with parameters of their own (shared parts stay shared, as deepcopy's memo keeps them). */
 export function deepCopy(m: ModuleTree, repeat = m.repeat): ModuleTree {
   const copies = new Map<number, ParamRef>();
-  const copy = (n: ModuleTree, r: Poly | undefined): ModuleTree => ({
-    kind: n.kind,
-    params: new Map([...n.params].map(([k, p]) => {
+  const nodes = new Map<ModuleTree, ModuleTree>();
+  const copy = (n: ModuleTree, r: Poly | undefined): ModuleTree => {
+    const known = nodes.get(n);
+    if (known) return known;
+    const out: ModuleTree = { kind: n.kind, params: new Map(), children: new Map(), repeat: r, unknown: n.unknown };
+    nodes.set(n, out);
+    for (const [k, p] of n.params) {
       let c = copies.get(p.id);
       if (!c) copies.set(p.id, (c = param(p.shape)));
-      return [k, c];
-    })),
-    children: new Map([...n.children].map(([k, c]) => [k, copy(c, c.repeat)])),
-    repeat: r,
-    unknown: n.unknown,
-  });
+      out.params.set(k, c);
+    }
+    for (const [k, c] of n.children) out.children.set(k, copy(c, c.repeat));
+    return out;
+  };
   return copy(m, repeat);
 }
 
@@ -89,7 +92,11 @@ export function childAt(m: ModuleTree, path: readonly string[]): ModuleTree | un
 /** Every distinct parameter once, each counted for every copy its repeated ancestors stand for. */
 export function totalOf(m: ModuleTree): Poly {
   const seen = new Map<number, Poly>();
+  // A module held twice (or holding itself) is one module: `parameters()` yields its tensors once.
+  const visited = new Set<ModuleTree>();
   const visit = (n: ModuleTree, times: Poly) => {
+    if (visited.has(n)) return;
+    visited.add(n);
     const here = n.repeat ? times.mul(n.repeat) : times;
     for (const p of n.params.values()) if (!seen.has(p.id)) seen.set(p.id, here.mul(p.shape.reduce((a, d) => a.mul(d), Poly.ONE)));
     for (const c of n.children.values()) visit(c, here);
@@ -101,10 +108,11 @@ export function totalOf(m: ModuleTree): Poly {
 }
 
 /** Whether anything inside could not be followed. */
-export function unknownIn(m: ModuleTree): string | undefined {
+export function unknownIn(m: ModuleTree, visited = new Set<ModuleTree>()): string | undefined {
   if (m.unknown) return m.unknown;
+  visited.add(m);
   for (const c of m.children.values()) {
-    const u = unknownIn(c);
+    const u = visited.has(c) ? undefined : unknownIn(c, visited);
     if (u) return u;
   }
   return undefined;
@@ -132,14 +140,17 @@ export interface ModuleSummary {
 function tiedParams(m: ModuleTree): [string, string][] {
   const first = new Map<number, string>();
   const tied: [string, string][] = [];
+  // Each module once, as `named_parameters()` walks them: a module held under a second name adds no tensors.
+  const visited = new Set<ModuleTree>();
   const visit = (n: ModuleTree, prefix: string) => {
+    visited.add(n);
     for (const [name, p] of n.params) {
       const path = prefix + name;
       const seen = first.get(p.id);
       if (seen === undefined) first.set(p.id, path);
       else tied.push([seen, path]);
     }
-    for (const [name, c] of n.children) visit(c, `${prefix}${name}.`);
+    for (const [name, c] of n.children) if (!visited.has(c)) visit(c, `${prefix}${name}.`);
   };
   visit(m, '');
   return tied;
@@ -147,7 +158,10 @@ function tiedParams(m: ModuleTree): [string, string][] {
 
 function largestStack(m: ModuleTree): { count: Poly; kind: string; size: Poly } | undefined {
   let best: { count: Poly; kind: string; size: Poly } | undefined;
+  const visited = new Set<ModuleTree>();
   const visit = (n: ModuleTree) => {
+    if (visited.has(n)) return;
+    visited.add(n);
     if (n.repeat) {
       const size = totalOf({ ...n, repeat: undefined }).mul(n.repeat);
       const c = size.constant;

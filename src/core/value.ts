@@ -133,8 +133,10 @@ export function truthy(v: Value): boolean | undefined {
 }
 
 /** Whether two values are certainly the same (the same object, or equal plain values). */
-export function sameValue(a: Value, b: Value): boolean {
+export function sameValue(a: Value, b: Value, depth = 0): boolean {
   if (a === b) return true;
+  // Values can hold themselves (`d["self"] = d`): past this depth two values are not taken as the same.
+  if (depth > 16) return false;
   switch (a.t) {
     case 'int':
       return b.t === 'int' && a.p.equals(b.p);
@@ -153,11 +155,11 @@ export function sameValue(a: Value, b: Value): boolean {
     case 'function':
       return b.t === a.t && a.fragment === b.fragment && a.scope === b.scope && a.owner === b.owner && (a.t !== 'function' || (b.t === 'function' && a.self === b.self));
     case 'seq':
-      return b.t === 'seq' && a.items.length === b.items.length && a.items.every((x, i) => sameValue(x, b.items[i]));
+      return b.t === 'seq' && a.items.length === b.items.length && a.items.every((x, i) => sameValue(x, b.items[i], depth + 1));
     case 'dict':
-      return b.t === 'dict' && a.origin === b.origin && a.fields.size === b.fields.size && [...a.fields].every(([k, v]) => b.fields.has(k) && sameValue(v, b.fields.get(k)!));
+      return b.t === 'dict' && a.origin === b.origin && a.fields.size === b.fields.size && [...a.fields].every(([k, v]) => b.fields.has(k) && sameValue(v, b.fields.get(k)!, depth + 1));
     case 'repeat':
-      return b.t === 'repeat' && a.count.equals(b.count) && sameValue(a.item, b.item);
+      return b.t === 'repeat' && a.count.equals(b.count) && sameValue(a.item, b.item, depth + 1);
     case 'range':
       return b.t === 'range' && a.start.equals(b.start) && a.stop.equals(b.stop);
     default:

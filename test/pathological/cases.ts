@@ -72,6 +72,12 @@ export const PATHOLOGICAL: readonly Pathological[] = [
     counts: ['4,000,000,000,316,000,000,006,240'],
   },
   {
+    name: 'a module that holds itself, and dicts that hold themselves',
+    source: `${torch}class A(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 4)\n        self.me = self\n        self.layers = nn.ModuleList([self.fc, self.fc])\n        d = {}\n        d["self"] = d\n        e = {}\n        e["self"] = e\n        self.x = d if d == e else e\n`,
+    // PyTorch: `parameters()` yields each tensor once, however the module is reached.
+    counts: ['20'],
+  },
+  {
     name: 'a long arithmetic chain',
     source: `${torch}d = 1${' + 1'.repeat(1000)}\nfc = nn.Linear(d, 2)\n`,
     counts: ['2,004'],

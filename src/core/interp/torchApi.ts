@@ -57,7 +57,9 @@ export class TorchApi {
   }
 
   /** After `deepCopy(original)`: each copied module answers as the value its original was (its class, its fields). */
-  registerCopy(original: ModuleTree, copy: ModuleTree): void {
+  registerCopy(original: ModuleTree, copy: ModuleTree, visited = new Set<ModuleTree>()): void {
+    if (visited.has(original)) return;
+    visited.add(original);
     const value = this.values.get(original);
     if (value?.t === 'module') this.register(copy, { ...value, tree: copy });
     else if (value?.t === 'layer') {
@@ -68,7 +70,7 @@ export class TorchApi {
     }
     for (const [k, child] of original.children) {
       const copied = copy.children.get(k);
-      if (copied) this.registerCopy(child, copied);
+      if (copied) this.registerCopy(child, copied, visited);
     }
   }
 

@@ -89,9 +89,12 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   /** The outputs of the class build running now, kept for the next version of the document. */
   let capture: { -readonly [K in keyof BuildOutputs]: BuildOutputs[K] } | undefined;
   const shared = newShared();
+  /** Every record in the order it was made, for the loops whose passes differ. */
+  const made: SiteRecord[] = [];
   const record = (start: number, r: SiteRecord) => {
     const list = records.get(start) ?? [];
     list.push(r);
+    made.push(r);
     records.set(start, list);
     capture?.records.push([start, r]);
   };
@@ -136,6 +139,10 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       return { t: 'layer', layer: built.layer, span: call.span, applied };
     },
     report: flow,
+    recorded: () => made.length,
+    varied(since) {
+      for (const r of made.slice(since)) r.varies = true;
+    },
     instance(cls, call, value) {
       if (value.t !== 'module' || instances.has(call.span.start)) return;
       instances.set(call.span.start, { className: cls.name, span: call.span, summary: summarize(value.tree) });

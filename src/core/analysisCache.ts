@@ -15,6 +15,8 @@ export interface SiteRecord {
   readonly context: string;
   /** Built by a run whose own parameters were not given (a class that needs arguments, built alone). */
   readonly symbolic: boolean;
+  /** Built in one pass of a loop that could not be unrolled and whose passes differ: its sizes are one pass's. */
+  varies?: boolean;
 }
 
 /** Everything one class's default build added to the analysis. */

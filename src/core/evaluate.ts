@@ -305,6 +305,14 @@ export class Evaluator implements Interp {
     this.assignments.run(e, frame);
   }
 
+  recorded(): number {
+    return this.hooks.recorded?.() ?? 0;
+  }
+
+  varied(since: number): void {
+    this.hooks.varied?.(since);
+  }
+
   define(scope: number, frame: Frame): void {
     this.names.define(scope, frame);
   }

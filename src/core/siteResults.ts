@@ -14,7 +14,7 @@ export function siteResult(span: Span, list: readonly SiteRecord[], lexical: Rea
   const values: SiteValue[] = [];
   for (const r of list) {
     const p = r.layer.params;
-    if (!p?.isConstant || r.layer.rejected) continue;
+    if (!p?.isConstant || r.layer.rejected || r.varies) continue;
     const same = values.findIndex((v) => v.params.equals(p));
     if (same >= 0) values[same] = { ...values[same], contexts: values[same].contexts + 1 };
     else values.push({ params: p, context: r.context, contexts: 1 });
@@ -22,8 +22,10 @@ export function siteResult(span: Span, list: readonly SiteRecord[], lexical: Rea
   const generic = list.find((r) => r.layer.params !== undefined && !r.layer.params.isConstant);
   const rejected = list.find((r) => r.layer.rejected);
   const unknownCaller = list.find((r) => !r.symbolic && !lexical.has(r.context.split(' via ')[0]) && !r.layer.params?.isConstant && !r.layer.rejected);
+  const looped = list.find((r) => r.varies);
   let layer: LayerInstance;
   if (rejected) layer = rejected.layer;
+  else if (looped) layer = withoutCount(looped.layer, 'Built in a loop whose passes change its sizes, and whose number of passes is not known here.');
   else if (values.length === 1 && unknownCaller) layer = withoutCount(unknownCaller.layer, `${unknownCaller.context} builds it with sizes not known here; ${groupDigits(values[0].params.constant!)} in ${values[0].context || 'this file'}.`);
   else if (values.length === 1) {
     const chosen = list.find((r) => r.layer.params?.equals(values[0].params))!.layer;
@@ -47,7 +49,7 @@ export function siteResult(span: Span, list: readonly SiteRecord[], lexical: Rea
     }
   }
   // The count comes from a model built elsewhere when some run of the site's own code did not give it.
-  const context = values.length === 1 && !unknownCaller && list.some((r) => !r.layer.params?.isConstant && !r.layer.rejected) ? values[0].context : undefined;
+  const context = values.length === 1 && !unknownCaller && !looped && list.some((r) => !r.layer.params?.isConstant && !r.layer.rejected) ? values[0].context : undefined;
   return { span, layer, findings, values, context };
 }
 

@@ -118,4 +118,10 @@ suite('interpreter', () => {
     assert.deepStrictEqual(analysis.modules.map((m) => [m.name, m.summary.params?.constant]), [['BertPreTrainedModel', undefined], ['Head', 272n]]);
     assert.match(analysis.modules[0].summary.reason ?? '', /comes from PreTrainedModel/);
   });
+
+  test('a loop whose count is not known and whose passes differ gives its layers no count', async () => {
+    const analysis = await analyzeText(`${torch}class A(nn.Module):\n    def __init__(self, n, d=8):\n        super().__init__()\n        self.layers = nn.ModuleList()\n        for _ in range(n):\n            self.layers.append(nn.Linear(d, d))\n            d = d * 2\nclass B(nn.Module):\n    def __init__(self, n, d=8):\n        super().__init__()\n        self.layers = nn.ModuleList()\n        for _ in range(n):\n            self.layers.append(nn.Linear(d, d))\nb = B(3)\n`);
+    assert.deepStrictEqual(analysis.layers.map(paramsOf), [null, 72]);
+    assert.deepStrictEqual(analysis.instances.map((i) => i.summary.params?.constant), [216n]);
+  });
 });

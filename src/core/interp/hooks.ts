@@ -33,6 +33,10 @@ export interface Hooks {
   raised?(span: Span, exception: string, message: string | undefined): void;
   /** Every model instance the run builds (once its constructor has run), with what built it. */
   constructed?(cls: DefRef, value: Value): void;
+  /** How many layers were recorded so far. */
+  recorded?(): number;
+  /** The layers recorded since `since` were built in one pass of a loop whose passes differ: no count holds for them. */
+  varied?(since: number): void;
   /** A subclass of a catalog layer built at a call site: the layer its constructor made. */
   built?(call: CallExpr, layer: LayerValue): void;
 }

@@ -33,6 +33,9 @@ export interface Interp {
   readonly repeats: Poly[];
   /** A raise (its exception expression) or a failed assert (its message) on a path the interpreter followed. */
   raised(span: Span, what: { readonly raise?: Expr; readonly message?: Expr }, frame: Frame): void;
+  /** How many layers were recorded so far; the ones after `since` built in passes that differ. */
+  recorded(): number;
+  varied(since: number): void;
   /** Counts the paths that may not be taken, inside which a raise is not certain. */
   readonly shared: { unsure: number };
   /** Called after each assignment, for inlay hints. */
@@ -211,21 +214,27 @@ export class Runner {
    */
   private once(body: readonly Stmt[], frame: Frame, count: Poly | undefined, bindTarget: () => void): Exit {
     const i = this.i;
-    const before = new Map(frame.vars);
     bindTarget();
+    const before = new Map(frame.vars);
     const start = i.journal.position;
+    const recorded = i.recorded();
     if (count) i.repeats.push(count);
     try {
       this.unsure(() => this.body(body, frame));
     } finally {
       if (count) i.repeats.pop();
     }
-    // Appends under a count were written as repeated copies and stay; every other write is widened.
+    const appended = appendedIn(frame, before);
+    // A name the pass rebinds (`d = d * 2`) makes the passes differ: the copies appended are then not alike.
+    const alike = [...frame.vars].every(([k, v]) => before.get(k) === v || appended.has(k));
+    // Appends under a count were written as repeated copies and stay when the passes are alike; every
+    // other write is widened.
     for (const w of i.journal.rewind(start)) {
       i.journal.replay([w]);
-      if (!(count && w.append)) w.owner.differs(w.map, w.key, LOOPED);
+      if (!(count && w.append && alike)) w.owner.differs(w.map, w.key, LOOPED);
     }
-    frame.widen(before, appendedIn(frame, before));
+    frame.widen(before, alike ? appended : new Set());
+    if (!alike) i.varied(recorded);
     return undefined;
   }
 }

@@ -121,8 +121,12 @@ export class Evaluator implements Interp {
     }
   }
 
-  /** Runs `work` as one entry point: a budget overrun or an unforeseen shape ends it as unknown. */
+  /**
+   * Runs `work` as one entry point: a budget overrun or an unforeseen shape ends it as unknown. Inside an
+   * entry point it runs as it is, so that an overrun ends the whole entry, never leaves it half built.
+   */
   guard<T>(work: () => T): T | undefined {
+    if (this.budget.inEntry) return work();
     const depth = this.budget.depth;
     const position = this.journal.position;
     this.budget.startEntry();
@@ -134,6 +138,8 @@ export class Evaluator implements Interp {
       this.budget.depth = depth;
       this.journal.rewind(position);
       return undefined;
+    } finally {
+      this.budget.endEntry();
     }
   }
 

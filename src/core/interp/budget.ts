@@ -32,9 +32,17 @@ export class Budget {
   private entry = 0;
   depth = 0;
 
+  /** Whether an entry point is running (nested ones run inside it, on its allowance). */
+  inEntry = false;
+
   /** Starts an entry point's own allowance. */
   startEntry(): void {
     this.entry = 0;
+    this.inEntry = true;
+  }
+
+  endEntry(): void {
+    this.inEntry = false;
   }
 
   tick(): void {

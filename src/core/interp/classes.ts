@@ -40,16 +40,22 @@ export class ClassModel {
     const k = key(c);
     if (this.orders.has(k)) return this.orders.get(k);
     this.orders.set(k, undefined);
-    const scope = this.ev.scopeAt(c.fragment, c.scope);
-    const bases: Base[] = scope.bases.map((ref) => {
-      const v = this.ev.eval(this.ev.expr(ref), this.ev.moduleFrame);
-      if (v.t === 'class') return v;
-      return { path: v.t === 'ref' ? normalizePath(v.path) : '?' };
-    });
-    const lists = bases.map((b) => ('path' in b ? [b] : [...(this.owner(b).classes.mro(b) ?? [b])]));
-    const order = merge([[{ ...c }], ...lists, bases]);
-    this.orders.set(k, order);
-    return order;
+    try {
+      const scope = this.ev.scopeAt(c.fragment, c.scope);
+      const bases: Base[] = scope.bases.map((ref) => {
+        const v = this.ev.eval(this.ev.expr(ref), this.ev.moduleFrame);
+        if (v.t === 'class') return v;
+        return { path: v.t === 'ref' ? normalizePath(v.path) : '?' };
+      });
+      const lists = bases.map((b) => ('path' in b ? [b] : [...(this.owner(b).classes.mro(b) ?? [b])]));
+      const order = merge([[{ ...c }], ...lists, bases]);
+      this.orders.set(k, order);
+      return order;
+    } catch (e) {
+      // An entry that ran out of budget here leaves nothing half known for the next one.
+      this.orders.delete(k);
+      throw e;
+    }
   }
 
   isModuleClass(c: ClassRef): boolean {
@@ -72,7 +78,12 @@ export class ClassModel {
     this.attrs.set(k, undefined);
     const ev = this.owner(c);
     const frame = new Frame(c.fragment, c.scope, ev.moduleFrame);
-    ev.guard(() => ev.runner.body(ev.scopeAt(c.fragment, c.scope).body, frame));
+    try {
+      ev.guard(() => ev.runner.body(ev.scopeAt(c.fragment, c.scope).body, frame));
+    } catch (e) {
+      this.attrs.delete(k);
+      throw e;
+    }
     this.attrs.set(k, frame.vars);
     return frame.vars;
   }

@@ -213,14 +213,17 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       const reads: Reads = { fragments: new Set(), names: new Map(), files: new Map() };
       evaluator.reads = reads;
       buildingDefaults = true;
-      symbolic = evaluator.guard(() => evaluator.classes.needsArguments(cls)) ?? true;
+      const needsArguments = evaluator.guard(() => evaluator.classes.needsArguments(cls)) ?? true;
+      symbolic = needsArguments;
       const value = shared.budget.exhausted ? undefined : evaluator.guard(() => evaluator.classes.instantiate(cls, { positional: [], keywords: new Map() }, undefined));
       buildingDefaults = false;
       symbolic = false;
       if (value?.t === 'module') {
         defaults.set(key, value);
         capture.summary = summarize(value.tree);
-        for (const size of evaluator.flows.followForward(value)) hint(size.at.span, size.features);
+        // Built with names for its arguments, its forward() carries sizes that are names too: no hint and
+        // no mismatch can come of it; the models the file builds are followed instead.
+        if (!needsArguments) for (const size of evaluator.flows.followForward(value)) hint(size.at.span, size.features);
       }
       classes.push(result(capture.summary ?? unknownSummary(scope.name)));
       evaluator.reads = undefined;

@@ -35,18 +35,23 @@ export function topLevelNodes(tree: Tree): Node[] {
 
 /** A SourceModel over `tree`; valid while `tree` is alive. */
 export function sourceModel(language: Language, tree: Tree, source: string, fragments: readonly Fragment[]): SourceModel {
-  const memo = new Map<string, Expr>();
+  // By start, then end: the interpreter asks for the same expressions again and again.
+  const memo = new Map<number, Map<number, Expr>>();
   const adapter = ADAPTERS[language];
+  let root: Node | undefined;
   return {
     language,
     fragments,
     expr(ref: ExprRef): Expr {
-      const key = `${ref.start}:${ref.end}`;
-      let e = memo.get(key);
+      let byEnd = memo.get(ref.start);
+      if (!byEnd) memo.set(ref.start, (byEnd = new Map()));
+      let e = byEnd.get(ref.end);
       if (!e) {
-        const node = tree.rootNode.descendantForIndex(ref.start, ref.end);
+        // The root node is marshalled out of WASM on every read of `tree.rootNode`: read it once.
+        root ??= tree.rootNode;
+        const node = root.descendantForIndex(ref.start, ref.end);
         e = node ? adapter.expr(node, source) : { k: 'unknown', text: source.slice(ref.start, ref.end), span: emptySpan(ref.start) };
-        memo.set(key, e);
+        byEnd.set(ref.end, e);
       }
       return e;
     },

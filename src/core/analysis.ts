@@ -152,6 +152,8 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       record(call.span.start, { layer: layer.layer, findings: [], context: context(), symbolic });
     },
     raised(span, exception, message) {
+      // A class built with names for its arguments is no model anyone builds: what it raises is not certain.
+      if (symbolic) return;
       // Reported where the model is built (a module-level call) when there is such a place, else at the raise.
       const site = shared.sites[0];
       const where = shared.contexts.slice(1).join(' via ');
@@ -215,9 +217,11 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       buildingDefaults = true;
       const needsArguments = evaluator.guard(() => evaluator.classes.needsArguments(cls)) ?? true;
       symbolic = needsArguments;
+      shared.paramsAsNames = needsArguments ? evaluator.guard(() => evaluator.classes.constructorScope(cls)) : undefined;
       const value = shared.budget.exhausted ? undefined : evaluator.guard(() => evaluator.classes.instantiate(cls, { positional: [], keywords: new Map() }, undefined));
       buildingDefaults = false;
       symbolic = false;
+      shared.paramsAsNames = undefined;
       if (value?.t === 'module') {
         defaults.set(key, value);
         capture.summary = summarize(value.tree);
@@ -315,7 +319,9 @@ function runUnreached(evaluator: Evaluator, model: SourceModel, defaults: Readon
       const self: Value | undefined = owner === undefined ? undefined : defaults.get(classKey(model, fi, owner)) ?? { t: 'module', tree: emptyModule(fragment.scopes[owner].name), fields: new Map() };
       const fn = evaluator.names.definition(fi, top, undefined);
       if (fn.t !== 'function') continue;
+      evaluator.shared.paramsAsNames = scope;
       evaluator.guard(() => evaluator.functions.callFunction(fn, [], new Map(), self));
+      evaluator.shared.paramsAsNames = undefined;
     }
   });
 }

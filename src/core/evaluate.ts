@@ -19,6 +19,7 @@ import { Functions } from './interp/functions';
 import { Flows } from './interp/flows';
 import { Names } from './interp/names';
 import { Assignments } from './interp/assign';
+import { Dicts } from './interp/dicts';
 import { subscript } from './interp/items';
 import { comprehension, dictDisplay } from './interp/displays';
 import { arithmetic, compare } from './interp/arith';
@@ -39,6 +40,7 @@ export class Evaluator implements Interp {
   readonly flows: Flows;
   readonly names: Names;
   readonly assignments: Assignments;
+  readonly dicts: Dicts;
   readonly repeats: Poly[] = [];
   /** The offsets of the calls some run evaluated. */
   readonly reached = new Set<number>();
@@ -65,6 +67,7 @@ export class Evaluator implements Interp {
     this.flows = new Flows(this);
     this.names = new Names(this);
     this.assignments = new Assignments(this);
+    this.dicts = new Dicts(this.shared.journal, this.assignments.fieldsOwner);
     this.checks = new ShapeChecks((f) => {
       if (this.quiet === 0) this.hooks.report(f);
     });
@@ -162,8 +165,10 @@ export class Evaluator implements Interp {
         return this.names.lookup(e.id, frame);
       case 'attr':
         return this.member(this.eval(e.object, frame), e.id);
-      case 'index':
-        return subscript(this.eval(e.object, frame), this.eval(e.index, frame), (obj, id) => this.member(obj, id));
+      case 'index': {
+        const obj = this.eval(e.object, frame);
+        return obj.t === 'dict' && this.dicts.isTainted(obj) ? UNKNOWN : subscript(obj, this.eval(e.index, frame), (o, id) => this.member(o, id));
+      }
       case 'binary':
         return this.binary(e.op, this.eval(e.left, frame), this.eval(e.right, frame), e.span);
       case 'unary': {
@@ -265,6 +270,7 @@ export class Evaluator implements Interp {
       case 'ref':
         return { t: 'ref', path: `${obj.path}.${id}` };
       case 'dict': {
+        if (this.dicts.isTainted(obj)) return UNKNOWN;
         const field = obj.fields.get(id);
         if (field) return field;
         if (obj.cls) return this.classes.attribute(obj.cls, id, obj) ?? UNKNOWN;
@@ -339,7 +345,7 @@ export class Evaluator implements Interp {
 
   /** A raise certain to happen while a model is built: what is raised, with its message where known. */
   raised(span: Span, what: { readonly raise?: Expr; readonly message?: Expr }, frame: Frame): void {
-    if (this.shared.unsure > 0 || this.shared.contexts.length === 0 || !this.hooks.raised) return;
+    if (this.shared.unsure > 0 || this.shared.building === 0 || !this.hooks.raised) return;
     const call = what.raise?.k === 'call' ? what.raise : undefined;
     const exception = what.raise ? (call?.callee ?? what.raise) : undefined;
     const name = exception?.k === 'name' ? exception.id : exception?.k === 'attr' ? exception.id : what.raise ? 'an exception' : 'AssertionError';

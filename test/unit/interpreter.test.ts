@@ -124,4 +124,25 @@ suite('interpreter', () => {
     assert.deepStrictEqual(analysis.layers.map(paramsOf), [null, 72]);
     assert.deepStrictEqual(analysis.instances.map((i) => i.summary.params?.constant), [216n]);
   });
+
+  test('a default a caller may replace is a name when the class is built alone', async () => {
+    const analysis = await analyzeText(`${torch}class Attention(nn.Module):\n    def __init__(self, dim, heads=8):\n        super().__init__()\n        self.norm = nn.LayerNorm(heads)\nclass Model(nn.Module):\n    def __init__(self, dim, heads):\n        super().__init__()\n        self.attn = Attention(dim, heads=heads)\n`);
+    assert.strictEqual(paramsOf(analysis.layers[0]), null);
+    assert.strictEqual(analysis.layers[0].layer.formula, '2·heads');
+  });
+
+  test('dict methods that change a dict are followed; others leave it unknown', async () => {
+    const analysis = await analyzeText(`${torch}from lib import mutate\ndef make(**kwargs):\n    kwargs.setdefault("n", 10)\n    kwargs.update(d=4)\n    return nn.Linear(kwargs["d"], kwargs.pop("n"))\ndef other(**kwargs):\n    kwargs.setdefault("n", 10)\n    kwargs.fill(mutate)\n    return nn.Linear(4, kwargs["n"])\nm = make()\no = other()\n`);
+    assert.deepStrictEqual(analysis.layers.map(paramsOf), [50, null]);
+  });
+
+  test('super().__init__(*args) that leaves a base parameter without a value: no count, as Python raises', async () => {
+    const analysis = await analyzeText(`${torch}class Base(nn.Module):\n    def __init__(self, config, *inputs, **kwargs):\n        super().__init__()\n        self.config = config\nclass Child(Base):\n    def __init__(self, *inputs, **kwargs):\n        super().__init__(*inputs, **kwargs)\n`);
+    assert.deepStrictEqual(analysis.modules.map((m) => m.summary.params?.constant), [undefined, undefined]);
+  });
+
+  test('a helper that raises is not a model: no constructor-raises', async () => {
+    const analysis = await analyzeText(`${torch}def check(x=None):\n    assert x is not None, "x is required"\n    return x\ndef todo(*args, **kwargs):\n    raise NotImplementedError("subclass must implement")\n`);
+    assert.deepStrictEqual(analysis.findings, []);
+  });
 });

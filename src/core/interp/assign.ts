@@ -8,6 +8,9 @@ import { UNKNOWN, type Value } from '../value';
 import type { Frame } from './frame';
 import type { Owner } from './journal';
 
+const GROWING = new Set(['append', 'extend', 'insert']);
+const PURE_LIST = new Set(['index', 'count', 'copy']);
+
 export class Assignments {
   /** An instance's or a dict's fields: a field two branches set differently is unknown. */
   readonly fieldsOwner: Owner = { differs: (map, key) => void map.set(key, UNKNOWN) };
@@ -71,11 +74,13 @@ export class Assignments {
 
   /** Expression statements: `xs.append(v)` rebinds a plain list; everything else is a call for its effects. */
   run(e: Expr, frame: Frame): void {
-    if (e.k === 'call' && e.callee.k === 'attr' && (e.callee.id === 'append' || e.callee.id === 'extend' || e.callee.id === 'insert') && (e.callee.object.k === 'name' || e.callee.object.k === 'attr')) {
+    if (e.k === 'call' && e.callee.k === 'attr' && (e.callee.object.k === 'name' || e.callee.object.k === 'attr')) {
       const holder = this.ev.eval(e.callee.object, frame);
       if (holder.t === 'seq') {
         const args = e.args.map((a) => this.ev.eval(a.value, frame));
-        this.assign(e.callee.object, this.ev.torch.grown(holder, e.callee.id, args), frame);
+        // A list method other than these (`pop`, `sort`, `remove`) changes the list in a way not followed.
+        const grown = GROWING.has(e.callee.id) ? this.ev.torch.grown(holder, e.callee.id, args) : PURE_LIST.has(e.callee.id) ? holder : UNKNOWN;
+        this.assign(e.callee.object, grown, frame);
         return;
       }
     }

@@ -23,7 +23,7 @@ export class Calls {
     for (const arg of args) {
       const value = this.ev.eval(arg.value, frame);
       if (arg.spread === 'dict') {
-        if (value.t !== 'dict') return undefined;
+        if (value.t !== 'dict' || this.ev.dicts.isTainted(value)) return undefined;
         for (const [k, v] of value.fields) keywords.set(k, { value: v });
       } else if (arg.spread === 'list') {
         if (value.t === 'repeat') positional.push({ value, arg });
@@ -74,6 +74,8 @@ export class Calls {
         (init.owner ?? this.ev).functions.runConstructor(init, bound.positional.map((p) => p.value), plain(bound.keywords), s.self, missing);
         return NONE;
       });
+      // `super().__init__(*args)` that leaves a base's parameter without a value: Python raises TypeError.
+      if (missing.length && s.self.t === 'module') s.self.tree.unknown ??= `needs arguments: ${missing.join(', ')} ha${missing.length === 1 ? 's' : 've'} no default`;
       return NONE;
     }
     return this.ev.classes.superInit(s, bound, e) ?? NONE;
@@ -81,9 +83,9 @@ export class Calls {
 
   /** Methods with a meaning of their own on the object they are called on; undefined for the others. */
   private methodCall(obj: Value, method: string, e: CallExpr, frame: Frame): Value | undefined {
-    if (method === 'get' && obj.t === 'dict' && e.args[0]) {
-      const key = this.ev.eval(e.args[0].value, frame);
-      if (key.t === 'str') return obj.fields.get(key.v) ?? (e.args[1] ? this.ev.eval(e.args[1].value, frame) : obj.fields.has(key.v) ? UNKNOWN : NONE);
+    if (obj.t === 'dict' && obj.fields instanceof Map) {
+      const args = this.bind(e.args, frame);
+      return args ? this.ev.dicts.call(obj, method, args.positional.map((p) => p.value), plain(args.keywords)) : UNKNOWN;
     }
     if (APPLY_METHODS.has(method) || method === 'add') {
       const flowed = this.ev.flows.flowCall(obj, method, e.args, frame);

@@ -8,6 +8,7 @@ import type { BoundCall, CallExpr } from './hooks';
 import { normalizePath } from '../imports';
 import { emptyModule, layerModule } from '../modules';
 import { NONE, SCALAR, UNKNOWN, type DefRef, type Value } from '../value';
+import type { Scope } from '../source';
 import { Frame } from './frame';
 
 type ClassRef = DefRef;
@@ -108,6 +109,12 @@ export class ClassModel {
     return undefined;
   }
 
+  /** The scope of the constructor the class runs (its own or a base's), if a class of the workspace has one. */
+  constructorScope(c: ClassRef): Scope | undefined {
+    const init = this.method(c, this.ev.language === 'python' ? '__init__' : 'constructor');
+    return init && (init.owner ?? this.ev).scopeAt(init.fragment, init.scope);
+  }
+
   /** Whether the constructor has a parameter without a default (building the class alone leaves it a name). */
   needsArguments(c: ClassRef): boolean {
     const init = this.method(c, this.ev.language === 'python' ? '__init__' : 'constructor');
@@ -138,7 +145,13 @@ export class ClassModel {
     const label = `${scope.name}${!call ? '()' : contexts.length === 0 ? ` (line ${call.span.startLine + 1})` : ''}${times !== undefined && times > 1n ? ` ×${times}` : ''}`;
     return this.ev.inContext(label, call && contexts.length === 0 ? call.span : undefined, () => {
       if (!this.isModuleClass(c)) return this.buildObject(c, positional, keywords);
-      const built = this.buildModule(c, bound, positional, keywords, call);
+      this.ev.shared.building++;
+      let built: Value;
+      try {
+        built = this.buildModule(c, bound, positional, keywords, call);
+      } finally {
+        this.ev.shared.building--;
+      }
       this.ev.hooks.constructed?.(c, built);
       if (call && built.t === 'module' && built.layer) this.ev.hooks.built?.(call, built.layer);
       return built;

@@ -10,7 +10,7 @@ export function dictDisplay(ev: Evaluator, e: Extract<Expr, { k: 'dict' }>, fram
   for (const entry of e.entries) {
     if (entry.spread) {
       const v = ev.eval(entry.spread, frame);
-      if (v.t !== 'dict') return UNKNOWN;
+      if (v.t !== 'dict' || ev.dicts.isTainted(v)) return UNKNOWN;
       for (const [k, val] of v.fields) fields.set(k, val);
     } else if (entry.key) {
       const key = entry.key.k === 'name' && ev.language === 'typescript' ? ({ t: 'str', v: entry.key.id } as Value) : ev.eval(entry.key, frame);

@@ -72,8 +72,11 @@ export class Functions {
       const given = keywords.get(p.name) ?? (p.keywordOnly ? undefined : positional[index]);
       if (!p.keywordOnly && !keywords.has(p.name) && index < positional.length) index++;
       if (given) frame.vars.set(p.name, given);
-      else if (p.default) frame.vars.set(p.name, this.ev.eval(this.ev.expr(p.default), frame.parent ?? this.ev.moduleFrame));
-      else {
+      else if (p.default) {
+        const value = this.ev.eval(this.ev.expr(p.default), frame.parent ?? this.ev.moduleFrame);
+        const asName = scope === this.ev.shared.paramsAsNames && (value.t === 'int' || value.t === 'float' || value.t === 'bool');
+        frame.vars.set(p.name, asName ? { t: 'sym', name: p.name } : value);
+      } else {
         frame.vars.set(p.name, { t: 'sym', name: p.name });
         missing.push(p.name);
       }

@@ -5,7 +5,7 @@
 import type { Arg, Expr, Span } from '../expr';
 import type { Evaluator } from '../evaluate';
 import type { Finding } from '../layer';
-import type { SourceModel } from '../source';
+import type { Scope, SourceModel } from '../source';
 import type { DefRef, Value } from '../value';
 import { Budget } from './budget';
 import { Journal } from './journal';
@@ -54,6 +54,13 @@ export interface Shared {
   readonly sites: (Span | undefined)[];
   /** Above 0 while a path runs that may not be taken (a branch of an unknown condition, a loop run once, a `try`). */
   unsure: number;
+  /** Above 0 while the constructor of a model class runs. */
+  building: number;
+  /**
+   * The function (or constructor) run alone for its layers' formulas: its number and flag defaults become
+   * names, since a caller may pass others (`heads=8` read as `heads`).
+   */
+  paramsAsNames: Scope | undefined;
 }
 
 /**
@@ -68,6 +75,6 @@ export interface Reads {
 }
 
 export function newShared(): Shared {
-  return { budget: new Budget(), journal: new Journal(), imported: new Map(), contexts: [], repeatDepths: [], sites: [], unsure: 0 };
+  return { budget: new Budget(), journal: new Journal(), imported: new Map(), contexts: [], repeatDepths: [], sites: [], unsure: 0, building: 0, paramsAsNames: undefined };
 }
 

@@ -1,0 +1,67 @@
+/**
+ * Methods of dicts and config objects: the ones that change the dict are followed (`setdefault`,
+ * `update`, `pop`), the ones that read it answer; any other call may change it, and the dict is then
+ * "tainted": what it holds is no longer known.
+ */
+import { NONE, UNKNOWN, type Value } from '../value';
+import type { Journal, Owner } from './journal';
+
+type DictValue = Extract<Value, { t: 'dict' }>;
+
+const READS = new Set(['get', 'keys', 'values', 'items', 'copy', '__contains__']);
+
+export class Dicts {
+  private readonly tainted = new WeakSet<object>();
+
+  constructor(
+    private readonly journal: Journal,
+    private readonly owner: Owner,
+  ) {}
+
+  /** Whether a call the interpreter does not follow may have changed the dict. */
+  isTainted(d: DictValue): boolean {
+    return this.tainted.has(d.fields);
+  }
+
+  /** `d.method(...)`: its value, after applying what it changes. */
+  call(d: DictValue, method: string, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
+    const fields = d.fields as Map<string, Value>;
+    const [a, b] = positional;
+    if (this.tainted.has(fields) && !READS.has(method)) return UNKNOWN;
+    switch (method) {
+      case 'get':
+        if (this.tainted.has(fields) || a?.t !== 'str') return UNKNOWN;
+        return fields.get(a.v) ?? b ?? NONE;
+      case 'keys':
+        return this.tainted.has(fields) ? UNKNOWN : { t: 'seq', items: [...fields.keys()].map((k) => ({ t: 'str', v: k }) as Value) };
+      case 'values':
+        return this.tainted.has(fields) ? UNKNOWN : { t: 'seq', items: [...fields.values()] };
+      case 'items':
+        return this.tainted.has(fields) ? UNKNOWN : { t: 'seq', items: [...fields].map(([k, v]) => ({ t: 'seq', items: [{ t: 'str', v: k }, v], tuple: true }) as Value) };
+      case 'copy':
+        return this.tainted.has(fields) ? UNKNOWN : { t: 'dict', fields: new Map(fields), origin: d.origin, cls: d.cls };
+      case 'setdefault':
+        if (a?.t !== 'str') break;
+        if (!fields.has(a.v)) this.journal.set(this.owner, fields, a.v, b ?? NONE);
+        return fields.get(a.v)!;
+      case 'update': {
+        if (a && a.t !== 'dict') break;
+        if (a && this.isTainted(a)) break;
+        for (const [k, v] of [...(a?.fields ?? []), ...keywords]) this.journal.set(this.owner, fields, k, v);
+        return NONE;
+      }
+      case 'pop':
+        if (a?.t !== 'str') break;
+        if (fields.has(a.v)) {
+          const v = fields.get(a.v)!;
+          this.journal.delete(this.owner, fields, a.v);
+          return v;
+        }
+        return b ?? UNKNOWN;
+      default:
+        break;
+    }
+    this.tainted.add(fields);
+    return UNKNOWN;
+  }
+}

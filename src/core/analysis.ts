@@ -152,8 +152,9 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       record(call.span.start, { layer: layer.layer, findings: [], context: context(), symbolic });
     },
     raised(span, exception, message) {
-      // A class built with names for its arguments is no model anyone builds: what it raises is not certain.
-      if (symbolic) return;
+      // A class built alone (with its defaults, or names for its arguments) is no model the file builds:
+      // its total says it raises, but no diagnostic is raised for a model nobody builds that way.
+      if (symbolic || buildingDefaults) return;
       // Reported where the model is built (a module-level call) when there is such a place, else at the raise.
       const site = shared.sites[0];
       const where = shared.contexts.slice(1).join(' via ');

@@ -88,11 +88,14 @@ suite('interpreter', () => {
     assert.strictEqual(analysis.modules[0].summary.params?.constant, BigInt(64 * 64 + 64));
   });
 
-  test('a default build that raises is reported at the raise', async () => {
-    const analysis = await analyzeText(`${torch}class Checked(nn.Module):\n    def __init__(self, hidden=100, n=12):\n        super().__init__()\n        if hidden % n != 0:\n            raise ValueError(f"hidden size {hidden} is not a multiple of {n}")\n        self.fc = nn.Linear(hidden, hidden)\n`);
-    assert.deepStrictEqual(analysis.findings.map((f) => [f.code, f.span.startLine + 1]), [['constructor-raises', 8]]);
-    assert.match(analysis.findings[0].message, /Building Checked\(\) raises ValueError: "hidden size 100 is not a multiple of 12"/);
-    assert.strictEqual(analysis.modules[0].summary.params, undefined);
+  test('a class that raises when built with its defaults has no total, and no diagnostic until a model is built', async () => {
+    const source = `${torch}class Checked(nn.Module):\n    def __init__(self, hidden=100, n=12):\n        super().__init__()\n        if hidden % n != 0:\n            raise ValueError(f"hidden size {hidden} is not a multiple of {n}")\n        self.fc = nn.Linear(hidden, hidden)\n`;
+    const alone = await analyzeText(source);
+    assert.deepStrictEqual(alone.findings, []);
+    assert.match(alone.modules[0].summary.reason ?? '', /raises/);
+    const factory = await analyzeText(`${source}def checked_base():\n    return Checked()\n`);
+    assert.deepStrictEqual(factory.findings.map((f) => [f.code, f.span.startLine + 1]), [['constructor-raises', 8]]);
+    assert.match(factory.findings[0].message, /Building checked_base\(\) raises ValueError: "hidden size 100 is not a multiple of 12"/);
   });
 
   test('factories are models too: a layer built with other sizes through a helper has no single count', async () => {

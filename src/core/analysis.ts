@@ -205,14 +205,14 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
         for (const f of o.flows) flow(f);
         for (const [k, c] of o.constructions) construction(k, c);
         for (const h of o.hints) hint(h.span, h.features);
-        for (const at of o.reached) evaluator.reached.add(at);
+        for (const at of o.reached) evaluator.reach(at);
         if (o.summary) classes.push(result(o.summary));
         return;
       }
       const cls = evaluator.names.definition(fi, si, undefined);
       if (cls.t !== 'class' || !evaluator.guard(() => evaluator.classes.isModuleClass(cls))) return;
       capture = { records: [], flows: [], constructions: [], hints: [], reached: [], summary: undefined };
-      const reachedBefore = new Set(evaluator.reached);
+      const reachedBefore = evaluator.reachedInOrder.length;
       const reads: Reads = { fragments: new Set(), names: new Map(), files: new Map() };
       evaluator.reads = reads;
       buildingDefaults = true;
@@ -232,7 +232,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       }
       classes.push(result(capture.summary ?? unknownSummary(scope.name)));
       evaluator.reads = undefined;
-      capture.reached = [...evaluator.reached].filter((at) => !reachedBefore.has(at));
+      capture.reached = evaluator.reachedInOrder.slice(reachedBefore);
       if (keep && !shared.budget.exhausted && capture.summary) keep.builds.set(key, { reads, outputs: capture });
       capture = undefined;
     });

@@ -44,6 +44,14 @@ export class Evaluator implements Interp {
   readonly repeats: Poly[] = [];
   /** The offsets of the calls some run evaluated. */
   readonly reached = new Set<number>();
+  /** The same offsets in the order first reached, so a run's share is a slice. */
+  readonly reachedInOrder: number[] = [];
+
+  reach(at: number): void {
+    if (this.reached.has(at)) return;
+    this.reached.add(at);
+    this.reachedInOrder.push(at);
+  }
   /** Called after each assignment while forward() is followed, for inlay hints. */
   assigned?: (value: Value, expr: Expr) => void;
   private ran = false;

@@ -148,4 +148,15 @@ suite('interpreter', () => {
     const analysis = await analyzeText(`${torch}def check(x=None):\n    assert x is not None, "x is required"\n    return x\ndef todo(*args, **kwargs):\n    raise NotImplementedError("subclass must implement")\n`);
     assert.deepStrictEqual(analysis.findings, []);
   });
+
+  test('a model built with arguments that cannot be followed still counts as a caller: no single count', async () => {
+    const analysis = await analyzeText(`${torch}class Net(nn.Module):\n    def __init__(self, embed_dim=768, num_classes=1000):\n        super().__init__()\n        self.head = nn.Linear(embed_dim, num_classes)\ndef build(cls, **kwargs):\n    kwargs = {k: v for k, v in kwargs.items() if v is not None}\n    return cls(**kwargs)\ndef net_small(**kwargs):\n    return build(Net, embed_dim=128, **kwargs)\n`);
+    assert.strictEqual(paramsOf(analysis.layers[0]), null);
+    assert.strictEqual(analysis.modules[0].summary.params?.constant, 769000n);
+  });
+
+  test('a library base built with no arguments through super() is not taken as empty', async () => {
+    const analysis = await analyzeText(`${torch}from transformers import PreTrainedModel\nclass P(PreTrainedModel):\n    def __init__(self, *inputs, **kwargs):\n        super().__init__(*inputs, **kwargs)\nclass Q(PreTrainedModel):\n    def __init__(self, config=None):\n        super().__init__(config)\n        self.fc = nn.Linear(4, 4)\n`);
+    assert.deepStrictEqual(analysis.modules.map((m) => m.summary.params?.constant), [undefined, 20n]);
+  });
 });

@@ -39,7 +39,7 @@ export class Calls {
   }
 
   call(e: CallExpr, frame: Frame): Value {
-    this.ev.reached.add(e.span.start);
+    this.ev.reach(e.span.start);
     const c = e.callee;
     let callee: Value;
     if (c.k === 'attr') {
@@ -55,7 +55,9 @@ export class Calls {
       callee = this.ev.eval(c, frame);
     }
     const bound = this.bind(e.args, frame);
-    if (!bound) return UNKNOWN;
+    // A model class built with arguments that cannot be followed is still built: its layers get a caller
+    // whose sizes are not known, rather than no caller at all.
+    if (!bound) return callee.t === 'class' ? this.callValue(callee, { positional: [], keywords: new Map(), opaque: true }, e, frame) : UNKNOWN;
     return this.callValue(callee, bound, e, frame);
   }
 

@@ -167,7 +167,7 @@ export class ClassModel {
     if (init) {
       const missing: string[] = [];
       const result = ev.functions.nested(() => {
-        const exit = this.owner(init).functions.runConstructor(init, positional, keywords, instance, missing);
+        const exit = this.owner(init).functions.runConstructor(init, positional, keywords, instance, missing, bound.opaque);
         return exit === 'raise' ? UNKNOWN : NONE;
       });
       if (missing.length) tree.unknown ??= `needs arguments: ${missing.join(', ')} ha${missing.length === 1 ? 's' : 've'} no default`;
@@ -190,7 +190,7 @@ export class ClassModel {
 
   /** A subclass of a catalog layer: the layer its constructor builds, under the subclass's name. */
   graft(instance: Extract<Value, { t: 'module' }>, path: string, bound: BoundCall, call: CallExpr): Value {
-    const layer = this.ev.hooks.layer(path, call, bound, false);
+    const layer = bound.opaque ? undefined : this.ev.hooks.layer(path, call, bound, false);
     if (!layer) {
       instance.tree.unknown ??= `${instance.tree.kind} builds a layer whose sizes cannot be followed`;
       return instance;
@@ -215,6 +215,11 @@ export class ClassModel {
         const grafted = this.graft(s.self, b.path, bound, call);
         if (grafted.t === 'module' && grafted.layer) (s.self as { layer?: unknown }).layer = grafted.layer;
         return NONE;
+      }
+      // A library base's constructor given nothing (`super().__init__(*inputs, **kwargs)` with neither):
+      // `PreTrainedModel` needs its config, so whether it builds is not known here.
+      if (!MODULE_BASES.has(b.path) && s.self.t === 'module' && !bound.positional.length && !bound.keywords.size) {
+        s.self.tree.unknown ??= `its base ${b.path.slice(b.path.lastIndexOf('.') + 1)} is built with no arguments, which Attention Lens cannot check`;
       }
       return NONE;
     }

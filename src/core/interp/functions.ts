@@ -22,10 +22,10 @@ export class Functions {
   }
 
   /** Runs a constructor on `self`; the parameters that got no value are added to `missing`. */
-  runConstructor(init: DefRef & { closure?: Frame }, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, self: Value, missing: string[]): Exit {
+  runConstructor(init: DefRef & { closure?: Frame }, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, self: Value, missing: string[], opaque = false): Exit {
     const scope = this.ev.scopeAt(init.fragment, init.scope);
     const frame = new Frame(init.fragment, init.scope, init.closure ?? this.ev.moduleFrame);
-    missing.push(...this.bindParams(scope, frame, positional, keywords, self));
+    missing.push(...this.bindParams(scope, frame, positional, keywords, self, opaque));
     return this.ev.runner.body(scope.body, frame);
   }
 
@@ -47,13 +47,18 @@ export class Functions {
    * Binds arguments to parameters as Python does (positional, keyword, `*args`, `**kwargs`, keyword-only);
    * a parameter without an argument or a default becomes a symbol of its own name. Returns those names.
    */
-  bindParams(scope: Scope, frame: Frame, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, self?: Value): string[] {
+  bindParams(scope: Scope, frame: Frame, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, self?: Value, opaque = false): string[] {
     let params = scope.params;
     if (self !== undefined) {
       if (this.ev.language === 'python' && params[0]) {
         frame.vars.set(params[0].name, self);
         params = params.slice(1);
       } else frame.vars.set('this', self);
+    }
+    if (opaque) {
+      // Arguments that could not be followed: no parameter, not even one with a default, is known.
+      for (const p of params) frame.vars.set(p.name, UNKNOWN);
+      return [];
     }
     const missing: string[] = [];
     const used = new Set<string>();

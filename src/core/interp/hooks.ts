@@ -16,6 +16,8 @@ export type CallExpr = Extract<Expr, { k: 'call' }>;
 export interface BoundCall {
   readonly positional: readonly { value: Value; arg?: Arg }[];
   readonly keywords: ReadonlyMap<string, { value: Value; arg?: Arg }>;
+  /** The arguments could not be followed (`cls(**kwargs)` with kwargs not known): every parameter is unknown. */
+  readonly opaque?: boolean;
 }
 
 /** What the analysis supplies and learns while the interpreter runs. */

@@ -14,25 +14,6 @@ export interface ExprRef {
   readonly end: number;
 }
 
-/** The binding target under which a function's `return` value is recorded. */
-export const RETURN = '@return';
-
-export interface Binding {
-  /** `x`, or `self.x` / `this.x` for instance attributes. */
-  readonly target: string;
-  readonly value?: ExprRef;
-  /** Type annotation as a dotted name (`int`, `GPTConfig`), when written. */
-  readonly annotation?: string;
-  /** Offset of the statement, to take the last binding before a use. */
-  readonly at: number;
-  /** `a, b = value`: this target takes element `unpack` of the value. */
-  readonly unpack?: number;
-  /** `target.append(value)` (or `.extend`), inside `for variable in iterable` when `iterable` is set. */
-  readonly append?: { readonly extend: boolean; readonly iterable?: ExprRef; readonly variable?: string };
-  /** `x += value`: the binary operator combining the previous value with this one. */
-  readonly op?: '+' | '-' | '*' | '/' | '//';
-}
-
 export interface Param {
   readonly name: string;
   readonly default?: ExprRef;
@@ -82,7 +63,8 @@ export interface Scope {
   /** The whole definition, body included. */
   readonly extent: Span;
   readonly params: readonly Param[];
-  readonly bindings: readonly Binding[];
+  /** A class's annotated attributes (`n_embd: int = 768`) in order: a dataclass's fields. */
+  readonly fields: readonly string[];
   readonly bases: readonly ExprRef[];
   readonly decorators: readonly string[];
   /** The body's statements (a function's; a class body's own statements too). */
@@ -103,7 +85,6 @@ export interface Fragment {
   readonly id: number;
   readonly span: Span;
   readonly imports: readonly ImportBinding[];
-  readonly moduleBindings: readonly Binding[];
   readonly scopes: readonly Scope[];
   readonly calls: readonly CallSite[];
   /** The statement itself, as the interpreter runs it at module level. */

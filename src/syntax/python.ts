@@ -3,33 +3,29 @@
  * blocks of compound statements); expressions are converted later, on demand, by `pythonExpr`.
  */
 import type { Arg, BinaryOp, CompareOp, DictEntry, Expr } from '../core/expr';
-import { RETURN, type Binding, type CallSite, type ExprRef, type Fragment, type ImportBinding, type Param, type Scope, type Stmt } from '../core/source';
+import type { CallSite, ExprRef, Fragment, ImportBinding, Param, Scope, Stmt } from '../core/source';
 import { findDescendants, mentionsAny, namedChildren, refOf, spanOf, textOf, type Node } from './nodes';
 
 const CALL = new Set(['call']);
-const AUGMENTED = new Set(['+', '-', '*', '/', '//']);
 const LAMBDA = new Set(['lambda']);
 
 interface MutableScope extends Scope {
   readonly params: Param[];
-  readonly bindings: Binding[];
+  readonly fields: string[];
   readonly body: Stmt[];
 }
 
 class FragmentBuilder {
   readonly imports: ImportBinding[] = [];
-  readonly moduleBindings: Binding[] = [];
   readonly scopes: MutableScope[] = [];
   readonly calls: CallSite[] = [];
-  /** The innermost enclosing `for` loop, for appends in its body. */
-  private loop: { iterable: ExprRef; variable?: string } | undefined;
 
   constructor(
     private readonly source: string,
     private readonly candidates: readonly string[],
   ) {}
 
-  /** Records the statement's bindings and calls, and returns it lowered to the interpreter's IR. */
+  /** Records the statement's definitions and calls, and returns it lowered to the interpreter's IR. */
   statement(node: Node, scope: number, decorators: readonly string[] = []): Stmt[] {
     const at = node.startIndex;
     switch (node.type) {
@@ -53,7 +49,6 @@ class FragmentBuilder {
       case 'return_statement': {
         // A function's result, for calls to helpers such as `clones(layer, N)`.
         const value = namedChildren(node)[0];
-        if (value && scope >= 0) this.scopes[scope].bindings.push({ target: RETURN, value: refOf(value), at });
         this.findCalls(node, scope);
         return [{ k: 'return', value: value ? refOf(value) : undefined, at }];
       }
@@ -142,15 +137,9 @@ class FragmentBuilder {
     const left = node.childForFieldName('left');
     const right = node.childForFieldName('right');
     this.findCalls(right, scope);
-    const outer = this.loop;
-    this.loop = right ? { iterable: refOf(right), variable: left?.type === 'identifier' ? textOf(left, this.source) : undefined } : undefined;
-    try {
-      const body = this.block(node.childForFieldName('body'), scope);
-      const orelse = this.block(node.childForFieldName('alternative'), scope);
-      return { k: 'for', target: left ? refOf(left) : undefined, iterable: right ? refOf(right) : { start: node.startIndex, end: node.startIndex }, body, orelse, at: node.startIndex };
-    } finally {
-      this.loop = outer;
-    }
+    const body = this.block(node.childForFieldName('body'), scope);
+    const orelse = this.block(node.childForFieldName('alternative'), scope);
+    return { k: 'for', target: left ? refOf(left) : undefined, iterable: right ? refOf(right) : { start: node.startIndex, end: node.startIndex }, body, orelse, at: node.startIndex };
   }
 
   block(node: Node | null, scope: number): Stmt[] {
@@ -171,7 +160,7 @@ class FragmentBuilder {
       nameSpan: spanOf(name ?? node),
       extent: spanOf(node),
       params: [],
-      bindings: [],
+      fields: [],
       bases: supers ? namedChildren(supers).filter((c) => c.type !== 'keyword_argument').map(refOf) : [],
       decorators,
       body: [],
@@ -192,7 +181,7 @@ class FragmentBuilder {
       nameSpan: spanOf(name ?? node),
       extent: spanOf(node),
       params: params ? paramsOf(params, this.source) : [],
-      bindings: [],
+      fields: [],
       bases: [],
       decorators,
       body: [],
@@ -207,8 +196,7 @@ class FragmentBuilder {
     const at = node.startIndex;
     this.findCalls(node, scope);
     if (inner?.type === 'assignment') return [this.assignment(inner, scope, at)];
-    if (inner?.type === 'augmented_assignment') return this.augmented(inner, scope, at);
-    if (inner?.type === 'call') this.append(inner, scope, at);
+    if (inner?.type === 'augmented_assignment') return this.augmented(inner, at);
     return inner ? [{ k: 'expr', value: refOf(inner), at }] : [];
   }
 
@@ -222,58 +210,20 @@ class FragmentBuilder {
       const type = value.childForFieldName('type');
       if (type) annotation = textOf(type, this.source);
       if (left) targets.push(refOf(left));
-      this.bindTargets(left, value.childForFieldName('right'), type ? textOf(type, this.source) : undefined, scope, at);
+      // `x: int = 3` in a class body: a dataclass field, in order.
+      if (type && left?.type === 'identifier' && scope >= 0 && this.scopes[scope].kind === 'class') this.scopes[scope].fields.push(textOf(left, this.source));
       value = value.childForFieldName('right');
     }
     return { k: 'assign', targets, value: value ? refOf(value) : undefined, annotation, at };
   }
 
-  private bindTargets(left: Node | null, right: Node | null, annotation: string | undefined, scope: number, at: number): void {
-    const value = right?.type === 'assignment' ? lastValue(right) : right;
-    if (!left) return;
-    const bindings = scope === -1 ? this.moduleBindings : this.scopes[scope].bindings;
-    const ref = value ? refOf(value) : undefined;
-    if (left.type === 'identifier' || left.type === 'attribute') {
-      bindings.push({ target: textOf(left, this.source), value: ref, annotation, at });
-      return;
-    }
-    if (left.type === 'pattern_list' || left.type === 'tuple_pattern') {
-      // `out, weights = self.attn(q, k, v)`: each name takes its element; a starred name ends what is known.
-      for (const [i, element] of namedChildren(left).entries()) {
-        if (element.type === 'list_splat_pattern') return;
-        if (element.type === 'identifier' || element.type === 'attribute') bindings.push({ target: textOf(element, this.source), value: ref, at, unpack: i });
-      }
-    }
-  }
-
-  /** `self.layers.append(Block())`, in a loop or not: the list grows by one item a pass. */
-  private append(call: Node, scope: number, at: number): void {
-    const callee = call.childForFieldName('function');
-    const method = callee?.type === 'attribute' ? callee.childForFieldName('attribute') : null;
-    const object = callee?.childForFieldName('object');
-    const args = call.childForFieldName('arguments');
-    const arg = args ? namedChildren(args) : [];
-    if (!method || !object || arg.length !== 1 || (object.type !== 'identifier' && object.type !== 'attribute')) return;
-    const name = textOf(method, this.source);
-    if (name !== 'append' && name !== 'extend') return;
-    (scope === -1 ? this.moduleBindings : this.scopes[scope].bindings).push({
-      target: textOf(object, this.source),
-      value: refOf(arg[0]),
-      at,
-      append: { extend: name === 'extend', iterable: this.loop?.iterable, variable: this.loop?.variable },
-    });
-  }
-
   /** `x += value` */
-  private augmented(node: Node, scope: number, at: number): Stmt[] {
+  private augmented(node: Node, at: number): Stmt[] {
     const left = node.childForFieldName('left');
     const right = node.childForFieldName('right');
     const op = node.childForFieldName('operator');
     const symbol = op ? textOf(op, this.source).slice(0, -1) : '';
     if (!left || !right) return [];
-    if ((left.type === 'identifier' || left.type === 'attribute') && AUGMENTED.has(symbol)) {
-      (scope === -1 ? this.moduleBindings : this.scopes[scope].bindings).push({ target: textOf(left, this.source), value: refOf(right), at, op: symbol as Binding['op'] });
-    }
     return [{ k: 'aug', target: refOf(left), op: symbol, value: refOf(right), at }];
   }
 
@@ -392,14 +342,9 @@ export function pythonDeclaredNames(root: Node, source: string): string[] {
 export function pythonFragment(node: Node, source: string, candidates: readonly string[]): Omit<Fragment, 'id'> {
   const builder = new FragmentBuilder(source, candidates);
   const body = builder.statement(node, -1);
-  return { span: spanOf(node), imports: builder.imports, moduleBindings: builder.moduleBindings, scopes: builder.scopes, calls: builder.calls, body };
+  return { span: spanOf(node), imports: builder.imports, scopes: builder.scopes, calls: builder.calls, body };
 }
 
-function lastValue(node: Node): Node | null {
-  let value: Node | null = node;
-  while (value?.type === 'assignment') value = value.childForFieldName('right');
-  return value;
-}
 
 const BINARY_OPS = new Set<string>(['+', '-', '*', '/', '//', '%', '**', '@']);
 const COMPARE_OPS = new Set<string>(['==', '!=', '<', '<=', '>', '>=', 'is', 'is not', 'in', 'not in']);

@@ -1,6 +1,6 @@
 /** Moves reused fragments by the characters and lines an edit above them changed. */
 import type { Span } from '../core/expr';
-import type { Binding, ExprRef, Fragment, Param, Scope, Stmt } from '../core/source';
+import type { ExprRef, Fragment, Param, Scope, Stmt } from '../core/source';
 
 type Shift = (s: Span) => Span;
 
@@ -12,15 +12,13 @@ export function shiftFragment(f: Fragment, delta: number, lineDelta: number): Fr
   if (delta === 0 && lineDelta === 0) return f;
   const span = spanShifter(delta, lineDelta);
   const ref = (r: ExprRef): ExprRef => ({ start: r.start + delta, end: r.end + delta });
-  const binding = (b: Binding): Binding => ({ ...b, at: b.at + delta, value: b.value && ref(b.value), append: b.append && { ...b.append, iterable: b.append.iterable && ref(b.append.iterable) } });
   const param = (p: Param): Param => ({ ...p, default: p.default && ref(p.default) });
   const stmt = stmtShifter(delta, span, ref);
-  const scope = (s: Scope): Scope => ({ ...s, nameSpan: span(s.nameSpan), extent: span(s.extent), params: s.params.map(param), bindings: s.bindings.map(binding), bases: s.bases.map(ref), body: s.body.map(stmt) });
+  const scope = (s: Scope): Scope => ({ ...s, nameSpan: span(s.nameSpan), extent: span(s.extent), params: s.params.map(param), bases: s.bases.map(ref), body: s.body.map(stmt) });
   return {
     id: f.id,
     span: span(f.span),
     imports: f.imports,
-    moduleBindings: f.moduleBindings.map(binding),
     scopes: f.scopes.map(scope),
     calls: f.calls.map((c) => ({ scope: c.scope, call: ref(c.call), span: span(c.span) })),
     body: f.body.map(stmt),

@@ -3,7 +3,7 @@
  * and `this.x` assignments, functions; expressions are converted on demand by `typescriptExpr`.
  */
 import type { Arg, BinaryOp, CompareOp, DictEntry, Expr } from '../core/expr';
-import { RETURN, type Binding, type CallSite, type Fragment, type ImportBinding, type Param, type Scope, type Stmt } from '../core/source';
+import type { CallSite, Fragment, ImportBinding, Param, Scope, Stmt } from '../core/source';
 import { findDescendants, mentionsAny, namedChildren, refOf, spanOf, textOf, type Node } from './nodes';
 
 const CALLS = new Set(['call_expression', 'new_expression']);
@@ -17,7 +17,7 @@ const BLOCKS = new Set([
 
 interface MutableScope extends Scope {
   readonly params: Param[];
-  readonly bindings: Binding[];
+  readonly fields: string[];
   readonly body: Stmt[];
 }
 
@@ -28,7 +28,6 @@ function unparenthesized(node: Node): Node {
 
 class FragmentBuilder {
   readonly imports: ImportBinding[] = [];
-  readonly moduleBindings: Binding[] = [];
   readonly scopes: MutableScope[] = [];
   readonly calls: CallSite[] = [];
 
@@ -64,7 +63,6 @@ class FragmentBuilder {
           const name = d.childForFieldName('name');
           const value = d.childForFieldName('value');
           const type = d.childForFieldName('type');
-          if (name?.type === 'identifier') this.bind(scope, { target: textOf(name, this.source), value: value ? refOf(value) : undefined, annotation: typeName(type, this.source), at });
           if (name) out.push({ k: 'assign', targets: [refOf(name)], value: value ? refOf(value) : undefined, annotation: typeName(type, this.source), at });
         }
         this.findCalls(node, scope);
@@ -77,9 +75,6 @@ class FragmentBuilder {
         if (inner.type === 'assignment_expression') {
           const left = inner.childForFieldName('left');
           const right = inner.childForFieldName('right');
-          if (left && (left.type === 'identifier' || left.type === 'member_expression')) {
-            this.bind(scope, { target: textOf(left, this.source), value: right ? refOf(right) : undefined, at });
-          }
           return left ? [{ k: 'assign', targets: [refOf(left)], value: right ? refOf(right) : undefined, at }] : [];
         }
         if (inner.type === 'augmented_assignment_expression') {
@@ -92,7 +87,6 @@ class FragmentBuilder {
       }
       case 'return_statement': {
         const value = namedChildren(node)[0];
-        if (value && scope >= 0) this.bind(scope, { target: RETURN, value: refOf(value), at });
         this.findCalls(node, scope);
         return [{ k: 'return', value: value ? refOf(value) : undefined, at }];
       }
@@ -180,9 +174,6 @@ class FragmentBuilder {
     return [{ k: 'expr', value: refOf(node), at }];
   }
 
-  private bind(scope: number, b: Binding): void {
-    (scope === -1 ? this.moduleBindings : this.scopes[scope].bindings).push(b);
-  }
 
   private classDecl(node: Node, parent: number): number {
     const name = node.childForFieldName('name');
@@ -191,19 +182,14 @@ class FragmentBuilder {
     const index = this.scopes.length;
     const scope: MutableScope = {
       kind: 'class', name: name ? textOf(name, this.source) : '', parent, nameSpan: spanOf(name ?? node),
-      extent: spanOf(node), params: [], bindings: [],
+      extent: spanOf(node), params: [], fields: [],
       bases: extendsClause ? namedChildren(extendsClause).filter((c) => c.type !== 'type_arguments').map(refOf) : [], decorators: [], body: [],
     };
     this.scopes.push(scope);
     const body = node.childForFieldName('body');
     for (const member of body ? namedChildren(body) : []) {
       if (member.type === 'method_definition') scope.body.push({ k: 'def', scope: this.functionDecl(member, index, member.childForFieldName('name')), at: member.startIndex });
-      else if (member.type === 'public_field_definition') {
-        const fieldName = member.childForFieldName('name');
-        const value = member.childForFieldName('value');
-        if (fieldName) this.bind(index, { target: textOf(fieldName, this.source), value: value ? refOf(value) : undefined, annotation: typeName(member.childForFieldName('type'), this.source), at: member.startIndex });
-        if (value) this.findCalls(value, index);
-      }
+      else if (member.type === 'public_field_definition') this.findCalls(member.childForFieldName('value'), index);
     }
     return index;
   }
@@ -214,7 +200,7 @@ class FragmentBuilder {
     const scope: MutableScope = {
       kind: 'function', name: name ? textOf(name, this.source) : '', parent, nameSpan: spanOf(name ?? node),
       extent: spanOf(node),
-      params: params ? namedChildren(params).flatMap((p) => paramOf(p, this.source)) : [], bindings: [], bases: [], decorators: [], body: [],
+      params: params ? namedChildren(params).flatMap((p) => paramOf(p, this.source)) : [], fields: [], bases: [], decorators: [], body: [],
     };
     this.scopes.push(scope);
     const body = node.childForFieldName('body');
@@ -293,7 +279,7 @@ export function typescriptDeclaredNames(root: Node, source: string): string[] {
 export function typescriptFragment(node: Node, source: string, candidates: readonly string[]): Omit<Fragment, 'id'> {
   const builder = new FragmentBuilder(source, candidates);
   const body = builder.statement(node, -1);
-  return { span: spanOf(node), imports: builder.imports, moduleBindings: builder.moduleBindings, scopes: builder.scopes, calls: builder.calls, body };
+  return { span: spanOf(node), imports: builder.imports, scopes: builder.scopes, calls: builder.calls, body };
 }
 
 const BINARY_OPS = new Set(['+', '-', '*', '/', '%', '**']);

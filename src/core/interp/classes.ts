@@ -239,11 +239,10 @@ export class ClassModel {
       for (const b of order) {
         const scope = this.owner(b).scopeAt(b.fragment, b.scope);
         const attrs = this.owner(b).classes.ownAttributes(b);
-        for (const binding of scope.bindings) {
-          if (binding.annotation === undefined || names.includes(binding.target)) continue;
-          names.push(binding.target);
-          const value = attrs.get(binding.target);
-          fields.set(binding.target, value ?? { t: 'sym', name: `${c.name}.${binding.target}` });
+        for (const field of scope.fields) {
+          if (names.includes(field)) continue;
+          names.push(field);
+          fields.set(field, attrs.get(field) ?? { t: 'sym', name: `${c.name}.${field}` });
         }
       }
       names.forEach((n, i) => {

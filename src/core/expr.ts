@@ -80,16 +80,6 @@ export type Expr =
   | { readonly k: 'dict'; readonly entries: readonly DictEntry[]; readonly span: Span }
   | { readonly k: 'unknown'; readonly text: string; readonly span: Span };
 
-/** The dotted path of `a.b.c`, or undefined when the expression is not a plain path. */
-export function dottedPath(e: Expr): string | undefined {
-  if (e.k === 'name') return e.id;
-  if (e.k === 'attr') {
-    const base = dottedPath(e.object);
-    return base === undefined ? undefined : `${base}.${e.id}`;
-  }
-  return undefined;
-}
-
 /** Whether `name` is read anywhere in `e` (a comprehension element that uses its loop variable). */
 export function mentionsName(e: Expr, name: string): boolean {
   switch (e.k) {

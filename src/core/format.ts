@@ -10,7 +10,7 @@ import { codeSpan, escapeMarkdown as md } from './markdown';
 const FRAMEWORK_NAMES = { pytorch: 'PyTorch', tfjs: 'TensorFlow.js', 'js-pytorch': 'js-pytorch' } as const;
 
 /** `1,050,624`, or the formula when a size is not known. */
-export function formatCount(layer: LayerInstance): string {
+function formatCount(layer: LayerInstance): string {
   const c = layer.params?.constant;
   if (c !== undefined) return groupDigits(c);
   return layer.formula;

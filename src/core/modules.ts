@@ -82,13 +82,6 @@ export function container(kind: string, children: Iterable<[string, ModuleTree]>
   return m;
 }
 
-/** Follows `a.b.c` through children; undefined when a step is missing. */
-export function childAt(m: ModuleTree, path: readonly string[]): ModuleTree | undefined {
-  let node: ModuleTree | undefined = m;
-  for (const segment of path) node = node?.children.get(segment);
-  return node;
-}
-
 /** Every distinct parameter once, each counted for every copy its repeated ancestors stand for. */
 export function totalOf(m: ModuleTree): Poly {
   const seen = new Map<number, Poly>();

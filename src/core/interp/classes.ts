@@ -117,9 +117,7 @@ export class ClassModel {
 
   /** Whether the constructor has a parameter without a default (building the class alone leaves it a name). */
   needsArguments(c: ClassRef): boolean {
-    const init = this.method(c, this.ev.language === 'python' ? '__init__' : 'constructor');
-    if (!init) return false;
-    const params = (init.owner ?? this.ev).scopeAt(init.fragment, init.scope).params;
+    const params = this.constructorScope(c)?.params ?? [];
     return params.slice(this.ev.language === 'python' ? 1 : 0).some((p) => !p.default && !p.variadic);
   }
 

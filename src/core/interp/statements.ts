@@ -40,7 +40,7 @@ export interface Interp {
   readonly shared: { unsure: number };
   /** Called after each assignment, for inlay hints. */
   assigned?(value: Value, expr: Expr): void;
-  binary(op: string, l: Value, r: Value, span: Span, frame: Frame): Value;
+  binary(op: string, l: Value, r: Value, span: Span): Value;
 }
 
 const UNDECIDED = 'depends on a condition Attention Lens cannot decide';
@@ -75,7 +75,7 @@ export class Runner {
       case 'aug': {
         const target = i.expr(s.target);
         const right = s.value ? i.eval(i.expr(s.value), frame) : int(1);
-        const result = i.binary(s.op, i.eval(target, frame), right, target.span, frame);
+        const result = i.binary(s.op, i.eval(target, frame), right, target.span);
         i.assign(target, result, frame);
         return undefined;
       }

@@ -27,7 +27,9 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-function time(runs: number, fn: () => void): number {
+/** The median of `runs` timings after `warm` untimed runs: the figure is the work, not the JIT compiling it. */
+function time(runs: number, fn: () => void, warm = 3): number {
+  for (let i = 0; i < warm; i++) fn();
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t = performance.now();
@@ -40,10 +42,9 @@ function time(runs: number, fn: () => void): number {
 async function main(): Promise<void> {
   const grammars = await Grammars.load(fsWasmLoader);
   const cold = syntheticFile(5000);
-  for (let i = 0; i < 3; i++) grammars.parse('python', cold)?.delete();
   const parseMs = time(9, () => grammars.parse('python', cold)?.delete());
   let layers = 0;
-  const analyzeMs = time(9, () => {
+  const analyzeMs = time(12, () => {
     const analyzer = new DocumentAnalyzer(grammars, 'python');
     layers = analyzer.update(cold)?.layers.length ?? 0;
     analyzer.dispose();

@@ -8,7 +8,8 @@ import { analyze, type Analysis } from '../core/analysis';
 import { AnalysisCache } from '../core/analysisCache';
 import type { Fragment, ImportResolver, Language } from '../core/source';
 import type { Edit, Grammars, Tree } from './parser';
-import { candidateNames, extractFragment, sourceModel, topLevelNodes } from './model';
+import { LineIndex } from './mirror';
+import { candidateNames, extractFragment, keepCopy, sourceModel, topLevelNodes } from './model';
 import { shiftFragment } from './shift';
 
 /** A change as VS Code reports it: the replaced range in the old text and the new text. */
@@ -24,7 +25,7 @@ export class DocumentAnalyzer {
   private fragments: Fragment[] = [];
   /** The class builds of the previous version, replayed where the edit left everything they read alone. */
   private readonly cache = new AnalysisCache();
-  private candidates: string[] = [];
+  private candidates: ReadonlySet<string> = new Set();
 
   constructor(
     private readonly grammars: Grammars,
@@ -44,21 +45,22 @@ export class DocumentAnalyzer {
       return undefined;
     }
     const candidates = candidateNames(this.language, tree, text);
-    const sameNames = candidates.length === this.candidates.length && candidates.every((c, i) => c === this.candidates[i]);
+    const sameNames = candidates.size === this.candidates.size && [...candidates].every((c) => this.candidates.has(c));
+    const lines = new LineIndex(text);
     if (old && change && sameNames) {
-      this.fragments = this.reextract(old, tree, text, change, candidates);
+      this.fragments = this.reextract(old, tree, text, change, candidates, lines);
       const oldEnd = change.rangeOffset + change.rangeLength;
       const newEnd = change.rangeOffset + change.text.length;
       this.cache.moved(oldEnd, newEnd - oldEnd, countLines(text, change.rangeOffset, newEnd) - countLines(this.text, change.rangeOffset, oldEnd));
     } else {
-      this.fragments = topLevelNodes(tree).map((n) => extractFragment(this.language, n, text, candidates));
+      this.fragments = topLevelNodes(tree).map((n) => extractFragment(this.language, n, text, candidates, lines));
       this.cache.clear();
     }
     this.candidates = candidates;
     old?.delete();
     this.tree = tree;
     this.text = text;
-    return analyze(sourceModel(this.language, tree, text, this.fragments), resolver, this.cache);
+    return analyze(sourceModel(this.language, tree, text, this.fragments, lines), resolver, this.cache);
   }
 
   /**
@@ -69,7 +71,7 @@ export class DocumentAnalyzer {
    * after the end of the statement it grows (in whitespace, or past an error node), so that statement was
    * kept as it stood a key earlier and the finished layer never appeared until the file was reopened.
    */
-  private reextract(old: Tree, tree: Tree, text: string, c: TextChange, candidates: readonly string[]): Fragment[] {
+  private reextract(old: Tree, tree: Tree, text: string, c: TextChange, candidates: ReadonlySet<string>, lines: LineIndex): Fragment[] {
     const start = c.rangeOffset;
     const oldEnd = c.rangeOffset + c.rangeLength;
     const newEnd = c.rangeOffset + c.text.length;
@@ -94,7 +96,7 @@ export class DocumentAnalyzer {
         (!after || text.lastIndexOf('\n', node.startIndex - 1) >= newEnd) &&
         // Outside every changed range the subtree is the old one, error nodes included.
         !changed.some((r) => r.startIndex < node.endIndex && r.endIndex > node.startIndex);
-      fragments.push(same ? (after ? shiftFragment(f, delta, lineDelta) : f) : extractFragment(this.language, node, text, candidates));
+      fragments.push(same ? (after ? keepCopy(f, shiftFragment(f, delta, lineDelta)) : f) : extractFragment(this.language, node, text, candidates, lines));
     }
     return fragments;
   }

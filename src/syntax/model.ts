@@ -2,31 +2,52 @@
 import type { Expr } from '../core/expr';
 import type { ExprRef, Fragment, Language, SourceModel } from '../core/source';
 import { CATALOG_NAMES } from '../core/catalog';
+import { LineIndex, type Syn } from './mirror';
 import type { Tree } from './parser';
 import { namedChildren, type Node } from './nodes';
-import { pythonDeclaredNames, pythonExpr, pythonFragment } from './python';
+import { pythonDeclaredNames, pythonFragment } from './python';
+import { pythonExpr, pythonExprOf } from './pythonExpr';
 import { typescriptDeclaredNames, typescriptExpr, typescriptFragment } from './typescript';
 
 interface Adapter {
   declaredNames(root: Node, source: string): string[];
-  fragment(node: Node, source: string, candidates: readonly string[]): Omit<Fragment, 'id'>;
-  expr(node: Node, source: string): Expr;
+  /** The lowered statement, and for Python the copy of its subtree that its expressions come from. */
+  fragment(node: Node, source: string, candidates: ReadonlySet<string>, lines: LineIndex): { fragment: Omit<Fragment, 'id'>; syn?: Syn };
+  expr(node: Node, source: string, lines: LineIndex): Expr;
+  exprOf?(node: Syn, source: string, lines: LineIndex, delta: number): Expr;
 }
 
 const ADAPTERS: Record<Language, Adapter> = {
-  python: { declaredNames: pythonDeclaredNames, fragment: pythonFragment, expr: pythonExpr },
-  typescript: { declaredNames: typescriptDeclaredNames, fragment: typescriptFragment, expr: typescriptExpr },
+  python: { declaredNames: pythonDeclaredNames, fragment: pythonFragment, expr: pythonExpr, exprOf: pythonExprOf },
+  typescript: {
+    declaredNames: typescriptDeclaredNames,
+    fragment: (node, source, candidates) => ({ fragment: typescriptFragment(node, source, [...candidates]) }),
+    expr: typescriptExpr,
+  },
 };
 
 /** The callee names worth looking for: the catalog's, plus what the file imports or declares. */
-export function candidateNames(language: Language, tree: Tree, source: string): string[] {
-  return [...new Set([...CATALOG_NAMES, ...ADAPTERS[language].declaredNames(tree.rootNode, source)])];
+export function candidateNames(language: Language, tree: Tree, source: string): ReadonlySet<string> {
+  return new Set([...CATALOG_NAMES, ...ADAPTERS[language].declaredNames(tree.rootNode, source)]);
 }
 
 let nextFragmentId = 1;
 
-export function extractFragment(language: Language, node: Node, source: string, candidates: readonly string[]): Fragment {
-  return { ...ADAPTERS[language].fragment(node, source, candidates), id: nextFragmentId++ };
+/** Each fragment's copy of its subtree, offsets as they were when it was extracted; shifted fragments keep it. */
+const COPIES = new WeakMap<Fragment, Syn>();
+
+export function extractFragment(language: Language, node: Node, source: string, candidates: ReadonlySet<string>, lines: LineIndex): Fragment {
+  const { fragment, syn } = ADAPTERS[language].fragment(node, source, candidates, lines);
+  const f = { ...fragment, id: nextFragmentId++ };
+  if (syn) COPIES.set(f, syn);
+  return f;
+}
+
+/** `moved` is `f` shifted after an edit above it. */
+export function keepCopy(f: Fragment, moved: Fragment): Fragment {
+  const syn = COPIES.get(f);
+  if (syn) COPIES.set(moved, syn);
+  return moved;
 }
 
 export function topLevelNodes(tree: Tree): Node[] {
@@ -34,25 +55,32 @@ export function topLevelNodes(tree: Tree): Node[] {
 }
 
 /** A SourceModel over `tree`; valid while `tree` is alive. */
-export function sourceModel(language: Language, tree: Tree, source: string, fragments: readonly Fragment[]): SourceModel {
-  // By start, then end: the interpreter asks for the same expressions again and again.
-  const memo = new Map<number, Map<number, Expr>>();
+export function sourceModel(language: Language, tree: Tree, source: string, fragments: readonly Fragment[], lines = new LineIndex(source)): SourceModel {
+  // The interpreter asks for the same expressions again and again. Keyed by start and length in one number
+  // (exact below 2^53: any text this side of 128 MB).
+  const memo = new Map<number, Expr>();
   const adapter = ADAPTERS[language];
   let root: Node | undefined;
+  const convert = (ref: ExprRef): Expr => {
+    const f = fragmentAt(fragments, ref.start);
+    const syn = f && COPIES.get(f);
+    if (syn && adapter.exprOf) {
+      const delta = f.span.start - syn.start;
+      const node = nodeAt(syn, ref.start - delta, ref.end - delta);
+      if (node) return adapter.exprOf(node, source, lines, delta);
+    }
+    // The root node is marshalled out of WASM on every read of `tree.rootNode`: read it once.
+    root ??= tree.rootNode;
+    const node = root.descendantForIndex(ref.start, ref.end);
+    return node ? adapter.expr(node, source, lines) : { k: 'unknown', text: source.slice(ref.start, ref.end), span: lines.span(ref.start, ref.start) };
+  };
   return {
     language,
     fragments,
     expr(ref: ExprRef): Expr {
-      let byEnd = memo.get(ref.start);
-      if (!byEnd) memo.set(ref.start, (byEnd = new Map()));
-      let e = byEnd.get(ref.end);
-      if (!e) {
-        // The root node is marshalled out of WASM on every read of `tree.rootNode`: read it once.
-        root ??= tree.rootNode;
-        const node = root.descendantForIndex(ref.start, ref.end);
-        e = node ? adapter.expr(node, source) : { k: 'unknown', text: source.slice(ref.start, ref.end), span: emptySpan(ref.start) };
-        byEnd.set(ref.end, e);
-      }
+      const key = ref.start * 2 ** 27 + (ref.end - ref.start);
+      let e = memo.get(key);
+      if (!e) memo.set(key, (e = convert(ref)));
       return e;
     },
   };
@@ -61,10 +89,31 @@ export function sourceModel(language: Language, tree: Tree, source: string, frag
 /** Parses nothing: builds the whole model of an already parsed tree. */
 export function buildModel(language: Language, tree: Tree, source: string): SourceModel {
   const candidates = candidateNames(language, tree, source);
-  const fragments = topLevelNodes(tree).map((n) => extractFragment(language, n, source, candidates));
-  return sourceModel(language, tree, source, fragments);
+  const lines = new LineIndex(source);
+  const fragments = topLevelNodes(tree).map((n) => extractFragment(language, n, source, candidates, lines));
+  return sourceModel(language, tree, source, fragments, lines);
 }
 
-function emptySpan(at: number) {
-  return { start: at, end: at, startLine: 0, startChar: 0, endLine: 0, endChar: 0 };
+function fragmentAt(fragments: readonly Fragment[], offset: number): Fragment | undefined {
+  let lo = 0;
+  let hi = fragments.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const f = fragments[mid];
+    if (offset < f.span.start) hi = mid - 1;
+    else if (offset >= f.span.end) lo = mid + 1;
+    else return f;
+  }
+  return undefined;
+}
+
+/** The deepest node spanning [start, end), as `descendantForIndex` finds it, if it spans exactly that. */
+function nodeAt(syn: Syn, start: number, end: number): Syn | undefined {
+  let node = syn;
+  for (;;) {
+    const inner = node.children.find((c) => c.start <= start && end <= c.end && c.start !== -1);
+    if (!inner) break;
+    node = inner;
+  }
+  return node.start === start && node.end === end ? node : undefined;
 }

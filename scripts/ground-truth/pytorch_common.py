@@ -1,6 +1,8 @@
 """Helpers shared by pytorch_layers.py and pytorch_catalog.py (not a script itself)."""
 
 import json
+import sys
+import types
 import warnings
 from pathlib import Path
 
@@ -10,6 +12,32 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 
 # Lazy-module and zero-size-init warnings would bury the summary; they carry no data we record.
 warnings.simplefilter("ignore")
+
+
+def install_einops_fallback():
+    """Debian has no einops package: give the fixtures the two rearrange patterns they use, built on torch.
+
+    Only when einops itself cannot be imported; counting never calls it, and forward() runs need only these.
+    """
+    try:
+        import einops  # noqa: F401
+        return
+    except ImportError:
+        pass
+
+    def rearrange(t, pattern, **axes):
+        pattern = " ".join(pattern.split())
+        if pattern == "b n (h d) -> b h n d":
+            b, n, _ = t.shape
+            return t.reshape(b, n, axes["h"], -1).transpose(1, 2)
+        if pattern == "b h n d -> b n (h d)":
+            b, h, n, d = t.shape
+            return t.transpose(1, 2).reshape(b, n, h * d)
+        raise NotImplementedError(pattern)
+
+    module = types.ModuleType("einops")
+    module.rearrange = rearrange
+    sys.modules["einops"] = module
 
 
 def is_lazy(module):

@@ -27,7 +27,9 @@ import sys
 import torch
 from torch import nn
 
-from pytorch_common import REPO_ROOT, describe, describe_error, param_count, write_json
+from pytorch_common import REPO_ROOT, describe, describe_error, install_einops_fallback, param_count, write_json
+
+install_einops_fallback()
 
 # The fixtures, and the examples users open first (npm start): their numbers must be right too.
 FIXTURES = [REPO_ROOT / "test/fixtures/models/pytorch", REPO_ROOT / "examples"]

@@ -1,8 +1,23 @@
 /** `--format json`: one entry per file, with its layers, models and diagnostics in source order. */
+import type { LayerInstance } from '../core/layer';
+import type { Poly } from '../core/symbolic';
 import { exactCount, inSourceOrder, isFailed, layerCount, type FileReport } from './report';
 
 export function toJson(reports: readonly FileReport[]): string {
   return `${JSON.stringify({ files: reports.map(fileJson) })}\n`;
+}
+
+/** Attention written by hand: heads as numbers where known (else their formula as text), and the projections by role. */
+function attentionJson(layer: LayerInstance) {
+  const a = layer.attention!;
+  const size = (p: Poly | undefined) => (p === undefined ? null : p.constant !== undefined ? Number(p.constant) : p.toString());
+  return {
+    summary: layer.summary,
+    heads: size(a.heads),
+    headDim: size(a.headDim),
+    kvHeads: size(a.kvHeads ?? a.heads),
+    tensors: layer.tensors.filter((t) => t.role).map((t) => ({ name: t.name, role: t.role })),
+  };
 }
 
 /** One file's entry: the one place to extend when the analysis gains fields. */
@@ -22,7 +37,7 @@ function fileJson(r: FileReport): object {
     })),
     modules: inSourceOrder(r.analysis.modules).map((m) => {
       const { cell, line } = at(m.span);
-      return { name: m.name, ...(cell === undefined ? {} : { cell }), line, ...exactCount(m.summary.params) };
+      return { name: m.name, ...(cell === undefined ? {} : { cell }), line, ...exactCount(m.summary.params), ...(m.attention ? { attention: attentionJson(m.attention) } : {}) };
     }),
     instances: inSourceOrder(r.analysis.instances).map((i) => {
       const { cell, line } = at(i.span);

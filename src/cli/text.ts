@@ -37,7 +37,7 @@ function rowsOf(r: AnalysedFile, paint: Paint): Row[] {
   return inSourceOrder<Row>([
     ...layers.map((l) => ({ span: l.span, text: `${l.layer.kind.padEnd(26)} ${(l.layer.rejected ? 'rejected' : siteCount(l)).padStart(16)}  ${l.layer.summary}`.trimEnd() })),
     ...modules.map((m) => {
-      const stack = m.summary.stack ? `${dimText(m.summary.stack.count)} × ${m.summary.stack.kind}` : '';
+      const stack = m.summary.stack ? `${dimText(m.summary.stack.count)} × ${m.summary.stack.kind}` : m.attention ? `attention · ${m.attention.summary}` : '';
       return { span: m.span, text: `${`class ${m.name}`.padEnd(26)} ${formatTotal(m.summary).padStart(16)}  ${stack}`.trimEnd() };
     }),
     ...instances.map((i) => {

@@ -5,6 +5,8 @@
 import { layerSpec } from './catalog';
 import { instantiate } from './catalog/instantiate';
 import { siteResult } from './siteResults';
+import { describe } from './attention/recognise';
+import type { Core } from './attention/trace';
 import type { Span } from './expr';
 import { emptyModule, summarize, type ModuleSummary } from './modules';
 import { Evaluator } from './evaluate';
@@ -39,6 +41,8 @@ export interface ModuleResult {
    * (`Block` inside `GPT (line 202)`), and where it was built.
    */
   readonly built?: { readonly summary: ModuleSummary; readonly context: string };
+  /** Attention written by hand in its forward(), as one layer with its heads and projections by role. */
+  readonly attention?: LayerInstance;
 }
 
 /** A model built at module level with explicit arguments: `model = GPT(GPTConfig(n_layer=24))`. */
@@ -61,6 +65,15 @@ export interface Analysis {
   readonly findings: readonly Finding[];
   readonly modules: readonly ModuleResult[];
   readonly instances: readonly InstanceResult[];
+}
+
+/**
+ * Every attention layer of the file: catalog attention at its call, and attention written by hand at its
+ * class name, in source order. The Explain panel and its quick pick read this list.
+ */
+export function attentionLayers(a: Analysis): LayerResult[] {
+  const own: LayerResult[] = a.modules.filter((m) => m.attention).map((m) => ({ span: m.span, layer: m.attention!, findings: [], values: [] }));
+  return [...a.layers.filter((l) => l.layer.attention), ...own].sort((x, y) => x.span.start - y.span.start);
 }
 
 /** One distinct count a layer site gets, and the first context that built it with that count. */
@@ -115,6 +128,14 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     capture?.hints.push({ span, features });
   };
   const context = () => shared.contexts.join(' via ');
+  /** Attention written by hand, by class: the latest description of each core (its output projection comes later). */
+  const attentions = new Map<string, Map<Core | number, LayerInstance>>();
+  const attention = (key: string, core: Core | number, layer: LayerInstance) => {
+    const list = attentions.get(key) ?? new Map<Core | number, LayerInstance>();
+    if (list.size < 8 || list.has(core)) list.set(core, layer);
+    attentions.set(key, list);
+    if (capture && typeof core !== 'number') capture.attentions.push([key, layer]);
+  };
   /** Set while a class is built with its defaults. */
   let buildingDefaults = false;
   /** Set while a run has parameters without values (a class that needs arguments built alone, a function run with unknowns). */
@@ -169,6 +190,12 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       };
       if (!flowFindings.has(key)) flow(found);
     },
+    attention(module, found) {
+      const cls = module.cls;
+      if (!cls || cls.owner !== evaluator) return;
+      const layer = describe(cls.name, module.tree, found, (l) => evaluator.torch.pathIn(module.tree, l));
+      if (layer) attention(classKey(model, cls.fragment, cls.scope), found.core, layer);
+    },
     constructed(cls, value) {
       // The class built with its own defaults is the module result itself, not a context of it.
       if (value.t !== 'module' || cls.owner !== evaluator || (buildingDefaults && shared.contexts.length === 1)) return;
@@ -177,6 +204,20 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   };
   /** The models built at module level, whose forward() is followed too. */
   const built: Value[] = [];
+  /**
+   * A class built with names for its arguments: its forward() is followed for the attention it holds only;
+   * sizes that are names give no hint and no error.
+   */
+  const followQuietly = (value: Value) => {
+    evaluator.quiet++;
+    symbolic = true;
+    try {
+      evaluator.flows.followForward(value);
+    } finally {
+      evaluator.quiet--;
+      symbolic = false;
+    }
+  };
   const evaluator = new Evaluator(model, hooks, resolver, shared);
   evaluator.runModule();
   // Python class builds are kept between versions; TypeScript's sizes flow between statements, so it runs whole.
@@ -206,12 +247,13 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
         for (const [k, c] of o.constructions) construction(k, c);
         for (const h of o.hints) hint(h.span, h.features);
         for (const at of o.reached) evaluator.reach(at);
+        o.attentions.forEach(([k, layer], i) => attention(k, -1 - i, layer));
         if (o.summary) classes.push(result(o.summary));
         return;
       }
       const cls = evaluator.names.definition(fi, si, undefined);
       if (cls.t !== 'class' || !evaluator.guard(() => evaluator.classes.isModuleClass(cls))) return;
-      capture = { records: [], flows: [], constructions: [], hints: [], reached: [], summary: undefined };
+      capture = { records: [], flows: [], constructions: [], hints: [], reached: [], summary: undefined, attentions: [] };
       const reachedBefore = evaluator.reachedInOrder.length;
       const reads: Reads = { fragments: new Set(), names: new Map(), files: new Map() };
       evaluator.reads = reads;
@@ -229,6 +271,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
         // Built with names for its arguments, its forward() carries sizes that are names too: no hint and
         // no mismatch can come of it; the models the file builds are followed instead.
         if (!needsArguments) for (const size of evaluator.flows.followForward(value)) hint(size.at.span, size.features);
+        else followQuietly(value);
       }
       classes.push(result(capture.summary ?? unknownSummary(scope.name)));
       evaluator.reads = undefined;
@@ -237,8 +280,11 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       capture = undefined;
     });
   });
-  const modules: ModuleResult[] = classes.map(({ key, result }) => (result.summary.params?.isConstant ? result : { ...result, built: agreed(constructions.get(key)) }));
   for (const value of built) for (const size of evaluator.flows.followForward(value)) hint(size.at.span, size.features);
+  const modules: ModuleResult[] = classes.map(({ key, result }) => {
+    const withAttention = { ...result, attention: shown([...(attentions.get(key)?.values() ?? [])]) };
+    return result.summary.params?.isConstant ? withAttention : { ...withAttention, built: agreed(constructions.get(key)) };
+  });
   const hints = [...sizes.values()].filter((h): h is SizeHint => h !== undefined).sort((a, b) => a.span.start - b.span.start);
   runFactories(evaluator, model);
   symbolic = true;
@@ -279,6 +325,14 @@ function lexicalContexts(fragment: SourceModel['fragments'][number], scope: numb
 /** A class by the id of its statement, which an edit elsewhere leaves alone. */
 function classKey(model: SourceModel, fragment: number, scope: number): string {
   return `${model.fragments[fragment].id}:${scope}`;
+}
+
+/** The attention a class shows: the one every concrete build agrees on, else its description in names. */
+function shown(found: readonly LayerInstance[]): LayerInstance | undefined {
+  const concrete = found.filter((l) => l.params?.isConstant);
+  const first = concrete[0];
+  if (first && concrete.every((l) => l.params!.equals(first.params!) && l.summary === first.summary)) return first;
+  return found.find((l) => !l.params?.isConstant);
 }
 
 /** The build every context agrees on (the same total), if there is one. */

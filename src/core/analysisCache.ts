@@ -29,6 +29,8 @@ export interface BuildOutputs {
   readonly reached: number[];
   /** The class's own total; undefined when the build did not end. */
   readonly summary: ModuleSummary | undefined;
+  /** Attention written by hand that its forward() showed, by class. */
+  readonly attentions: [string, LayerInstance][];
 }
 
 export interface CachedBuild {
@@ -66,6 +68,7 @@ export class AnalysisCache {
         hints: o.hints.map((h) => ({ ...h, span: span(h.span) })),
         reached: o.reached.map((at) => (at >= oldEnd ? at + delta : at)),
         summary: o.summary,
+        attentions: o.attentions,
       };
     }
   }

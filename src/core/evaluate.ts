@@ -78,7 +78,7 @@ export class Evaluator implements Interp {
     this.dicts = new Dicts(this.shared.journal, this.assignments.fieldsOwner);
     this.checks = new ShapeChecks((f) => {
       if (this.quiet === 0) this.hooks.report(f);
-    });
+    }, this.flows.attention);
   }
 
   get budget(): Budget {

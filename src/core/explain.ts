@@ -100,6 +100,7 @@ function roleOf(name: string): string {
 
 /** Only the attention's own tensors: inside a TransformerEncoderLayer, those of `self_attn`. */
 function attentionTensors(layer: LayerInstance) {
+  if (layer.attention?.layout === 'module') return layer.tensors.filter((t) => t.role);
   const own = layer.tensors.filter((t) => roleOf(t.name) !== '');
   const prefix = own.find((t) => t.name.includes('.') && /self_attn\./.test(t.name)) ? 'self_attn.' : '';
   return prefix ? own.filter((t) => t.name.includes(prefix) && !t.name.includes('{i}') && !t.name.includes('multihead_attn')) : own;
@@ -116,10 +117,14 @@ export function explain(layer: LayerInstance, where: string, inputs: ExplainInpu
   const E = a.embed;
   const dk = a.headDim ?? Poly.symbol('d_k');
   const keras = a.layout === 'keras';
+  const written = a.layout === 'module';
   const dv = a.valueHeadDim ?? dk;
-  // PyTorch projects keys and values to E and splits it; Keras and js-pytorch give each head its own slice.
-  const kProj = keras ? h.mul(dk) : E;
-  const vProj = keras ? h.mul(dv) : E;
+  const kvh = a.kvHeads ?? h;
+  // PyTorch projects keys and values to E and splits it; Keras, js-pytorch and attention written by hand
+  // give each head its own slice (and grouped-query attention fewer key/value heads).
+  const qProj = keras || written ? h.mul(dk) : E;
+  const kProj = keras || written ? kvh.mul(dk) : E;
+  const vProj = keras || written ? kvh.mul(dv) : E;
   const out = a.output ?? [E];
   const outSize = out.reduce((x, d) => x.mul(d), Poly.ONE);
   const seqFirst = a.layout === 'pytorch' && !a.batchFirst;
@@ -132,8 +137,8 @@ export function explain(layer: LayerInstance, where: string, inputs: ExplainInpu
     {
       name: 'Q = X_q · W_Q' + (a.bias ? ' + b_Q' : ''),
       formula: keras ? 'einsum over the query features into h heads of keyDim' : 'one matrix product for all heads at once',
-      shape: keras ? dims('N', 'L', h, dk) : bsd('L', E),
-      flops: TWO.mul(N).mul(L).mul(E).mul(h.mul(dk)).add(bias(N.mul(L), h.mul(dk))),
+      shape: keras ? dims('N', 'L', h, dk) : bsd('L', qProj),
+      flops: TWO.mul(N).mul(L).mul(E).mul(qProj).add(bias(N.mul(L), qProj)),
       saved: 'X_q (for the gradient of W_Q)',
       savedElements: N.mul(L).mul(E),
       parameters: true,
@@ -158,8 +163,8 @@ export function explain(layer: LayerInstance, where: string, inputs: ExplainInpu
     },
     {
       name: 'split into heads',
-      formula: keras ? 'already per head' : `a reshape: E = h · d_k = ${q(h)} · ${q(dk)}`,
-      shape: `Q ${dims('N', h, 'L', dk)}, K ${dims('N', h, `S${extraKv}`, dk)}, V ${dims('N', h, `S${extraKv}`, dv)}`,
+      formula: keras ? 'already per head' : written ? `a reshape: h · d_k = ${q(h)} · ${q(dk)}${a.kvHeads ? `; keys and values in ${q(kvh)} heads, each shared by ${q(h)} / ${q(kvh)} query heads` : ''}` : `a reshape: E = h · d_k = ${q(h)} · ${q(dk)}`,
+      shape: `Q ${dims('N', h, 'L', dk)}, K ${dims('N', kvh, `S${extraKv}`, dk)}, V ${dims('N', kvh, `S${extraKv}`, dv)}`,
       flops: Poly.ZERO,
       saved: 'nothing (a view)',
       savedElements: Poly.ZERO,
@@ -201,7 +206,7 @@ export function explain(layer: LayerInstance, where: string, inputs: ExplainInpu
       savedElements: Poly.ZERO,
       parameters: false,
     },
-    {
+    ...(written && !a.output ? [] : [{
       name: 'output = · W_O' + (a.bias ? ' + b_O' : ''),
       formula: `mixes the heads back into ${q(outSize)} features`,
       shape: keras ? `(N, L, ${out.map((d) => q(d)).join(', ')})` : bsd('L', outSize),
@@ -209,19 +214,21 @@ export function explain(layer: LayerInstance, where: string, inputs: ExplainInpu
       saved: 'the concatenated heads (for the gradient of W_O)',
       savedElements: N.mul(L).mul(h.mul(dv)),
       parameters: true,
-    },
+    }]),
   ];
 
   const tensors = attentionTensors(layer);
   const parameters: ParameterRow[] = tensors.map((t) => ({
     name: t.name,
-    role: roleOf(t.name),
+    role: t.role ?? roleOf(t.name),
     shape: `[${t.shape.map((d) => (d.constant !== undefined ? String(d.constant) : d.toString())).join(', ')}]`,
     count: q(tensorSize(t)),
     bytes: q(tensorSize(t).mul(bytes)),
   }));
   const total = totalParams(tensors);
   const scores = N.mul(h).mul(L).mul(Skv);
+  // Generating, each of the S positions of N sequences keeps its keys and values for every later token.
+  const kvCache = N.mul(S).mul(kvh).mul(dk.add(dv));
   const flopsTotal = raw.reduce((acc, s) => acc.add(s.flops), Poly.ZERO);
   const saved = raw.reduce((acc, s) => acc.add(s.savedElements), Poly.ZERO);
   const steps: Step[] = raw.map((s) => ({ ...s, flops: q(s.flops), savedElements: q(s.savedElements) }));
@@ -232,7 +239,7 @@ export function explain(layer: LayerInstance, where: string, inputs: ExplainInpu
   const mergedFlops = TWO.mul(L).mul(E).mul(a.kdim).add(TWO.mul(L).mul(S).mul(a.kdim));
   const separateFlops = TWO.mul(L).mul(E).mul(dk).add(TWO.mul(S).mul(a.kdim).mul(dk)).add(TWO.mul(L).mul(S).mul(dk));
   return {
-    title: `${layer.framework === 'pytorch' ? 'nn.' : ''}${layer.kind} at ${where}`,
+    title: `${layer.framework === 'pytorch' && !written ? 'nn.' : ''}${layer.kind} at ${where}`,
     layout: a.layout,
     settings: a.settings,
     inputs,
@@ -256,7 +263,10 @@ export function explain(layer: LayerInstance, where: string, inputs: ExplainInpu
     notes: [
       a.layout === 'keras'
         ? 'In Keras-style attention keyDim is the size of each head, so the parameter count grows with the number of heads.'
-        : 'In PyTorch the heads split E into h slices of d_k = E / h, so the parameter count does not depend on the number of heads.',
+        : written
+          ? `Written by hand: W_Q projects to h · d_k = ${q(qProj)} features and W_K, W_V to ${q(kProj)} and ${q(vProj)}; the heads are a reshape of them.`
+          : 'In PyTorch the heads split E into h slices of d_k = E / h, so the parameter count does not depend on the number of heads.',
+      `KV cache when generating: N · S · ${q(kvh)} key/value heads · (d_k + d_v) = ${q(kvCache)} numbers (${q(kvCache.mul(bytes))} bytes) for this layer${a.kvHeads ? `, ${q(kvh)} / ${q(h)} of what one key/value head per query head would keep` : ''}.`,
       ...(seqFirst ? ['batch_first=False: PyTorch takes and returns (sequence, batch, features).'] : []),
       ...(a.addBiasKv ? ['add_bias_kv=True appends one learned key and value row: S + 1 keys.'] : []),
       'FLOPs count a multiply and an add as two; biases add one per output element.',

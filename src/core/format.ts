@@ -90,12 +90,12 @@ export function shortCount(n: bigint): string {
 }
 
 /**
- * `124,439,808 params (124.4 M) · 12 × Block`; for a class that needs arguments, the total a model of the
+ * `124,439,808 params (124.4 M) · 12 × Block`, or `· 12 heads × 64` for attention written by hand; for a class that needs arguments, the total a model of the
  * file builds it with, and where: `· as built on line 202`, `· in GPT (line 202)`.
  */
-export function moduleLensTitle(summary: ModuleSummary, built?: { readonly name: string; readonly context: string }): string {
+export function moduleLensTitle(summary: ModuleSummary, built?: { readonly name: string; readonly context: string }, attention?: string): string {
   const c = summary.params?.constant;
-  const stack = summary.stack ? ` · ${dimText(summary.stack.count)} × ${summary.stack.kind}` : '';
+  const stack = summary.stack ? ` · ${dimText(summary.stack.count)} × ${summary.stack.kind}` : attention ? ` · ${attention}` : '';
   if (c === undefined) return `${summary.reason?.startsWith('needs arguments') ? 'params need arguments' : 'params not known'}${stack}`;
   return `${groupDigits(c)} params (${shortCount(c)})${stack}${built ? ` · ${builtWhere(built.name, built.context)}` : ''}`;
 }
@@ -112,6 +112,22 @@ function bytes(n: bigint): string {
   if (x >= 2 ** 30) return `${(x / 2 ** 30).toFixed(2)} GiB`;
   if (x >= 2 ** 20) return `${(x / 2 ** 20).toFixed(1)} MiB`;
   return `${(x / 2 ** 10).toFixed(1)} KiB`;
+}
+
+/** Attention written by hand, below the class hover: its shape, its tensors by role, what they mean. */
+export function attentionHoverMarkdown(layer: LayerInstance): string {
+  const lines = [`**Attention**: ${md(layer.summary)}`, ''];
+  const own = layer.tensors.filter((t) => t.role);
+  if (own.length) {
+    lines.push('| tensor | role | shape | count |', '|---|---|---|---:|');
+    for (const t of own) {
+      const size = tensorSize(t);
+      lines.push(`| ${codeSpan(t.name, true)} | ${md(t.role!)} | ${md(shapeText(t.shape))} | ${size.constant !== undefined ? groupDigits(size.constant) : md(size.toString())} |`);
+    }
+    lines.push('');
+  }
+  for (const n of layer.notes) lines.push(`- ${md(n)}`);
+  return lines.join('\n');
 }
 
 /** The class hover: its children with their share, and the memory its weights take. Text from the file is escaped. */

@@ -10,6 +10,8 @@ export interface Tensor {
   readonly shape: readonly Poly[];
   /** Stacked copies (`layers.0..5` of a TransformerEncoder), so a symbolic layer count still has a formula. */
   readonly repeat?: Poly;
+  /** Its part in attention written by hand (`W_Q`, `W_K, W_V stacked`), where the code shows it. */
+  readonly role?: string;
 }
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -49,8 +51,13 @@ export interface AttentionShape {
   /** The key's and the value's input feature sizes. */
   readonly kdim: Poly;
   readonly vdim: Poly;
-  /** How the framework lays the computation out: PyTorch splits E into heads, Keras gives each head keyDim. */
-  readonly layout: 'pytorch' | 'keras' | 'js-pytorch';
+  /**
+   * How the computation is laid out: PyTorch splits E into heads, Keras gives each head keyDim, and attention
+   * written by hand (`module`) has projections of h · d_k (and kv heads · d_k for grouped-query attention).
+   */
+  readonly layout: 'pytorch' | 'keras' | 'js-pytorch' | 'module';
+  /** Key/value heads, when fewer than the query heads (grouped-query and multi-query attention). */
+  readonly kvHeads?: Poly;
   /** Per-head value size when it differs from d_k (Keras valueDim). */
   readonly valueHeadDim?: Poly;
   /** The output's trailing dimensions (Keras outputShape; E otherwise). */

@@ -2,6 +2,7 @@
  * Tensor sizes followed through forward(): only what the code states is used (an explicit view, a split
  * along the last axis); anything else makes the size unknown and the checks after it stay silent.
  */
+import { carry, softmaxed, splitHeads } from './attention/trace';
 import { Poly } from './symbolic';
 import { asPoly, UNKNOWN, type Origin, type Value } from './value';
 
@@ -15,7 +16,12 @@ export function features(t: Tensor): Poly | undefined {
 }
 
 export function withFeatures(t: Tensor, f: Poly | undefined, origin?: Origin): Tensor {
-  return { t: 'tensor', shape: [...t.shape.slice(0, -1), f], partial: t.partial, origin };
+  return { t: 'tensor', shape: [...t.shape.slice(0, -1), f], partial: t.partial, origin, trace: t.trace };
+}
+
+/** The result of an operation on `t` that this file does not follow: a tensor of unknown shape, still traced. */
+export function untracked(t: Tensor): Value {
+  return t.trace ? { ...OPAQUE, trace: t.trace } : UNKNOWN;
 }
 
 /** Functions that keep the shape: activations, dropout, softmax over any axis, scaling. */
@@ -41,6 +47,25 @@ function isLast(dim: number | undefined, t: Tensor): boolean {
 
 /** `x.view(B, T, C)`, `x.transpose(1, 2)`, `x.split(n, dim=-1)` and friends. */
 export function tensorMethod(t: Tensor, method: string, args: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
+  const result = shapeMethod(t, method, args, keywords);
+  if (method === 'view' || method === 'reshape') return headSplit(t, result);
+  if (method === 'softmax' && result.t === 'tensor') return softmaxed(result);
+  return result.t === 'unknown' ? untracked(t) : carry(result, t);
+}
+
+/** A reshape whose last axis no longer holds the features splits them into (heads, head size). */
+function headSplit(t: Tensor, result: Value): Value {
+  if (result.t !== 'tensor') return untracked(t);
+  const source = t.trace?.source;
+  // The first split names the heads: a later reshape (rotary pairs, merging back) does not.
+  if (!source?.layer || t.trace?.core || source.heads) return carry(result, t);
+  const last = features(result);
+  const width = features(t);
+  const splits = result.shape.length >= 3 && !(last && width && last.equals(width));
+  return { ...result, trace: { source: splits ? splitHeads({ ...source, width: source.width ?? width }, result.shape) : source } };
+}
+
+function shapeMethod(t: Tensor, method: string, args: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
   const rank = t.partial ? undefined : t.shape.length;
   switch (method) {
     case 'view':
@@ -75,11 +100,22 @@ export function tensorMethod(t: Tensor, method: string, args: readonly Value[], 
       const dim = axis(keywords.get('dim') ?? args[1], rank) ?? (method === 'split' || method === 'chunk' ? 0 : undefined);
       const total = features(t);
       const n = asPoly(keywords.get(method === 'split' ? 'split_size_or_sections' : 'chunks') ?? args[0] ?? UNKNOWN);
-      if (!isLast(dim, t) || !total || !n || n.constant === undefined || n.constant <= 0n) return UNKNOWN;
-      const size = method === 'split' ? n : total.divExact(n.constant);
-      const count = method === 'split' ? total.divExact(n.constant) : n;
+      if (!total || !n || (n.constant !== undefined && n.constant <= 0n)) return UNKNOWN;
+      const size = method === 'split' ? n : n.constant !== undefined ? total.divExact(n.constant) : undefined;
+      const count = method === 'split' ? quotient(total, n) : n;
       if (!size || count?.constant === undefined || count.constant > 64n) return UNKNOWN;
-      return { t: 'seq', items: Array.from({ length: Number(count.constant) }, () => withFeatures(t, size, t.origin)) };
+      const last = isLast(dim, t);
+      // `qkv.split(E, dim=2)` of a tensor whose rank is not known: the split is taken to be along the
+      // features for the trace of a fused projection only; its shapes stay unknown.
+      if (!last && !(t.partial && dim !== undefined && dim > 0 && t.trace?.source?.layer)) return UNKNOWN;
+      const item = last ? withFeatures(t, size, t.origin) : { ...OPAQUE, trace: t.trace };
+      return { t: 'seq', items: Array.from({ length: Number(count.constant) }, (_, i) => part(item, i, size)) };
+    }
+    case 'unbind': {
+      // `q, k, v = qkv.unbind(0)` after a reshape to (3, B, heads, T, head size).
+      const count = rank !== undefined && axis(keywords.get('dim') ?? args[0] ?? { t: 'int', p: Poly.ZERO }, rank) === 0 ? t.shape[0]?.constant : undefined;
+      if (count === undefined || count > 64n) return UNKNOWN;
+      return { t: 'seq', items: Array.from({ length: Number(count) }, (_, i) => part({ t: 'tensor', shape: t.shape.slice(1), origin: t.origin, trace: t.trace }, i)) };
     }
     case 'unsqueeze': {
       const dim = asPoly(args[0] ?? UNKNOWN)?.constant;
@@ -91,6 +127,20 @@ export function tensorMethod(t: Tensor, method: string, args: readonly Value[], 
     default:
       return SHAPE_PRESERVING.has(method) ? t : UNKNOWN;
   }
+}
+
+/** `total / n` when it is a whole number up to 64, symbols included (`3·E / E`). */
+function quotient(total: Poly, n: Poly): Poly | undefined {
+  if (n.constant !== undefined) return total.divExact(n.constant);
+  for (let k = 1n; k <= 64n; k++) if (n.mul(Poly.int(k)).equals(total)) return Poly.int(k);
+  return undefined;
+}
+
+/** Slice `i` of a fused projection. */
+export function part(t: Tensor, i: number, width?: Poly): Tensor {
+  const source = t.trace?.source;
+  if (!source?.layer) return t;
+  return { ...t, trace: { source: { ...source, part: i, width: width ?? source.width } } };
 }
 
 /** `torch.cat([a, b], dim=-1)` adds the feature sizes; along another axis they must agree and stay. */

@@ -6,6 +6,7 @@ import type { ModuleTree, ParamRef } from './modules';
 import type { Evaluator } from './evaluate';
 import type { Frame } from './interp/frame';
 import type { Expr } from './expr';
+import { sameTrace, type Trace } from './attention/trace';
 
 /** A class or function of a file, by place; `owner` is the evaluator of the file that defines it. */
 export interface DefRef {
@@ -48,9 +49,10 @@ export type Value =
   | { readonly t: 'layer'; readonly layer: LayerInstance; readonly span: Span; readonly applied?: (inputs: readonly Shape[]) => LayerInstance }
   /**
    * A tensor, by its shape (batch first; unknown dims undefined). With `partial` only the last (feature)
-   * dimension is placed: the rank is not known. `origin` says which layer produced it, for messages.
+   * dimension is placed: the rank is not known. `origin` says which layer produced it, for messages;
+   * `trace` which projection, for recognising attention written by hand.
    */
-  | { readonly t: 'tensor'; readonly shape: Shape; readonly partial?: boolean; readonly origin?: Origin }
+  | { readonly t: 'tensor'; readonly shape: Shape; readonly partial?: boolean; readonly origin?: Origin; readonly trace?: Trace }
   /** A layer without weights: passes the shape through, flattens it, or concatenates its inputs' features. */
   | { readonly t: 'op'; readonly op: 'same' | 'flatten' | 'concatenate' }
   /** A `tf.sequential()` model whose layers are added one by one. */
@@ -169,7 +171,16 @@ export function sameValue(a: Value, b: Value, depth = 0): boolean {
 
 /** One value for two paths: the same value, or unknown. */
 export function joinValues(a: Value, b: Value): Value {
+  if (a.t === 'tensor' && b.t === 'tensor' && a !== b) return joinTensors(a, b);
   return sameValue(a, b) ? a : UNKNOWN;
+}
+
+/** Two branches' tensors: the dimensions they agree on, and the trace they share (two paths to one core). */
+function joinTensors(a: Extract<Value, { t: 'tensor' }>, b: Extract<Value, { t: 'tensor' }>): Value {
+  const aligned = a.shape.length === b.shape.length && !!a.partial === !!b.partial;
+  const shape = aligned ? a.shape.map((d, i) => (d && b.shape[i]?.equals(d) ? d : undefined)) : [undefined];
+  const trace = a.trace && b.trace && sameTrace(a.trace, b.trace) ? a.trace : undefined;
+  return { t: 'tensor', shape, partial: aligned ? a.partial : true, origin: a.origin === b.origin ? a.origin : undefined, trace };
 }
 
 /** A short text for messages: `512`, `d_model`, `256.0`. */

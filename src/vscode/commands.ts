@@ -1,5 +1,6 @@
 /** Command ids, and the commands that move to a layer and show its details. */
 import * as vscode from 'vscode';
+import { attentionLayers } from '../core/analysis';
 import type { AnalysisService } from './documents';
 import type { ExplainPanel } from './explainPanel';
 
@@ -25,7 +26,7 @@ export async function explainShapes(service: AnalysisService, panel: ExplainPane
   const doc = target ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === target[0]) : editor?.document;
   if (!doc) return undefined;
   const analysis = await service.analysis(doc);
-  const attention = analysis?.layers.filter((l) => l.layer.attention) ?? [];
+  const attention = analysis ? attentionLayers(analysis) : [];
   if (!attention.length) {
     void vscode.window.showInformationMessage('Attention Lens: no attention layer in this file.');
     return undefined;

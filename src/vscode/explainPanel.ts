@@ -5,7 +5,7 @@
  */
 import { webcrypto } from 'crypto';
 import * as vscode from 'vscode';
-import type { LayerResult } from '../core/analysis';
+import { attentionLayers, type LayerResult } from '../core/analysis';
 import { DEFAULT_INPUTS, DTYPES, explain, explainMarkdown, type ExplainData, type ExplainInputs } from '../core/explain';
 import type { AnalysisService } from './documents';
 
@@ -114,7 +114,7 @@ export class ExplainPanel implements vscode.Disposable {
   private async follow(editor: vscode.TextEditor): Promise<void> {
     if (!this.panel || !this.target) return;
     const analysis = await this.service.analysis(editor.document);
-    const here = analysis?.layers.find((l) => l.layer.attention && this.service.range(editor.document, l.span).contains(editor.selection.active));
+    const here = analysis && attentionLayers(analysis).find((l) => this.service.range(editor.document, l.span).contains(editor.selection.active));
     if (!here) return;
     const start = this.service.range(editor.document, here.span).start;
     const target = { uri: editor.document.uri.toString(), line: start.line, character: start.character };
@@ -126,7 +126,7 @@ export class ExplainPanel implements vscode.Disposable {
     const target = this.target;
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === target.uri) ?? (await vscode.workspace.openTextDocument(vscode.Uri.parse(target.uri)));
     const analysis = await this.service.analysis(doc);
-    const layer = analysis && nearestAttention(analysis.layers, (l) => this.service.range(doc, l.span), new vscode.Position(target.line, target.character));
+    const layer = analysis && nearestAttention(attentionLayers(analysis), (l) => this.service.range(doc, l.span), new vscode.Position(target.line, target.character));
     if (!layer) {
       await this.post({ type: 'none', reason: 'No attention layer here any more.' });
       return;
@@ -168,8 +168,7 @@ export class ExplainPanel implements vscode.Disposable {
 }
 
 /** The attention layer at `position`, else the nearest one by line (the code may have moved). */
-function nearestAttention(layers: readonly LayerResult[], range: (l: LayerResult) => vscode.Range, position: vscode.Position): LayerResult | undefined {
-  const attention = layers.filter((l) => l.layer.attention);
+function nearestAttention(attention: readonly LayerResult[], range: (l: LayerResult) => vscode.Range, position: vscode.Position): LayerResult | undefined {
   return attention.find((l) => range(l).contains(position)) ?? [...attention].sort((a, b) => Math.abs(range(a).start.line - position.line) - Math.abs(range(b).start.line - position.line))[0];
 }
 

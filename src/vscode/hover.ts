@@ -1,6 +1,6 @@
 /** Hover on a layer call: the count, its formula, the parameter tensors and what they mean. */
 import * as vscode from 'vscode';
-import { hoverMarkdown, moduleHoverMarkdown } from '../core/format';
+import { attentionHoverMarkdown, hoverMarkdown, moduleHoverMarkdown } from '../core/format';
 import type { AnalysisService } from './documents';
 import { layerAt } from './layerAt';
 import { EXPLAIN_COMMAND } from './commands';
@@ -19,19 +19,28 @@ export class LayerHoverProvider implements vscode.HoverProvider {
     const analysis = await this.service.analysis(doc);
     if (!analysis || token.isCancellationRequested) return undefined;
     const model = analysis.modules.find((m) => this.service.range(doc, m.span).contains(position));
-    if (model) return new vscode.Hover(new vscode.MarkdownString(moduleHoverMarkdown(model.name, model.built?.summary ?? model.summary, model.built?.context)), this.service.range(doc, model.span));
+    if (model) {
+      const md = new vscode.MarkdownString(moduleHoverMarkdown(model.name, model.built?.summary ?? model.summary, model.built?.context));
+      if (model.attention) {
+        md.appendMarkdown(`\n\n${attentionHoverMarkdown(model.attention)}`);
+        this.explainLink(md, doc, model.span);
+      }
+      return new vscode.Hover(md, this.service.range(doc, model.span));
+    }
     const hit = layerAt(this.service, doc, analysis, position);
     if (!hit) return undefined;
     // The models that build the layer, when its count comes from them or differs between them.
     const built = hit.context !== undefined || hit.values.length > 1 ? hit.values : [];
     const md = new vscode.MarkdownString(hoverMarkdown(hit.layer, `${QUALIFIERS[hit.layer.framework]}${hit.layer.kind}`, built));
-    if (hit.layer.attention) {
-      // Command links spread a JSON array into arguments: the command takes one [uri, line, character].
-      const start = this.service.range(doc, hit.span).start;
-      const args = encodeURIComponent(JSON.stringify([[doc.uri.toString(), start.line, start.character]]));
-      md.appendMarkdown(`\n\n[Explain attention shapes](command:${EXPLAIN_COMMAND}?${args})`);
-      md.isTrusted = { enabledCommands: [EXPLAIN_COMMAND] };
-    }
+    if (hit.layer.attention) this.explainLink(md, doc, hit.span);
     return new vscode.Hover(md, this.service.range(doc, hit.span));
+  }
+
+  private explainLink(md: vscode.MarkdownString, doc: vscode.TextDocument, span: Parameters<AnalysisService['range']>[1]): void {
+    // Command links spread a JSON array into arguments: the command takes one [uri, line, character].
+    const start = this.service.range(doc, span).start;
+    const args = encodeURIComponent(JSON.stringify([[doc.uri.toString(), start.line, start.character]]));
+    md.appendMarkdown(`\n\n[Explain attention shapes](command:${EXPLAIN_COMMAND}?${args})`);
+    md.isTrusted = { enabledCommands: [EXPLAIN_COMMAND] };
   }
 }

@@ -162,6 +162,6 @@ export const BUILTIN_CALLS: Record<string, Builtin> = {
 };
 
 export const BUILTIN_NAMES = {
-  python: new Set(['int', 'float', 'max', 'min', 'abs', 'round', 'dict', 'len', 'bool', 'range', 'zip', 'enumerate', 'reversed', 'list', 'tuple', 'sum', 'str', 'isinstance', 'issubclass', 'getattr', 'hasattr', 'setattr', 'super', 'print', 'callable', 'type']),
+  python: new Set(['int', 'float', 'max', 'min', 'abs', 'round', 'dict', 'len', 'bool', 'range', 'zip', 'enumerate', 'reversed', 'list', 'tuple', 'sum', 'str', 'isinstance', 'issubclass', 'getattr', 'hasattr', 'setattr', 'super', 'print', 'callable', 'type', 'map']),
   typescript: new Set(['Math', 'Number', 'parseInt']),
 };

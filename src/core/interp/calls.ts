@@ -143,6 +143,7 @@ export class Calls {
   private library(path: string, bound: BoundCall, e: CallExpr, frame: Frame): Value {
     const positional = bound.positional.map((p) => p.value);
     const keywords = plain(bound.keywords);
+    if (path === 'builtins.map') return this.map(positional, e, frame);
     const language = this.ev.classes.builtin(path, positional, keywords, frame);
     if (language) return language;
     const functional = this.ev.checks.tensorFunction(path, positional, keywords);
@@ -157,7 +158,17 @@ export class Calls {
     const op = path.startsWith('tfjs.layers.') ? path.slice('tfjs.layers.'.length) : '';
     if (op === 'flatten' || op === 'concatenate') return { t: 'op', op };
     if (TFJS_PASS_THROUGH.has(op)) return { t: 'op', op: 'same' };
-    return this.ev.hooks.layer(path, e, bound, true) ?? UNKNOWN;
+    return this.ev.hooks.layer(path, e, bound, true) ?? this.ev.checks.untracked([...positional, ...keywords.values()]) ?? UNKNOWN;
+  }
+
+  /** `map(f, xs, ...)`, as the list it yields: `q, k, v = map(lambda t: rearrange(t, ...), qkv)`. */
+  private map(positional: readonly Value[], e: CallExpr, frame: Frame): Value {
+    const [fn, ...iterables] = positional;
+    const lists = iterables.map(itemsOf);
+    if (!fn || !lists.length || lists.some((l) => !l)) return UNKNOWN;
+    const length = Math.min(...lists.map((l) => l!.length));
+    const items = Array.from({ length }, (_, i) => this.callValue(fn, { positional: lists.map((l) => ({ value: l![i] })), keywords: new Map() }, e, frame));
+    return { t: 'seq', items };
   }
 
   private callLambda(fn: Extract<Value, { t: 'lambda' }>, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {

@@ -9,13 +9,44 @@ import type { Poly } from '../symbolic';
 import { OPAQUE } from '../tensors';
 import { NONE, UNKNOWN, type Value } from '../value';
 import type { Frame } from './frame';
-import { WEIGHTLESS } from './shapeChecks';
+import { softmaxed, type Core } from '../attention/trace';
+import { WEIGHTLESS, type AttentionEvents } from './shapeChecks';
+
+type ModuleValue = Extract<Value, { t: 'module' }>;
 
 export class Flows {
   /** The output shape of each `tf.sequential()` model so far, as `model.add` calls extend it. */
   private readonly models = new Map<number, readonly (Poly | undefined)[] | undefined>();
+  /** The modules whose forward() is running, innermost last. */
+  private readonly running: ModuleValue[] = [];
+  /** The module whose forward() made each attention core. */
+  private readonly cores = new WeakMap<Core, ModuleValue>();
 
   constructor(private readonly ev: Evaluator) {}
+
+  /** An attention core belongs to the module whose forward() makes it; its output projection must be applied there too. */
+  readonly attention: AttentionEvents = {
+    core: (core) => {
+      const module = this.running[this.running.length - 1];
+      if (!module) return;
+      this.cores.set(core, module);
+      this.ev.hooks.attention?.(module, { core });
+    },
+    output: (core, layer) => {
+      const module = this.running[this.running.length - 1];
+      if (module && this.cores.get(core) === module) this.ev.hooks.attention?.(module, { core, output: layer });
+    },
+  };
+
+  /** Runs `module`'s forward(). */
+  private forward(module: ModuleValue, run: () => Value): Value {
+    this.running.push(module);
+    try {
+      return run();
+    } finally {
+      this.running.pop();
+    }
+  }
 
   /** `layer.apply(x)` / `mha.call(q, {value})` / `model.add(layer)`: the shapes that flow through. */
   flowCall(target: Value, method: string, args: readonly Arg[], frame: Frame): Value | undefined {
@@ -64,12 +95,13 @@ export class Flows {
     }
     if (callee.cls) {
       const forward = this.ev.classes.method(callee.cls, this.ev.language === 'python' ? 'forward' : 'forward');
-      if (forward) return (forward.owner ?? this.ev).functions.callFunction(forward, positional, keywords, callee);
+      if (forward) return this.forward(callee, () => (forward.owner ?? this.ev).functions.callFunction(forward, positional, keywords, callee));
       if (callee.layer) return this.ev.checks.applyLayer(callee.layer, positional, keywords, span);
       return UNKNOWN;
     }
     const input = positional[0];
-    return WEIGHTLESS.has(callee.tree.kind) && callee.tree.kind !== 'Flatten' && input?.t === 'tensor' ? input : UNKNOWN;
+    if (input?.t !== 'tensor' || !WEIGHTLESS.has(callee.tree.kind) || callee.tree.kind === 'Flatten') return UNKNOWN;
+    return callee.tree.kind === 'Softmax' ? softmaxed(input) : input;
   }
 
   /**
@@ -87,8 +119,9 @@ export class Flows {
     };
     try {
       const scope = (forward.owner ?? this.ev).scopeAt(forward.fragment, forward.scope);
-      const inputs = scope.params.slice(this.ev.language === 'python' ? 1 : 0).filter((p) => !p.default && !p.variadic).map(() => OPAQUE);
-      this.ev.guard(() => (forward.owner ?? this.ev).functions.callFunction(forward, inputs, new Map(), instance));
+      // Each input is traced by its name: keys from another input than the queries make cross attention.
+      const inputs = scope.params.slice(this.ev.language === 'python' ? 1 : 0).filter((p) => !p.default && !p.variadic).map((p): Value => ({ ...OPAQUE, trace: { source: { input: p.name } } }));
+      this.ev.guard(() => this.forward(instance, () => (forward.owner ?? this.ev).functions.callFunction(forward, inputs, new Map(), instance)));
     } finally {
       this.ev.assigned = undefined;
     }

@@ -10,6 +10,7 @@ import type { DefRef, Value } from '../value';
 import { Budget } from './budget';
 import { Journal } from './journal';
 import type { LayerValue } from './shapeChecks';
+import type { Attention } from '../attention/recognise';
 
 export type CallExpr = Extract<Expr, { k: 'call' }>;
 
@@ -41,6 +42,8 @@ export interface Hooks {
   varied?(since: number): void;
   /** A subclass of a catalog layer built at a call site: the layer its constructor made. */
   built?(call: CallExpr, layer: LayerValue): void;
+  /** Attention written by hand, met in `module`'s forward(): its core, then again with its output projection. */
+  attention?(module: Extract<Value, { t: 'module' }>, found: Attention): void;
 }
 
 /** What one file's evaluators share along a chain of imports. */

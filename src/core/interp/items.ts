@@ -1,4 +1,5 @@
 /** Items of lists, tuples, strings, ranges, dicts and modules: `xs[i]`, `xs[a:b:c]`, `d["k"]`, `blocks[0]`. */
+import { part, untracked } from '../tensors';
 import { UNKNOWN, asPoly, type Value } from '../value';
 import { itemsOf } from './builtins';
 
@@ -14,6 +15,12 @@ export function subscript(obj: Value, key: Value, member: (obj: Value, id: strin
   if (obj.t === 'module' && key.t === 'int' && key.p.constant !== undefined) return member(obj, String(key.p.constant));
   if (obj.t === 'module' && key.t === 'str') return member(obj, key.v);
   if (obj.t === 'sym' && key.t === 'str') return { t: 'sym', name: `${obj.name}[${JSON.stringify(key.v)}]` };
+  if (obj.t === 'tensor') {
+    // `qkv[0]` of a tensor reshaped to (3, B, heads, T, head size): the first slice of a fused projection.
+    const i = key.t === 'int' ? key.p.constant : undefined;
+    if (i !== undefined && i >= 0n && i < 64n && !obj.partial && obj.shape.length > 1) return part({ t: 'tensor', shape: obj.shape.slice(1), origin: obj.origin, trace: obj.trace }, Number(i));
+    return untracked(obj);
+  }
   return UNKNOWN;
 }
 

@@ -6,7 +6,9 @@
 import type { Span } from '../expr';
 import type { Finding } from '../layer';
 import { groupDigits, type Poly } from '../symbolic';
-import { OPAQUE, SHAPE_PRESERVING, concatenate, features, matmul, withFeatures, type Tensor } from '../tensors';
+import { rearrangedHeads } from '../attention/einops';
+import { fusedCore, joined, product, softmaxed, type Core } from '../attention/trace';
+import { OPAQUE, SHAPE_PRESERVING, concatenate, features, matmul, untracked, withFeatures, type Tensor } from '../tensors';
 import { UNKNOWN, type Value } from '../value';
 
 export type LayerValue = Extract<Value, { t: 'layer' }>;
@@ -29,13 +31,32 @@ export const WEIGHTLESS = new Set([
   'MSELoss', 'L1Loss', 'BCELoss', 'BCEWithLogitsLoss', 'NLLLoss', 'CosineSimilarity', 'PairwiseDistance', 'Softmax2d', 'Tanhshrink',
 ]);
 
+/** `rearrange(q, "b n (h d) -> b h n d", h=heads)`: the shape is not followed, the head split is. */
+function rearrange(positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
+  const [t, pattern] = positional;
+  if (t?.t !== 'tensor') return UNKNOWN;
+  const source = t.trace?.source;
+  const split = pattern?.t === 'str' && source?.layer && !t.trace?.core ? rearrangedHeads(pattern.v, keywords, source.width ?? features(t)) : undefined;
+  const trace = split ? { source: { ...source!, ...split } } : t.trace;
+  return trace ? { ...OPAQUE, trace } : UNKNOWN;
+}
+
 /** `nn.Linear (line 14)`: a layer as messages name it. */
 export function layerLabel(v: LayerValue): string {
   return `${v.layer.framework === 'pytorch' ? 'nn.' : ''}${v.layer.kind} (line ${v.span.startLine + 1})`;
 }
 
+/** What the checks tell the evaluator of attention written by hand: its core, then the layer applied to it. */
+export interface AttentionEvents {
+  core(core: Core): void;
+  output(core: Core, layer: LayerValue): void;
+}
+
 export class ShapeChecks {
-  constructor(private readonly report: (f: Finding) => void) {}
+  constructor(
+    private readonly report: (f: Finding) => void,
+    private readonly attention: AttentionEvents,
+  ) {}
 
   /** `layer(x)`: the layer's own checks, and the tensor it returns. */
   applyLayer(callee: LayerValue, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, span: Span): Value {
@@ -53,9 +74,19 @@ export class ShapeChecks {
     }
     const input = positional[0];
     this.checkSize(input, layer.inFeatures, span, callee, 'feature-mismatch', 'its input', 'input features', () => 'PyTorch raises a shape error at this call');
+    const traced = input?.t === 'tensor' ? input.trace : undefined;
+    if (traced?.core?.v) this.attention.output(traced.core, callee);
     if (!LAST_AXIS_KINDS.has(layer.kind)) return UNKNOWN;
-    const out = input?.t === 'tensor' ? withFeatures(input, layer.outFeatures, origin) : { ...OPAQUE, shape: [layer.outFeatures], origin };
+    const shaped = input?.t === 'tensor' ? withFeatures(input, layer.outFeatures, origin) : { ...OPAQUE, shape: [layer.outFeatures], origin };
+    const out: Tensor = { ...shaped, trace: { source: { layer: callee, width: layer.outFeatures, input: traced?.source?.input } } };
     return RECURRENT_KINDS.has(layer.kind) ? { t: 'seq', items: [out, UNKNOWN], tuple: true } : out;
+  }
+
+  /** `a @ b`, `torch.matmul`, a two-operand einsum: the product, and the attention core it may form. */
+  private product(a: Tensor, b: Tensor, shaped: Tensor): Tensor {
+    const trace = product(a, b);
+    if (trace?.core?.v) this.attention.core(trace.core);
+    return { ...shaped, trace };
   }
 
   private checkSize(input: Value | undefined, expected: Poly | undefined, span: Span, layer: LayerValue, code: string, what: string, expectedName: string, consequence: (got: string) => string): void {
@@ -79,7 +110,7 @@ export class ShapeChecks {
 
   /** `x + y` of two tensors: the feature sizes must match (or one be 1). */
   broadcast(op: string, l: Tensor, r: Tensor, span: Span | undefined): Value {
-    if (op === '@') return matmul(l, r);
+    if (op === '@') return this.product(l, r, matmul(l, r));
     const a = features(l)?.constant;
     const b = features(r)?.constant;
     if (a !== undefined && b !== undefined && a !== b && a !== 1n && b !== 1n && span) {
@@ -93,26 +124,39 @@ export class ShapeChecks {
       });
     }
     // A side of unknown size takes the other's: they must match for the sum to exist.
-    return a === 1n || a === undefined ? r : l;
+    const side = a === 1n || a === undefined ? r : l;
+    return { ...side, trace: joined([l, r]) };
   }
 
   /** `torch.cat`, activations from torch and torch.nn.functional, and scaled dot-product attention. */
   tensorFunction(path: string, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value | undefined {
     const name = path.slice(path.lastIndexOf('.') + 1);
     const owner = path.slice(0, path.lastIndexOf('.'));
+    if (path === 'einops.rearrange') return rearrange(positional, keywords);
     if (owner !== 'torch' && owner !== 'torch.nn.functional') return undefined;
     if (name === 'cat' || name === 'concat' || name === 'concatenate') {
       const items = positional[0];
       return items?.t === 'seq' ? concatenate(items.items, keywords.get('dim') ?? positional[1]) : UNKNOWN;
     }
-    if (name === 'matmul' && positional[0]?.t === 'tensor' && positional[1]?.t === 'tensor') return matmul(positional[0], positional[1]);
+    const [a, b] = positional;
+    if (name === 'matmul' && a?.t === 'tensor' && b?.t === 'tensor') return this.product(a, b, matmul(a, b));
+    if (name === 'einsum' && positional.length === 3 && b?.t === 'tensor' && positional[2].t === 'tensor') return this.product(b, positional[2], OPAQUE);
     if (name === 'scaled_dot_product_attention') {
       const value = keywords.get('value') ?? positional[2];
-      return value?.t === 'tensor' ? value : UNKNOWN;
+      const trace = fusedCore(keywords.get('query') ?? a, keywords.get('key') ?? b, value);
+      if (trace?.core) this.attention.core(trace.core);
+      return value?.t === 'tensor' ? { ...value, trace: trace ?? value.trace } : trace ? { ...OPAQUE, trace } : UNKNOWN;
     }
     const input = positional[0];
+    if (name === 'softmax' && input?.t === 'tensor') return softmaxed(input);
     if (SHAPE_PRESERVING.has(name) && input?.t === 'tensor') return input;
     return undefined;
+  }
+
+  /** A torch function this file does not follow, applied to a traced tensor: its result is still traced. */
+  untracked(positional: readonly Value[]): Value | undefined {
+    const t = positional.find((v): v is Tensor => v.t === 'tensor' && v.trace !== undefined);
+    return t && untracked(t);
   }
 
   /** nn.Sequential: each layer must read the feature size the one before it produces. */

@@ -33,6 +33,24 @@ export class TorchApi {
     return tree;
   }
 
+  /** Where `v` sits inside `root`, as `named_modules()` names it (`attn.c_attn`); undefined when it is not in it. */
+  pathIn(root: ModuleTree, v: Value): string | undefined {
+    const target = this.moduleOf(v);
+    const visited = new Set<ModuleTree>();
+    const queue: [ModuleTree, string][] = [[root, '']];
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const [node, path] = next;
+      if (visited.has(node)) continue;
+      visited.add(node);
+      for (const [name, child] of node.children) {
+        const here = path ? `${path}.${name}` : name;
+        if (child === target) return here;
+        queue.push([child, here]);
+      }
+    }
+    return undefined;
+  }
+
   /** Makes `tree` the module tree of a layer value (a copy of another layer's tree). */
   adoptTree(layer: LayerValue, tree: ModuleTree): void {
     this.layerModules.set(layer, tree);

@@ -1,0 +1,122 @@
+/**
+ * Attention written by hand, as one layer: the module whose forward() holds the core, its projections by
+ * role (W_Q, W_K, W_V, W_O, fused or not), heads and head size as the code splits them, grouped-query and
+ * cross attention. The result is a LayerInstance with an AttentionShape, so the lens, the hover and the
+ * Explain panel treat it as they treat nn.MultiheadAttention.
+ */
+import { dimText } from '../catalog/spec';
+import type { AttentionShape, LayerInstance, Tensor } from '../layer';
+import { totalOf, unknownIn, type ModuleTree } from '../modules';
+import { Poly } from '../symbolic';
+import type { Value } from '../value';
+import type { Core } from './trace';
+
+type LayerValue = Extract<Value, { t: 'layer' }>;
+
+export interface Attention {
+  readonly core: Core;
+  readonly output?: LayerValue;
+}
+
+const LETTERS = { q: 'Q', k: 'K', v: 'V', o: 'O' } as const;
+
+/** `module`'s attention; `pathOf` names a layer inside the module (`c_attn`), undefined when it is not in it. */
+export function describe(className: string, tree: ModuleTree, found: Attention, pathOf: (layer: LayerValue) => string | undefined): LayerInstance | undefined {
+  const { q, k, v } = found.core;
+  if (!q.layer || !k.layer || !v?.layer) return undefined;
+  const paths = { q: pathOf(q.layer), k: pathOf(k.layer), v: pathOf(v.layer), o: found.output && pathOf(found.output) };
+  if (!paths.q || !paths.k || !paths.v) return undefined;
+  const roles = new Map<string, string[]>();
+  for (const role of ['q', 'k', 'v', 'o'] as const) {
+    const path = paths[role];
+    if (path) roles.set(path, [...(roles.get(path) ?? []), LETTERS[role]]);
+  }
+  const tensors = namedTensors(tree).map((t) => ({ ...t, role: roleOf(t.name, roles) }));
+  const reason = unknownIn(tree);
+  const params = reason === undefined ? totalOf(tree) : undefined;
+
+  const heads = q.heads;
+  const headDim = q.headDim ?? (heads?.constant && q.width ? q.width.divExact(heads.constant) : undefined);
+  const kvHeads = k.heads ?? (headDim?.constant && k.width ? k.width.divExact(headDim.constant) : undefined);
+  const grouped = heads && kvHeads && !kvHeads.equals(heads) ? kvHeads : undefined;
+  const valueHeadDim = v.headDim && headDim && !v.headDim.equals(headDim) ? v.headDim : undefined;
+  const cross = q.input !== undefined && k.input !== undefined && q.input !== k.input;
+  const embed = q.layer.layer.inFeatures ?? Poly.symbol('E');
+  const bias = q.layer.layer.tensors.some((t) => t.name === 'bias');
+  const fused = paths.q === paths.k ? (paths.k === paths.v ? 'Q, K and V from one projection' : 'Q and K from one projection') : paths.k === paths.v ? 'K and V from one projection' : 'separate projections';
+  const attention: AttentionShape = {
+    embed,
+    heads: heads ?? Poly.symbol('h'),
+    headDim,
+    kdim: k.layer.layer.inFeatures ?? embed,
+    vdim: v.layer.layer.inFeatures ?? embed,
+    layout: 'module',
+    kvHeads: grouped,
+    valueHeadDim,
+    output: found.output?.layer.outFeatures ? [found.output.layer.outFeatures] : undefined,
+    bias,
+    settings: [
+      ['query input features', dimText(embed)],
+      ['heads', heads ? dimText(heads) : 'not known'],
+      ['head size d_k', headDim ? dimText(headDim) : 'not known'],
+      ...(grouped ? [['key/value heads', dimText(grouped)] as const] : []),
+      ...(cross ? [['keys and values from', `${k.input} (queries from ${q.input})`] as const] : []),
+      ['projections', fused],
+      ['W_Q · W_K · W_V · W_O', [paths.q, paths.k, paths.v, paths.o ?? '—'].join(' · ')],
+    ],
+  };
+  const shape = heads ? `${dimText(heads)} heads${headDim ? ` × ${dimText(headDim)}` : ''}` : 'attention';
+  const variant = grouped ? (grouped.constant === 1n ? ' · MQA, 1 kv head' : ` · GQA ${dimText(heads!)} q / ${dimText(grouped)} kv heads`) : '';
+  return {
+    kind: className,
+    framework: 'pytorch',
+    tensors,
+    params,
+    formula: params && !params.isConstant ? params.toString() : '',
+    summary: `${shape}${variant}${cross ? ' · cross' : ''}`,
+    notes: notes(paths, fused, heads, headDim, grouped, cross),
+    unknownReason: reason,
+    attention,
+    inFeatures: embed,
+    outFeatures: found.output?.layer.outFeatures,
+  };
+}
+
+function notes(paths: Record<'q' | 'k' | 'v' | 'o', string | undefined>, fused: string, heads: Poly | undefined, headDim: Poly | undefined, grouped: Poly | undefined, cross: boolean): string[] {
+  const out = [`Attention written by hand: ${fused} (W_Q in \`${paths.q}\`, W_K in \`${paths.k}\`, W_V in \`${paths.v}\`)${paths.o ? `, output projection \`${paths.o}\`` : ', no output projection in this class'}.`];
+  if (heads && headDim) out.push(`The heads split the projections into ${dimText(heads)} slices of d_k = ${dimText(headDim)}; softmax(QKᵀ/√d_k)V itself has no parameters.`);
+  if (grouped && heads) out.push(`Grouped-query attention: ${dimText(grouped)} key/value heads serve ${dimText(heads)} query heads, so W_K, W_V and the KV cache are ${heads.constant && grouped.constant ? `${heads.constant / grouped.constant} times` : ''} smaller than W_Q.`.replace('are  smaller', 'are smaller'));
+  if (cross) out.push('Cross attention: the keys and values come from another input than the queries.');
+  return out;
+}
+
+function roleOf(name: string, roles: ReadonlyMap<string, readonly string[]>): string {
+  const dot = name.lastIndexOf('.');
+  const letters = roles.get(name.slice(0, dot));
+  if (!letters) return '';
+  const leaf = name.slice(dot + 1);
+  const kind = leaf === 'weight' ? 'W' : leaf === 'bias' ? 'b' : undefined;
+  if (!kind) return '';
+  const names = letters.map((l) => `${kind}_${l}`);
+  return names.length > 1 ? `${names.join(', ')} stacked` : names[0];
+}
+
+/** The module's parameters as `named_parameters()` lists them. */
+function namedTensors(tree: ModuleTree): Tensor[] {
+  const out: Tensor[] = [];
+  const seen = new Set<number>();
+  const visited = new Set<ModuleTree>();
+  const visit = (n: ModuleTree, prefix: string, repeat: Poly | undefined) => {
+    if (visited.has(n)) return;
+    visited.add(n);
+    const times = n.repeat ? (repeat ? repeat.mul(n.repeat) : n.repeat) : repeat;
+    for (const [name, p] of n.params) {
+      if (seen.has(p.id)) continue;
+      seen.add(p.id);
+      out.push({ name: prefix + name, shape: p.shape, repeat: times });
+    }
+    for (const [name, c] of n.children) visit(c, `${prefix}${name}.`, times);
+  };
+  visit(tree, '', undefined);
+  return out;
+}

@@ -1,0 +1,98 @@
+/**
+ * Where a tensor comes from, for recognising attention written by hand: the projection it is the output of
+ * (through reshapes, slices and element-wise operations), the forward() argument it was computed from, and
+ * how the last reshape split it into heads. A scores product of two projections, a softmax over it and a
+ * product with a third projection make the attention's core; the layer applied to that is its output
+ * projection.
+ */
+import type { Poly } from '../symbolic';
+import type { Value } from '../value';
+
+type Tensor = Extract<Value, { t: 'tensor' }>;
+type LayerValue = Extract<Value, { t: 'layer' }>;
+
+export interface Source {
+  /** The projection whose output this is. */
+  readonly layer?: LayerValue;
+  /** The feature size the projection gave this tensor (a third of a fused qkv after its split). */
+  readonly width?: Poly;
+  /** Which slice of a fused projection (`q, k, v = qkv.split(E, dim=2)`). */
+  readonly part?: number;
+  /** The forward() argument it was computed from: keys from another argument make cross attention. */
+  readonly input?: string;
+  /** The last reshape that split the features: `view(B, T, heads, headDim)`. */
+  readonly heads?: Poly;
+  readonly headDim?: Poly;
+}
+
+export interface Core {
+  readonly q: Source;
+  readonly k: Source;
+  readonly v?: Source;
+  /** A softmax (or scaled_dot_product_attention) normalised the scores. */
+  readonly softmax: boolean;
+}
+
+export interface Trace {
+  readonly source?: Source;
+  readonly core?: Core;
+}
+
+function sameSource(a: Source | undefined, b: Source | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && a.layer === b.layer && a.part === b.part && a.input === b.input);
+}
+
+/** Whether two branches' tensors come the same way: the same projection, or the same core. */
+export function sameTrace(a: Trace, b: Trace): boolean {
+  if (a.core || b.core) return !!a.core && !!b.core && sameSource(a.core.q, b.core.q) && sameSource(a.core.k, b.core.k) && sameSource(a.core.v, b.core.v) && a.core.softmax === b.core.softmax;
+  return sameSource(a.source, b.source);
+}
+
+/** `result` with the trace of `from`, the tensor it was computed from by a shape or element-wise operation. */
+export function carry(result: Value, from: Tensor): Value {
+  if (!from.trace || result.t !== 'tensor' || result.trace) return result;
+  return { ...result, trace: from.trace };
+}
+
+/** The trace an operation over these values keeps: a core wins; one source when they agree; else none. */
+export function joined(values: readonly Value[]): Trace | undefined {
+  const traces = values.map((v) => (v.t === 'tensor' ? v.trace : undefined)).filter((t): t is Trace => t !== undefined);
+  const withCore = traces.find((t) => t.core);
+  if (withCore) return withCore;
+  const sources = traces.filter((t) => t.source?.layer);
+  if (sources.length === 0) return traces[0];
+  return sources.every((t) => t.source!.layer === sources[0].source!.layer && t.source!.part === sources[0].source!.part) ? sources[0] : undefined;
+}
+
+/** `a @ b`: the scores of two projections, or the weights of a softmaxed core applied to the values. */
+export function product(a: Tensor, b: Tensor): Trace | undefined {
+  const core = a.trace?.core;
+  if (core && !core.v && core.softmax) return b.trace?.source?.layer ? { core: { ...core, v: b.trace.source } } : undefined;
+  const q = a.trace?.source;
+  const k = b.trace?.source;
+  if (core || b.trace?.core || !q?.layer || !k?.layer) return undefined;
+  return { core: { q, k, softmax: false } };
+}
+
+/** A softmax over the scores. */
+export function softmaxed(t: Tensor): Tensor {
+  const core = t.trace?.core;
+  return core && !core.v && !core.softmax ? { ...t, trace: { core: { ...core, softmax: true } } } : t;
+}
+
+/** `scaled_dot_product_attention(q, k, v)`: the whole core at once. */
+export function fusedCore(q: Value | undefined, k: Value | undefined, v: Value | undefined): Trace | undefined {
+  const source = (x: Value | undefined) => (x?.t === 'tensor' && !x.trace?.core ? x.trace?.source : undefined);
+  const [qs, ks, vs] = [source(q), source(k), source(v)];
+  return qs?.layer && ks?.layer && vs?.layer ? { core: { q: qs, k: ks, v: vs, softmax: true } } : undefined;
+}
+
+/** The source after a reshape whose last two dimensions split the features into (heads, headDim). */
+export function splitHeads(source: Source, last: readonly (Poly | undefined)[]): Source {
+  if (last.length < 2) return source;
+  const [heads, headDim] = last.slice(-2);
+  const width = source.width;
+  const h = heads ?? (width && headDim?.constant ? width.divExact(headDim.constant) : undefined);
+  const d = headDim ?? (width && heads?.constant ? width.divExact(heads.constant) : undefined);
+  return { ...source, heads: h, headDim: d };
+}

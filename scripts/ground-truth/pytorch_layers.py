@@ -155,7 +155,10 @@ def run_fixture(path, recorder):
         if inspect.isfunction(obj):
             kwargs = default_arguments(obj)
             if kwargs is not None:
-                obj(**kwargs)
+                try:
+                    obj(**kwargs)
+                except Exception:  # a builder of a model PyTorch refuses (attention_mistakes.py) builds nothing
+                    pass
         elif issubclass(obj, nn.Module):  # other classes are configs, only built as arguments
             modules.append(build_module(obj_name, line, obj, default_arguments(obj), recorder))
 

@@ -6,6 +6,7 @@
  */
 import type { Expr, Span } from './expr';
 import type { ExprRef, ImportResolver, Scope, SourceModel } from './source';
+import { extendDims, shapeOf } from './views';
 import { NONE, SCALAR, UNKNOWN, asPoly, int, truthy, type Value } from './value';
 import { Poly } from './symbolic';
 import { layerSpec } from './catalog';
@@ -216,8 +217,15 @@ export class Evaluator implements Interp {
             items.push(this.eval(item, frame));
             continue;
           }
+          // `(*x.shape[:-1], -1, head_dim)`: the leading dimensions of a forward() argument, then the rest.
+          const starred = this.eval(item.value, frame);
+          if (starred.t === 'dims' && items.length === 0) {
+            const rest = e.items.slice(1);
+            if (rest.some((r) => r.k === 'star')) return UNKNOWN;
+            return extendDims(starred, rest.map((r) => this.eval(r, frame)));
+          }
           // `(n, *(s + r for ...))`: the starred items, when they can be listed; else the length is not known.
-          const spread = this.iteration(this.eval(item.value, frame)).values;
+          const spread = this.iteration(starred).values;
           if (!spread || items.length + spread.length > LIMITS.listItems) return UNKNOWN;
           items.push(...spread);
         }
@@ -304,7 +312,7 @@ export class Evaluator implements Interp {
       case 'super':
         return this.classes.superAttribute(obj, id) ?? UNKNOWN;
       case 'tensor':
-        return id === 'shape' ? { t: 'seq', items: obj.partial ? [] : obj.shape.map((d) => (d ? int(d) : UNKNOWN)) } : id === 'T' ? obj : UNKNOWN;
+        return id === 'shape' ? shapeOf(obj) : id === 'T' ? obj : UNKNOWN;
       default:
         return UNKNOWN;
     }

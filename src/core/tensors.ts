@@ -4,6 +4,7 @@
  */
 import { carry, softmaxed, splitHeads } from './attention/trace';
 import { Poly } from './symbolic';
+import { indexDims, shapeOf } from './views';
 import { asPoly, UNKNOWN, type Origin, type Value } from './value';
 
 export type Tensor = Extract<Value, { t: 'tensor' }>;
@@ -16,7 +17,7 @@ export function features(t: Tensor): Poly | undefined {
 }
 
 export function withFeatures(t: Tensor, f: Poly | undefined, origin?: Origin): Tensor {
-  return { t: 'tensor', shape: [...t.shape.slice(0, -1), f], partial: t.partial, origin, trace: t.trace };
+  return { t: 'tensor', shape: [...t.shape.slice(0, -1), f], partial: t.partial, origin, trace: t.trace, lead: t.lead };
 }
 
 /** The result of an operation on `t` that this file does not follow: a tensor of unknown shape, still traced. */
@@ -50,11 +51,12 @@ export function tensorMethod(t: Tensor, method: string, args: readonly Value[], 
   const result = shapeMethod(t, method, args, keywords);
   if (method === 'view' || method === 'reshape') return headSplit(t, result);
   if (method === 'softmax' && result.t === 'tensor') return softmaxed(result);
+  if (method === 'size' || method === 'dim') return result;
   return result.t === 'unknown' ? untracked(t) : carry(result, t);
 }
 
 /** A reshape whose last axis no longer holds the features splits them into (heads, head size). */
-function headSplit(t: Tensor, result: Value): Value {
+export function headSplit(t: Tensor, result: Value): Value {
   if (result.t !== 'tensor') return untracked(t);
   const source = t.trace?.source;
   // The first split names the heads: a later reshape (rotary pairs, merging back) does not.
@@ -116,6 +118,14 @@ function shapeMethod(t: Tensor, method: string, args: readonly Value[], keywords
       const count = rank !== undefined && axis(keywords.get('dim') ?? args[0] ?? { t: 'int', p: Poly.ZERO }, rank) === 0 ? t.shape[0]?.constant : undefined;
       if (count === undefined || count > 64n) return UNKNOWN;
       return { t: 'seq', items: Array.from({ length: Number(count) }, (_, i) => part({ t: 'tensor', shape: t.shape.slice(1), origin: t.origin, trace: t.trace }, i)) };
+    }
+    case 'size': {
+      const shape = shapeOf(t);
+      const i = args[0] ? asPoly(args[0])?.constant : undefined;
+      if (!args[0]) return shape;
+      if (i === undefined) return UNKNOWN;
+      if (shape.t === 'dims') return indexDims(shape, Number(i));
+      return shape.t === 'seq' ? (shape.items[Number(i < 0n ? BigInt(shape.items.length) + i : i)] ?? UNKNOWN) : UNKNOWN;
     }
     case 'unsqueeze': {
       const dim = asPoly(args[0] ?? UNKNOWN)?.constant;

@@ -52,7 +52,17 @@ export type Value =
    * dimension is placed: the rank is not known. `origin` says which layer produced it, for messages;
    * `trace` which projection, for recognising attention written by hand.
    */
-  | { readonly t: 'tensor'; readonly shape: Shape; readonly partial?: boolean; readonly origin?: Origin; readonly trace?: Trace }
+  | {
+      readonly t: 'tensor';
+      readonly shape: Shape;
+      readonly partial?: boolean;
+      readonly origin?: Origin;
+      readonly trace?: Trace;
+      /** With `partial`: the forward() argument whose leading dimensions these are (`x` for `x.shape[0]`). */
+      readonly lead?: string;
+    }
+  /** `x.shape` of a forward() argument of unknown rank: its leading dimensions, then `tail`. */
+  | { readonly t: 'dims'; readonly lead: string; readonly tail: Shape }
   /** A layer without weights: passes the shape through, flattens it, or concatenates its inputs' features. */
   | { readonly t: 'op'; readonly op: 'same' | 'flatten' | 'concatenate' }
   /** A `tf.sequential()` model whose layers are added one by one. */

@@ -65,7 +65,7 @@ export function describe(className: string, tree: ModuleTree, found: Attention, 
       ['W_Q · W_K · W_V · W_O', [paths.q, paths.k, paths.v, paths.o ?? '—'].join(' · ')],
     ],
   };
-  const shape = heads ? `${dimText(heads)} heads${headDim ? ` × ${dimText(headDim)}` : ''}` : 'attention';
+  const shape = heads ? `${dimText(heads)} heads${headDim ? ` × ${dimText(headDim)}` : ''}${valueHeadDim ? `, values × ${dimText(valueHeadDim)}` : ''}` : 'heads not known';
   const variant = grouped ? (grouped.constant === 1n ? ' · MQA, 1 kv head' : ` · GQA ${dimText(heads!)} q / ${dimText(grouped)} kv heads`) : '';
   return {
     kind: className,

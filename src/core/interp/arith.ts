@@ -2,6 +2,7 @@
  * Arithmetic on values as Python and JavaScript do it, exact on integers, within the budget's limits: a
  * result too large to be a size (bits, terms, degree) is unknown, never computed.
  */
+import { extendDims } from '../views';
 import { Poly } from '../symbolic';
 import { UNKNOWN, asPoly, int, type Value } from '../value';
 import type { CompareOp } from '../expr';
@@ -99,6 +100,7 @@ function quotient(a: Poly, op: string, b: Poly): Value {
 }
 
 function sequenceOp(op: string, l: Value, r: Value, count: Poly | undefined): Value {
+  if (op === '+' && l.t === 'dims' && r.t === 'seq') return extendDims(l, r.items);
   if (op === '+' && l.t === 'seq' && r.t === 'seq') return l.items.length + r.items.length > LIMITS.listItems ? UNKNOWN : { t: 'seq', items: [...l.items, ...r.items] };
   if (op === '+' && l.t === 'str' && r.t === 'str') return { t: 'str', v: l.v + r.v };
   if (op === '*' && l.t === 'seq' && count?.constant !== undefined) {

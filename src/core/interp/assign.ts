@@ -36,7 +36,9 @@ export class Assignments {
         return;
       }
       case 'list': {
-        const items = value.t === 'seq' ? value.items : undefined;
+        // `B, T, C = x.size()`: the names fix the rank of the argument `x` for the views that follow.
+        const unpacked = value.t === 'dims' && !target.items.some((t) => t.k === 'star') ? this.ev.checks.unpacked(value, target.items.length) : undefined;
+        const items = value.t === 'seq' ? value.items : unpacked;
         const star = target.items.findIndex((t) => t.k === 'star');
         if (star < 0) {
           target.items.forEach((t, i) => this.assign(t, items?.[i] ?? (value.t === 'repeat' ? value.item : UNKNOWN), frame));

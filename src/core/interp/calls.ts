@@ -7,7 +7,6 @@ import type { Arg } from '../expr';
 import type { Evaluator } from '../evaluate';
 import type { BoundCall, CallExpr } from './hooks';
 import { normalizePath } from '../imports';
-import { tensorMethod } from '../tensors';
 import { NONE, UNKNOWN, type Value } from '../value';
 import { APPLY_METHODS, tensorSource } from '../flow';
 import { TFJS_PASS_THROUGH } from '../catalog';
@@ -26,7 +25,8 @@ export class Calls {
         if (value.t !== 'dict' || this.ev.dicts.isTainted(value)) return undefined;
         for (const [k, v] of value.fields) keywords.set(k, { value: v });
       } else if (arg.spread === 'list') {
-        if (value.t === 'repeat') positional.push({ value, arg });
+        // `view(*x.shape[:-1], heads, -1)`: leading dimensions of unknown count, first, for a view to keep.
+        if (value.t === 'repeat' || (value.t === 'dims' && positional.length === 0)) positional.push({ value, arg });
         else {
           const items = itemsOf(value);
           if (!items) return undefined;
@@ -95,7 +95,7 @@ export class Calls {
     }
     if (obj.t === 'tensor') {
       const args = this.bind(e.args, frame);
-      return args ? tensorMethod(obj, method, args.positional.map((p) => p.value), plain(args.keywords)) : UNKNOWN;
+      return args ? this.ev.checks.tensorMethod(obj, method, args.positional.map((p) => p.value), plain(args.keywords), e.span) : UNKNOWN;
     }
     if (obj.t === 'module' || obj.t === 'layer') {
       const args = this.bind(e.args, frame);

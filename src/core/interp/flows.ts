@@ -120,7 +120,8 @@ export class Flows {
     try {
       const scope = (forward.owner ?? this.ev).scopeAt(forward.fragment, forward.scope);
       // Each input is traced by its name: keys from another input than the queries make cross attention.
-      const inputs = scope.params.slice(this.ev.language === 'python' ? 1 : 0).filter((p) => !p.default && !p.variadic).map((p): Value => ({ ...OPAQUE, trace: { source: { input: p.name } } }));
+      const inputs = scope.params.slice(this.ev.language === 'python' ? 1 : 0).filter((p) => !p.default && !p.variadic).map((p): Value => ({ ...OPAQUE, lead: p.name, trace: { source: { input: p.name } } }));
+      this.ev.checks.forgetLeads();
       this.ev.guard(() => this.forward(instance, () => (forward.owner ?? this.ev).functions.callFunction(forward, inputs, new Map(), instance)));
     } finally {
       this.ev.assigned = undefined;

@@ -1,9 +1,16 @@
 /** Items of lists, tuples, strings, ranges, dicts and modules: `xs[i]`, `xs[a:b:c]`, `d["k"]`, `blocks[0]`. */
 import { part, untracked } from '../tensors';
+import { indexDims, sliceDims } from '../views';
 import { UNKNOWN, asPoly, type Value } from '../value';
 import { itemsOf } from './builtins';
 
 export function subscript(obj: Value, key: Value, member: (obj: Value, id: string) => Value): Value {
+  if (obj.t === 'dims') {
+    const bound = (v: Value) => (v.t === 'none' ? undefined : asPoly(v)?.constant);
+    if (key.t === 'slice') return key.step.t === 'none' ? sliceDims(obj, numberOf(bound(key.lower)), numberOf(bound(key.upper))) : UNKNOWN;
+    const i = asPoly(key)?.constant;
+    return i === undefined ? UNKNOWN : indexDims(obj, Number(i));
+  }
   if (key.t === 'slice') return sliced(obj, key);
   if (obj.t === 'dict' && key.t === 'str') return obj.fields.get(key.v) ?? (obj.origin ? { t: 'sym', name: `${obj.origin}[${JSON.stringify(key.v)}]` } : UNKNOWN);
   const items = obj.t === 'seq' || obj.t === 'range' ? itemsOf(obj) : undefined;
@@ -22,6 +29,10 @@ export function subscript(obj: Value, key: Value, member: (obj: Value, id: strin
     return untracked(obj);
   }
   return UNKNOWN;
+}
+
+function numberOf(n: bigint | undefined): number | undefined {
+  return n === undefined ? undefined : Number(n);
 }
 
 /** `xs[a:b:c]` of a list, a tuple or a string with known bounds. */

@@ -8,7 +8,9 @@ import type { Finding } from '../layer';
 import { groupDigits, type Poly } from '../symbolic';
 import { rearrangedHeads } from '../attention/einops';
 import { fusedCore, joined, product, softmaxed, type Core } from '../attention/trace';
-import { OPAQUE, SHAPE_PRESERVING, concatenate, features, matmul, untracked, withFeatures, type Tensor } from '../tensors';
+import { dimText } from '../catalog/spec';
+import { OPAQUE, SHAPE_PRESERVING, concatenate, features, headSplit, matmul, tensorMethod, untracked, withFeatures, type Tensor } from '../tensors';
+import { unpackDims, viewFull, viewOverLead, type ViewProblem } from '../views';
 import { UNKNOWN, type Value } from '../value';
 
 export type LayerValue = Extract<Value, { t: 'layer' }>;
@@ -53,6 +55,9 @@ export interface AttentionEvents {
 }
 
 export class ShapeChecks {
+  /** How many leading dimensions each forward() argument was unpacked into (`B, T, C = x.size()`: 2); -1 when two unpackings disagree. */
+  private readonly leads = new Map<string, number>();
+
   constructor(
     private readonly report: (f: Finding) => void,
     private readonly attention: AttentionEvents,
@@ -80,6 +85,45 @@ export class ShapeChecks {
     const shaped = input?.t === 'tensor' ? withFeatures(input, layer.outFeatures, origin) : { ...OPAQUE, shape: [layer.outFeatures], origin };
     const out: Tensor = { ...shaped, trace: { source: { layer: callee, width: layer.outFeatures, input: traced?.source?.input } } };
     return RECURRENT_KINDS.has(layer.kind) ? { t: 'seq', items: [out, UNKNOWN], tuple: true } : out;
+  }
+
+  /** A new following of forward(): its arguments' ranks are not known yet. */
+  forgetLeads(): void {
+    this.leads.clear();
+  }
+
+  /** `B, T, C = x.size()`: the items, and the rank of `x` they fix. */
+  unpacked(d: Extract<Value, { t: 'dims' }>, count: number): Value[] | undefined {
+    const items = unpackDims(d, count);
+    if (!items) return undefined;
+    const leading = count - d.tail.length;
+    const known = this.leads.get(d.lead);
+    this.leads.set(d.lead, known === undefined || known === leading ? leading : -1);
+    return items;
+  }
+
+  /** A tensor method; a view or reshape over the leading dimensions of a forward() argument is checked by element count. */
+  tensorMethod(t: Tensor, method: string, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, span: Span): Value {
+    if (method !== 'view' && method !== 'reshape') return tensorMethod(t, method, positional, keywords);
+    const args = positional.length === 1 && positional[0].t === 'seq' ? positional[0].items : positional;
+    const over = viewOverLead(t, args, t.lead ? this.leads.get(t.lead) : undefined) ?? viewFull(t, args);
+    if (!over) return tensorMethod(t, method, positional, keywords);
+    if (over.problem) this.viewMismatch(t, method, over.problem, span);
+    return over.value.t === 'tensor' ? headSplit(t, over.value) : untracked(t);
+  }
+
+  private viewMismatch(t: Tensor, method: string, p: ViewProblem, span: Span): void {
+    const has = groupDigits(p.has.constant!);
+    const asked = p.dims.map((d) => (d?.constant === -1n ? '-1' : d ? dimText(d) : '?')).join(' × ');
+    const from = t.origin ? ` from ${t.origin.label}` : '';
+    this.report({
+      code: 'view-mismatch',
+      severity: 'error',
+      span,
+      fixes: [],
+      message: `This ${method} turns each position's ${has} features${from} into ${asked}${p.dims.some((d) => d?.constant === -1n) ? `, which does not divide ${has}` : ` = ${groupDigits(p.asked.constant!)}`}: PyTorch raises RuntimeError "shape '[…]' is invalid for input of size …" when forward() runs.`,
+      related: t.origin ? [{ span: t.origin.span, message: `${t.origin.label} gives ${has} features` }] : undefined,
+    });
   }
 
   /** `a @ b`, `torch.matmul`, a two-operand einsum: the product, and the attention core it may form. */

@@ -1,0 +1,127 @@
+"""Runs the attention written by hand in handwritten_attention.py through real PyTorch and records, for each
+attention class, the heads its scores really have (the softmax input is (batch, heads, queries, keys)) and
+the widths of its projections, and whether any forward() raises; then builds and runs each model of
+attention_mistakes.py and records the line where PyTorch raises, with its error.
+
+Usage (from the repo root): /usr/bin/python3 scripts/ground-truth/pytorch_attention.py
+Writes test/fixtures/expected/pytorch-attention.json:
+  {"classes": {name: {"heads", "queries", "keys", "projections": {attribute: out_features}}},
+   "forward": {model: null | "ErrorType: message"},
+   "mistakes": {class or builder: {"line", "error"}}}
+"""
+import traceback
+import json
+import runpy
+import sys
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from pytorch_common import install_einops_fallback  # noqa: E402
+
+install_einops_fallback()
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURE = "test/fixtures/models/pytorch/handwritten_attention.py"
+MISTAKES = "test/fixtures/models/pytorch/attention_mistakes.py"
+OUT = ROOT / "test/fixtures/expected/pytorch-attention.json"
+BATCH, QUERIES, KEYS = 2, 5, 7
+
+
+def inputs(name, model):
+    """An input each model of the fixture accepts: its width from its first layer, a context for cross attention."""
+    if name == "llama_layer":
+        head_dim = model.attention.head_dim
+        # One rotation per position and pair of features, broadcast over the heads: (queries, 1, head_dim / 2).
+        angles = torch.outer(torch.arange(QUERIES).float(), torch.ones(head_dim // 2)).unsqueeze(1)
+        return (torch.randn(BATCH, QUERIES, model.attention.wq.in_features), torch.polar(torch.ones_like(angles), angles))
+    if name == "CrossAttention":
+        return (torch.randn(BATCH, QUERIES, model.to_q.in_features), torch.randn(BATCH, KEYS, model.to_kv.in_features))
+    first = next(m for m in model.modules() if isinstance(m, (torch.nn.Linear, torch.nn.LayerNorm)))
+    width = first.in_features if isinstance(first, torch.nn.Linear) else first.normalized_shape[0]
+    return (torch.randn(BATCH, QUERIES, width),)
+
+
+def main():
+    namespace = runpy.run_path(str(ROOT / FIXTURE))
+    running = []
+    scores = {}
+
+    def record(t):
+        # The module whose forward() takes the softmax: an nn.Softmax is a part of it.
+        owners = [m for m in running if not isinstance(m, torch.nn.Softmax)]
+        if owners and t.dim() == 4:
+            scores.setdefault(type(owners[-1]).__name__, tuple(t.shape))
+
+    for owner, name in ((torch, "softmax"), (F, "softmax"), (torch.Tensor, "softmax")):
+        original = getattr(owner, name)
+
+        def patched(t, *args, _original=original, **kwargs):
+            record(t)
+            return _original(t, *args, **kwargs)
+
+        setattr(owner, name, patched)
+    softmax_forward = torch.nn.Softmax.forward
+    torch.nn.Softmax.forward = lambda self, t: (record(t), softmax_forward(self, t))[1]
+
+    models = {name: value for name, value in namespace.items() if isinstance(value, torch.nn.Module)}
+    for name, cls in namespace.items():
+        if isinstance(cls, type) and issubclass(cls, torch.nn.Module) and cls.__module__ == "<run_path>":
+            try:
+                models.setdefault(name, cls())
+            except TypeError:
+                pass  # needs arguments: reached through the models the fixture builds
+    forward = {}
+    classes = {}
+    for name, model in models.items():
+        for m in model.modules():
+            m.register_forward_pre_hook(lambda mod, _args: running.append(mod) and None)
+            # A forward hook that returns a value replaces the output: this one returns None.
+            m.register_forward_hook(lambda _mod, _args, _out: running.pop() and None)
+        try:
+            model(*inputs(name, model))
+            forward[name] = None
+        except Exception as e:  # the error is the datum
+            forward[name] = f"{type(e).__name__}: {str(e).splitlines()[0]}"
+        for m in model.modules():
+            shape = scores.get(type(m).__name__)
+            if shape and type(m).__name__ not in classes:
+                projections = {n: c.out_features for n, c in m.named_modules() if isinstance(c, torch.nn.Linear)}
+                classes[type(m).__name__] = {"heads": shape[1], "queries": shape[2], "keys": shape[3], "projections": projections}
+    result = {"generatedBy": "scripts/ground-truth/pytorch_attention.py", "torch": torch.__version__, "classes": classes, "forward": forward, "mistakes": mistakes()}
+    OUT.write_text(json.dumps(result, indent=2) + "\n")
+    for name, c in classes.items():
+        print(f"{name:<22} heads {c['heads']:>3}  projections {c['projections']}")
+    for name, error in forward.items():
+        print(f"forward {name:<22} {error or 'ok'}")
+    for name, raised in result["mistakes"].items():
+        print(f"mistake {name:<22} line {raised['line']}: {raised['error']}")
+
+
+def mistakes():
+    """Each class of the mistakes fixture built with its defaults and run, and each builder called: where it raises."""
+    source = str(ROOT / MISTAKES)
+    namespace = runpy.run_path(source)
+    raised = {}
+    for name, value in namespace.items():
+        if getattr(value, "__module__", None) != "<run_path>" or not callable(value):
+            continue
+        try:
+            if isinstance(value, type) and issubclass(value, torch.nn.Module):
+                try:
+                    model = value()
+                except TypeError:
+                    continue  # needs arguments: built by a builder
+                model(torch.randn(BATCH, QUERIES, next(m for m in model.modules() if isinstance(m, torch.nn.Linear)).in_features))
+            elif name.startswith("build_"):
+                value()
+        except Exception as e:  # the error is the datum
+            line = [f for f in traceback.extract_tb(e.__traceback__) if f.filename == source][-1].lineno
+            raised[name] = {"line": line, "error": f"{type(e).__name__}: {str(e).splitlines()[0]}"}
+    return raised
+
+
+if __name__ == "__main__":
+    sys.exit(main())

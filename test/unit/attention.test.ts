@@ -1,0 +1,108 @@
+/**
+ * Attention written by hand, recognised in the styles of handwritten_attention.py and checked against what
+ * PyTorch 1.13 does when it runs them (test/fixtures/expected/pytorch-attention.json, written by
+ * scripts/ground-truth/pytorch_attention.py): the heads of the real scores, the real projection widths, and
+ * no error where every forward() runs.
+ */
+import * as assert from 'assert';
+import { readFileSync } from 'fs';
+import * as path from 'path';
+import { attentionLayers } from '../../src/core/analysis';
+import { explain } from '../../src/core/explain';
+import type { LayerInstance } from '../../src/core/layer';
+import { analyzeText, ROOT } from './helpers';
+
+const FIXTURE = 'test/fixtures/models/pytorch/handwritten_attention.py';
+
+interface Truth {
+  readonly classes: Record<string, { heads: number; queries: number; keys: number; projections: Record<string, number> }>;
+  readonly forward: Record<string, string | null>;
+  readonly mistakes: Record<string, { line: number; error: string }>;
+}
+
+/** What each error PyTorch raises in attention_mistakes.py is reported as. */
+const CODE_OF = [
+  [/^RuntimeError: mat1 and mat2 shapes cannot be multiplied/, 'feature-mismatch'],
+  [/^RuntimeError: shape '.*' is invalid for input of size/, 'view-mismatch'],
+  [/^(AssertionError|ValueError):/, 'constructor-raises'],
+] as const;
+
+const truth = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-attention.json'), 'utf8')) as Truth;
+
+/** Each projection's out_features shared among the roles it holds: a fused qkv gives each a third. */
+function widthsByRole(layer: LayerInstance, projections: Record<string, number>): Map<string, number> {
+  const widths = new Map<string, number>();
+  for (const t of layer.tensors) {
+    if (!t.role?.startsWith('W_')) continue;
+    const roles = t.role.replace(' stacked', '').split(', ');
+    const width = projections[t.name.slice(0, t.name.lastIndexOf('.'))];
+    for (const role of roles) widths.set(role, width / roles.length);
+  }
+  return widths;
+}
+
+suite('attention written by hand', () => {
+  test('every class whose forward() PyTorch runs a softmax over heads in is recognised, with the heads of its real scores', async () => {
+    const analysis = await analyzeText(readFileSync(path.join(ROOT, FIXTURE), 'utf8'));
+    const found = new Map(analysis.modules.filter((m) => m.attention).map((m) => [m.name, m.attention!]));
+    assert.deepStrictEqual([...found.keys()].sort(), Object.keys(truth.classes).sort());
+    for (const [name, real] of Object.entries(truth.classes)) {
+      const a = found.get(name)!.attention!;
+      assert.strictEqual(a.heads.constant, BigInt(real.heads), `${name} heads`);
+      const widths = widthsByRole(found.get(name)!, real.projections);
+      const headDim = Number(a.headDim!.constant);
+      const kvHeads = Number((a.kvHeads ?? a.heads).constant);
+      assert.strictEqual(widths.get('W_Q'), real.heads * headDim, `${name}: W_Q is heads × d_k wide`);
+      assert.strictEqual(widths.get('W_K'), kvHeads * headDim, `${name}: W_K is kv heads × d_k wide`);
+      assert.strictEqual(widths.get('W_V'), kvHeads * Number((a.valueHeadDim ?? a.headDim!).constant), `${name}: W_V is kv heads × d_v wide`);
+      assert.ok(widths.has('W_O'), `${name} has its output projection`);
+    }
+  });
+
+  test('the lens line of each style', async () => {
+    const analysis = await analyzeText(readFileSync(path.join(ROOT, FIXTURE), 'utf8'));
+    const summaries = Object.fromEntries(analysis.modules.filter((m) => m.attention).map((m) => [m.name, m.attention!.summary]));
+    assert.deepStrictEqual(summaries, {
+      CausalSelfAttention: '12 heads × 64',
+      MultiHeadAttention: '8 heads × 64, values × 32',
+      Attention: '8 heads × 64 · GQA 8 q / 2 kv heads',
+      TimmAttention: '6 heads × 64',
+      LucidAttention: '4 heads × 32',
+      CrossAttention: '8 heads × 40 · cross',
+    });
+  });
+
+  test('no error where PyTorch runs every forward()', async () => {
+    assert.ok(Object.values(truth.forward).every((e) => e === null), 'the fixture runs in PyTorch');
+    const analysis = await analyzeText(readFileSync(path.join(ROOT, FIXTURE), 'utf8'));
+    assert.deepStrictEqual(analysis.findings.map((f) => `${f.span.startLine + 1} ${f.code}`), []);
+  });
+
+  test('each mistake is reported at the line where PyTorch raises, with the user\'s own message where there is one', async () => {
+    const analysis = await analyzeText(readFileSync(path.join(ROOT, 'test/fixtures/models/pytorch/attention_mistakes.py'), 'utf8'));
+    const reported = analysis.findings.map((f) => `${f.span.startLine + 1} ${f.code}`);
+    for (const [where, raised] of Object.entries(truth.mistakes)) {
+      const code = CODE_OF.find(([pattern]) => pattern.test(raised.error))?.[1];
+      assert.ok(code, `${where}: ${raised.error}`);
+      assert.ok(reported.includes(`${raised.line} ${code}`), `${where} raises at line ${raised.line} (${raised.error}); reported: ${reported.join(', ')}`);
+      if (code === 'constructor-raises') assert.ok(analysis.findings.some((f) => f.message.includes(raised.error.slice(raised.error.indexOf(': ') + 2))), raised.error);
+    }
+    // The two other views of the same wrong head size would raise too, had the first not.
+    assert.deepStrictEqual(reported, ['26 feature-mismatch', '40 view-mismatch', '41 view-mismatch', '42 view-mismatch', '62 view-mismatch', '81 constructor-raises', '95 constructor-raises']);
+  });
+
+  test('the Explain panel walks grouped-query attention with its smaller K and V and its KV cache', async () => {
+    const analysis = await analyzeText(readFileSync(path.join(ROOT, FIXTURE), 'utf8'));
+    const llama = attentionLayers(analysis).find((l) => l.layer.kind === 'Attention')!;
+    const data = explain(llama.layer, 'line 106', { batch: 1, queryLength: 10, keyLength: 10, dtype: 'float32' })!;
+    assert.strictEqual(data.title, 'Attention at line 106');
+    const step = (name: string) => data.steps.find((s) => s.name.startsWith(name))!;
+    // 10 tokens of 512 features into 8 × 64 queries and 2 × 64 keys and values.
+    assert.strictEqual(step('Q =').shape, '(N, L, 512)');
+    assert.strictEqual(step('K =').shape, '(N, S, 128)');
+    assert.strictEqual(step('K =').flops, (2 * 10 * 512 * 128).toLocaleString('en-US'));
+    assert.strictEqual(data.parameters.map((p) => `${p.name} ${p.role} ${p.count}`).join('; '), 'wq.weight W_Q 262,144; wk.weight W_K 65,536; wv.weight W_V 65,536; wo.weight W_O 262,144');
+    // 10 positions × 2 kv heads × (64 + 64) numbers, 4 bytes each.
+    assert.ok(data.notes.some((n) => n.includes('= 2,560 numbers (10,240 bytes)') && n.includes('2 / 8')), data.notes.join('\n'));
+  });
+});

@@ -197,6 +197,8 @@ export class ClassModel {
     for (const [k, p] of built.params) instance.tree.params.set(k, p);
     for (const [k, ch] of built.children) instance.tree.children.set(k, ch);
     if (built.unknown) instance.tree.unknown ??= built.unknown;
+    // The layer is the instance: where the instance sits in a model, the layer does too.
+    this.ev.torch.adoptTree(layer, instance.tree);
     return { ...instance, layer };
   }
 

@@ -95,7 +95,12 @@ export class Flows {
     }
     if (callee.cls) {
       const forward = this.ev.classes.method(callee.cls, this.ev.language === 'python' ? 'forward' : 'forward');
-      if (forward) return this.forward(callee, () => (forward.owner ?? this.ev).functions.callFunction(forward, positional, keywords, callee));
+      if (forward) {
+        const out = this.forward(callee, () => (forward.owner ?? this.ev).functions.callFunction(forward, positional, keywords, callee));
+        // A subclass of a catalog layer with a forward() of its own (whisper's Linear casting its weights) is
+        // still that layer to what follows: its output is the layer's.
+        return callee.layer && out.t !== 'seq' ? this.ev.checks.layerOutput(callee.layer, positional[0], out) : out;
+      }
       if (callee.layer) return this.ev.checks.applyLayer(callee.layer, positional, keywords, span);
       return UNKNOWN;
     }

@@ -126,6 +126,18 @@ export class ShapeChecks {
     });
   }
 
+  /** What `callee`'s own forward() returned for `input`, taken as the output of the layer it subclasses. */
+  layerOutput(callee: LayerValue, input: Value | undefined, out: Value): Value {
+    const layer = callee.layer;
+    if (!LAST_AXIS_KINDS.has(layer.kind)) return out;
+    const traced = input?.t === 'tensor' ? input.trace : undefined;
+    if (traced?.core?.v) this.attention.output(traced.core, callee);
+    const origin = { label: layerLabel(callee), span: callee.span };
+    // The layer keeps the input's leading dimensions, whatever its own forward() did that this file cannot follow.
+    const shaped = input?.t === 'tensor' ? withFeatures(input, layer.outFeatures, origin) : { ...OPAQUE, shape: [layer.outFeatures], origin };
+    return out.t === 'tensor' || out.t === 'unknown' ? { ...shaped, trace: { source: { layer: callee, width: layer.outFeatures, input: traced?.source?.input } } } : out;
+  }
+
   /** `a @ b`, `torch.matmul`, a two-operand einsum: the product, and the attention core it may form. */
   private product(a: Tensor, b: Tensor, shaped: Tensor): Tensor {
     const trace = product(a, b);

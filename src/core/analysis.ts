@@ -328,7 +328,9 @@ function classKey(model: SourceModel, fragment: number, scope: number): string {
 }
 
 /** The attention a class shows: the one every concrete build agrees on, else its description in names. */
-function shown(found: readonly LayerInstance[]): LayerInstance | undefined {
+function shown(all: readonly LayerInstance[]): LayerInstance | undefined {
+  // Two paths to one core (sdpa or a softmax, as torch allows): the one that reached the output projection.
+  const found = [...all].sort((a, b) => Number(!!b.attention?.output) - Number(!!a.attention?.output));
   const concrete = found.filter((l) => l.params?.isConstant);
   const first = concrete[0];
   if (first && concrete.every((l) => l.params!.equals(first.params!) && l.summary === first.summary)) return first;

@@ -138,12 +138,20 @@ function callStart(text, line, column, kind) {
   return i + 1;
 }
 
-/** [name, shape] of every trainable tensor a tfjs layer created; MultiHeadAttention keeps them in sublayers it does not track. */
+/**
+ * [name, shape] of every weight a tfjs layer created, non-trainable ones included (countParams() counts
+ * them: BatchNormalization's moving statistics). MultiHeadAttention keeps its weights in sublayers it does
+ * not track; Bidirectional in its forward and backward copies of the wrapped layer.
+ */
 export function tfjsTensors(layer) {
-  const parts = layer.getClassName() === 'MultiHeadAttention' ? [layer._queryDense, layer._keyDense, layer._valueDense, layer._outputDense] : [layer];
-  if (parts.some((p) => !p?.built)) throw new Error(`${layer.name} never built its weights`);
+  const kind = layer.getClassName();
+  const parts = kind === 'MultiHeadAttention' ? [layer._queryDense, layer._keyDense, layer._valueDense, layer._outputDense].map((p) => [p, `${p?.name}/`])
+    : kind === 'Bidirectional' ? [[layer.forwardLayer, 'forward/'], [layer.backwardLayer, 'backward/']]
+    : [[layer, '']];
+  // Bidirectional builds its copies' weights without marking the copies built.
+  if ((!layer.built && kind !== 'MultiHeadAttention') || parts.some(([p]) => !p || (!p.built && kind !== 'Bidirectional'))) throw new Error(`${layer.name} never built its weights`);
   // originalName carries a scope from a global layer counter ("dense_Dense3/kernel"); keep only what the layer chose.
-  return parts.flatMap((p) => p.trainableWeights.map((w) => [(p === layer ? '' : `${p.name}/`) + w.originalName.split('/').pop(), w.shape]));
+  return parts.flatMap(([p, prefix]) => p.weights.map((w) => [prefix + w.originalName.split('/').pop(), w.shape]));
 }
 
 /** What tfjs itself counts for the layer: its own weights, i.e. countParams() once built. */

@@ -49,7 +49,8 @@ export function instantiate(spec: LayerSpec, bound: BoundCall, callSpan: Span, i
     kind: spec.kind,
     framework: spec.framework,
     tensors: built.tensors,
-    params: built.unknownReason || unsure ? undefined : params,
+    // TF.js and js-pytorch throw in the constructor for every error found here: no layer, so no count.
+    params: built.unknownReason || unsure || (spec.framework !== 'pytorch' && findings.some((f) => f.severity === 'error')) ? undefined : params,
     // Built on first read: most layers are never hovered, and the symbolic build costs as much as the real one.
     get formula() {
       formula ??= unsure ? unsure.formula : known ? genericFormula(spec, values, inputs) : params.toString();

@@ -104,7 +104,8 @@ const EMBEDDING: LayerSpec = {
       problems: [...positiveSize(a, 'inputDim'), ...positiveSize(a, 'outputDim')],
       outFeatures: D,
       appendsAxis: true,
-      inputShape: builtShape(a, false),
+      // Without a declared shape TF.js takes [batch, inputLength]: an embedding can start a model alone.
+      inputShape: builtShape(a, false) ?? [undefined, asPoly(a.value('inputLength'))],
       reshape: (input) => [...input, D],
     };
   },

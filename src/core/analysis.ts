@@ -169,7 +169,9 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
         severity: 'error',
         span: site ?? span,
         fixes: [],
-        message: `Building ${shared.contexts[0]} raises ${exception}${message ? `: "${message}"` : ''} (line ${span.startLine + 1}${where ? `, in ${where}` : ''}): PyTorch would not build this model.`,
+        message: model.language === 'python'
+          ? `Building ${shared.contexts[0]} raises ${exception}${message ? `: "${message}"` : ''} (line ${span.startLine + 1}${where ? `, in ${where}` : ''}): PyTorch would not build this model.`
+          : `Building ${shared.contexts[0]} throws ${exception}${message ? `: "${message}"` : ''} (line ${span.startLine + 1}${where ? `, in ${where}` : ''}): the model is never built.`,
         related: site ? [{ span, message: `${exception} raised here` }] : undefined,
       };
       if (!flowFindings.has(key)) flow(found);

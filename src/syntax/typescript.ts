@@ -297,9 +297,10 @@ export function typescriptExpr(node: Node, source: string): Expr {
   }
   switch (node.type) {
     case 'number': {
-      // JavaScript has one number type: a whole value is an integer size, anything else is not.
+      // JavaScript has one number type: a whole value is an integer size (above 2^53, the double the
+      // literal rounds to), anything else is not.
       const n = Number(text().replace(/_/g, ''));
-      return Number.isSafeInteger(n) ? { k: 'int', value: BigInt(n), span } : { k: 'float', value: n, span };
+      return Number.isInteger(n) ? { k: 'int', value: BigInt(n), span } : { k: 'float', value: n, span };
     }
     case 'string':
       return { k: 'str', value: namedChildren(node).filter((c) => c.type === 'string_fragment').map((c) => textOf(c, source)).join(''), span };
@@ -312,6 +313,7 @@ export function typescriptExpr(node: Node, source: string): Expr {
       return { k: 'none', span };
     case 'identifier':
     case 'this':
+      if (text() === 'Infinity' || text() === 'NaN') return { k: 'float', value: Number(text()), span };
       return text() === 'undefined' ? { k: 'none', span } : { k: 'name', id: text(), span };
     case 'member_expression': {
       const prop = node.childForFieldName('property');

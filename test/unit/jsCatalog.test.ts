@@ -43,3 +43,34 @@ suite('TF.js and js-pytorch layers against the libraries (js-catalog.json)', () 
     });
   }
 });
+
+suite('JavaScript numbers in TypeScript sizes', () => {
+  const layerOf = async (code: string) => {
+    const analysis = await analyzeText(`${catalog.prelude}${code}`, 'typescript');
+    return { layer: analysis.layers[0], findings: analysis.findings };
+  };
+
+  test('2 ** 53 + 1 rounds to the double 2^53, as JavaScript computes it', async () => {
+    const { layer } = await layerOf('const layer = tf.layers.dense({units: 2 ** 53 + 1, inputDim: 1});');
+    assert.strictEqual(layer.layer.params?.constant, 2n * 2n ** 53n);
+  });
+
+  test('a whole literal above 2^53 is an integer (the double it rounds to), not a float', async () => {
+    const { layer, findings } = await layerOf('const layer = tf.layers.dense({units: 9007199254740993, inputDim: 1});');
+    assert.deepStrictEqual(findings, []);
+    assert.strictEqual(layer.layer.params?.constant, 2n * 2n ** 53n);
+  });
+
+  for (const [written, shown] of [['Infinity', 'Infinity'], ['NaN', 'NaN'], ['5 / 0', 'Infinity']]) {
+    test(`${written} is a number TF.js refuses, not a name`, async () => {
+      const { layer, findings } = await layerOf(`const layer = tf.layers.dense({units: ${written}, inputDim: 4});`);
+      assert.strictEqual(layer.layer.params, undefined);
+      assert.deepStrictEqual(findings.map((f) => f.message), [`units is ${shown}: TensorFlow.js throws "Expected units to be a positive integer, but got ${shown}."`]);
+    });
+  }
+
+  test('% keeps the sign of the dividend', async () => {
+    const { layer } = await layerOf('const layer = new nn.Linear(7 % -4, 8);');
+    assert.strictEqual(layer.layer.params?.constant, 3n * 8n + 8n);
+  });
+});

@@ -34,6 +34,13 @@ export function layerLabel(v: LayerValue): string {
   return `${v.layer.framework === 'pytorch' ? 'nn.' : ''}${v.layer.kind} (line ${v.span.startLine + 1})`;
 }
 
+/** What each framework does when a layer reads the wrong number of features (js-pytorch's matmul throws). */
+const FEATURE_FAILURE: Record<string, string> = {
+  pytorch: 'PyTorch raises a shape error at this call',
+  'js-pytorch': 'js-pytorch throws "Cannot perform Matrix Multiplication: cannot broadcast" at this call',
+  tfjs: 'TensorFlow.js throws at this call',
+};
+
 export class ShapeChecks {
   constructor(private readonly report: (f: Finding) => void) {}
 
@@ -52,7 +59,7 @@ export class ShapeChecks {
       return { t: 'seq', items: [query?.t === 'tensor' ? withFeatures(query, a.embed, origin) : { ...OPAQUE, shape: [a.embed], origin }, UNKNOWN], tuple: true };
     }
     const input = positional[0];
-    this.checkSize(input, layer.inFeatures, span, callee, 'feature-mismatch', 'its input', 'input features', () => 'PyTorch raises a shape error at this call');
+    this.checkSize(input, layer.inFeatures, span, callee, 'feature-mismatch', 'its input', 'input features', () => FEATURE_FAILURE[layer.framework]);
     if (!LAST_AXIS_KINDS.has(layer.kind)) return UNKNOWN;
     const out = input?.t === 'tensor' ? withFeatures(input, layer.outFeatures, origin) : { ...OPAQUE, shape: [layer.outFeatures], origin };
     return RECURRENT_KINDS.has(layer.kind) ? { t: 'seq', items: [out, UNKNOWN], tuple: true } : out;

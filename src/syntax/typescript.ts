@@ -77,13 +77,15 @@ class FragmentBuilder {
           const right = inner.childForFieldName('right');
           return left ? [{ k: 'assign', targets: [refOf(left)], value: right ? refOf(right) : undefined, at }] : [];
         }
+        if (inner.type === 'update_expression') return this.updateStatement(inner, scope);
         if (inner.type === 'augmented_assignment_expression') {
           const left = inner.childForFieldName('left');
           const right = inner.childForFieldName('right');
           const op = inner.childForFieldName('operator');
           return left && right && op ? [{ k: 'aug', target: refOf(left), op: textOf(op, this.source).slice(0, -1), value: refOf(right), at }] : [];
         }
-        return [{ k: 'expr', value: refOf(inner), at }];
+        const superCall = inner.type === 'call_expression' && inner.childForFieldName('function')?.type === 'super';
+        return [{ k: 'expr', value: refOf(inner), at, superCall: superCall || undefined }];
       }
       case 'return_statement': {
         const value = namedChildren(node)[0];
@@ -126,6 +128,22 @@ class FragmentBuilder {
       }
       case 'statement_block':
         return namedChildren(node).flatMap((c) => this.statement(c, scope));
+      case 'try_statement': {
+        const body = this.block(node.childForFieldName('body'), scope);
+        const handler = node.childForFieldName('handler');
+        const finalizer = node.childForFieldName('finalizer');
+        const handlers = handler ? [this.block(handler.childForFieldName('body'), scope)] : [];
+        return [{ k: 'try', body, handlers, orelse: [], final: finalizer ? this.block(finalizer.childForFieldName('body'), scope) : [], at }];
+      }
+      case 'do_statement': {
+        // do body while (test)  ==  body; while (test) body
+        const body = this.block(node.childForFieldName('body'), scope);
+        const test = node.childForFieldName('condition');
+        this.findCalls(test, scope);
+        return test ? [...body, { k: 'while', test: refOf(unparenthesized(test)), body, orelse: [], at }] : body;
+      }
+      case 'switch_statement':
+        return this.switchStatement(node, scope);
       case 'throw_statement':
         this.findCalls(node, scope);
         return [{ k: 'raise', at, span: spanOf(node) }];
@@ -135,7 +153,7 @@ class FragmentBuilder {
         return [{ k: 'continue', at }];
       default:
         if (BLOCKS.has(node.type)) {
-          // Blocks not decided here (switch, try, do): their calls are still found, their bindings not trusted.
+          // Blocks not lowered here (labeled statements): their calls are still found, their bindings not trusted.
           for (const child of namedChildren(node)) {
             if (child.type === 'statement_block' || BLOCKS.has(child.type) || isStatement(child)) this.statement(child, scope);
             else this.findCalls(child, scope);
@@ -145,6 +163,36 @@ class FragmentBuilder {
         this.findCalls(node, scope);
         return [];
     }
+  }
+
+  /**
+   * `switch (v) { case a: ...; break; default: ... }` as an if chain on `v === a`. A case that falls through
+   * into the next, or breaks from inside a branch, leaves the whole switch out (its calls are still found).
+   */
+  private switchStatement(node: Node, scope: number): Stmt[] {
+    const value = node.childForFieldName('value');
+    const body = node.childForFieldName('body');
+    if (!value || !body) return [];
+    this.findCalls(value, scope);
+    const cases: { test?: Node; body: Stmt[] }[] = [];
+    const clauses = namedChildren(body).filter((c) => c.type === 'switch_case' || c.type === 'switch_default');
+    let lowered = true;
+    for (const [i, clause] of clauses.entries()) {
+      const test = clause.type === 'switch_case' ? clause.childForFieldName('value') : undefined;
+      this.findCalls(test ?? null, scope);
+      const stmts = namedChildren(clause).filter((c) => c !== test).flatMap((c) => this.statement(c, scope));
+      const last = stmts[stmts.length - 1];
+      const ends = last && (last.k === 'break' || last.k === 'return' || last.k === 'raise');
+      if ((!ends && i < clauses.length - 1) || breaksInside(last?.k === 'break' ? stmts.slice(0, -1) : stmts)) lowered = false;
+      cases.push({ test: test ?? undefined, body: last?.k === 'break' ? stmts.slice(0, -1) : stmts });
+    }
+    if (!lowered) return [];
+    const fallback = cases.find((c) => !c.test)?.body ?? [];
+    const chain = cases.filter((c) => c.test).reduceRight<Stmt[]>(
+      (otherwise, c) => [{ k: 'if', test: refOf(c.test!), equals: refOf(unparenthesized(value)), then: c.body, otherwise, at: c.test!.startIndex }],
+      fallback,
+    );
+    return chain;
   }
 
   private block(node: Node | null, scope: number): Stmt[] {
@@ -187,9 +235,23 @@ class FragmentBuilder {
     };
     this.scopes.push(scope);
     const body = node.childForFieldName('body');
-    for (const member of body ? namedChildren(body) : []) {
-      if (member.type === 'method_definition') scope.body.push({ k: 'def', scope: this.functionDecl(member, index, member.childForFieldName('name')), at: member.startIndex });
-      else if (member.type === 'public_field_definition') this.findCalls(member.childForFieldName('value'), index);
+    const members = body ? namedChildren(body) : [];
+    // Field initialisers run on each new instance: before the constructor's body, or right after its
+    // super() call in a derived class.
+    const fields: Stmt[] = [];
+    for (const member of members) {
+      const value = member.type === 'public_field_definition' ? member.childForFieldName('value') : null;
+      const isStatic = member.children.some((c) => c?.type === 'static');
+      if (!value) continue;
+      this.findCalls(member, index);
+      if (!isStatic) fields.push({ k: 'assign', targets: [refOf(member.childForFieldName('name') ?? member)], value: refOf(value), at: member.startIndex });
+    }
+    for (const member of members) {
+      if (member.type !== 'method_definition') continue;
+      const name = member.childForFieldName('name');
+      const fi = this.functionDecl(member, index, name);
+      if (name && textOf(name, this.source) === 'constructor' && fields.length) withFields(this.scopes[fi].body, fields);
+      scope.body.push({ k: 'def', scope: fi, at: member.startIndex });
     }
     return index;
   }
@@ -216,6 +278,17 @@ class FragmentBuilder {
       if (last && this.candidates.includes(textOf(last, this.source))) this.calls.push({ scope, call: refOf(n), span: spanOf(n) });
     });
   }
+}
+
+/** Puts the field initialisers where TypeScript runs them: after a leading `super(...)` call, else first. */
+function withFields(body: Stmt[], fields: readonly Stmt[]): void {
+  const afterSuper = body.findIndex((s) => s.k === 'expr' && s.superCall) + 1;
+  body.splice(afterSuper, 0, ...fields);
+}
+
+/** A `break` that would leave the switch from inside a branch (loops inside keep their own). */
+function breaksInside(stmts: readonly Stmt[]): boolean {
+  return stmts.some((s) => s.k === 'break' || (s.k === 'if' && (breaksInside(s.then) || breaksInside(s.otherwise))) || (s.k === 'try' && (breaksInside(s.body) || s.handlers.some(breaksInside) || breaksInside(s.final))));
 }
 
 function isStatement(node: Node): boolean {
@@ -311,6 +384,8 @@ export function typescriptExpr(node: Node, source: string): Expr {
     case 'null':
     case 'undefined':
       return { k: 'none', span };
+    case 'property_identifier':
+      return node.parent?.type === 'public_field_definition' ? { k: 'attr', object: { k: 'name', id: 'this', span }, id: text(), span } : { k: 'unknown', text: text(), span };
     case 'identifier':
     case 'this':
       if (text() === 'Infinity' || text() === 'NaN') return { k: 'float', value: Number(text()), span };
@@ -350,6 +425,15 @@ export function typescriptExpr(node: Node, source: string): Expr {
     }
     case 'array':
       return { k: 'list', items: namedChildren(node).map((c) => typescriptExpr(c, source)), span };
+    case 'arrow_function': {
+      // `(x) => expr`; a block body is not followed (its calls are found, its value is unknown).
+      const body = node.childForFieldName('body');
+      const params = node.childForFieldName('parameters');
+      const single = node.childForFieldName('parameter');
+      const names = single ? [{ name: textOf(single, source) }] : params ? namedChildren(params).flatMap((p) => paramOf(p, source)).filter((p) => !p.variadic) : undefined;
+      if (!body || body.type === 'statement_block' || !names) return { k: 'unknown', text: text(), span };
+      return { k: 'lambda', params: names.map((p) => ({ name: p.name })), body: sub(body), span };
+    }
     case 'object': {
       const entries: DictEntry[] = [];
       for (const c of namedChildren(node)) {

@@ -1,10 +1,14 @@
 /**
  * Writes test/fixtures/expected/js-layers.json: for every layer constructor call made directly
- * from a fixture in test/fixtures/models/{tfjs,jspytorch}/*.ts, the trainable weights that the
- * real @tensorflow/tfjs / js-pytorch create for it once the fixture has run.
+ * from a fixture in test/fixtures/models/{tfjs,jspytorch}/*.ts, the weights that the real
+ * @tensorflow/tfjs / js-pytorch create for it once the fixture has run (a TF.js layer that is never
+ * built, such as the one a bidirectional wrapper copies, has "params": null), and for every
+ * tf.sequential / tf.model call, the model's countParams() ("models").
  *
  * From the repo root:
- *   npm ci --prefix scripts/ground-truth && node scripts/ground-truth/js_layers.mjs
+ *   npm ci --prefix scripts/ground-truth && node scripts/ground-truth/js_layers.mjs [--check]
+ *
+ * With --check nothing is written: the run fails when the committed file differs from what runs now.
  *
  * The fixtures are bundled by esbuild together with the real libraries (one shared copy of each)
  * and run in this process. Imports of the libraries from fixture code are redirected
@@ -25,7 +29,8 @@ const OUTPUT = 'test/fixtures/expected/js-layers.json';
 const MHA_MODULE = '@tensorflow/tfjs-layers/dist/layers/nlp/multihead_attention';
 
 // Only layers that own trainable weights are recorded; the kind is the callee's own name.
-const TFJS_FACTORIES = ['dense', 'embedding', 'layerNormalization'];
+const TFJS_FACTORIES = ['dense', 'embedding', 'layerNormalization', 'batchNormalization', 'conv1d', 'conv2d', 'lstm', 'gru', 'simpleRNN', 'bidirectional', 'timeDistributed'];
+const TFJS_MODELS = ['sequential', 'model'];
 const TORCH_CLASSES = ['Linear', 'MultiHeadSelfAttention', 'Embedding', 'PositionalEmbedding', 'LayerNorm', 'FullyConnected', 'Block'];
 
 // MultiHeadAttention ships only as ESM under dist/ and shares classes with the rest of tfjs-layers,
@@ -49,7 +54,8 @@ const SHIMS = {
     export * from '@tensorflow/tfjs';
     real.setBackend('cpu'); // webgl registers too and would be tried first, failing noisily in Node
     export const layers = { ...real.layers };
-    for (const kind of ${JSON.stringify(TFJS_FACTORIES)}) layers[kind] = globalThis.groundTruth.wrap(real.layers[kind], kind, 'tfjs');`,
+    for (const kind of ${JSON.stringify(TFJS_FACTORIES)}) layers[kind] = globalThis.groundTruth.wrap(real.layers[kind], kind, 'tfjs');
+    ${TFJS_MODELS.map((kind) => `export const ${kind} = globalThis.groundTruth.wrap(real.${kind}, '${kind}', 'tfjs-model');`).join('\n    ')}`,
   [MHA_MODULE]: `
     import { MultiHeadAttention as Real } from '${MHA_MODULE}';
     export * from '${MHA_MODULE}';
@@ -138,12 +144,20 @@ function callStart(text, line, column, kind) {
   return i + 1;
 }
 
-/** [name, shape] of every trainable tensor a tfjs layer created; MultiHeadAttention keeps them in sublayers it does not track. */
+/**
+ * [name, shape] of every weight a tfjs layer created, non-trainable ones included (countParams() counts
+ * them: BatchNormalization's moving statistics). MultiHeadAttention keeps its weights in sublayers it does
+ * not track; Bidirectional in its forward and backward copies of the wrapped layer.
+ */
 export function tfjsTensors(layer) {
-  const parts = layer.getClassName() === 'MultiHeadAttention' ? [layer._queryDense, layer._keyDense, layer._valueDense, layer._outputDense] : [layer];
-  if (parts.some((p) => !p?.built)) throw new Error(`${layer.name} never built its weights`);
+  const kind = layer.getClassName();
+  const parts = kind === 'MultiHeadAttention' ? [layer._queryDense, layer._keyDense, layer._valueDense, layer._outputDense].map((p) => [p, `${p?.name}/`])
+    : kind === 'Bidirectional' ? [[layer.forwardLayer, 'forward/'], [layer.backwardLayer, 'backward/']]
+    : [[layer, '']];
+  // Bidirectional builds its copies' weights without marking the copies built.
+  if ((!layer.built && kind !== 'MultiHeadAttention') || parts.some(([p]) => !p || (!p.built && kind !== 'Bidirectional'))) throw new Error(`${layer.name} never built its weights`);
   // originalName carries a scope from a global layer counter ("dense_Dense3/kernel"); keep only what the layer chose.
-  return parts.flatMap((p) => p.trainableWeights.map((w) => [(p === layer ? '' : `${p.name}/`) + w.originalName.split('/').pop(), w.shape]));
+  return parts.flatMap(([p, prefix]) => p.weights.map((w) => [prefix + w.originalName.split('/').pop(), w.shape]));
 }
 
 /** What tfjs itself counts for the layer: its own weights, i.e. countParams() once built. */
@@ -200,23 +214,38 @@ async function main() {
   const texts = new Map(await Promise.all(fixtures.map(async (f) => [f, await readFile(f, 'utf8')])));
   const files = Object.fromEntries(fixtures.map((f) => [relative(ROOT, f), []]));
   const seen = new Map();
+  const models = Object.fromEntries(fixtures.map((f) => [relative(ROOT, f), []]));
   for (const call of calls) {
     const site = fixtureSite(call.frames, maps, texts);
     if (!site) continue; // made by library code, e.g. the Linear layers inside nn.Block
-    const tensors = call.library === 'tfjs' ? tfjsTensors(call.object) : torchTensors(call.object);
     const column = callStart(texts.get(site.source), site.line, site.column, call.kind);
-    const entry = { line: site.line, column, kind: call.kind, params: tensors.reduce((n, [, s]) => n + size(s), 0), tensors };
-    if (call.library === 'tfjs' && call.kind !== 'MultiHeadAttention' && call.object.countParams() !== entry.params) throw new Error(`countParams() disagrees at ${site.line}`);
-    // A site may run several times (a class instantiated twice), but a static analyser gives one figure per call.
     const key = `${site.source}:${site.line}:${column}`;
+    if (call.library === 'tfjs-model') {
+      // Read once the fixture has run: model.add() may have extended it after the call.
+      const entry = { line: site.line, column, kind: call.kind === 'sequential' ? 'Sequential' : 'LayersModel', params: call.object.countParams() };
+      if (seen.has(key) && seen.get(key) !== JSON.stringify(entry)) throw new Error(`${key} built models of different sizes`);
+      if (!seen.has(key)) seen.set(key, JSON.stringify(entry)), models[relative(ROOT, site.source)].push(entry);
+      continue;
+    }
+    const unbuilt = call.library === 'tfjs' && !call.object.built && call.kind !== 'MultiHeadAttention';
+    const tensors = unbuilt ? null : call.library === 'tfjs' ? tfjsTensors(call.object) : torchTensors(call.object);
+    const entry = { line: site.line, column, kind: call.kind, params: tensors && tensors.reduce((n, [, s]) => n + size(s), 0), tensors };
+    if (unbuilt) entry.note = 'never built: the library builds copies of it, or nothing applies it';
+    if (tensors && call.library === 'tfjs' && call.kind !== 'MultiHeadAttention' && call.object.countParams() !== entry.params) throw new Error(`countParams() disagrees at ${site.line}`);
+    // A site may run several times (a class instantiated twice), but a static analyser gives one figure per call.
     if (seen.has(key) && seen.get(key) !== JSON.stringify(entry)) throw new Error(`${key} ran with different sizes`);
     if (!seen.has(key)) seen.set(key, JSON.stringify(entry)), files[relative(ROOT, site.source)].push(entry);
   }
   const empty = Object.keys(files).filter((f) => files[f].length === 0);
   if (empty.length) throw new Error(`no layer calls recorded in ${empty.join(', ')}`);
-  for (const list of Object.values(files)) list.sort((a, b) => a.line - b.line || a.column - b.column);
+  for (const list of [...Object.values(files), ...Object.values(models)]) list.sort((a, b) => a.line - b.line || a.column - b.column);
 
-  const out = { generatedBy: 'scripts/ground-truth/js_layers.mjs', versions: await versions(), files };
+  const out = { generatedBy: 'scripts/ground-truth/js_layers.mjs', versions: await versions(), files, models };
+  if (process.argv.includes('--check')) {
+    if ((await readFile(join(ROOT, OUTPUT), 'utf8')) !== stableJson(out)) throw new Error(`${OUTPUT} differs from what the fixtures build now: run node scripts/ground-truth/js_layers.mjs and review the change`);
+    console.log(`${OUTPUT} matches`);
+    return;
+  }
   await writeFile(join(ROOT, OUTPUT), stableJson(out));
   const total = Object.values(files).reduce((n, l) => n + l.length, 0);
   console.log(`wrote ${OUTPUT}: ${total} layer calls in ${fixtures.length} fixtures`);

@@ -3,10 +3,11 @@
  * with its default arguments (a constructor whose first parameter has no default "needs arguments"), and
  * every exported model instance, counted with Module.parameters().
  *
- * Usage (from the repo root): npm ci --prefix scripts/ground-truth && node scripts/ground-truth/js_modules.mjs
+ * Usage (from the repo root): npm ci --prefix scripts/ground-truth && node scripts/ground-truth/js_modules.mjs [--check]
+ * With --check nothing is written: the run fails when the committed file differs from what js-pytorch gives now.
  * Writes test/fixtures/expected/js-modules.json: {"files": {path: [{"name", "kind": "class" | "instance", "params"}]}}
  */
-import { readdir, writeFile } from 'fs/promises';
+import { readdir, readFile, writeFile } from 'fs/promises';
 import { join, relative } from 'path';
 import { ROOT, bundleAndRun, size, stableJson } from './js_layers.mjs';
 
@@ -30,5 +31,10 @@ files.forEach((file, i) => {
   }
   result.files[relative(ROOT, file)] = records;
 });
+if (process.argv.includes('--check')) {
+  if ((await readFile(OUT, 'utf8')) !== `${stableJson(result)}\n`) throw new Error(`${relative(ROOT, OUT)} differs from what js-pytorch gives now: run node scripts/ground-truth/js_modules.mjs and review the change`);
+  console.log(`${relative(ROOT, OUT)} matches`);
+  process.exit(0);
+}
 await writeFile(OUT, `${stableJson(result)}\n`);
 for (const [file, records] of Object.entries(result.files)) for (const r of records) console.log(`${file}: ${r.kind} ${r.name} ${r.params ?? 'needs arguments'}`);

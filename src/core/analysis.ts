@@ -8,7 +8,7 @@ import { siteResult } from './siteResults';
 import { describe } from './attention/recognise';
 import type { Core } from './attention/trace';
 import type { Span } from './expr';
-import { emptyModule, summarize, type ModuleSummary } from './modules';
+import { emptyModule, summarize, type ModuleSummary, type ModuleTree } from './modules';
 import { Evaluator } from './evaluate';
 import { newShared, type Hooks, type Reads } from './interp/hooks';
 import type { AnalysisCache, BuildOutputs, CachedBuild, SiteRecord } from './analysisCache';
@@ -92,8 +92,8 @@ export interface SiteValue {
  */
 export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: AnalysisCache): Analysis {
   const records = new Map<number, SiteRecord[]>();
-  /** Feature sizes each layer (by the offset of its construction) is first applied to. */
-  const inputs = new Map<number, readonly (Poly | undefined)[]>();
+  /** The shapes each layer (by the offset of its construction) is first applied to. */
+  const inputs = new Map<number, readonly Shape[]>();
   const flowFindings = new Map<string, Finding>();
   const instances = new Map<number, InstanceResult>();
   /** Each class of the file as the runs built it: class -> totals with their contexts. */
@@ -146,14 +146,16 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       if (!spec) return undefined;
       const built = instantiate(spec, bound, call.span, inputs.get(call.span.start) ?? []);
       const entry: SiteRecord = { layer: built.layer, findings: built.findings, context: context(), symbolic };
-      if (site) record(call.span.start, entry);
-      const applied = (shapes: readonly Shape[]) => {
-        const features = shapes.map((s) => s[s.length - 1]);
-        if (!inputs.has(call.span.start)) inputs.set(call.span.start, features);
-        const again = instantiate(spec, bound, call.span, features);
-        if (site) {
-          entry.layer = again.layer;
-          entry.findings = again.findings;
+      if (site && !spec.weightless) record(call.span.start, entry);
+      const applied = (shapes: readonly Shape[], builds = true) => {
+        const again = instantiate(spec, bound, call.span, shapes);
+        // TF.js builds a layer's weights on its first call; the site shows that build.
+        if (builds && !inputs.has(call.span.start)) {
+          inputs.set(call.span.start, shapes);
+          if (site) {
+            entry.layer = again.layer;
+            entry.findings = again.findings;
+          }
         }
         return again.layer;
       };
@@ -168,6 +170,9 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       if (value.t !== 'module' || instances.has(call.span.start)) return;
       instances.set(call.span.start, { className: cls.name, span: call.span, summary: summarize(value.tree) });
       built.push(value);
+    },
+    model(call, className, tree) {
+      if (!models.has(call.span.start)) models.set(call.span.start, { className, span: call.span, tree });
     },
     built(call, layer) {
       record(call.span.start, { layer: layer.layer, findings: [], context: context(), symbolic });
@@ -185,7 +190,9 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
         severity: 'error',
         span: site ?? span,
         fixes: [],
-        message: `Building ${shared.contexts[0]} raises ${exception}${message ? `: "${message}"` : ''} (line ${span.startLine + 1}${where ? `, in ${where}` : ''}): PyTorch would not build this model.`,
+        message: model.language === 'python'
+          ? `Building ${shared.contexts[0]} raises ${exception}${message ? `: "${message}"` : ''} (line ${span.startLine + 1}${where ? `, in ${where}` : ''}): PyTorch would not build this model.`
+          : `Building ${shared.contexts[0]} throws ${exception}${message ? `: "${message}"` : ''} (line ${span.startLine + 1}${where ? `, in ${where}` : ''}): the model is never built.`,
         related: site ? [{ span, message: `${exception} raised here` }] : undefined,
       };
       if (!flowFindings.has(key)) flow(found);
@@ -202,6 +209,8 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       construction(classKey(model, cls.fragment, cls.scope), { summary: summarize(value.tree), context: context() });
     },
   };
+  /** TF.js models by the call that builds them: their trees are read once every run is over. */
+  const models = new Map<number, { className: string; span: Span; tree: () => ModuleTree }>();
   /** The models built at module level, whose forward() is followed too. */
   const built: Value[] = [];
   /**
@@ -290,12 +299,16 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   symbolic = true;
   runUnreached(evaluator, model, defaults);
   symbolic = false;
+  for (const [start, m] of models) if (!instances.has(start)) instances.set(start, { className: m.className, span: m.span, summary: summarize(m.tree()) });
   const layers: LayerResult[] = [];
   const findings: Finding[] = [];
+  // `dense(...).apply(x)` is two calls from one offset: one layer.
+  const listed = new Set<number>();
   model.fragments.forEach((fragment) => {
     for (const site of fragment.calls) {
       const list = records.get(site.span.start);
-      if (!list?.length) continue;
+      if (!list?.length || listed.has(site.span.start)) continue;
+      listed.add(site.span.start);
       const result = siteResult(site.span, list, lexicalContexts(fragment, site.scope));
       layers.push(result);
       findings.push(...result.findings);

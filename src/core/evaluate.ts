@@ -373,7 +373,8 @@ export class Evaluator implements Interp {
   // ---- arithmetic ---------------------------------------------------------------------------------
 
   binary(op: string, l: Value, r: Value, span?: Span): Value {
-    if (l.t === 'tensor' && r.t === 'tensor') return this.checks.broadcast(op, l, r, span);
+    // In TypeScript `+` on tensors is no tensor operation (js-pytorch and TF.js use add()): nothing to check.
+    if (l.t === 'tensor' && r.t === 'tensor') return this.checks.broadcast(op, l, r, this.language === 'python' ? span : undefined);
     // `torch.randn(n, d) * 0.02` is still a tensor of that shape.
     if (l.t === 'tensor') return l;
     if (r.t === 'tensor') return r;

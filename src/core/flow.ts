@@ -1,11 +1,12 @@
 /**
  * Shapes carried from one TF.js layer to the next, as far as the code shows them: `tf.input`, eager
  * tensors, `layer.apply(x)`, `mha.call(query, {value, key})`, `tf.sequential({layers})` and `model.add`.
+ * Each tensor remembers the layers it went through, as they were built there, for `tf.model`'s total.
  * Where a shape cannot be followed the flow stops and the next layer's input size stays unknown.
  */
 import type { LayerInstance } from './layer';
 import { Poly } from './symbolic';
-import { asPoly, UNKNOWN, type Shape, type Value } from './value';
+import { asPoly, UNKNOWN, type LayerUse, type Shape, type Value } from './value';
 
 export const APPLY_METHODS = new Set(['apply', 'call', 'callAndReturnAttentionScores']);
 
@@ -18,11 +19,11 @@ function shapeFrom(v: Value | undefined, withBatch: boolean): Shape | undefined 
 /** `tf.input({shape})`, `tf.zeros([..])` and friends, `tf.reshape(x, shape)`. */
 export function tensorSource(path: string, args: readonly Value[]): Value | undefined {
   const name = path.slice(path.lastIndexOf('.') + 1);
-  if (!path.startsWith('tfjs.')) return undefined;
+  if (!path.startsWith('tfjs.') || path.startsWith('tfjs.layers.')) return undefined;
   if (name === 'input') {
     const config = args[0];
     const shape = config?.t === 'dict' ? shapeFrom(config.fields.get('shape'), false) ?? shapeFrom(config.fields.get('batchShape'), true) : undefined;
-    return shape ? { t: 'tensor', shape } : UNKNOWN;
+    return shape ? { t: 'tensor', shape, history: [] } : UNKNOWN;
   }
   if (['zeros', 'ones', 'randomNormal', 'randomUniform', 'truncatedNormal', 'fill'].includes(name)) {
     const shape = shapeFrom(args[0], true);
@@ -37,50 +38,53 @@ export function tensorSource(path: string, args: readonly Value[]): Value | unde
 
 /** What a layer produces from an input of `shape`. */
 export function outputShape(layer: LayerInstance, shape: Shape): Shape {
+  if (layer.reshape) return layer.reshape(shape);
   if (layer.appendsAxis) return layer.outFeatures ? [...shape, layer.outFeatures] : [...shape, undefined];
   const tail = layer.outTail ?? (layer.outFeatures ? [layer.outFeatures] : [shape[shape.length - 1]]);
   return [...shape.slice(0, -1), ...tail];
 }
 
-export function flatten(shape: Shape): Shape {
-  const rest = shape.slice(1);
-  const product = rest.every((d): d is Poly => d !== undefined) ? rest.reduce((a, d) => a.mul(d), Poly.ONE) : undefined;
-  return [shape[0], product];
+/** The layers two tensors went through, each once (a shared layer holds one set of weights). */
+export function mergeHistory(lists: readonly (readonly LayerUse[] | undefined)[]): LayerUse[] | undefined {
+  if (lists.some((l) => l === undefined)) return undefined;
+  const out: LayerUse[] = [];
+  for (const list of lists) for (const use of list!) if (!out.some((u) => u.layer === use.layer)) out.push(use);
+  return out;
 }
 
-/** Feeds `shape` (undefined for the first layer of a chain) through a layer or a weightless op. */
-export function feed(target: Value, inputs: readonly Shape[]): Shape | undefined {
+/** A layer or weightless op applied to `inputs` (none for the first layer of a chain): the tensor it returns. */
+export function feed(target: Value, inputs: readonly Extract<Value, { t: 'tensor' }>[]): { shape: Shape; built?: LayerInstance } | undefined {
   const first = inputs[0];
   if (target.t === 'op') {
     if (!first) return undefined;
-    if (target.op === 'flatten') return flatten(first);
     if (target.op === 'concatenate') {
-      const last = inputs.map((s) => s[s.length - 1]);
+      const last = inputs.map((s) => s.shape[s.shape.length - 1]);
       const sum = last.every((d): d is Poly => d !== undefined) ? last.reduce((a, d) => a.add(d), Poly.ZERO) : undefined;
-      return [...first.slice(0, -1), sum];
+      return { shape: [...first.shape.slice(0, -1), sum] };
     }
-    return first;
+    return { shape: first.shape };
   }
   if (target.t !== 'layer' || !target.applied) return undefined;
   if (!first) {
     const declared = target.layer.inputShape;
-    return declared ? outputShape(target.layer, declared) : undefined;
+    return declared ? { shape: outputShape(target.layer, declared), built: target.layer } : undefined;
   }
-  return outputShape(target.applied(inputs), first);
+  const built = target.applied(inputs.map((i) => i.shape));
+  return { shape: outputShape(built, first.shape), built };
 }
 
-/** The shapes a call passes: `x`, `[a, b]`, and for attention `{value, key}`. */
-export function appliedShapes(args: readonly Value[]): Shape[] | undefined {
+/** The tensors a call passes: `x`, `[a, b]`, and for attention `{value, key}`. */
+export function appliedTensors(args: readonly Value[]): Extract<Value, { t: 'tensor' }>[] | undefined {
   const [first, options] = args;
-  const shapes: Shape[] = [];
-  if (first?.t === 'tensor') shapes.push(first.shape);
-  else if (first?.t === 'seq' && first.items.every((i) => i.t === 'tensor')) for (const i of first.items) shapes.push((i as { shape: Shape }).shape);
+  const tensors: Extract<Value, { t: 'tensor' }>[] = [];
+  if (first?.t === 'tensor') tensors.push(first);
+  else if (first?.t === 'seq' && first.items.every((i) => i.t === 'tensor')) for (const i of first.items) tensors.push(i as Extract<Value, { t: 'tensor' }>);
   else return undefined;
   if (options?.t === 'dict') {
     const value = options.fields.get('value');
     const key = options.fields.get('key');
-    if (value?.t === 'tensor') shapes.push(value.shape);
-    if (key?.t === 'tensor') shapes.push(key.shape);
+    if (value?.t === 'tensor') tensors.push(value);
+    if (key?.t === 'tensor') tensors.push(key);
   }
-  return shapes;
+  return tensors;
 }

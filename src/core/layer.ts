@@ -97,6 +97,8 @@ export interface LayerInstance {
   readonly appendsAxis?: boolean;
   /** The input shape its config declares (TF.js `inputShape`), batch first. */
   readonly inputShape?: readonly (Poly | undefined)[];
+  /** The shape it produces from a whole input shape, where the framework decides it from more than the last axis. */
+  readonly reshape?: (input: readonly (Poly | undefined)[]) => readonly (Poly | undefined)[];
 }
 
 export function tensorSize(t: Tensor): Poly {

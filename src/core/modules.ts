@@ -34,7 +34,7 @@ export function emptyModule(kind: string): ModuleTree {
 /** A catalog layer as a module tree: `out_proj.weight` becomes child `out_proj`, parameter `weight`. */
 export function layerModule(layer: LayerInstance): ModuleTree {
   const root = emptyModule(layer.kind);
-  if (layer.rejected) root.unknown = `nn.${layer.kind} would raise: ${layer.rejected}`;
+  if (layer.rejected) root.unknown = `${layer.framework === 'pytorch' ? 'nn.' : ''}${layer.kind} would raise: ${layer.rejected}`;
   else if (layer.params === undefined && layer.unknownReason) root.unknown = layer.unknownReason;
   for (const t of layer.tensors) {
     const path = t.name.split('.');

@@ -40,8 +40,10 @@ export type Stmt =
   | { readonly k: 'assign'; readonly targets: readonly ExprRef[]; readonly value?: ExprRef; readonly annotation?: string; readonly at: number }
   /** `x += v`; without `value`, TypeScript's `x++` / `x--`. */
   | { readonly k: 'aug'; readonly target: ExprRef; readonly op: string; readonly value?: ExprRef; readonly at: number }
-  | { readonly k: 'expr'; readonly value: ExprRef; readonly at: number }
-  | { readonly k: 'if'; readonly test: ExprRef; readonly then: readonly Stmt[]; readonly otherwise: readonly Stmt[]; readonly at: number }
+  /** `superCall`: a TypeScript `super(...)` statement, after which field initialisers run. */
+  | { readonly k: 'expr'; readonly value: ExprRef; readonly superCall?: boolean; readonly at: number }
+  /** With `equals`, the condition is `equals === test` (a TypeScript `switch` case). */
+  | { readonly k: 'if'; readonly test: ExprRef; readonly equals?: ExprRef; readonly then: readonly Stmt[]; readonly otherwise: readonly Stmt[]; readonly at: number }
   | { readonly k: 'for'; readonly target?: ExprRef; readonly iterable: ExprRef; readonly body: readonly Stmt[]; readonly orelse: readonly Stmt[]; readonly at: number }
   | { readonly k: 'while'; readonly test: ExprRef; readonly body: readonly Stmt[]; readonly orelse: readonly Stmt[]; readonly at: number }
   | { readonly k: 'return'; readonly value?: ExprRef; readonly at: number }

@@ -45,8 +45,11 @@ export type Value =
   | { readonly t: 'slice'; readonly lower: Value; readonly upper: Value; readonly step: Value }
   /** `range(start, stop)` (step 1). */
   | { readonly t: 'range'; readonly start: Poly; readonly stop: Poly }
-  /** A built layer; `applied` rebuilds it for the inputs it is applied to (TF.js sizes come from them). */
-  | { readonly t: 'layer'; readonly layer: LayerInstance; readonly span: Span; readonly applied?: (inputs: readonly Shape[]) => LayerInstance }
+  /**
+   * A built layer; `applied` rebuilds it for the inputs it is applied to (TF.js sizes come from them); with
+   * `builds` false it only says what a copy built for them would be (TF.js's bidirectional wrapper).
+   */
+  | { readonly t: 'layer'; readonly layer: LayerInstance; readonly span: Span; readonly applied?: (inputs: readonly Shape[], builds?: boolean) => LayerInstance }
   /**
    * A tensor, by its shape (batch first; unknown dims undefined). With `partial` only the last (feature)
    * dimension is placed: the rank is not known. `origin` says which layer produced it, for messages;
@@ -60,11 +63,13 @@ export type Value =
       readonly trace?: Trace;
       /** With `partial`: the forward() argument whose leading dimensions these are (`x` for `x.shape[0]`). */
       readonly lead?: string;
+      /** The TF.js layers it went through, for the totals of tf.model. */
+      readonly history?: readonly LayerUse[];
     }
   /** `x.shape` of a forward() argument of unknown rank: its leading dimensions, then `tail`. */
   | { readonly t: 'dims'; readonly lead: string; readonly tail: Shape }
   /** A layer without weights: passes the shape through, flattens it, or concatenates its inputs' features. */
-  | { readonly t: 'op'; readonly op: 'same' | 'flatten' | 'concatenate' }
+  | { readonly t: 'op'; readonly op: 'same' | 'concatenate' }
   /** A `tf.sequential()` model whose layers are added one by one. */
   | { readonly t: 'model'; readonly id: number }
   /** An nn.Module instance: its module tree and its other attributes (`self.num_patches`). */
@@ -87,6 +92,12 @@ export type Value =
   | { readonly t: 'unknown'; readonly scalar?: boolean };
 
 export type Shape = readonly (Poly | undefined)[];
+
+/** A TF.js layer a symbolic tensor went through, as it was built there: `tf.model` counts these. */
+export interface LayerUse {
+  readonly layer: Value;
+  readonly built: LayerInstance;
+}
 
 /** Where a tensor's size comes from: `nn.Linear(512, 128)` defined at `span`. */
 export interface Origin {

@@ -7,7 +7,9 @@ import type { Tree } from './parser';
 import { namedChildren, type Node } from './nodes';
 import { pythonDeclaredNames, pythonFragment } from './python';
 import { pythonExpr, pythonExprOf } from './pythonExpr';
-import { typescriptDeclaredNames, typescriptExpr, typescriptFragment } from './typescript';
+import { typescriptFragment } from './typescript';
+import { typescriptDeclaredNames } from './typescriptImports';
+import { typescriptExpr } from './typescriptExpr';
 
 interface Adapter {
   declaredNames(root: Node, source: string): string[];

@@ -34,7 +34,7 @@ function stmtShifter(delta: number, span: Shift, ref: (r: ExprRef) => ExprRef): 
       case 'assign': return { ...s, at, targets: s.targets.map(ref), value: opt(s.value) };
       case 'aug': return { ...s, at, target: ref(s.target), value: opt(s.value) };
       case 'expr': return { ...s, at, value: ref(s.value) };
-      case 'if': return { ...s, at, test: ref(s.test), then: body(s.then), otherwise: body(s.otherwise) };
+      case 'if': return { ...s, at, test: ref(s.test), equals: opt(s.equals), then: body(s.then), otherwise: body(s.otherwise) };
       case 'for': return { ...s, at, target: opt(s.target), iterable: ref(s.iterable), body: body(s.body), orelse: body(s.orelse) };
       case 'while': return { ...s, at, test: ref(s.test), body: body(s.body), orelse: body(s.orelse) };
       case 'return': return { ...s, at, value: opt(s.value) };

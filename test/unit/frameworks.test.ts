@@ -3,7 +3,7 @@
  * scripts/ground-truth/ from PyTorch 1.13, TensorFlow.js 4.22 and js-pytorch 0.7.2.
  */
 import * as assert from 'assert';
-import { readFileSync } from 'fs';
+import { readdirSync, readFileSync } from 'fs';
 import * as path from 'path';
 import { analyzeText, expandTensors, paramsOf, ROOT } from './helpers';
 
@@ -139,4 +139,32 @@ suite('js-pytorch models against js-pytorch totals (js-modules.json)', () => {
       }
     });
   }
+});
+
+interface ExpectedTfjsModel {
+  readonly line: number;
+  readonly column: number;
+  readonly kind: string;
+  readonly params: number;
+}
+
+suite('TF.js models against countParams() (js-layers.json models)', () => {
+  const expected = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/js-layers.json'), 'utf8')) as { models: Record<string, ExpectedTfjsModel[]> };
+  for (const [file, models] of Object.entries(expected.models)) {
+    test(file, async () => {
+      const analysis = await analyzeText(readFileSync(path.join(ROOT, file), 'utf8'), 'typescript', path.join(ROOT, file));
+      const found = analysis.instances.filter((i) => i.className === 'Sequential' || i.className === 'LayersModel');
+      assert.deepStrictEqual(
+        found.map((i) => [i.span.startLine + 1, i.span.startChar + 1, i.className, i.summary.params?.constant === undefined ? null : Number(i.summary.params.constant)]).sort((a, b) => Number(a[0]) - Number(b[0])),
+        models.map((m) => [m.line, m.column, m.kind, m.params]),
+      );
+    });
+  }
+});
+
+suite('ground truth', () => {
+  test('every file in test/fixtures/expected is read by a test', () => {
+    const tests = readdirSync(path.join(ROOT, 'test/unit')).filter((f) => f.endsWith('.ts')).map((f) => readFileSync(path.join(ROOT, 'test/unit', f), 'utf8')).join('\n');
+    for (const file of readdirSync(path.join(ROOT, 'test/fixtures/expected'))) assert.ok(tests.includes(`test/fixtures/expected/${file}`) || tests.includes(`'${file}'`), `${file} is read by no test`);
+  });
 });

@@ -2,7 +2,7 @@
 import { normalizePath } from '../imports';
 import { JSPYTORCH_LAYERS } from './jspytorch';
 import { PYTORCH_LAYERS } from './pytorch';
-import { TFJS_LAYERS, TFJS_PASS_THROUGH } from './tfjs';
+import { TFJS_LAYERS } from './tfjs';
 import type { LayerSpec } from './spec';
 
 const ALL = new Map<string, LayerSpec>([...PYTORCH_LAYERS, ...TFJS_LAYERS, ...JSPYTORCH_LAYERS]);
@@ -15,7 +15,6 @@ export function layerSpec(path: string): LayerSpec | undefined {
 export const CATALOG_NAMES: readonly string[] = [
   ...new Set([...ALL.keys()].map((p) => p.slice(p.lastIndexOf('.') + 1))),
   // Calls that carry sizes from one TF.js layer to the next.
-  'sequential', 'add', 'apply', 'call', 'callAndReturnAttentionScores', 'input',
+  'sequential', 'model', 'add', 'apply', 'call', 'callAndReturnAttentionScores', 'input',
 ];
 
-export { TFJS_PASS_THROUGH };

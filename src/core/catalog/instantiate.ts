@@ -5,8 +5,8 @@
 import type { Arg, Span } from '../expr';
 import type { BoundCall } from '../interp/hooks';
 import { totalParams, type Finding, type LayerInstance } from '../layer';
-import type { Poly } from '../symbolic';
-import { describe, type Value } from '../value';
+import { describe, type Shape, type Value } from '../value';
+import { sizeFindings } from './sizeChecks';
 import { Args, type LayerSpec } from './spec';
 
 export interface Instantiated {
@@ -14,7 +14,7 @@ export interface Instantiated {
   readonly findings: Finding[];
 }
 
-export function instantiate(spec: LayerSpec, bound: BoundCall, callSpan: Span, inputs: readonly (Poly | undefined)[]): Instantiated {
+export function instantiate(spec: LayerSpec, bound: BoundCall, callSpan: Span, inputs: readonly Shape[]): Instantiated {
   const values = new Map<string, Value>();
   const spans = new Map<string, Span>();
   const literals = new Set<string>();
@@ -38,21 +38,7 @@ export function instantiate(spec: LayerSpec, bound: BoundCall, callSpan: Span, i
   const unsure = unsureFlags(spec, args, values, inputs);
   const findings: Finding[] = [];
   const covered = new Set((built.problems ?? []).map((p) => p.arg));
-  for (const param of spec.signature) {
-    if (!param.size || !values.has(param.name) || covered.has(param.name)) continue;
-    const v = values.get(param.name)!;
-    if (v.t === 'float') {
-      findings.push({
-        code: 'non-integer-size', severity: 'error', span: callSpan, fixes: [],
-        message: `${param.name} is ${describe(v)}, a float: PyTorch raises TypeError (sizes must be ints). Use // for integer division.`,
-      });
-    } else if (v.t === 'int' && v.p.constant !== undefined && v.p.constant < 0n) {
-      findings.push({
-        code: 'negative-size', severity: 'error', span: callSpan, fixes: [],
-        message: `${param.name} is ${v.p.constant}: PyTorch raises "Trying to create tensor with negative dimension ${v.p.constant}".`,
-      });
-    }
-  }
+  findings.push(...sizeFindings(spec, values, covered, callSpan));
   for (const p of built.problems ?? []) {
     findings.push({ code: p.code, severity: p.severity, message: p.message, span: callSpan, fixes: p.fixes ? p.fixes(args) : [] });
   }
@@ -63,7 +49,8 @@ export function instantiate(spec: LayerSpec, bound: BoundCall, callSpan: Span, i
     kind: spec.kind,
     framework: spec.framework,
     tensors: built.tensors,
-    params: built.unknownReason || unsure ? undefined : params,
+    // TF.js and js-pytorch throw in the constructor for every error found here: no layer, so no count.
+    params: built.unknownReason || unsure || (spec.framework !== 'pytorch' && findings.some((f) => f.severity === 'error')) ? undefined : params,
     // Built on first read: most layers are never hovered, and the symbolic build costs as much as the real one.
     get formula() {
       formula ??= unsure ? unsure.formula : known ? genericFormula(spec, values, inputs) : params.toString();
@@ -79,6 +66,7 @@ export function instantiate(spec: LayerSpec, bound: BoundCall, callSpan: Span, i
     inFeatures: built.inFeatures,
     appendsAxis: built.appendsAxis,
     inputShape: built.inputShape,
+    reshape: built.reshape,
   };
   return { layer, findings };
 }
@@ -87,7 +75,7 @@ export function instantiate(spec: LayerSpec, bound: BoundCall, callSpan: Span, i
  * A flag given a value that is not known here (`bias=config.bias`): the count is one of two, so no number
  * is shown; the formula marks the part that depends on it (`d² + [config.bias]·d`).
  */
-function unsureFlags(spec: LayerSpec, args: Args, values: ReadonlyMap<string, Value>, inputs: readonly (Poly | undefined)[]): { formula: string; reason: string } | undefined {
+function unsureFlags(spec: LayerSpec, args: Args, values: ReadonlyMap<string, Value>, inputs: readonly Shape[]): { formula: string; reason: string } | undefined {
   if (!args.unsure.size) return undefined;
   const names = [...args.unsure];
   const total = (on: boolean) => totalParams(spec.build(new Args(spec, values, new Map(), new Set(), inputs, new Map(names.map((n) => [n, on])))).tensors);
@@ -102,7 +90,7 @@ function unsureFlags(spec: LayerSpec, args: Args, values: ReadonlyMap<string, Va
 }
 
 /** The layer's formula over its own symbols (`4·E² + 4·E`), keeping the flags as written. */
-function genericFormula(spec: LayerSpec, values: ReadonlyMap<string, Value>, inputs: readonly (Poly | undefined)[]): string {
+function genericFormula(spec: LayerSpec, values: ReadonlyMap<string, Value>, inputs: readonly Shape[]): string {
   const symbolic = new Map(values);
   for (const p of spec.signature) {
     if (!p.size) continue;

@@ -2,7 +2,7 @@
 import type { Span } from '../expr';
 import type { AttentionShape, Fix, Framework, Severity, Tensor } from '../layer';
 import { Poly, groupDigits } from '../symbolic';
-import { asPoly, describe, truthy, type Value } from '../value';
+import { asPoly, describe, truthy, type Shape, type Value } from '../value';
 
 export interface ParamSpec {
   readonly name: string;
@@ -34,6 +34,8 @@ export interface Built {
   readonly inFeatures?: Poly;
   readonly appendsAxis?: boolean;
   readonly inputShape?: readonly (Poly | undefined)[];
+  /** The shape it produces from a whole input shape (TF.js layers). */
+  readonly reshape?: (input: Shape) => Shape;
 }
 
 export interface LayerSpec {
@@ -42,6 +44,8 @@ export interface LayerSpec {
   readonly signature: readonly ParamSpec[];
   /** TF.js layers take one config object instead of positional arguments. */
   readonly configObject?: boolean;
+  /** A layer without weights, followed for shapes only: no count is shown for it. */
+  readonly weightless?: boolean;
   build(args: Args): Built;
 }
 
@@ -56,8 +60,8 @@ export class Args {
     private readonly spans: ReadonlyMap<string, Span>,
     /** Arguments written as a number in place: only those may be rewritten by a quick fix. */
     private readonly literals: ReadonlySet<string>,
-    /** Feature sizes of the inputs the layer is applied to, where the code shows them. */
-    readonly inputs: readonly (Poly | undefined)[] = [],
+    /** Shapes of the inputs the layer is first applied to, where the code shows them (batch first). */
+    readonly inputs: readonly Shape[] = [],
     /** Flags taken as set or not, to build each side of an unsure one. */
     private readonly flags: ReadonlyMap<string, boolean> = new Map(),
   ) {}

@@ -1,56 +1,29 @@
 /**
- * TensorFlow.js layers, counted by the weights they really create when built (MultiHeadAttention's own
- * countParams() reports 0). Input sizes come from the layer's config or from what it is applied to.
- * Checked by scripts/ground-truth/js_layers.mjs.
+ * TensorFlow.js layers as tfjs-layers 4.22 builds them: the weights each creates (what `countParams()`
+ * reports, non-trainable moving statistics included) and the shape it produces. Input sizes come from what
+ * the layer is first applied to, else from its config in TF.js's own order. Checked by
+ * scripts/ground-truth/js_catalog.mjs and js_layers.mjs.
  */
 import type { Tensor } from '../layer';
 import { Poly } from '../symbolic';
-import { asPoly, type Value } from '../value';
+import { asPoly, type Shape } from '../value';
 import { dimText, type Args, type LayerSpec } from './spec';
+import { builtShape, lastAxis, positiveSize, unknownInput } from './tfjsInput';
+import { TFJS_CONV_LAYERS } from './tfjsConv';
+import { TFJS_RECURRENT_LAYERS } from './tfjsRecurrent';
+import { TFJS_ATTENTION_LAYERS } from './tfjsAttention';
+import { TFJS_WEIGHTLESS_LAYERS } from './tfjsWeightless';
 
-/** The feature size a TF.js layer reads: what it is applied to, else `inputDim` or the last of `inputShape`. */
-function inputFeatures(a: Args, index = 0): Poly {
-  const applied = a.inputs[index];
-  if (applied) return applied;
-  const dim = asPoly(a.value('inputDim'));
-  if (dim) return dim;
-  for (const key of ['inputShape', 'batchInputShape']) {
-    const shape = a.value(key);
-    const last = shape.t === 'seq' ? shape.items[shape.items.length - 1] : undefined;
-    const p = last && asPoly(last);
-    if (p) return p;
-  }
-  return Poly.symbol('in');
-}
-
-function shapeOf(v: Value): Poly[] | undefined {
-  if (v.t === 'seq') {
-    const dims = v.items.map(asPoly);
-    return dims.every((d): d is Poly => d !== undefined) ? dims : undefined;
-  }
-  const p = asPoly(v);
-  return p ? [p] : undefined;
-}
-
-/** `inputShape` / `batchInputShape` / `inputDim` of the config, batch first. */
-function declaredShape(a: Args): (Poly | undefined)[] | undefined {
-  const shape = a.value('inputShape');
-  if (shape.t === 'seq') return [undefined, ...shape.items.map(asPoly)];
-  const batch = a.value('batchInputShape');
-  if (batch.t === 'seq') return batch.items.map(asPoly);
-  const dim = asPoly(a.value('inputDim'));
-  return dim ? [undefined, dim] : undefined;
-}
-
-const UNKNOWN_INPUT = 'The input size is set when the layer is first applied, and this file does not show what it is applied to.';
+const withLast = (shape: Shape, last: Poly | undefined): Shape => [...shape.slice(0, -1), last];
 
 const DENSE: LayerSpec = {
   kind: 'dense',
   framework: 'tfjs',
   configObject: true,
-  signature: [{ name: 'units', size: 'units' }, { name: 'useBias' }, { name: 'inputDim', size: 'in' }],
+  signature: [{ name: 'units', size: 'units' }, { name: 'useBias' }],
   build(a) {
-    const inF = inputFeatures(a);
+    const shape = builtShape(a, true);
+    const inF = lastAxis(shape);
     const units = a.dim('units');
     const tensors: Tensor[] = [{ name: 'kernel', shape: [inF, units] }];
     if (a.flag('useBias', true)) tensors.push({ name: 'bias', shape: [units] });
@@ -58,24 +31,62 @@ const DENSE: LayerSpec = {
       tensors,
       summary: `${dimText(inF)} → ${dimText(units)}`,
       notes: ['y = x·kernel + bias with kernel [inputDim, units], applied to the last axis.'],
-      unknownReason: inF.symbols.includes('in') ? UNKNOWN_INPUT : undefined,
+      problems: positiveSize(a, 'units'),
+      unknownReason: unknownInput(inF),
       outFeatures: units,
-      inputShape: declaredShape(a),
+      inputShape: shape,
+      reshape: (input) => withLast(input, units),
     };
   },
 };
+
+/** The sizes of the normalised axes: the last by default, or those `axis` names (batch axis counted). */
+function normalisedAxes(a: Args, shape: Shape | undefined): Poly[] {
+  const axis = a.value('axis');
+  const picks = axis.t === 'seq' ? axis.items.map((i) => asPoly(i)?.constant) : a.given('axis') ? [asPoly(axis)?.constant] : [-1n];
+  return picks.map((i) => {
+    if (!shape || i === undefined) return Poly.symbol('in');
+    const at = Number(i < 0n ? BigInt(shape.length) + i : i);
+    return shape[at] ?? Poly.symbol('in');
+  });
+}
 
 const LAYER_NORMALIZATION: LayerSpec = {
   kind: 'layerNormalization',
   framework: 'tfjs',
   configObject: true,
-  signature: [{ name: 'center' }, { name: 'scale' }],
+  signature: [{ name: 'center' }, { name: 'scale' }, { name: 'axis' }],
   build(a) {
-    const d = inputFeatures(a);
+    const shape = builtShape(a, false);
+    const axes = normalisedAxes(a, shape);
     const tensors: Tensor[] = [];
-    if (a.flag('scale', true)) tensors.push({ name: 'gamma', shape: [d] });
-    if (a.flag('center', true)) tensors.push({ name: 'beta', shape: [d] });
-    return { tensors, summary: `over [${dimText(d)}]`, unknownReason: d.symbols.includes('in') ? UNKNOWN_INPUT : undefined, outFeatures: d };
+    if (a.flag('scale', true)) tensors.push({ name: 'gamma', shape: axes });
+    if (a.flag('center', true)) tensors.push({ name: 'beta', shape: axes });
+    return { tensors, summary: `over [${axes.map(dimText).join(', ')}]`, unknownReason: unknownInput(...axes), outFeatures: shape?.[shape.length - 1], inputShape: shape, reshape: (input) => input };
+  },
+};
+
+const BATCH_NORMALIZATION: LayerSpec = {
+  kind: 'batchNormalization',
+  framework: 'tfjs',
+  configObject: true,
+  signature: [{ name: 'center' }, { name: 'scale' }, { name: 'axis' }],
+  build(a) {
+    const shape = builtShape(a, false);
+    const [c] = normalisedAxes(a, shape);
+    const tensors: Tensor[] = [];
+    if (a.flag('scale', true)) tensors.push({ name: 'gamma', shape: [c] });
+    if (a.flag('center', true)) tensors.push({ name: 'beta', shape: [c] });
+    tensors.push({ name: 'moving_mean', shape: [c] }, { name: 'moving_variance', shape: [c] });
+    return {
+      tensors,
+      summary: `over ${dimText(c)} channels`,
+      notes: ['moving_mean and moving_variance are not trainable, but they are weights: countParams() and model.summary() count them.'],
+      unknownReason: unknownInput(c),
+      outFeatures: shape?.[shape.length - 1],
+      inputShape: shape,
+      reshape: (input) => input,
+    };
   },
 };
 
@@ -87,52 +98,15 @@ const EMBEDDING: LayerSpec = {
   build(a) {
     const V = a.dim('inputDim');
     const D = a.dim('outputDim');
-    return { tensors: [{ name: 'embeddings', shape: [V, D] }], summary: `${dimText(V)} × ${dimText(D)}`, outFeatures: D, appendsAxis: true };
-  },
-};
-
-/** Keras layout: per-head kernels [dim, heads, keyDim] and an output kernel [heads, valueDim, ...outputShape]. */
-const MULTI_HEAD_ATTENTION: LayerSpec = {
-  kind: 'MultiHeadAttention',
-  framework: 'tfjs',
-  configObject: true,
-  signature: [{ name: 'numHeads', size: 'h' }, { name: 'keyDim', size: 'd_k' }, { name: 'valueDim', size: 'd_v' }, { name: 'useBias' }, { name: 'outputShape' }],
-  build(a) {
-    const h = a.dim('numHeads');
-    const k = a.dim('keyDim');
-    const v = a.isNone('valueDim') ? k : a.dim('valueDim');
-    const query = inputFeatures(a, 0);
-    const value = a.inputs[1] ?? query;
-    const key = a.inputs[2] ?? value;
-    const out = a.given('outputShape') ? shapeOf(a.value('outputShape')) ?? [Poly.symbol('out')] : [query];
-    const bias = a.flag('useBias', true);
-    const dense = (name: string, dim: Poly, perHead: Poly): Tensor[] =>
-      bias ? [{ name: `${name}/kernel`, shape: [dim, h, perHead] }, { name: `${name}/bias`, shape: [h, perHead] }] : [{ name: `${name}/kernel`, shape: [dim, h, perHead] }];
-    const tensors: Tensor[] = [
-      ...dense('query', query, k),
-      ...dense('key', key, k),
-      ...dense('value', value, v),
-      { name: 'attentionOutput/kernel', shape: [h, v, ...out] },
-      ...(bias ? [{ name: 'attentionOutput/bias', shape: out }] : []),
-    ];
     return {
-      tensors,
-      summary: `${dimText(h)} heads × ${dimText(k)}`,
-      notes: [
-        'keyDim is the size of each head: in Keras-style attention the count grows with the number of heads (PyTorch splits one embedding instead).',
-        'The attention product softmax(Q·Kᵀ/√keyDim)·V holds no parameters. countParams() reports 0 before the layer is built; these are the weights it creates on its first call.',
-      ],
-      unknownReason: query.symbols.includes('in') ? UNKNOWN_INPUT : undefined,
-      attention: {
-        embed: query, heads: h, headDim: k, kdim: key, vdim: value, layout: 'keras', valueHeadDim: v, output: out, bias, batchFirst: true,
-        settings: [
-          ['numHeads (h)', dimText(h)], ['keyDim (d_k, per head)', dimText(k)], ['valueDim (d_v, per head)', a.isNone('valueDim') ? `${dimText(v)} (= keyDim)` : dimText(v)],
-          ['outputShape', a.given('outputShape') ? `[${out.map(dimText).join(', ')}]` : `[${dimText(query)}] (the query's size)`], ['useBias', String(bias)],
-          ['query / key / value features', `${dimText(query)} / ${dimText(key)} / ${dimText(value)}`],
-        ],
-      },
-      outFeatures: out.length === 1 ? out[0] : undefined,
-      outTail: out,
+      tensors: [{ name: 'embeddings', shape: [V, D] }],
+      summary: `${dimText(V)} × ${dimText(D)}`,
+      problems: [...positiveSize(a, 'inputDim'), ...positiveSize(a, 'outputDim')],
+      outFeatures: D,
+      appendsAxis: true,
+      // Without a declared shape TF.js takes [batch, inputLength]: an embedding can start a model alone.
+      inputShape: builtShape(a, false) ?? [undefined, asPoly(a.value('inputLength'))],
+      reshape: (input) => [...input, D],
     };
   },
 };
@@ -140,9 +114,10 @@ const MULTI_HEAD_ATTENTION: LayerSpec = {
 export const TFJS_LAYERS: ReadonlyMap<string, LayerSpec> = new Map([
   ['tfjs.layers.dense', DENSE],
   ['tfjs.layers.layerNormalization', LAYER_NORMALIZATION],
+  ['tfjs.layers.batchNormalization', BATCH_NORMALIZATION],
   ['tfjs.layers.embedding', EMBEDDING],
-  ['tfjs.MultiHeadAttention', MULTI_HEAD_ATTENTION],
+  ...TFJS_CONV_LAYERS,
+  ...TFJS_RECURRENT_LAYERS,
+  ...TFJS_ATTENTION_LAYERS,
+  ...TFJS_WEIGHTLESS_LAYERS,
 ]);
-
-/** Layers without weights that pass the feature size through, so a chain can be followed past them. */
-export const TFJS_PASS_THROUGH = new Set(['dropout', 'batchNormalization', 'activation', 'reLU', 'leakyReLU', 'softmax', 'gaussianNoise', 'gaussianDropout', 'spatialDropout1d']);

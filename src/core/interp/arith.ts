@@ -48,8 +48,42 @@ function floatOp(op: string, l: Value, r: Value): Value {
   }
 }
 
+const SAFE = 2n ** 53n;
+
+/**
+ * A JavaScript number: every result is a double, so a whole result beyond 2^53 is the double nearest to it
+ * (`2 ** 53 + 1` is 9007199254740992) and one beyond the doubles' range is Infinity.
+ */
+export function jsNumber(v: Value): Value {
+  const c = v.t === 'int' ? v.p.constant : undefined;
+  if (c === undefined || (c <= SAFE && c >= -SAFE)) return v;
+  const n = Number(c);
+  return Number.isFinite(n) ? int(BigInt(n)) : { t: 'float', v: n };
+}
+
+/** `/` and `%` as JavaScript computes them on numbers: no error on zero, the remainder takes the dividend's sign. */
+function jsDivision(op: string, l: Value, r: Value): Value | undefined {
+  const a = toNumber(l);
+  const b = toNumber(r);
+  if (a === undefined || b === undefined || (op !== '/' && op !== '%')) return undefined;
+  const result = op === '/' ? a / b : a % b;
+  return Number.isInteger(result) ? int(BigInt(result)) : { t: 'float', v: result };
+}
+
 /** `a op b` on numbers, strings and sequences; tensors are handled by the caller. */
 export function arithmetic(op: string, l: Value, r: Value, language: 'python' | 'typescript'): Value {
+  if (language === 'typescript') {
+    if (l.t === 'float' || r.t === 'float' || ((op === '/' || op === '%') && toNumber(r) === 0)) return jsDivision(op, l, r) ?? jsNumber(floatOp(op, l, r));
+    if (op === '%' && asPoly(l)?.constant !== undefined && asPoly(r)?.constant !== undefined) return jsDivision(op, l, r)!;
+    const result = pythonArithmetic(op, l, r, language);
+    // `2 ** 2000` is Infinity in JavaScript, not a number too large to follow.
+    if (op === '**' && result.t === 'unknown' && toNumber(l) !== undefined && toNumber(r) !== undefined) return { t: 'float', v: toNumber(l)! ** toNumber(r)! };
+    return jsNumber(result);
+  }
+  return pythonArithmetic(op, l, r, language);
+}
+
+function pythonArithmetic(op: string, l: Value, r: Value, language: 'python' | 'typescript'): Value {
   if (l.t === 'float' || r.t === 'float' || (op === '/' && language === 'python')) return floatOp(op, l, r);
   const a = asPoly(l);
   const b = asPoly(r);

@@ -9,9 +9,11 @@ import type { BoundCall, CallExpr } from './hooks';
 import { normalizePath } from '../imports';
 import { NONE, UNKNOWN, type Value } from '../value';
 import { APPLY_METHODS, tensorSource } from '../flow';
-import { TFJS_PASS_THROUGH } from '../catalog';
 import { BUILTIN_CALLS, itemsOf } from './builtins';
 import { Frame } from './frame';
+
+/** TF.js merge layers of equal shapes: the shape passes on. */
+const TFJS_MERGES = new Set(['add', 'multiply', 'average', 'maximum', 'minimum', 'subtract']);
 
 export class Calls {
   constructor(private readonly ev: Evaluator) {}
@@ -90,7 +92,7 @@ export class Calls {
       return args ? this.ev.dicts.call(obj, method, args.positional.map((p) => p.value), plain(args.keywords)) : UNKNOWN;
     }
     if (APPLY_METHODS.has(method) || method === 'add') {
-      const flowed = this.ev.flows.flowCall(obj, method, e.args, frame);
+      const flowed = this.ev.flows.flowCall(obj, method, e.args, frame, e.span);
       if (flowed) return flowed;
     }
     if (obj.t === 'tensor') {
@@ -154,10 +156,11 @@ export class Calls {
     if (builtin) return builtin(positional, keywords);
     const source = tensorSource(path, positional);
     if (source) return source;
-    if (path === 'tfjs.sequential') return this.ev.flows.sequential(positional[0]);
+    if (path === 'tfjs.sequential') return this.ev.flows.sequential(positional[0], e);
+    if (path === 'tfjs.model') return this.ev.flows.functional(positional[0], e);
     const op = path.startsWith('tfjs.layers.') ? path.slice('tfjs.layers.'.length) : '';
-    if (op === 'flatten' || op === 'concatenate') return { t: 'op', op };
-    if (TFJS_PASS_THROUGH.has(op)) return { t: 'op', op: 'same' };
+    if (op === 'concatenate') return { t: 'op', op };
+    if (TFJS_MERGES.has(op)) return { t: 'op', op: 'same' };
     return this.ev.hooks.layer(path, e, bound, true) ?? this.ev.checks.untracked([...positional, ...keywords.values()]) ?? UNKNOWN;
   }
 

@@ -4,8 +4,10 @@
  */
 import type { Arg, Expr, Span } from '../expr';
 import type { Evaluator } from '../evaluate';
-import { appliedShapes, feed } from '../flow';
+import { appliedTensors } from '../flow';
 import type { Poly } from '../symbolic';
+import type { CallExpr } from './hooks';
+import { TfjsModels } from './tfjsModels';
 import { OPAQUE } from '../tensors';
 import { NONE, UNKNOWN, type Value } from '../value';
 import type { Frame } from './frame';
@@ -15,14 +17,17 @@ import { WEIGHTLESS, type AttentionEvents } from './shapeChecks';
 type ModuleValue = Extract<Value, { t: 'module' }>;
 
 export class Flows {
-  /** The output shape of each `tf.sequential()` model so far, as `model.add` calls extend it. */
-  private readonly models = new Map<number, readonly (Poly | undefined)[] | undefined>();
+  readonly tfjs: TfjsModels;
   /** The modules whose forward() is running, innermost last. */
   private readonly running: ModuleValue[] = [];
   /** The module whose forward() made each attention core. */
   private readonly cores = new WeakMap<Core, ModuleValue>();
 
-  constructor(private readonly ev: Evaluator) {}
+  constructor(private readonly ev: Evaluator) {
+    this.tfjs = new TfjsModels((f) => {
+      if (ev.quiet === 0) ev.hooks.report(f);
+    });
+  }
 
   /** An attention core belongs to the module whose forward() makes it; its output projection must be applied there too. */
   readonly attention: AttentionEvents = {
@@ -49,31 +54,32 @@ export class Flows {
   }
 
   /** `layer.apply(x)` / `mha.call(q, {value})` / `model.add(layer)`: the shapes that flow through. */
-  flowCall(target: Value, method: string, args: readonly Arg[], frame: Frame): Value | undefined {
+  flowCall(target: Value, method: string, args: readonly Arg[], frame: Frame, span: Span): Value | undefined {
     if (target.t !== 'model' && target.t !== 'layer' && target.t !== 'op') return undefined;
     const values = args.map((a) => this.ev.eval(a.value, frame));
     if (method === 'add') {
       if (target.t !== 'model' || !values[0]) return undefined;
-      this.models.set(target.id, feed(values[0], this.models.get(target.id) ? [this.models.get(target.id)!] : []));
+      this.tfjs.add(target.id, values[0], span, this.ev.shared.unsure > 0);
       return NONE;
     }
     if (target.t === 'model') return undefined;
-    const shapes = appliedShapes(values);
-    const out = shapes && feed(target, shapes);
-    return out ? { t: 'tensor', shape: out } : UNKNOWN;
+    const inputs = appliedTensors(values);
+    return (inputs && this.tfjs.apply(target, inputs, span)) ?? UNKNOWN;
   }
 
   /** `tf.sequential({layers: [...]})`: each layer is fed what the one before it produces. */
-  sequential(config: Value | undefined): Value {
-    const id = this.models.size;
-    this.models.set(id, undefined);
+  sequential(config: Value | undefined, call: CallExpr): Value {
     const layers = config?.t === 'dict' ? config.fields.get('layers') : undefined;
-    if (layers?.t === 'seq') {
-      let shape: readonly (Poly | undefined)[] | undefined;
-      for (const layer of layers.items) shape = feed(layer, shape ? [shape] : []);
-      this.models.set(id, shape);
-    }
-    return { t: 'model', id };
+    const model = this.tfjs.create(layers?.t === 'seq' ? layers.items : undefined, call.span);
+    this.ev.hooks.model?.(call, 'Sequential', model.tree);
+    return model.value;
+  }
+
+  /** `tf.model({inputs, outputs})`: the layers between them. */
+  functional(config: Value | undefined, call: CallExpr): Value {
+    const tree = this.tfjs.functional(config?.t === 'dict' ? config.fields.get('outputs') : undefined);
+    this.ev.hooks.model?.(call, 'LayersModel', tree);
+    return UNKNOWN;
   }
 
   /** `model(x)`: a module runs its forward(); a Sequential applies its layers in order; a layer its rule. */

@@ -5,6 +5,7 @@
 import type { Arg, Expr, Span } from '../expr';
 import type { Evaluator } from '../evaluate';
 import type { Finding } from '../layer';
+import type { ModuleTree } from '../modules';
 import type { Scope, SourceModel } from '../source';
 import type { DefRef, Value } from '../value';
 import { Budget } from './budget';
@@ -40,6 +41,8 @@ export interface Hooks {
   recorded?(): number;
   /** The layers recorded since `since` were built in one pass of a loop whose passes differ: no count holds for them. */
   varied?(since: number): void;
+  /** A TF.js model built by `call` (`tf.sequential`, `tf.model`): its module tree, read once the run is over. */
+  model?(call: CallExpr, className: string, tree: () => ModuleTree): void;
   /** A subclass of a catalog layer built at a call site: the layer its constructor made. */
   built?(call: CallExpr, layer: LayerValue): void;
   /** Attention written by hand, met in `module`'s forward(): its core, then again with its output projection. */

@@ -54,6 +54,13 @@ export interface AttentionEvents {
   output(core: Core, layer: LayerValue): void;
 }
 
+/** What each framework does when a layer reads the wrong number of features (js-pytorch's matmul throws). */
+const FEATURE_FAILURE: Record<string, string> = {
+  pytorch: 'PyTorch raises a shape error at this call',
+  'js-pytorch': 'js-pytorch throws "Cannot perform Matrix Multiplication: cannot broadcast" at this call',
+  tfjs: 'TensorFlow.js throws at this call',
+};
+
 export class ShapeChecks {
   /** How many leading dimensions each forward() argument was unpacked into (`B, T, C = x.size()`: 2); -1 when two unpackings disagree. */
   private readonly leads = new Map<string, number>();
@@ -78,7 +85,7 @@ export class ShapeChecks {
       return { t: 'seq', items: [query?.t === 'tensor' ? withFeatures(query, a.embed, origin) : { ...OPAQUE, shape: [a.embed], origin }, UNKNOWN], tuple: true };
     }
     const input = positional[0];
-    this.checkSize(input, layer.inFeatures, span, callee, 'feature-mismatch', 'its input', 'input features', () => 'PyTorch raises a shape error at this call');
+    this.checkSize(input, layer.inFeatures, span, callee, 'feature-mismatch', 'its input', 'input features', () => FEATURE_FAILURE[layer.framework]);
     const traced = input?.t === 'tensor' ? input.trace : undefined;
     if (traced?.core?.v) this.attention.output(traced.core, callee);
     if (!LAST_AXIS_KINDS.has(layer.kind)) return UNKNOWN;

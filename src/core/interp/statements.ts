@@ -8,6 +8,7 @@ import type { Expr, Span } from '../expr';
 import type { ExprRef, Stmt } from '../source';
 import type { Poly } from '../symbolic';
 import { UNKNOWN, int, sameValue, truthy, type Value } from '../value';
+import { compare } from './arith';
 import { LIMITS, type Budget } from './budget';
 import type { Frame } from './frame';
 import type { Journal } from './journal';
@@ -103,7 +104,9 @@ export class Runner {
       case 'continue':
         return s.k;
       case 'if': {
-        const test = truthy(i.eval(i.expr(s.test), frame));
+        const tested = i.eval(i.expr(s.test), frame);
+        // A `switch` case: the case value compared with the switched one (===).
+        const test = truthy(s.equals ? compare('==', i.eval(i.expr(s.equals), frame), tested) : tested);
         if (test === true) return this.body(s.then, frame);
         if (test === false) return this.body(s.otherwise, frame);
         return this.both(s.then, s.otherwise, frame);

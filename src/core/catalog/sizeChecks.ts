@@ -1,0 +1,40 @@
+/**
+ * Sizes a constructor rejects, worded as the framework itself fails: PyTorch raises TypeError for a float
+ * and "negative dimension" for a negative size; js-pytorch fills arrays of that length and throws
+ * RangeError "Invalid array length"; TF.js layers assert their own sizes (their catalog entries report it).
+ */
+import type { Span } from '../expr';
+import type { Finding } from '../layer';
+import { describe, type Value } from '../value';
+import type { LayerSpec } from './spec';
+
+function pytorch(name: string, v: Value): Omit<Finding, 'span' | 'fixes'> | undefined {
+  if (v.t === 'float') return { code: 'non-integer-size', severity: 'error', message: `${name} is ${describe(v)}, a float: PyTorch raises TypeError (sizes must be ints). Use // for integer division.` };
+  if (v.t === 'int' && v.p.constant !== undefined && v.p.constant < 0n) {
+    return { code: 'negative-size', severity: 'error', message: `${name} is ${v.p.constant}: PyTorch raises "Trying to create tensor with negative dimension ${v.p.constant}".` };
+  }
+  return undefined;
+}
+
+function jsPytorch(name: string, v: Value): Omit<Finding, 'span' | 'fixes'> | undefined {
+  const fails = 'js-pytorch throws RangeError "Invalid array length" creating its weights';
+  if (v.t === 'float') {
+    const shown = v.v === undefined ? 'not a whole number' : String(v.v);
+    return { code: 'non-integer-size', severity: 'error', message: `${name} is ${shown}: ${fails}. Sizes must be whole numbers (Math.floor or Math.trunc where a division does not come out even).` };
+  }
+  if (v.t === 'int' && v.p.constant !== undefined && v.p.constant < 0n) return { code: 'negative-size', severity: 'error', message: `${name} is ${v.p.constant}: ${fails}.` };
+  return undefined;
+}
+
+export function sizeFindings(spec: LayerSpec, values: ReadonlyMap<string, Value>, covered: ReadonlySet<string | undefined>, span: Span): Finding[] {
+  if (spec.framework === 'tfjs') return [];
+  const check = spec.framework === 'pytorch' ? pytorch : jsPytorch;
+  const out: Finding[] = [];
+  for (const param of spec.signature) {
+    const v = values.get(param.name);
+    if (!param.size || !v || covered.has(param.name)) continue;
+    const found = check(param.name, v);
+    if (found) out.push({ ...found, span, fixes: [] });
+  }
+  return out;
+}

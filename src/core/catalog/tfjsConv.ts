@@ -1,0 +1,74 @@
+/**
+ * TF.js convolutions: kernel [...kernelSize, inputChannels, filters] and bias [filters], with the output
+ * shape TF.js computes (`valid` and `same` padding, strides, dilation; channels last unless `channelsFirst`).
+ */
+import type { Tensor } from '../layer';
+import { Poly } from '../symbolic';
+import type { Shape } from '../value';
+import { dimText, type Args, type LayerSpec } from './spec';
+import { builtShape, positiveSize, sizes, unknownInput } from './tfjsInput';
+
+/** One spatial axis after a window of `k` with stride `s` and dilation `d`, as TF.js's convOutputLength. */
+function outLength(n: Poly | undefined, k: Poly | undefined, s: Poly | undefined, d: Poly | undefined, padding: string): Poly | undefined {
+  const [N, K, S, D] = [n, k, s, d].map((p) => p?.constant);
+  if (N === undefined || K === undefined || S === undefined || D === undefined || S <= 0n) return undefined;
+  const span = (K - 1n) * D + 1n;
+  const length = padding === 'same' ? N : N - span + 1n;
+  if (padding !== 'same' && padding !== 'valid') return undefined;
+  return length <= 0n ? undefined : Poly.int((length + S - 1n) / S);
+}
+
+/** The spatial axes of `shape` through windows of `window` (pooling and convolution alike). */
+export function spatialOut(shape: Shape, rank: number, first: boolean, window: readonly (Poly | undefined)[], strides: readonly (Poly | undefined)[], dilation: readonly (Poly | undefined)[], padding: string): (Poly | undefined)[] {
+  const spatial = first ? shape.slice(2, 2 + rank) : shape.slice(1, 1 + rank);
+  return Array.from({ length: rank }, (_, i) => outLength(spatial[i], window[i], strides[i], dilation[i], padding));
+}
+
+export function padding(a: Args): string {
+  const v = a.value('padding');
+  return v.t === 'str' ? v.v : a.given('padding') ? '' : 'valid';
+}
+
+export function channelsFirst(a: Args): boolean {
+  const v = a.value('dataFormat');
+  return v.t === 'str' && v.v === 'channelsFirst';
+}
+
+function conv(kind: string, rank: number): LayerSpec {
+  return {
+    kind,
+    framework: 'tfjs',
+    configObject: true,
+    signature: [{ name: 'filters', size: 'filters' }, { name: 'kernelSize' }, { name: 'useBias' }],
+    build(a) {
+      const shape = builtShape(a, false);
+      const first = channelsFirst(a);
+      const channels = (first ? shape?.[1] : shape?.[shape.length - 1]) ?? Poly.symbol('in');
+      const filters = a.dim('filters');
+      const kernel = sizes(a, 'kernelSize', rank);
+      const window = kernel.map((k, i) => k ?? Poly.symbol(rank === 1 ? 'k' : `k${i + 1}`));
+      const tensors: Tensor[] = [{ name: 'kernel', shape: [...window, channels, filters] }];
+      if (a.flag('useBias', true)) tensors.push({ name: 'bias', shape: [filters] });
+      const strides = sizes(a, 'strides', rank, 1);
+      const dilation = sizes(a, 'dilationRate', rank, 1);
+      return {
+        tensors,
+        summary: `${dimText(channels)} → ${dimText(filters)} · ${window.map(dimText).join('×')}`,
+        notes: [`kernel [${rank === 1 ? 'kernelSize' : 'kernelHeight, kernelWidth'}, inputChannels, filters]: every output channel sees every input channel.`],
+        problems: positiveSize(a, 'filters'),
+        unknownReason: unknownInput(channels),
+        outFeatures: first ? undefined : filters,
+        inputShape: shape,
+        reshape: (input) => {
+          const out = spatialOut(input, rank, first, kernel, strides, dilation, padding(a));
+          return first ? [input[0], filters, ...out] : [input[0], ...out, filters];
+        },
+      };
+    },
+  };
+}
+
+export const TFJS_CONV_LAYERS: readonly [string, LayerSpec][] = [
+  ['tfjs.layers.conv1d', conv('conv1d', 1)],
+  ['tfjs.layers.conv2d', conv('conv2d', 2)],
+];

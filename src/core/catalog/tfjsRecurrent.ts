@@ -1,0 +1,111 @@
+/**
+ * TF.js recurrent layers (kernel [input, gates·units], recurrent_kernel [units, gates·units], bias
+ * [gates·units]; LSTM has 4 gates, GRU 3, SimpleRNN 1) and the wrappers around a layer: `bidirectional`
+ * builds two copies of it, `timeDistributed` builds the layer itself on each step's shape.
+ */
+import type { LayerInstance, Tensor } from '../layer';
+import { Poly } from '../symbolic';
+import { truthy, type Shape, type Value } from '../value';
+import { dimText, type Args, type LayerSpec } from './spec';
+import { builtShape, lastAxis, positiveSize, unknownInput } from './tfjsInput';
+
+function recurrent(kind: string, gates: number): LayerSpec {
+  return {
+    kind,
+    framework: 'tfjs',
+    configObject: true,
+    signature: [{ name: 'units', size: 'units' }, { name: 'useBias' }, { name: 'returnSequences' }],
+    build(a) {
+      const shape = builtShape(a, true);
+      const inF = lastAxis(shape);
+      const units = a.dim('units');
+      const width = units.mul(Poly.int(gates));
+      const tensors: Tensor[] = [{ name: 'kernel', shape: [inF, width] }, { name: 'recurrent_kernel', shape: [units, width] }];
+      if (a.flag('useBias', true)) tensors.push({ name: 'bias', shape: [width] });
+      const sequences = truthy(a.value('returnSequences')) === true;
+      return {
+        tensors,
+        summary: `${dimText(inF)} → ${dimText(units)}${gates > 1 ? ` · ${gates} gates` : ''}`,
+        notes: [`kernel [inputDim, ${gates > 1 ? `${gates}·units` : 'units'}] reads the input, recurrent_kernel [units, ${gates > 1 ? `${gates}·units` : 'units'}] the previous state.`],
+        problems: positiveSize(a, 'units'),
+        unknownReason: unknownInput(inF),
+        outFeatures: units,
+        inputShape: shape,
+        reshape: (input) => (sequences ? [input[0], input[1], units] : [input[0], units]),
+      };
+    },
+  };
+}
+
+type LayerValue = Extract<Value, { t: 'layer' }>;
+
+function wrapped(a: Args): LayerValue | undefined {
+  const v = a.value('layer');
+  return v.t === 'layer' ? v : undefined;
+}
+
+function innerBuild(inner: LayerValue | undefined, input: Shape | undefined, record: boolean): LayerInstance | undefined {
+  if (!inner) return undefined;
+  return input && inner.applied ? inner.applied([input], record) : inner.layer;
+}
+
+const BIDIRECTIONAL: LayerSpec = {
+  kind: 'bidirectional',
+  framework: 'tfjs',
+  configObject: true,
+  signature: [{ name: 'layer' }, { name: 'mergeMode' }],
+  build(a) {
+    const shape = builtShape(a, false);
+    const inner = innerBuild(wrapped(a), shape, false);
+    const mode = a.value('mergeMode');
+    const concat = !a.given('mergeMode') || (mode.t === 'str' && mode.v === 'concat');
+    const copy = (prefix: string): Tensor[] => (inner?.tensors ?? []).map((t) => ({ ...t, name: `${prefix}/${t.name}` }));
+    const tensors = [...copy('forward'), ...copy('backward')];
+    const units = inner?.outFeatures;
+    return {
+      tensors,
+      summary: inner ? `2 × ${inner.kind} · ${inner.summary}` : 'a layer that cannot be followed',
+      notes: ['Bidirectional builds two copies of the layer it wraps (forward and backward); the wrapped layer itself is never built.'],
+      unknownReason: !inner ? 'The wrapped layer cannot be followed here.' : inner.params === undefined ? inner.unknownReason ?? 'The wrapped layer has no count here.' : undefined,
+      outFeatures: units && (concat ? units.mul(Poly.int(2)) : units),
+      inputShape: shape,
+      reshape: (input) => {
+        const out = inner?.reshape?.(input) ?? [input[0], undefined];
+        const last = out[out.length - 1];
+        return [...out.slice(0, -1), last && concat ? last.mul(Poly.int(2)) : concat ? undefined : last];
+      },
+    };
+  },
+};
+
+const TIME_DISTRIBUTED: LayerSpec = {
+  kind: 'timeDistributed',
+  framework: 'tfjs',
+  configObject: true,
+  signature: [{ name: 'layer' }],
+  build(a) {
+    const shape = builtShape(a, false);
+    const step = shape ? [shape[0], ...shape.slice(2)] : undefined;
+    const inner = innerBuild(wrapped(a), step, true);
+    return {
+      tensors: inner?.tensors ?? [],
+      summary: inner ? `${inner.kind} on each step · ${inner.summary}` : 'a layer that cannot be followed',
+      notes: ['TimeDistributed builds the layer it wraps on one step\'s shape: the weights are that layer\'s own.'],
+      unknownReason: !inner ? 'The wrapped layer cannot be followed here.' : inner.params === undefined ? inner.unknownReason ?? 'The wrapped layer has no count here.' : undefined,
+      outFeatures: inner?.outFeatures,
+      inputShape: shape,
+      reshape: (input) => {
+        const out = inner?.reshape?.([input[0], ...input.slice(2)]) ?? [input[0], undefined];
+        return [input[0], input[1], ...out.slice(1)];
+      },
+    };
+  },
+};
+
+export const TFJS_RECURRENT_LAYERS: readonly [string, LayerSpec][] = [
+  ['tfjs.layers.lstm', recurrent('lstm', 4)],
+  ['tfjs.layers.gru', recurrent('gru', 3)],
+  ['tfjs.layers.simpleRNN', recurrent('simpleRNN', 1)],
+  ['tfjs.layers.bidirectional', BIDIRECTIONAL],
+  ['tfjs.layers.timeDistributed', TIME_DISTRIBUTED],
+];

@@ -1,0 +1,111 @@
+/**
+ * TF.js models as tfjs-layers builds them: `tf.sequential` (its layers, and those `model.add` appends) and
+ * `tf.model({inputs, outputs})` (every layer between them, a shared layer once). Their total is what
+ * `countParams()` reports, summed over the layers as they were built. Applying a layer checks what TF.js
+ * checks, in its own words: the rank a layer needs, and the last axis of a layer already built.
+ */
+import type { Span } from '../expr';
+import { mergeHistory, feed } from '../flow';
+import type { Finding } from '../layer';
+import { container, layerModule, type ModuleTree } from '../modules';
+import type { Poly } from '../symbolic';
+import type { LayerUse, Shape, Value } from '../value';
+
+type TensorValue = Extract<Value, { t: 'tensor' }>;
+
+interface ModelState {
+  layers: LayerUse[];
+  shape: Shape | undefined;
+  unknown?: string;
+}
+
+/** The rank each kind needs (batch axis included), as its inputSpec says. */
+const NDIM: Record<string, number> = { lstm: 3, gru: 3, simpleRNN: 3, conv1d: 3, conv2d: 4, bidirectional: 3, timeDistributed: 3 };
+/** Kinds whose weights fix the last axis of what they read, once built. */
+const LAST_AXIS = new Set(['dense', 'lstm', 'gru', 'simpleRNN', 'batchNormalization', 'layerNormalization']);
+
+const shapeText = (s: Shape) => `[${s.map((d) => (d?.constant === undefined ? 'null' : String(d.constant))).join(',')}]`;
+
+export class TfjsModels {
+  private readonly models = new Map<number, ModelState>();
+  /** The shape each layer was first applied to: TF.js builds its weights for it. */
+  private readonly firstShapes = new WeakMap<object, Shape>();
+
+  constructor(private readonly report: (f: Finding) => void) {}
+
+  /** A new model; its module tree is read once the run is over (`model.add` may still extend it). */
+  create(layers: readonly Value[] | undefined, span: Span): { value: Value; tree: () => ModuleTree } {
+    const id = this.models.size;
+    const state: ModelState = { layers: [], shape: undefined };
+    this.models.set(id, state);
+    for (const layer of layers ?? []) this.add(id, layer, span);
+    return { value: { t: 'model', id }, tree: () => this.tree(state, 'Sequential') };
+  }
+
+  /** `tf.model({inputs, outputs})`: the layers the outputs went through. */
+  functional(outputs: Value | undefined): () => ModuleTree {
+    const list = outputs?.t === 'seq' ? outputs.items : outputs ? [outputs] : [];
+    const history = list.every((o) => o.t === 'tensor') ? mergeHistory(list.map((o) => (o as TensorValue).history)) : undefined;
+    const state: ModelState = { layers: history ?? [], shape: undefined, unknown: history ? undefined : 'its outputs cannot be followed back to its inputs' };
+    return () => this.tree(state, 'LayersModel');
+  }
+
+  /** `model.add(layer)`, or a layer of `tf.sequential({layers})`. */
+  add(id: number, layer: Value, span: Span, unsure = false): void {
+    const state = this.models.get(id);
+    if (!state) return;
+    if (unsure) state.unknown ??= 'a layer is added on a path that may not run';
+    if (layer.t !== 'layer' && layer.t !== 'op') {
+      state.unknown ??= 'a layer added to it cannot be followed';
+      state.shape = undefined;
+      return;
+    }
+    const input: TensorValue[] = state.shape ? [{ t: 'tensor', shape: state.shape }] : [];
+    if (input[0] && layer.t === 'layer') this.check(layer, input[0], span, true);
+    const out = feed(layer, input);
+    state.shape = out?.shape;
+    if (layer.t === 'layer') state.layers.push({ layer, built: out?.built ?? layer.layer });
+  }
+
+  /** `layer.apply(x)`: the tensor it returns, which remembers the layer as it was built. */
+  apply(layer: Value, inputs: readonly TensorValue[], span: Span): Value | undefined {
+    if (layer.t === 'layer' && inputs[0]) this.check(layer, inputs[0], span, false);
+    const out = feed(layer, inputs);
+    if (!out) return undefined;
+    const history = mergeHistory(inputs.map((i) => i.history));
+    const use = layer.t === 'layer' && out.built ? [{ layer, built: out.built }] : [];
+    return { t: 'tensor', shape: out.shape, history: history && mergeHistory([history, use]), origin: layer.t === 'layer' ? { label: `${layer.layer.kind} (line ${layer.span.startLine + 1})`, span: layer.span } : inputs[0]?.origin };
+  }
+
+  private check(layer: Extract<Value, { t: 'layer' }>, input: TensorValue, span: Span, inSequential: boolean): void {
+    const kind = layer.layer.kind;
+    const name = `${kind} (line ${layer.span.startLine + 1})`;
+    const code = inSequential ? 'sequential-mismatch' : 'feature-mismatch';
+    const at = inSequential ? layer.span : span;
+    const ndim = NDIM[kind];
+    if (ndim !== undefined && !input.partial && input.shape.length !== ndim) {
+      this.report({ code, severity: 'error', span: at, fixes: [], message: `${name} reads a ${ndim}-dimensional input (batch first), but gets shape ${shapeText(input.shape)}: TensorFlow.js throws "Input 0 is incompatible with layer ${kind}: expected ndim=${ndim}, found ndim=${input.shape.length}."` });
+      return;
+    }
+    const first = this.firstShapes.get(layer);
+    if (!first) {
+      this.firstShapes.set(layer, input.shape);
+      return;
+    }
+    const was: Poly | undefined = first[first.length - 1];
+    const now = input.shape[input.shape.length - 1];
+    if (LAST_AXIS.has(kind) && was?.constant !== undefined && now?.constant !== undefined && was.constant !== now.constant) {
+      this.report({
+        code, severity: 'error', span: at, fixes: [],
+        message: `${name} was built for ${was.constant} input features and is applied again to ${now.constant}: TensorFlow.js throws "Input 0 is incompatible with layer ${kind}: expected axis -1 of input shape to have value ${was.constant} but got shape ${shapeText(input.shape)}."`,
+      });
+    }
+  }
+
+  private tree(state: ModelState, kind: string): ModuleTree {
+    const tree = container(kind, state.layers.map((u, i): [string, ModuleTree] => [`${u.built.kind}_${i + 1}`, layerModule(u.built)]));
+    if (state.unknown) tree.unknown ??= state.unknown;
+    return tree;
+  }
+}
+

@@ -1,0 +1,130 @@
+/** TypeScript expressions -> the core's Expr, converted on demand from the tree (see typescript.ts for statements). */
+import type { Arg, BinaryOp, CompareOp, DictEntry, Expr } from '../core/expr';
+import type { Param } from '../core/source';
+import { namedChildren, refOf, spanOf, textOf, type Node } from './nodes';
+
+export function typeName(node: Node | null, source: string): string | undefined {
+  if (!node) return undefined;
+  const inner = node.type === 'type_annotation' ? namedChildren(node)[0] : node;
+  return inner ? textOf(inner, source) : undefined;
+}
+
+export function paramOf(node: Node, source: string): Param[] {
+  if (node.type !== 'required_parameter' && node.type !== 'optional_parameter') return [];
+  const pattern = node.childForFieldName('pattern');
+  if (!pattern) return [];
+  const value = node.childForFieldName('value');
+  const variadic = pattern.type === 'rest_pattern' ? 'list' : undefined;
+  const name = variadic ? namedChildren(pattern)[0] : pattern;
+  if (!name || name.type !== 'identifier') return [];
+  return [{ name: textOf(name, source), default: value ? refOf(value) : undefined, annotation: typeName(node.childForFieldName('type'), source), variadic }];
+}
+
+const BINARY_OPS = new Set(['+', '-', '*', '/', '%', '**']);
+const COMPARE_OPS: Record<string, CompareOp> = { '===': '==', '==': '==', '!==': '!=', '!=': '!=', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };
+const LOGIC_OPS: Record<string, 'or' | 'and' | 'nullish'> = { '||': 'or', '&&': 'and', '??': 'nullish' };
+const TRANSPARENT = new Set(['parenthesized_expression', 'as_expression', 'satisfies_expression', 'non_null_expression', 'type_assertion']);
+
+export function typescriptExpr(node: Node, source: string): Expr {
+  const span = spanOf(node);
+  const text = () => textOf(node, source);
+  const sub = (n: Node | null): Expr => (n ? typescriptExpr(n, source) : { k: 'unknown', text: '', span });
+  if (TRANSPARENT.has(node.type)) {
+    const inner = namedChildren(node)[0];
+    return inner ? typescriptExpr(inner, source) : { k: 'unknown', text: text(), span };
+  }
+  switch (node.type) {
+    case 'number': {
+      // JavaScript has one number type: a whole value is an integer size (above 2^53, the double the
+      // literal rounds to), anything else is not.
+      const n = Number(text().replace(/_/g, ''));
+      return Number.isInteger(n) ? { k: 'int', value: BigInt(n), span } : { k: 'float', value: n, span };
+    }
+    case 'string':
+      return { k: 'str', value: namedChildren(node).filter((c) => c.type === 'string_fragment').map((c) => textOf(c, source)).join(''), span };
+    case 'true':
+      return { k: 'bool', value: true, span };
+    case 'false':
+      return { k: 'bool', value: false, span };
+    case 'null':
+    case 'undefined':
+      return { k: 'none', span };
+    case 'property_identifier':
+      return node.parent?.type === 'public_field_definition' ? { k: 'attr', object: { k: 'name', id: 'this', span }, id: text(), span } : { k: 'unknown', text: text(), span };
+    case 'identifier':
+    case 'this':
+      if (text() === 'Infinity' || text() === 'NaN') return { k: 'float', value: Number(text()), span };
+      return text() === 'undefined' ? { k: 'none', span } : { k: 'name', id: text(), span };
+    case 'member_expression': {
+      const prop = node.childForFieldName('property');
+      return { k: 'attr', object: sub(node.childForFieldName('object')), id: prop ? textOf(prop, source) : '', span };
+    }
+    case 'subscript_expression':
+      return { k: 'index', object: sub(node.childForFieldName('object')), index: sub(node.childForFieldName('index')), span };
+    case 'binary_expression': {
+      const op = node.childForFieldName('operator');
+      const opText = op ? textOf(op, source) : '';
+      const left = sub(node.childForFieldName('left'));
+      const right = sub(node.childForFieldName('right'));
+      if (BINARY_OPS.has(opText)) return { k: 'binary', op: opText as BinaryOp, left, right, span };
+      if (COMPARE_OPS[opText]) return { k: 'compare', op: COMPARE_OPS[opText], left, right, span };
+      if (LOGIC_OPS[opText]) return { k: 'logic', op: LOGIC_OPS[opText], left, right, span };
+      return { k: 'unknown', text: text(), span };
+    }
+    case 'unary_expression': {
+      const op = node.childForFieldName('operator');
+      const opText = op ? textOf(op, source) : '';
+      const operand = sub(node.childForFieldName('argument'));
+      if (opText === '-' || opText === '+') return { k: 'unary', op: opText, operand, span };
+      if (opText === '!') return { k: 'unary', op: 'not', operand, span };
+      return { k: 'unknown', text: text(), span };
+    }
+    case 'ternary_expression':
+      return { k: 'cond', test: sub(node.childForFieldName('condition')), then: sub(node.childForFieldName('consequence')), otherwise: sub(node.childForFieldName('alternative')), span };
+    case 'call_expression':
+    case 'new_expression': {
+      const isNew = node.type === 'new_expression';
+      const argsNode = node.childForFieldName('arguments');
+      const args: Arg[] = argsNode ? namedChildren(argsNode).map((a) => typescriptArg(a, source)) : [];
+      return { k: 'call', callee: sub(node.childForFieldName(isNew ? 'constructor' : 'function')), args, isNew, span };
+    }
+    case 'array':
+      return { k: 'list', items: namedChildren(node).map((c) => typescriptExpr(c, source)), span };
+    case 'arrow_function': {
+      // `(x) => expr`; a block body is not followed (its calls are found, its value is unknown).
+      const body = node.childForFieldName('body');
+      const params = node.childForFieldName('parameters');
+      const single = node.childForFieldName('parameter');
+      const names = single ? [{ name: textOf(single, source) }] : params ? namedChildren(params).flatMap((p) => paramOf(p, source)).filter((p) => !p.variadic) : undefined;
+      if (!body || body.type === 'statement_block' || !names) return { k: 'unknown', text: text(), span };
+      return { k: 'lambda', params: names.map((p) => ({ name: p.name })), body: sub(body), span };
+    }
+    case 'object': {
+      const entries: DictEntry[] = [];
+      for (const c of namedChildren(node)) {
+        if (c.type === 'pair') {
+          const key = c.childForFieldName('key');
+          const keyExpr: Expr = key && (key.type === 'property_identifier' || key.type === 'identifier')
+            ? { k: 'str', value: textOf(key, source), span: spanOf(key) }
+            : sub(key);
+          entries.push({ key: keyExpr, value: sub(c.childForFieldName('value')) });
+        } else if (c.type === 'shorthand_property_identifier') {
+          entries.push({ key: { k: 'str', value: textOf(c, source), span: spanOf(c) }, value: { k: 'name', id: textOf(c, source), span: spanOf(c) } });
+        } else if (c.type === 'spread_element') {
+          entries.push({ spread: sub(namedChildren(c)[0] ?? null), value: { k: 'none', span } });
+        }
+      }
+      return { k: 'dict', entries, span };
+    }
+    default:
+      return { k: 'unknown', text: text(), span };
+  }
+}
+
+function typescriptArg(node: Node, source: string): Arg {
+  if (node.type === 'spread_element') {
+    const inner = namedChildren(node)[0];
+    return { spread: 'list', value: inner ? typescriptExpr(inner, source) : { k: 'unknown', text: '', span: spanOf(node) }, span: spanOf(node) };
+  }
+  return { value: typescriptExpr(node, source), span: spanOf(node) };
+}

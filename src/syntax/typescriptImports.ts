@@ -1,0 +1,40 @@
+/** TypeScript imports and the top-level names a file declares (with the catalog's names, the callees worth looking for). */
+import type { ImportBinding } from '../core/source';
+import { namedChildren, textOf, type Node } from './nodes';
+
+export function importsOf(node: Node, source: string): ImportBinding[] {
+  const sourceNode = node.childForFieldName('source');
+  const fragment = sourceNode ? namedChildren(sourceNode).find((c) => c.type === 'string_fragment') : undefined;
+  if (!fragment) return [];
+  const module = textOf(fragment, source);
+  const clause = namedChildren(node).find((c) => c.type === 'import_clause');
+  const out: ImportBinding[] = [];
+  for (const part of clause ? namedChildren(clause) : []) {
+    if (part.type === 'identifier') out.push({ local: textOf(part, source), module });
+    else if (part.type === 'namespace_import') {
+      const id = namedChildren(part)[0];
+      if (id) out.push({ local: textOf(id, source), module });
+    } else if (part.type === 'named_imports') {
+      for (const spec of namedChildren(part)) {
+        const name = spec.childForFieldName('name');
+        const alias = spec.childForFieldName('alias');
+        if (name) out.push({ local: textOf(alias ?? name, source), module, member: textOf(name, source) });
+      }
+    }
+  }
+  return out;
+}
+
+export function typescriptDeclaredNames(root: Node, source: string): string[] {
+  const names: string[] = [];
+  for (const child of namedChildren(root)) {
+    const decl = child.type === 'export_statement' ? child.childForFieldName('declaration') : child;
+    if (decl?.type === 'class_declaration') {
+      const name = decl.childForFieldName('name');
+      if (name) names.push(textOf(name, source));
+    } else if (child.type === 'import_statement') {
+      for (const imp of importsOf(child, source)) names.push(imp.local);
+    }
+  }
+  return names;
+}

@@ -280,7 +280,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
         // Built with names for its arguments, its forward() carries sizes that are names too: no hint and
         // no mismatch can come of it; the models the file builds are followed instead.
         if (!needsArguments) for (const size of evaluator.flows.followForward(value)) hint(size.at.span, size.features);
-        else followQuietly(value);
+        else if (mayHoldAttention(model.text(scope.extent))) followQuietly(value);
       }
       classes.push(result(capture.summary ?? unknownSummary(scope.name)));
       evaluator.reads = undefined;
@@ -338,6 +338,14 @@ function lexicalContexts(fragment: SourceModel['fragments'][number], scope: numb
 /** A class by the id of its statement, which an edit elsewhere leaves alone. */
 function classKey(model: SourceModel, fragment: number, scope: number): string {
   return `${model.fragments[fragment].id}:${scope}`;
+}
+
+/**
+ * Whether a class's text has what attention is computed with: a class built with names is followed through
+ * forward() only then. A prefilter: what the class does is still decided by following it.
+ */
+function mayHoldAttention(text: string): boolean {
+  return ['softmax', 'Softmax', 'scaled_dot_product_attention', 'einsum', 'matmul', 'bmm', ' @ ', '_attention('].some((t) => text.includes(t));
 }
 
 /** The attention a class shows: the one every concrete build agrees on, else its description in names. */

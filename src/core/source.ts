@@ -98,6 +98,8 @@ export interface SourceModel {
   readonly fragments: readonly Fragment[];
   /** Converts a recorded range into an expression (memoised by the syntax layer). */
   expr(ref: ExprRef): Expr;
+  /** The text of a range, for prefilters that spare work (never to decide what the code means). */
+  text(ref: ExprRef): string;
 }
 
 /** Finds the source model of a module another file imports (`from .blocks import Block`), when it is in the workspace. */

@@ -56,11 +56,15 @@ export function topLevelNodes(tree: Tree): Node[] {
   return namedChildren(tree.rootNode);
 }
 
+/**
+ * Each range's expression, by the range object of the statement that holds it: the interpreter asks for the
+ * same ones again and again, and a statement an edit leaves in place keeps its ranges, and so its expressions,
+ * for the next version (a statement that moves gets new ranges).
+ */
+const CONVERTED = new WeakMap<ExprRef, Expr>();
+
 /** A SourceModel over `tree`; valid while `tree` is alive. */
 export function sourceModel(language: Language, tree: Tree, source: string, fragments: readonly Fragment[], lines = new LineIndex(source)): SourceModel {
-  // The interpreter asks for the same expressions again and again. Keyed by start and length in one number
-  // (exact below 2^53: any text this side of 128 MB).
-  const memo = new Map<number, Expr>();
   const adapter = ADAPTERS[language];
   let root: Node | undefined;
   const convert = (ref: ExprRef): Expr => {
@@ -79,10 +83,10 @@ export function sourceModel(language: Language, tree: Tree, source: string, frag
   return {
     language,
     fragments,
+    text: (ref) => source.slice(ref.start, ref.end),
     expr(ref: ExprRef): Expr {
-      const key = ref.start * 2 ** 27 + (ref.end - ref.start);
-      let e = memo.get(key);
-      if (!e) memo.set(key, (e = convert(ref)));
+      let e = CONVERTED.get(ref);
+      if (!e) CONVERTED.set(ref, (e = convert(ref)));
       return e;
     },
   };

@@ -58,6 +58,20 @@ export class Frame {
   }
 }
 
+/**
+ * Whether the variables are as `before` left them, tensors by shape, origin and trace: a loop pass that
+ * leaves them so, and writes nothing else, does the same again when its next item is the same value.
+ */
+export function settled(before: ReadonlyMap<string, Value>, after: ReadonlyMap<string, Value>): boolean {
+  if (before.size !== after.size) return false;
+  for (const [k, v] of after) {
+    const old = before.get(k);
+    if (old === v) continue;
+    if (!old || !sameShape(old, v) || old.t !== 'tensor' || v.t !== 'tensor' || old.origin !== v.origin || old.lead !== v.lead || old.trace !== v.trace) return false;
+  }
+  return true;
+}
+
 function sameShape(a: Value, b: Value): boolean {
   if (a.t !== 'tensor' || b.t !== 'tensor' || a.shape.length !== b.shape.length || !!a.partial !== !!b.partial) return false;
   return a.shape.every((d, i) => (d === undefined ? b.shape[i] === undefined : b.shape[i] !== undefined && d.equals(b.shape[i]!)));

@@ -10,7 +10,7 @@ import type { Poly } from '../symbolic';
 import { UNKNOWN, int, sameValue, truthy, type Value } from '../value';
 import { compare } from './arith';
 import { LIMITS, type Budget } from './budget';
-import type { Frame } from './frame';
+import { settled, type Frame } from './frame';
 import type { Journal } from './journal';
 
 /** How a path through a body ended: it runs on (undefined), or it left. */
@@ -185,11 +185,21 @@ export class Runner {
     const target = s.target ? i.expr(s.target) : undefined;
     const { values, count, item } = i.iteration(iterable);
     if (values && values.length <= LIMITS.loopPasses) {
+      // `for block in self.blocks: x = block(x)` over 12 copies of one block: once a pass changes nothing,
+      // the passes over the same item that follow would do exactly what it did.
+      let previous: Value | undefined;
+      let idle = false;
       for (const v of values) {
+        if (idle && v === previous) continue;
+        const before = new Map(frame.vars);
+        const position = i.journal.position;
+        const recorded = i.recorded();
         if (target) i.assign(target, v, frame);
         const exit = this.body(s.body, frame);
         if (exit === 'break') return undefined;
         if (exit === 'return' || exit === 'raise') return exit;
+        idle = v === previous && settled(before, frame.vars) && i.journal.position === position && i.recorded() === recorded;
+        previous = v;
       }
       return this.body(s.orelse, frame);
     }

@@ -280,7 +280,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
         // Built with names for its arguments, its forward() carries sizes that are names too: no hint and
         // no mismatch can come of it; the models the file builds are followed instead.
         if (!needsArguments) for (const size of evaluator.flows.followForward(value)) hint(size.at.span, size.features);
-        else if (mayHoldAttention(model.text(scope.extent))) followQuietly(value);
+        else if (!process.env.AL_NOQ && mayHoldAttention(model.text(scope.extent))) followQuietly(value);
       }
       classes.push(result(capture.summary ?? unknownSummary(scope.name)));
       evaluator.reads = undefined;
@@ -397,8 +397,11 @@ function runUnreached(evaluator: Evaluator, model: SourceModel, defaults: Readon
       const self: Value | undefined = owner === undefined ? undefined : defaults.get(classKey(model, fi, owner)) ?? { t: 'module', tree: emptyModule(fragment.scopes[owner].name), fields: new Map() };
       const fn = evaluator.names.definition(fi, top, undefined);
       if (fn.t !== 'function') continue;
+      // Its parameters are names: what it builds is recorded, but a shape it meets proves no error.
       evaluator.shared.paramsAsNames = scope;
+      evaluator.quiet++;
       evaluator.guard(() => evaluator.functions.callFunction(fn, [], new Map(), self));
+      evaluator.quiet--;
       evaluator.shared.paramsAsNames = undefined;
     }
   });

@@ -159,4 +159,10 @@ suite('interpreter', () => {
     const analysis = await analyzeText(`${torch}from transformers import PreTrainedModel\nclass P(PreTrainedModel):\n    def __init__(self, *inputs, **kwargs):\n        super().__init__(*inputs, **kwargs)\nclass Q(PreTrainedModel):\n    def __init__(self, config=None):\n        super().__init__(config)\n        self.fc = nn.Linear(4, 4)\n`);
     assert.deepStrictEqual(analysis.modules.map((m) => m.summary.params?.constant), [undefined, 20n]);
   });
+
+  test('a method no run reaches is run for its layers only: what it would meet if called is no error (timm coat)', async () => {
+    const analysis = await analyzeText(`${torch}class Blocks(nn.Module):\n    def __init__(self, dims):\n        super().__init__()\n        self.a = nn.Linear(dims[0], dims[0])\n        self.b = nn.Linear(dims[1], dims[1])\n    def forward(self, x, y):\n        return self.a(x) + self.b(y)\nclass Model(nn.Module):\n    def __init__(self, dims=(128, 320)):\n        super().__init__()\n        self.dims = dims\n    def add_parallel(self, n):\n        self.head = nn.Linear(n, n)\n        return Blocks(self.dims)(torch.zeros(2, 5, self.dims[0]), torch.zeros(2, 5, self.dims[1]))\n`);
+    assert.deepStrictEqual(analysis.findings, []);
+    assert.strictEqual(analysis.layers.length, 3);
+  });
 });

@@ -65,7 +65,11 @@ export function describe(className: string, tree: ModuleTree, found: Attention, 
       ['W_Q · W_K · W_V · W_O', [paths.q, paths.k, paths.v, paths.o ?? '—'].join(' · ')],
     ],
   };
-  const shape = heads ? `${dimText(heads)} heads${headDim ? ` × ${dimText(headDim)}` : ''}${valueHeadDim ? `, values × ${dimText(valueHeadDim)}` : ''}` : 'heads not known';
+  const shape = !heads
+    ? 'heads not known'
+    : heads.isConstant
+      ? `${dimText(heads)} heads${headDim ? ` × ${dimText(headDim)}` : ''}${valueHeadDim ? `, values × ${dimText(valueHeadDim)}` : ''}`
+      : `h = ${dimText(heads)}${headDim ? `, d_k = ${dimText(headDim)}` : ''}`;
   const variant = grouped ? (grouped.constant === 1n ? ' · MQA, 1 kv head' : ` · GQA ${dimText(heads!)} q / ${dimText(grouped)} kv heads`) : '';
   return {
     kind: className,

@@ -138,7 +138,8 @@ export class Calls {
       case 'ref':
         return this.library(normalizePath(callee.path), bound, e, frame);
       default:
-        return UNKNOWN;
+        // Something not known applied to a traced tensor (`self.q_norm(q)` where the norm is not known).
+        return this.ev.checks.untracked(positional) ?? UNKNOWN;
     }
   }
 

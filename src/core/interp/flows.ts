@@ -8,6 +8,7 @@ import { appliedTensors } from '../flow';
 import type { Poly } from '../symbolic';
 import type { CallExpr } from './hooks';
 import { TfjsModels } from './tfjsModels';
+import { unknownIn } from '../modules';
 import { OPAQUE } from '../tensors';
 import { NONE, UNKNOWN, type Value } from '../value';
 import type { Frame } from './frame';
@@ -123,8 +124,13 @@ export class Flows {
     if (instance.t !== 'module' || !instance.cls) return [];
     const forward = this.ev.classes.method(instance.cls, 'forward');
     if (!forward) return [];
+    // A model whose build took paths that are not known (`if self.depth > 0:` with the depth a name) may
+    // hold parts no real build holds together: following it finds its attention, but no error and no size.
+    const uncertain = unknownIn(instance.tree) !== undefined;
     const sizes: { at: Expr; features: Poly }[] = [];
+    if (uncertain) this.ev.quiet++;
     this.ev.assigned = (value, expr) => {
+      if (uncertain) return;
       const f = value.t === 'tensor' ? value.shape[value.shape.length - 1] : undefined;
       if (f?.constant !== undefined) sizes.push({ at: expr, features: f });
     };
@@ -136,6 +142,7 @@ export class Flows {
       this.ev.guard(() => this.forward(instance, () => (forward.owner ?? this.ev).functions.callFunction(forward, inputs, new Map(), instance)));
     } finally {
       this.ev.assigned = undefined;
+      if (uncertain) this.ev.quiet--;
     }
     return sizes;
   }

@@ -40,6 +40,37 @@ def install_einops_fallback():
     sys.modules["einops"] = module
 
 
+def install_transformers_fallback():
+    """Debian has no transformers package: the two base classes the Hugging Face style fixtures build on.
+
+    PreTrainedModel keeps its config and adds no parameters; PretrainedConfig keeps its keyword arguments.
+    """
+    try:
+        import transformers  # noqa: F401
+        return
+    except ImportError:
+        pass
+    import torch
+
+    class PretrainedConfig:
+        def __init__(self, **kwargs):
+            for key, value in kwargs.items():
+                setattr(self, key, value)
+
+    class PreTrainedModel(torch.nn.Module):
+        def __init__(self, config, *inputs, **kwargs):
+            super().__init__()
+            self.config = config
+
+        def post_init(self):
+            pass
+
+    module = types.ModuleType("transformers")
+    module.PretrainedConfig = PretrainedConfig
+    module.PreTrainedModel = PreTrainedModel
+    sys.modules["transformers"] = module
+
+
 def is_lazy(module):
     # numel() raises on uninitialized parameters, so such a module has no count until its first forward().
     return any(isinstance(p, UninitializedParameter) for p in module.parameters())

@@ -10,7 +10,9 @@ Writes test/fixtures/expected/pytorch-layers.json:
                lazy layers add "lazy": true with params null; a call torch rejects has "error" instead
                of params/tensors.
     "modules": {fixture path: [{"name", "line", "params"}, ...]} for each nn.Module class in the file,
-               params null (with a "note") when it needs arguments, contains a failing layer or is lazy.
+               params null (with a "note") when it needs arguments, contains a failing layer or is lazy;
+               a class that needs arguments and names a `config_class` adds "configured": {"config",
+               "params"}, the class built with that configuration's defaults.
     "instances": {fixture path: [{"name", "line", "params"}, ...]} for each model the file builds at
                module level (`model = GPT(GPTConfig())`).
 
@@ -27,9 +29,10 @@ import sys
 import torch
 from torch import nn
 
-from pytorch_common import REPO_ROOT, describe, describe_error, install_einops_fallback, param_count, write_json
+from pytorch_common import REPO_ROOT, describe, describe_error, install_einops_fallback, install_transformers_fallback, param_count, write_json
 
 install_einops_fallback()
+install_transformers_fallback()
 
 # The fixtures, and the examples users open first (npm start): their numbers must be right too.
 FIXTURES = [REPO_ROOT / "test/fixtures/models/pytorch", REPO_ROOT / "examples"]
@@ -125,6 +128,10 @@ def build_module(name, line, cls, kwargs, recorder):
     entry = {"name": name, "line": line, "params": None}
     if kwargs is None:
         entry["note"] = "needs arguments"
+        # A Hugging Face model names its configuration class: built with that configuration's defaults.
+        config_class = getattr(cls, "config_class", None)
+        if isinstance(config_class, type):
+            entry["configured"] = {"config": config_class.__name__, "params": param_count(cls(config_class()))}
         return entry
     failures = recorder.failures
     params = param_count(cls(**kwargs))

@@ -37,7 +37,14 @@ function fileJson(r: FileReport): object {
     })),
     modules: inSourceOrder(r.analysis.modules).map((m) => {
       const { cell, line } = at(m.span);
-      return { name: m.name, ...(cell === undefined ? {} : { cell }), line, ...exactCount(m.summary.params), ...(m.attention ? { attention: attentionJson(m.attention) } : {}) };
+      return {
+        name: m.name,
+        ...(cell === undefined ? {} : { cell }),
+        line,
+        ...exactCount(m.summary.params),
+        ...(m.built ? { built: { ...exactCount(m.built.summary.params), context: m.built.context } } : {}),
+        ...(m.attention ? { attention: attentionJson(m.attention) } : {}),
+      };
     }),
     instances: inSourceOrder(r.analysis.instances).map((i) => {
       const { cell, line } = at(i.span);

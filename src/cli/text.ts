@@ -1,7 +1,7 @@
 /** The default format: a table per file, rows in source order, and a closing summary line. */
 import { dimText } from '../core/catalog/spec';
 import type { Span } from '../core/expr';
-import { siteCount, formatTotal } from '../core/format';
+import { builtWhere, siteCount, formatTotal } from '../core/format';
 import type { Severity } from '../core/layer';
 import type { Paint } from './colour';
 import { placeText } from './place';
@@ -37,8 +37,10 @@ function rowsOf(r: AnalysedFile, paint: Paint): Row[] {
   return inSourceOrder<Row>([
     ...layers.map((l) => ({ span: l.span, text: `${l.layer.kind.padEnd(26)} ${(l.layer.rejected ? 'rejected' : siteCount(l)).padStart(16)}  ${l.layer.summary}`.trimEnd() })),
     ...modules.map((m) => {
-      const stack = m.summary.stack ? `${dimText(m.summary.stack.count)} × ${m.summary.stack.kind}` : m.attention ? `attention · ${m.attention.summary}` : '';
-      return { span: m.span, text: `${`class ${m.name}`.padEnd(26)} ${formatTotal(m.summary).padStart(16)}  ${stack}`.trimEnd() };
+      const summary = m.built?.summary ?? m.summary;
+      const stack = summary.stack ? `${dimText(summary.stack.count)} × ${summary.stack.kind}` : m.attention ? `attention · ${m.attention.summary}` : '';
+      const where = m.built ? `${stack ? ' · ' : ''}${builtWhere(m.name, m.built.context)}` : '';
+      return { span: m.span, text: `${`class ${m.name}`.padEnd(26)} ${formatTotal(summary).padStart(16)}  ${stack}${where}`.trimEnd() };
     }),
     ...instances.map((i) => {
       const stack = i.summary.stack ? `${dimText(i.summary.stack.count)} × ${i.summary.stack.kind}` : '';

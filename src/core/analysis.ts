@@ -290,12 +290,13 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     });
   });
   for (const value of built) for (const size of evaluator.flows.followForward(value)) hint(size.at.span, size.features);
+  const hints = [...sizes.values()].filter((h): h is SizeHint => h !== undefined).sort((a, b) => a.span.start - b.span.start);
+  runFactories(evaluator, model);
+  runConfigured(evaluator, model);
   const modules: ModuleResult[] = classes.map(({ key, result }) => {
     const withAttention = { ...result, attention: shown([...(attentions.get(key)?.values() ?? [])]) };
     return result.summary.params?.isConstant ? withAttention : { ...withAttention, built: agreed(constructions.get(key)) };
   });
-  const hints = [...sizes.values()].filter((h): h is SizeHint => h !== undefined).sort((a, b) => a.span.start - b.span.start);
-  runFactories(evaluator, model);
   symbolic = true;
   runUnreached(evaluator, model, defaults);
   symbolic = false;
@@ -378,6 +379,52 @@ function runFactories(evaluator: Evaluator, model: SourceModel): void {
       if (fn.t === 'function') evaluator.guard(() => evaluator.inContext(`${scope.name}()`, undefined, () => evaluator.functions.callFunction(fn, [], new Map())));
     });
   });
+}
+
+/**
+ * A Hugging Face model names its configuration class (`config_class = BertConfig`) and is built with one;
+ * built with that configuration's defaults, it is a context of its own: `BertModel(BertConfig())`.
+ */
+function runConfigured(evaluator: Evaluator, model: SourceModel): void {
+  model.fragments.forEach((fragment, fi) => {
+    fragment.scopes.forEach((scope, si) => {
+      if (scope.parent !== -1 || scope.kind !== 'class' || evaluator.budget.exhausted) return;
+      const cls = evaluator.names.definition(fi, si, undefined);
+      if (cls.t !== 'class') return;
+      const config = evaluator.guard(() => evaluator.classes.attribute(cls, 'config_class', undefined));
+      if (config?.t !== 'class' || !evaluator.guard(() => evaluator.classes.needsArguments(cls))) return;
+      const built = evaluator.guard(() => {
+        const defaults = (config.owner ?? evaluator).classes.instantiate(config, { positional: [], keywords: new Map() }, undefined);
+        return evaluator.classes.instantiate(cls, { positional: [{ value: defaults }], keywords: new Map() }, undefined, `${scope.name}(${config.name}())`);
+      });
+      if (built?.t === 'module') followParts(evaluator, built.tree);
+    });
+  });
+}
+
+/**
+ * Each class of a model, once, followed through its own forward() quietly: a configured model's attention
+ * shows its heads (a model file's top class often has no forward() that reaches them).
+ */
+function followParts(evaluator: Evaluator, root: ModuleTree): void {
+  const classes = new Set<string>();
+  const visited = new Set<ModuleTree>();
+  const visit = (tree: ModuleTree) => {
+    if (visited.has(tree) || evaluator.budget.exhausted) return;
+    visited.add(tree);
+    const value = evaluator.torch.asValue(tree);
+    if (value.t === 'module' && value.cls && !classes.has(value.cls.name)) {
+      classes.add(value.cls.name);
+      evaluator.quiet++;
+      try {
+        evaluator.flows.followForward(value);
+      } finally {
+        evaluator.quiet--;
+      }
+    }
+    for (const child of tree.children.values()) visit(child);
+  };
+  visit(root);
 }
 
 /** Functions (and methods) holding a layer no run reached: run once with their parameters unknown. */

@@ -103,6 +103,8 @@ export function moduleLensTitle(summary: ModuleSummary, built?: { readonly name:
 /** `as built on line 202` for the model itself, `in GPT (line 202)` for a part of it. */
 export function builtWhere(name: string, context: string): string {
   const outer = context.split(' via ')[0];
+  // `BertModel(BertConfig())`: the class itself, built with its configuration class's defaults.
+  if (outer === context && outer.startsWith(`${name}(`) && outer.endsWith('())')) return `as ${outer}`;
   const prefix = `${name} (line `;
   return outer.startsWith(prefix) && outer.endsWith(')') ? `as built on line ${outer.slice(prefix.length, -1)}` : `in ${outer}`;
 }

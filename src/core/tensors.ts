@@ -63,7 +63,8 @@ export function headSplit(t: Tensor, result: Value): Value {
   if (!source?.layer || t.trace?.core || source.heads) return carry(result, t);
   const last = features(result);
   const width = features(t);
-  const splits = result.shape.length >= 3 && !(last && width && last.equals(width));
+  // A view of known rank 3 or more, or one after leading dimensions not known (`x.size()[:-1] + (h, d)`).
+  const splits = (result.shape.length >= 3 || (!!result.partial && result.shape.length >= 2)) && !(last && width && last.equals(width));
   return { ...result, trace: { source: splits ? splitHeads({ ...source, width: source.width ?? width }, result.shape) : source } };
 }
 

@@ -84,6 +84,8 @@ interface ExpectedModule {
   readonly line: number;
   readonly params: number | null;
   readonly note?: string;
+  /** A Hugging Face class built with its `config_class`'s defaults. */
+  readonly configured?: { readonly config: string; readonly params: number };
 }
 
 suite('model classes against PyTorch totals (pytorch-layers.json modules)', () => {
@@ -97,6 +99,11 @@ suite('model classes against PyTorch totals (pytorch-layers.json modules)', () =
         const total = found.summary.params?.constant;
         assert.strictEqual(total === undefined ? null : Number(total), m.params, `${file}:${m.line} ${m.name}${m.note ? ` (${m.note})` : ''}`);
         if (m.params === null) assert.ok(found.summary.reason, `${m.name}: says why there is no total`);
+        // 0 is what a library base without layers of its own holds: never guessed, so never shown.
+        if (m.configured && m.configured.params > 0) {
+          assert.strictEqual(found.built?.context, `${m.name}(${m.configured.config}())`, `${m.name} as configured`);
+          assert.strictEqual(Number(found.built.summary.params?.constant), m.configured.params, `${m.name}(${m.configured.config}())`);
+        }
       }
       assert.strictEqual(analysis.modules.length, modules.length, 'no other module classes');
     });

@@ -131,8 +131,9 @@ export class ClassModel {
   }
 
   /** `Cls(...)`: a module built as PyTorch builds it, or a config object. */
-  instantiate(c: ClassRef, bound: BoundCall, call: CallExpr | undefined): Value {
-    if (c.owner && c.owner !== this.ev) return c.owner.classes.instantiate(c, bound, call);
+  /** Builds `c`; `named` is the context it is built in when no call names it (`BertModel(BertConfig())`). */
+  instantiate(c: ClassRef, bound: BoundCall, call: CallExpr | undefined, named?: string): Value {
+    if (c.owner && c.owner !== this.ev) return c.owner.classes.instantiate(c, bound, call, named);
     const positional = bound.positional.map((p) => p.value);
     const keywords = new Map([...bound.keywords].map(([k, v]) => [k, v.value]));
     const scope = this.ev.scopeAt(c.fragment, c.scope);
@@ -140,7 +141,7 @@ export class ClassModel {
     // The copies made by loops entered since the enclosing model's constructor started.
     const since = this.ev.repeats.slice(this.ev.shared.repeatDepths[this.ev.shared.repeatDepths.length - 1] ?? 0);
     const times = since.reduce((a, r) => (a === undefined || r.constant === undefined ? undefined : a * r.constant), 1n as bigint | undefined);
-    const label = `${scope.name}${!call ? '()' : contexts.length === 0 ? ` (line ${call.span.startLine + 1})` : ''}${times !== undefined && times > 1n ? ` ×${times}` : ''}`;
+    const label = named ?? `${scope.name}${!call ? '()' : contexts.length === 0 ? ` (line ${call.span.startLine + 1})` : ''}${times !== undefined && times > 1n ? ` ×${times}` : ''}`;
     return this.ev.inContext(label, call && contexts.length === 0 ? call.span : undefined, () => {
       if (!this.isModuleClass(c)) return this.buildObject(c, positional, keywords);
       this.ev.shared.building++;

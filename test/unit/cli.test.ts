@@ -50,7 +50,19 @@ suite('attention-lens CLI', () => {
     assert.strictEqual(gpt.language, 'python');
     assert.deepStrictEqual(Object.keys(gpt.layers[0]), ['line', 'column', 'kind', 'framework', 'params', 'paramsExact', 'formula', 'values']);
     // The class needs its config; the model the file builds has PyTorch's count, and so have its layers.
-    assert.deepStrictEqual(gpt.modules.find((m) => m.name === 'GPT'), { name: 'GPT', line: 107, params: null, paramsExact: null });
+    assert.deepStrictEqual(gpt.modules.find((m) => m.name === 'GPT'), { name: 'GPT', line: 107, params: null, paramsExact: null, built: { params: 124439808, paramsExact: '124439808', context: 'GPT (line 202)' } });
+    assert.deepStrictEqual(gpt.modules.find((m) => m.name === 'CausalSelfAttention')?.attention, {
+      summary: '12 heads × 64',
+      heads: 12,
+      headDim: 64,
+      kvHeads: 12,
+      tensors: [
+        { name: 'c_attn.weight', role: 'W_Q, W_K, W_V stacked' },
+        { name: 'c_attn.bias', role: 'b_Q, b_K, b_V stacked' },
+        { name: 'c_proj.weight', role: 'W_O' },
+        { name: 'c_proj.bias', role: 'b_O' },
+      ],
+    });
     assert.deepStrictEqual(gpt.instances, [{ class: 'GPT', line: 202, params: 124439808, paramsExact: '124439808' }]);
     assert.deepStrictEqual(gpt.layers[0].values, [{ params: 1771776, paramsExact: '1771776', context: 'GPT (line 202) via Block ×12 via CausalSelfAttention', contexts: 1 }]);
     const errors = files.find((f) => f.path.endsWith('shape_errors.py'));

@@ -15,7 +15,7 @@ import type { AnalysisCache, BuildOutputs, CachedBuild, SiteRecord } from './ana
 import type { Finding, LayerInstance } from './layer';
 import type { ImportResolver, Language, SourceModel } from './source';
 import type { Poly } from './symbolic';
-import type { Shape, Value } from './value';
+import type { DefRef, Shape, Value } from './value';
 
 export interface LayerResult {
   readonly span: Span;
@@ -290,6 +290,14 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     });
   });
   for (const value of built) for (const size of evaluator.flows.followForward(value)) hint(size.at.span, size.features);
+  // The attention of a model's parts that its forward() did not reach with sizes (whisper's encoder stops
+  // before its blocks), each part followed alone: only parts of this file that look like attention.
+  const unseen = (cls: DefRef) => {
+    if (cls.owner !== evaluator) return false;
+    const found = attentions.get(classKey(model, cls.fragment, cls.scope));
+    return ![...(found?.values() ?? [])].some((l) => l.params?.isConstant) && mayHoldAttention(model.text(model.fragments[cls.fragment].scopes[cls.scope].extent));
+  };
+  for (const value of built) if (value.t === 'module') followParts(evaluator, value.tree, unseen);
   const hints = [...sizes.values()].filter((h): h is SizeHint => h !== undefined).sort((a, b) => a.span.start - b.span.start);
   runFactories(evaluator, model);
   runConfigured(evaluator, model);
@@ -406,14 +414,14 @@ function runConfigured(evaluator: Evaluator, model: SourceModel): void {
  * Each class of a model, once, followed through its own forward() quietly: a configured model's attention
  * shows its heads (a model file's top class often has no forward() that reaches them).
  */
-function followParts(evaluator: Evaluator, root: ModuleTree): void {
+function followParts(evaluator: Evaluator, root: ModuleTree, wanted: (cls: DefRef) => boolean = () => true): void {
   const classes = new Set<string>();
   const visited = new Set<ModuleTree>();
   const visit = (tree: ModuleTree) => {
     if (visited.has(tree) || evaluator.budget.exhausted) return;
     visited.add(tree);
     const value = evaluator.torch.asValue(tree);
-    if (value.t === 'module' && value.cls && !classes.has(value.cls.name)) {
+    if (value.t === 'module' && value.cls && !classes.has(value.cls.name) && wanted(value.cls)) {
       classes.add(value.cls.name);
       evaluator.quiet++;
       try {

@@ -91,6 +91,14 @@ suite('attention written by hand', () => {
     assert.deepStrictEqual(reported, ['26 feature-mismatch', '40 view-mismatch', '41 view-mismatch', '42 view-mismatch', '62 view-mismatch', '81 constructor-raises', '95 constructor-raises']);
   });
 
+  test('Llama-2-7B in the Llama style of the fixture has its published count, 6,738,415,616', async () => {
+    // Too large to build here (27 GB in float32): the published count is the truth.
+    const text = readFileSync(path.join(ROOT, FIXTURE), 'utf8');
+    const analysis = await analyzeText(`${text}\nllama2_7b = Llama(ModelArgs(dim=4096, n_layers=32, n_heads=32, n_kv_heads=None, vocab_size=32000))\n`);
+    const built = analysis.instances.find((i) => i.span.startLine + 1 === text.split('\n').length + 1);
+    assert.strictEqual(built?.summary.params?.constant, 6_738_415_616n);
+  });
+
   test('the Explain panel walks grouped-query attention with its smaller K and V and its KV cache', async () => {
     const analysis = await analyzeText(readFileSync(path.join(ROOT, FIXTURE), 'utf8'));
     const llama = attentionLayers(analysis).find((l) => l.layer.kind === 'Attention')!;

@@ -79,7 +79,12 @@ export class TorchApi {
     if (visited.has(original)) return;
     visited.add(original);
     const value = this.values.get(original);
-    if (value?.t === 'module') this.register(copy, { ...value, tree: copy });
+    if (value?.t === 'module') {
+      // A copied subclass of a catalog layer is its own layer too, whose tree is the copy.
+      const layer = value.layer && { ...value.layer };
+      if (layer) this.adoptTree(layer, copy);
+      this.register(copy, { ...value, tree: copy, layer });
+    }
     else if (value?.t === 'layer') {
       // A copied layer is another object with parameters of its own.
       const clone = { ...value };

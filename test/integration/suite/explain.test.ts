@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { activateExtension, openFile, poll, positionOf, revert } from './helpers';
+import { activateExtension, codeLenses, hoverMarkdown, openFile, poll, positionOf, revert } from './helpers';
 
 interface ExplainMessage {
   type: 'explain' | 'none';
@@ -58,5 +58,23 @@ suite('Explain attention shapes panel', () => {
     } finally {
       await revert(doc);
     }
+  });
+
+  test('attention written by hand: the class lens opens the panel on its real layout', async () => {
+    // gpt.py: nanoGPT's CausalSelfAttention (one fused c_attn, c_proj), built by `model = GPT(GPTConfig())`.
+    const gpt = await openFile('gpt.py');
+    const at = positionOf(gpt, 'CausalSelfAttention(nn.Module)');
+    const lens = await poll(() => codeLenses(gpt.uri), (ls) => ls.some((l) => l.range.start.line === at.line && l.command?.title.includes('heads')));
+    const own = lens.find((l) => l.range.start.line === at.line && l.command?.title.includes('heads'))!;
+    assert.ok(own.command!.title.endsWith('· 12 heads × 64 · in GPT (line 202)'), own.command!.title);
+    assert.strictEqual(own.command!.command, 'attentionLens.explainShapes');
+    await vscode.commands.executeCommand(own.command!.command, ...(own.command!.arguments ?? []));
+    const message = await poll(() => api.explainPanel.message(), (m) => m?.type === 'explain' && m.target?.line === at.line);
+    assert.strictEqual(message?.data?.title, `CausalSelfAttention at gpt.py:${at.line + 1}`);
+    // c_attn 768 × 2,304 + 2,304 and c_proj 768 × 768 + 768, as PyTorch counts them.
+    assert.strictEqual(message?.data?.totalParameters, fmt(768 * 2304 + 2304 + 768 * 768 + 768));
+    assert.deepStrictEqual(message?.data?.settings.find(([k]) => k === 'heads'), ['heads', '12']);
+    const hover = await hoverMarkdown(gpt.uri, at);
+    assert.ok(hover.includes('W_Q, W_K, W_V stacked') && hover.includes('Explain attention shapes'), hover);
   });
 });

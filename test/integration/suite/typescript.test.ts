@@ -12,8 +12,9 @@ suite('TypeScript file (TensorFlow.js)', () => {
   });
 
   test('CodeLens on tf.layers.dense({units: 10, inputShape: [784]})', async () => {
-    const titles = await poll(() => lensTitles(doc.uri), t => t.length > 0);
-    assert.deepStrictEqual(titles, ['3: 7,850 params · 784 → 10']);
+    // The model's lens (what countParams() reports) on the tf.sequential() line, the layer's on its own.
+    const titles = await poll(() => lensTitles(doc.uri), t => t.length > 1);
+    assert.deepStrictEqual(titles, ['2: Sequential: 7,850 params (7.8 K)', '3: 7,850 params · 784 → 10']);
   });
 
   test('hover on dense shows 7,850', async () => {

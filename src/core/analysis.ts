@@ -6,6 +6,7 @@ import { layerSpec } from './catalog';
 import { instantiate } from './catalog/instantiate';
 import { siteResult } from './siteResults';
 import { describe } from './attention/recognise';
+import { sizing, type Sizing } from './sizing';
 import type { Core } from './attention/trace';
 import type { Span } from './expr';
 import { emptyModule, summarize, type ModuleSummary, type ModuleTree } from './modules';
@@ -50,6 +51,8 @@ export interface InstanceResult {
   readonly className: string;
   readonly span: Span;
   readonly summary: ModuleSummary;
+  /** Embedding and non-embedding parameters, and the KV cache per token of its attention. */
+  readonly sizing?: Sizing;
 }
 
 /** The feature size known after an assignment in forward(), shown as an inlay hint. */
@@ -96,6 +99,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   const inputs = new Map<number, readonly Shape[]>();
   const flowFindings = new Map<string, Finding>();
   const instances = new Map<number, InstanceResult>();
+  const instanceTrees = new WeakMap<InstanceResult, ModuleTree>();
   /** Each class of the file as the runs built it: class -> totals with their contexts. */
   const constructions = new Map<string, { summary: ModuleSummary; context: string }[]>();
   const sizes = new Map<number, SizeHint | undefined>();
@@ -130,6 +134,8 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   const context = () => shared.contexts.join(' via ');
   /** Attention written by hand, by class: the latest description of each core (its output projection comes later). */
   const attentions = new Map<string, Map<Core | number, LayerInstance>>();
+  /** The attention each module of a run computes, by its tree, for the KV cache of the model holding it. */
+  const attentionByTree = new WeakMap<ModuleTree, LayerInstance>();
   const attention = (key: string, core: Core | number, layer: LayerInstance) => {
     const list = attentions.get(key) ?? new Map<Core | number, LayerInstance>();
     if (list.size < 8 || list.has(core)) list.set(core, layer);
@@ -168,7 +174,9 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     },
     instance(cls, call, value) {
       if (value.t !== 'module' || instances.has(call.span.start)) return;
-      instances.set(call.span.start, { className: cls.name, span: call.span, summary: summarize(value.tree) });
+      const result = { className: cls.name, span: call.span, summary: summarize(value.tree) };
+      instanceTrees.set(result, value.tree);
+      instances.set(call.span.start, result);
       built.push(value);
     },
     model(call, className, tree) {
@@ -201,7 +209,9 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       const cls = module.cls;
       if (!cls || cls.owner !== evaluator) return;
       const layer = describe(cls.name, module.tree, found, (l) => evaluator.torch.pathIn(module.tree, l));
-      if (layer) attention(classKey(model, cls.fragment, cls.scope), found.core, layer);
+      if (!layer) return;
+      attention(classKey(model, cls.fragment, cls.scope), found.core, layer);
+      if (!attentionByTree.get(module.tree)?.attention?.output || found.output) attentionByTree.set(module.tree, layer);
     },
     constructed(cls, value) {
       // The class built with its own defaults is the module result itself, not a context of it.
@@ -292,11 +302,8 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   for (const value of built) for (const size of evaluator.flows.followForward(value)) hint(size.at.span, size.features);
   // The attention of a model's parts that its forward() did not reach with sizes (whisper's encoder stops
   // before its blocks), each part followed alone: only parts of this file that look like attention.
-  const unseen = (cls: DefRef) => {
-    if (cls.owner !== evaluator) return false;
-    const found = attentions.get(classKey(model, cls.fragment, cls.scope));
-    return ![...(found?.values() ?? [])].some((l) => l.params?.isConstant) && mayHoldAttention(model.text(model.fragments[cls.fragment].scopes[cls.scope].extent));
-  };
+  const unseen = (cls: DefRef, tree: ModuleTree) =>
+    cls.owner === evaluator && !attentionByTree.has(tree) && mayHoldAttention(model.text(model.fragments[cls.fragment].scopes[cls.scope].extent));
   for (const value of built) if (value.t === 'module') followParts(evaluator, value.tree, unseen);
   const hints = [...sizes.values()].filter((h): h is SizeHint => h !== undefined).sort((a, b) => a.span.start - b.span.start);
   runFactories(evaluator, model);
@@ -309,6 +316,14 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   runUnreached(evaluator, model, defaults);
   symbolic = false;
   for (const [start, m] of models) if (!instances.has(start)) instances.set(start, { className: m.className, span: m.span, summary: summarize(m.tree()) });
+  const attentionAt = (node: ModuleTree) => {
+    const value = evaluator.torch.asValue(node);
+    return attentionByTree.get(node) ?? (value.t === 'layer' && value.layer.attention ? value.layer : undefined);
+  };
+  for (const [start, i] of instances) {
+    const tree = instanceTrees.get(i);
+    if (tree && i.summary.params?.isConstant) instances.set(start, { ...i, sizing: sizing(tree, attentionAt) });
+  }
   const layers: LayerResult[] = [];
   const findings: Finding[] = [];
   // `dense(...).apply(x)` is two calls from one offset: one layer.
@@ -414,14 +429,14 @@ function runConfigured(evaluator: Evaluator, model: SourceModel): void {
  * Each class of a model, once, followed through its own forward() quietly: a configured model's attention
  * shows its heads (a model file's top class often has no forward() that reaches them).
  */
-function followParts(evaluator: Evaluator, root: ModuleTree, wanted: (cls: DefRef) => boolean = () => true): void {
+function followParts(evaluator: Evaluator, root: ModuleTree, wanted: (cls: DefRef, tree: ModuleTree) => boolean = () => true): void {
   const classes = new Set<string>();
   const visited = new Set<ModuleTree>();
   const visit = (tree: ModuleTree) => {
     if (visited.has(tree) || evaluator.budget.exhausted) return;
     visited.add(tree);
     const value = evaluator.torch.asValue(tree);
-    if (value.t === 'module' && value.cls && !classes.has(value.cls.name) && wanted(value.cls)) {
+    if (value.t === 'module' && value.cls && !classes.has(value.cls.name) && wanted(value.cls, tree)) {
       classes.add(value.cls.name);
       evaluator.quiet++;
       try {

@@ -1,4 +1,5 @@
 /** Numbers and formulas as text: CodeLens titles, hover markdown, CLI rows. */
+import { bytesOf, TRAINING_BYTES, WEIGHT_BYTES, type Sizing } from './sizing';
 import type { LayerResult, SiteValue } from './analysis';
 import type { ModuleSummary } from './modules';
 import type { LayerInstance } from './layer';
@@ -116,6 +117,22 @@ function bytes(n: bigint): string {
   return `${(x / 2 ** 10).toFixed(1)} KiB`;
 }
 
+/** A model's sizing, below its hover: non-embedding parameters, memory, and the KV cache per token. */
+export function sizingMarkdown(s: Sizing): string {
+  const count = (p: Poly | undefined) => (p?.constant !== undefined ? groupDigits(p.constant) : 'not known');
+  const size = (p: Poly | undefined) => (p?.constant !== undefined ? bytes(p.constant) : 'not known');
+  const lines = [
+    `Non-embedding parameters: ${count(s.nonEmbedding)} (embedding tables: ${count(s.embedding)})`,
+    `Weights: ${size(bytesOf(s.params, WEIGHT_BYTES.fp32))} in fp32, ${size(bytesOf(s.params, WEIGHT_BYTES.bf16))} in bf16 or fp16, ${size(bytesOf(s.params, WEIGHT_BYTES.int8))} in int8, ${size(bytesOf(s.params, WEIGHT_BYTES.int4))} in 4-bit`,
+    `Training with AdamW: ${size(bytesOf(s.params, TRAINING_BYTES.adamwMixed))} (${TRAINING_BYTES.adamwMixed} bytes a parameter, mixed precision or fp32), before activations`,
+  ];
+  if (s.kvPerToken) {
+    const perToken = bytesOf(s.kvPerToken, 2);
+    lines.push(`KV cache: ${count(perToken)} bytes a token in fp16 (${count(s.attentionLayers)} attention layers)${perToken?.constant !== undefined ? `, ${bytes(perToken.constant * 4096n)} for 4,096 tokens` : ''}`);
+  }
+  return lines.map((l) => `- ${l}`).join('\n');
+}
+
 /** Attention written by hand, below the class hover: its shape, its tensors by role, what they mean. */
 export function attentionHoverMarkdown(layer: LayerInstance): string {
   const lines = [`**Attention**: ${md(layer.summary)}`, ''];
@@ -133,9 +150,9 @@ export function attentionHoverMarkdown(layer: LayerInstance): string {
 }
 
 /** The class hover: its children with their share, and the memory its weights take. Text from the file is escaped. */
-export function moduleHoverMarkdown(name: string, summary: ModuleSummary, context?: string): string {
+export function moduleHoverMarkdown(name: string, summary: ModuleSummary, context?: string, instance = false): string {
   const c = summary.params?.constant;
-  const how = context ? `as built in ${md(context)} (it needs arguments of its own)` : 'built with its default arguments';
+  const how = instance ? 'as built here' : context ? `as built in ${md(context)} (it needs arguments of its own)` : 'built with its default arguments';
   const lines = [c !== undefined ? `**${md(name)}**: ${groupDigits(c)} parameters (${shortCount(c)}), ${how}` : `**${md(name)}**: ${md(summary.reason ?? 'total not known')}`, ''];
   if (summary.children.length) {
     lines.push('| child | kind | count | share |', '|---|---|---:|---:|');

@@ -1,6 +1,6 @@
 /** Hover on a layer call: the count, its formula, the parameter tensors and what they mean. */
 import * as vscode from 'vscode';
-import { attentionHoverMarkdown, hoverMarkdown, moduleHoverMarkdown } from '../core/format';
+import { attentionHoverMarkdown, hoverMarkdown, moduleHoverMarkdown, sizingMarkdown } from '../core/format';
 import type { AnalysisService } from './documents';
 import { layerAt } from './layerAt';
 import { EXPLAIN_COMMAND } from './commands';
@@ -26,6 +26,11 @@ export class LayerHoverProvider implements vscode.HoverProvider {
         this.explainLink(md, doc, model.span);
       }
       return new vscode.Hover(md, this.service.range(doc, model.span));
+    }
+    const instance = analysis.instances.find((i) => this.service.range(doc, i.span).contains(position) && i.sizing);
+    if (instance?.sizing) {
+      const md = new vscode.MarkdownString(`${moduleHoverMarkdown(instance.className, instance.summary, undefined, true)}\n\n${sizingMarkdown(instance.sizing)}`);
+      return new vscode.Hover(md, this.service.range(doc, instance.span));
     }
     const hit = layerAt(this.service, doc, analysis, position);
     if (!hit) return undefined;

@@ -63,7 +63,15 @@ suite('attention-lens CLI', () => {
         { name: 'c_proj.bias', role: 'b_O' },
       ],
     });
-    assert.deepStrictEqual(gpt.instances, [{ class: 'GPT', line: 202, params: 124439808, paramsExact: '124439808' }]);
+    assert.deepStrictEqual(gpt.instances.map((i) => Object.fromEntries(Object.entries(i).filter(([k]) => k !== 'sizing'))), [{ class: 'GPT', line: 202, params: 124439808, paramsExact: '124439808' }]);
+    assert.deepStrictEqual(gpt.instances[0].sizing, {
+      embedding: 39383808,
+      nonEmbedding: 85056000,
+      weightBytes: { fp32: 497759232, bf16: 248879616, fp16: 248879616, int8: 124439808, int4: 62219904 },
+      trainingBytes: { adamwMixed: 1991036928, adamwFp32: 1991036928, sgdMomentum: 1493277696 },
+      attentionLayers: 12,
+      kvCachePerToken: { numbers: 18432, bytes: { fp16: 36864, bf16: 36864, fp32: 73728, int8: 18432 } },
+    });
     assert.deepStrictEqual(gpt.layers[0].values, [{ params: 1771776, paramsExact: '1771776', context: 'GPT (line 202) via Block ×12 via CausalSelfAttention', contexts: 1 }]);
     const errors = files.find((f) => f.path.endsWith('shape_errors.py'));
     assert.deepStrictEqual(Object.keys(errors!.diagnostics[0]), ['line', 'column', 'severity', 'code', 'message']);

@@ -207,7 +207,7 @@ export function explain(layer: LayerInstance, where: string, inputs: ExplainInpu
       parameters: false,
     },
     ...(written && !a.output ? [] : [{
-      name: 'output = · W_O' + (a.bias ? ' + b_O' : ''),
+      name: 'output = heads · W_O' + (a.bias ? ' + b_O' : ''),
       formula: `mixes the heads back into ${q(outSize)} features`,
       shape: keras ? `(N, L, ${out.map((d) => q(d)).join(', ')})` : bsd('L', outSize),
       flops: TWO.mul(N).mul(L).mul(h.mul(dv)).mul(outSize).add(bias(N.mul(L), outSize)),

@@ -339,10 +339,11 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     }
   });
   const flows = [...flowFindings.values()].filter((f) => !findings.some((g) => g.span.start === f.span.start && g.code === f.code));
+  const silenced = (f: Finding) => model.ignores?.has(f.span.startLine) && (model.ignores.get(f.span.startLine)?.has(f.code) ?? true);
   return {
     language: model.language,
     layers,
-    findings: [...findings, ...flows].sort((a, b) => a.span.start - b.span.start),
+    findings: [...findings, ...flows].filter((f) => !silenced(f)).sort((a, b) => a.span.start - b.span.start),
     modules,
     instances: [...instances.values()],
     hints,

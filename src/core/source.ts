@@ -100,6 +100,8 @@ export interface SourceModel {
   expr(ref: ExprRef): Expr;
   /** The text of a range, for prefilters that spare work (never to decide what the code means). */
   text(ref: ExprRef): string;
+  /** Lines whose findings a comment silences (`# attention-lens: ignore[code]`): the codes, or undefined for all. */
+  readonly ignores?: ReadonlyMap<number, ReadonlySet<string> | undefined>;
 }
 
 /** Finds the source model of a module another file imports (`from .blocks import Block`), when it is in the workspace. */

@@ -2,6 +2,7 @@
 import type { Expr } from '../core/expr';
 import type { ExprRef, Fragment, Language, SourceModel } from '../core/source';
 import { CATALOG_NAMES } from '../core/catalog';
+import { ignoredLines } from './ignores';
 import { LineIndex, type Syn } from './mirror';
 import type { Tree } from './parser';
 import { namedChildren, type Node } from './nodes';
@@ -83,6 +84,7 @@ export function sourceModel(language: Language, tree: Tree, source: string, frag
   return {
     language,
     fragments,
+    ignores: ignoredLines(tree),
     text: (ref) => source.slice(ref.start, ref.end),
     expr(ref: ExprRef): Expr {
       let e = CONVERTED.get(ref);

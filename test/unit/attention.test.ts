@@ -113,4 +113,16 @@ suite('attention written by hand', () => {
     // 10 positions × 2 kv heads × (64 + 64) numbers, 4 bytes each.
     assert.ok(data.notes.some((n) => n.includes('= 2,560 numbers (10,240 bytes)') && n.includes('2 / 8')), data.notes.join('\n'));
   });
+
+  test('a comment silences the findings of its line: all of them, or the codes it lists', async () => {
+    const text = readFileSync(path.join(ROOT, 'test/fixtures/models/pytorch/attention_mistakes.py'), 'utf8').split('\n');
+    // Line 26 (feature-mismatch) silenced by code, line 40 by a directive for every code, line 41 by another code only.
+    text[25] += '  # attention-lens: ignore[feature-mismatch]';
+    text[39] += '  # attention-lens: ignore';
+    text[40] += '  # attention-lens: ignore[heads-divisibility]';
+    // A directive inside a string is no comment: line 42 keeps its finding.
+    text[41] += '; note = "# attention-lens: ignore"';
+    const analysis = await analyzeText(text.join('\n'));
+    assert.deepStrictEqual(analysis.findings.map((f) => `${f.span.startLine + 1} ${f.code}`), ['41 view-mismatch', '42 view-mismatch', '62 view-mismatch', '81 constructor-raises', '95 constructor-raises']);
+  });
 });

@@ -1,0 +1,32 @@
+/**
+ * `# attention-lens: ignore` and `// attention-lens: ignore[view-mismatch, feature-mismatch]`: a comment that
+ * silences the findings starting on its own line, all of them or the codes it lists. Read from the comment
+ * nodes of the tree: a directive inside a string is no comment.
+ */
+import type { Tree } from './parser';
+
+const DIRECTIVE = 'attention-lens: ignore';
+
+/** By line: the codes silenced there, or undefined for every code. */
+export function ignoredLines(tree: Tree): Map<number, ReadonlySet<string> | undefined> {
+  const out = new Map<number, ReadonlySet<string> | undefined>();
+  for (const node of tree.rootNode.descendantsOfType('comment')) {
+    if (!node) continue;
+    const text = node.text;
+    const at = text.indexOf(DIRECTIVE);
+    if (at < 0) continue;
+    const rest = text.slice(at + DIRECTIVE.length).trimStart();
+    const line = node.startPosition.row;
+    if (!rest.startsWith('[')) {
+      out.set(line, undefined);
+      continue;
+    }
+    const close = rest.indexOf(']');
+    if (close < 0) continue;
+    const codes = rest.slice(1, close).split(',').map((c) => c.trim()).filter(Boolean);
+    const known = out.has(line) ? out.get(line) : new Set<string>();
+    // A line that silences everything keeps doing so.
+    out.set(line, known === undefined ? undefined : new Set([...known, ...codes]));
+  }
+  return out;
+}

@@ -12,7 +12,7 @@ import type { Span } from './expr';
 import { emptyModule, summarize, type ModuleSummary, type ModuleTree } from './modules';
 import { Evaluator } from './evaluate';
 import { newShared, type Hooks, type Reads } from './interp/hooks';
-import type { AnalysisCache, BuildOutputs, CachedBuild, SiteRecord } from './analysisCache';
+import type { AnalysisCache, BuildOutputs, CachedBuild, Construction, SiteRecord } from './analysisCache';
 import type { Finding, LayerInstance } from './layer';
 import type { ImportResolver, Language, SourceModel } from './source';
 import type { Poly } from './symbolic';
@@ -101,7 +101,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   const instances = new Map<number, InstanceResult>();
   const instanceTrees = new WeakMap<InstanceResult, ModuleTree>();
   /** Each class of the file as the runs built it: class -> totals with their contexts. */
-  const constructions = new Map<string, { summary: ModuleSummary; context: string }[]>();
+  const constructions = new Map<string, Construction[]>();
   const sizes = new Map<number, SizeHint | undefined>();
   /** The outputs of the class build running now, kept for the next version of the document. */
   let capture: { -readonly [K in keyof BuildOutputs]: BuildOutputs[K] } | undefined;
@@ -119,10 +119,11 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     flowFindings.set(`${f.span.start}:${f.code}`, f);
     capture?.flows.push(f);
   };
-  const construction = (key: string, entry: { summary: ModuleSummary; context: string }) => {
+  const construction = (key: string, entry: Construction) => {
     const list = constructions.get(key) ?? [];
-    if (list.length < 8) list.push(entry);
-    constructions.set(key, list);
+    // Up to 64 builds of a class; one more leaves its total unknown (a loop of blocks of many sizes).
+    list.push(list.length < 64 ? entry : { context: entry.context, summary: { params: undefined, children: [], tied: [] } });
+    if (list.length <= 65) constructions.set(key, list);
     capture?.constructions.push([key, entry]);
   };
   const hint = (span: Span, features: Poly) => {
@@ -214,9 +215,12 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       if (!attentionByTree.get(module.tree)?.attention?.output || found.output) attentionByTree.set(module.tree, layer);
     },
     constructed(cls, value) {
-      // The class built with its own defaults is the module result itself, not a context of it.
-      if (value.t !== 'module' || cls.owner !== evaluator || (buildingDefaults && shared.contexts.length === 1)) return;
-      construction(classKey(model, cls.fragment, cls.scope), { summary: summarize(value.tree), context: context() });
+      // The class built with its own defaults is the module result itself, not a context of it; a class
+      // built with names for its arguments gives no total a part of it could take.
+      if (value.t !== 'module' || cls.owner !== evaluator || symbolic || (buildingDefaults && shared.contexts.length === 1)) return;
+      // Its tree, not its total yet: the model building it may still add to it (a projector made on the
+      // first call of forward() inside the model's own constructor).
+      construction(classKey(model, cls.fragment, cls.scope), { tree: value.tree, context: context() });
     },
   };
   /** TF.js models by the call that builds them: their trees are read once every run is over. */
@@ -290,7 +294,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
         // Built with names for its arguments, its forward() carries sizes that are names too: no hint and
         // no mismatch can come of it; the models the file builds are followed instead.
         if (!needsArguments) for (const size of evaluator.flows.followForward(value)) hint(size.at.span, size.features);
-        else if (!process.env.AL_NOQ && mayHoldAttention(model.text(scope.extent))) followQuietly(value);
+        else if (mayHoldAttention(model.text(scope.extent))) followQuietly(value);
       }
       classes.push(result(capture.summary ?? unknownSummary(scope.name)));
       evaluator.reads = undefined;
@@ -383,11 +387,15 @@ function shown(all: readonly LayerInstance[]): LayerInstance | undefined {
   return found.find((l) => !l.params?.isConstant);
 }
 
-/** The build every context agrees on (the same total), if there is one. */
-function agreed(list: readonly { summary: ModuleSummary; context: string }[] | undefined): ModuleResult['built'] {
-  const known = list?.filter((b) => b.summary.params?.isConstant);
-  if (!known?.length || !known.every((b) => b.summary.params!.equals(known[0].summary.params!))) return undefined;
-  return known[0];
+/**
+ * The build every context agrees on (the same total), if there is one: a context whose total is not known
+ * (a block of a loop that adds a layer this file cannot follow) may be another size, so there is none.
+ */
+function agreed(list: readonly Construction[] | undefined): ModuleResult['built'] {
+  const builds = list?.map((b) => ({ context: b.context, summary: b.summary ?? summarize(b.tree!) }));
+  const first = builds?.[0];
+  if (!first?.summary.params?.isConstant || !builds!.every((b) => b.summary.params?.isConstant && b.summary.params.equals(first.summary.params!))) return undefined;
+  return first;
 }
 
 /**

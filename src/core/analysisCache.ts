@@ -5,7 +5,7 @@
  */
 import type { Reads } from './interp/hooks';
 import type { Finding, LayerInstance } from './layer';
-import type { ModuleSummary } from './modules';
+import type { ModuleSummary, ModuleTree } from './modules';
 import type { Span } from './expr';
 import type { Poly } from './symbolic';
 
@@ -20,10 +20,17 @@ export interface SiteRecord {
 }
 
 /** Everything one class's default build added to the analysis. */
+/** A class as one run built it: its tree (summarised once every run is over, as the model may add to it), or its total. */
+export interface Construction {
+  readonly context: string;
+  readonly tree?: ModuleTree;
+  readonly summary?: ModuleSummary;
+}
+
 export interface BuildOutputs {
   readonly records: [number, SiteRecord][];
   readonly flows: Finding[];
-  readonly constructions: [string, { summary: ModuleSummary; context: string }][];
+  readonly constructions: [string, Construction][];
   readonly hints: { span: Span; features: Poly }[];
   /** The calls it evaluated (by offset), so that no other run takes their functions for unreached. */
   readonly reached: number[];

@@ -66,6 +66,8 @@ export class Evaluator implements Interp {
     readonly hooks: Hooks,
     private readonly resolver?: ImportResolver,
     readonly shared: Shared = newShared(),
+    /** `__name__`: the file analysed runs as `__main__` (its `if __name__ == "__main__":` models are built); a file it imports, by its module name. */
+    readonly moduleName = '__main__',
   ) {
     this.moduleFrame = new Frame(0, -1, undefined);
     this.runner = new Runner(this);
@@ -352,7 +354,7 @@ export class Evaluator implements Interp {
     if (!model) return undefined;
     let other = this.shared.imported.get(model);
     if (!other) {
-      other = new Evaluator(model, { layer: (p, c, a) => this.hooks.layer(p, c, a, false), report: () => undefined }, this.resolver, this.shared);
+      other = new Evaluator(model, { layer: (p, c, a) => this.hooks.layer(p, c, a, false), report: () => undefined }, this.resolver, this.shared, module);
       this.shared.imported.set(model, other);
       other.runModule();
     }

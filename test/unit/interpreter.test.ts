@@ -165,4 +165,31 @@ suite('interpreter', () => {
     assert.deepStrictEqual(analysis.findings, []);
     assert.strictEqual(analysis.layers.length, 3);
   });
+
+  // From measuring public code against PyTorch (nanoGPT, vit-pytorch): each of these printed a wrong number.
+  test('a configuration built from arguments that cannot be followed is not its defaults (nanoGPT from_pretrained)', async () => {
+    const analysis = await analyzeText(`${torch}from dataclasses import dataclass\n@dataclass\nclass Config:\n    n_embd: int = 768\n    vocab_size: int = 50304\nclass GPT(nn.Module):\n    def __init__(self, config):\n        super().__init__()\n        self.wte = nn.Embedding(config.vocab_size, config.n_embd)\n    @classmethod\n    def from_pretrained(cls, model_type):\n        config_args = {'gpt2': dict(n_embd=768), 'gpt2-medium': dict(n_embd=1024)}[model_type]\n        config_args['vocab_size'] = 50257\n        return GPT(Config(**config_args))\n`);
+    assert.deepStrictEqual(analysis.layers.map(paramsOf), [null]);
+  });
+
+  test('a module passed in as an argument leaves the total of a class built with names unknown, never 0 (dino NetWrapper)', async () => {
+    const analysis = await analyzeText(`${torch}class NetWrapper(nn.Module):\n    def __init__(self, net):\n        super().__init__()\n        self.net = net\nclass Dino(nn.Module):\n    def __init__(self, net):\n        super().__init__()\n        self.student = NetWrapper(net)\n`);
+    assert.deepStrictEqual(analysis.modules.map((m) => [m.name, m.built?.summary.params?.constant]), [['NetWrapper', undefined], ['Dino', undefined]]);
+  });
+
+  test('blocks of more sizes than a few, and blocks whose size is not known, give their class no one total (crossformer, value residual)', async () => {
+    const analysis = await analyzeText(`${torch}from einops.layers.torch import Rearrange\nclass Block(nn.Module):\n    def __init__(self, dim, extra=False):\n        super().__init__()\n        self.fc = nn.Linear(dim, dim)\n        self.mix = nn.Sequential(nn.Linear(dim, 8), Mystery()) if extra else None\nclass Stack(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.same = nn.ModuleList([Block(64) for _ in range(9)] + [Block(128)])\n        self.odd = nn.ModuleList([Block(32, extra=i > 0) for i in range(3)])\nclass Mystery(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.w = nn.Parameter(torch.zeros(unknown_size()))\nmodel = Stack()\n`);
+    assert.strictEqual(analysis.modules.find((m) => m.name === 'Block')?.built, undefined);
+  });
+
+  test('a method behind a decorator this file does not follow may add modules: the total is not known (lejepa)', async () => {
+    const analysis = await analyzeText(`${torch}def singleton(key):\n    def inner(fn):\n        def wrapper(self, *args):\n            if getattr(self, key) is None:\n                setattr(self, key, fn(self, *args))\n            return getattr(self, key)\n        return wrapper\n    return inner\nclass Wrapper(nn.Module):\n    def __init__(self, dim=8):\n        super().__init__()\n        self.body = nn.Linear(dim, dim)\n        self.projector = None\n        self.forward(torch.zeros(2, dim))\n    @singleton('projector')\n    def get_projector(self, hidden):\n        return nn.Linear(8, 256)\n    def forward(self, x):\n        return self.get_projector(self.body(x))(x)\n`);
+    assert.strictEqual(analysis.modules[0].summary.params, undefined);
+  });
+
+  test('the models of an if __name__ == "__main__": block are the file\'s models, their parts\' totals kept', async () => {
+    const analysis = await analyzeText(`${torch}class Part(nn.Module):\n    def __init__(self, dim):\n        super().__init__()\n        self.fc = nn.Linear(dim, dim)\nclass Model(nn.Module):\n    def __init__(self, dim):\n        super().__init__()\n        self.part = Part(dim)\n        self.flag = None\nif __name__ == '__main__':\n    model = Model(16)\n    y = model(torch.zeros(2, 16))\n`);
+    assert.strictEqual(analysis.modules.find((m) => m.name === 'Part')?.built?.summary.params?.constant, 272n);
+  });
 });
+

@@ -143,7 +143,9 @@ export class ClassModel {
     const times = since.reduce((a, r) => (a === undefined || r.constant === undefined ? undefined : a * r.constant), 1n as bigint | undefined);
     const label = named ?? `${scope.name}${!call ? '()' : contexts.length === 0 ? ` (line ${call.span.startLine + 1})` : ''}${times !== undefined && times > 1n ? ` ×${times}` : ''}`;
     return this.ev.inContext(label, call && contexts.length === 0 ? call.span : undefined, () => {
-      if (!this.isModuleClass(c)) return this.buildObject(c, positional, keywords);
+      // A configuration built from arguments that cannot be followed (`GPTConfig(**config_args)`) is not
+      // its defaults: nothing of it is known.
+      if (!this.isModuleClass(c)) return bound.opaque ? UNKNOWN : this.buildObject(c, positional, keywords);
       this.ev.shared.building++;
       let built: Value;
       try {

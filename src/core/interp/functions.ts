@@ -7,6 +7,14 @@ import { LIMITS } from './budget';
 import { Frame } from './frame';
 import type { Exit } from './statements';
 
+/** Decorators that leave a method as it is written, as far as the modules it builds go. */
+const TRANSPARENT_DECORATORS = new Set([
+  'staticmethod', 'classmethod', 'property', 'cached_property', 'functools.cached_property', 'abstractmethod', 'abc.abstractmethod',
+  'overload', 'typing.overload', 'override', 'typing.override', 'torch.no_grad', 'torch.inference_mode', 'torch.enable_grad',
+  'torch.jit.ignore', 'torch.jit.unused', 'torch.jit.export', 'torch.jit.script_method', 'torch.compile', 'torch.compiler.disable',
+  'torch._dynamo.disable', 'torch.autocast', 'beartype', 'jaxtyped', 'typecheck', 'torch.cuda.amp.autocast',
+]);
+
 export class Functions {
   constructor(private readonly ev: Evaluator) {}
 
@@ -32,6 +40,13 @@ export class Functions {
   /** Runs a function's body with its parameters bound; its value is what every `return` agrees on. */
   callFunction(fn: DefRef & { closure?: Frame }, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, self?: Value): Value {
     const scope = this.ev.scopeAt(fn.fragment, fn.scope);
+    // A module's method behind a decorator this file does not follow (`@singleton('projector')` setting
+    // `self.projector` on its first call) may add modules: what it does is not known, nor the total after it.
+    const unfollowed = self?.t === 'module' && scope.decorators.find((d) => !TRANSPARENT_DECORATORS.has(d));
+    if (unfollowed && self?.t === 'module') {
+      this.ev.torch.owner(self.tree).differs(self.tree.children as Map<string, unknown>, '', `${scope.name}() is decorated with @${unfollowed}, which Attention Lens does not follow`);
+      return UNKNOWN;
+    }
     const frame = new Frame(fn.fragment, fn.scope, fn.closure ?? this.ev.moduleFrame);
     this.bindParams(scope, frame, positional, keywords, self);
     return this.nested(() => {

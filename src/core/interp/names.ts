@@ -60,6 +60,7 @@ export class Names {
     }
     if (found?.def) return this.definition(found.def.fragment, found.def.scope, undefined);
     if (BUILTIN_NAMES[this.ev.language].has(name)) return { t: 'ref', path: `builtins.${name}` };
+    if (name === '__name__' && this.ev.language === 'python') return { t: 'str', v: this.ev.moduleName };
     return { t: 'sym', name };
   }
 

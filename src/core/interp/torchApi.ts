@@ -254,6 +254,8 @@ export class TorchApi {
       if (WEIGHTLESS.has(name)) return { t: 'module', tree: emptyModule(name), fields: new Map() };
       return { t: 'module', tree: { ...emptyModule(name), unknown: `nn.${name} is not in Attention Lens's catalog yet` }, fields: new Map() };
     }
+    // einops' layers reshape and reduce without weights (its EinMix has some, and is not followed).
+    if (path === 'einops.layers.torch.Rearrange' || path === 'einops.layers.torch.Reduce') return { t: 'module', tree: emptyModule(name), fields: new Map() };
     if (path.startsWith('torch.nn.init.') || path === 'torch.manual_seed') return SCALAR;
     return undefined;
   }

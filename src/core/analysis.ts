@@ -299,7 +299,9 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       classes.push(result(capture.summary ?? unknownSummary(scope.name)));
       evaluator.reads = undefined;
       capture.reached = evaluator.reachedInOrder.slice(reachedBefore);
-      if (keep && !shared.budget.exhausted && capture.summary) keep.builds.set(key, { reads, outputs: capture });
+      // Once the class is built, what it built inside is complete: the next version replays their totals.
+      const outputs = { ...capture, constructions: capture.constructions.map(([k, c]): [string, Construction] => [k, { context: c.context, summary: c.summary ?? summarize(c.tree!) }]) };
+      if (keep && !shared.budget.exhausted && capture.summary) keep.builds.set(key, { reads, outputs });
       capture = undefined;
     });
   });
@@ -418,6 +420,8 @@ function runFactories(evaluator: Evaluator, model: SourceModel): void {
  * built with that configuration's defaults, it is a context of its own: `BertModel(BertConfig())`.
  */
 function runConfigured(evaluator: Evaluator, model: SourceModel): void {
+  const last = model.fragments[model.fragments.length - 1];
+  if (!last || !model.text({ start: 0, end: last.span.end }).includes('config_class')) return;
   model.fragments.forEach((fragment, fi) => {
     fragment.scopes.forEach((scope, si) => {
       if (scope.parent !== -1 || scope.kind !== 'class' || evaluator.budget.exhausted) return;

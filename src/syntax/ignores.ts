@@ -8,8 +8,11 @@ import type { Tree } from './parser';
 const DIRECTIVE = 'attention-lens: ignore';
 
 /** By line: the codes silenced there, or undefined for every code. */
-export function ignoredLines(tree: Tree): Map<number, ReadonlySet<string> | undefined> {
+export function ignoredLines(tree: Tree, source: string): Map<number, ReadonlySet<string> | undefined> {
   const out = new Map<number, ReadonlySet<string> | undefined>();
+  // Walking every comment of a large file costs more than the rest of an edit: only a file that has the
+  // words at all is walked.
+  if (!source.includes(DIRECTIVE)) return out;
   for (const node of tree.rootNode.descendantsOfType('comment')) {
     if (!node) continue;
     const text = node.text;

@@ -84,7 +84,7 @@ export function sourceModel(language: Language, tree: Tree, source: string, frag
   return {
     language,
     fragments,
-    ignores: ignoredLines(tree),
+    ignores: ignoredLines(tree, source),
     text: (ref) => source.slice(ref.start, ref.end),
     expr(ref: ExprRef): Expr {
       let e = CONVERTED.get(ref);

@@ -239,6 +239,10 @@ export class Evaluator implements Interp {
         return comprehension(this, e, frame);
       case 'lambda':
         return { t: 'lambda', expr: e, closure: frame };
+      case 'function': {
+        const at = inlineScope(this.model, e.span.start);
+        return at ? this.names.definition(at.fragment, at.scope, frame) : UNKNOWN;
+      }
       case 'fstring': {
         let text = '';
         for (const part of e.parts) {
@@ -412,3 +416,20 @@ export class Evaluator implements Interp {
 
 
 
+
+/** The function scope an inline function (an arrow with a body) was lowered to: the one starting at `start`. */
+function inlineScope(model: SourceModel, start: number): { fragment: number; scope: number } | undefined {
+  let lo = 0;
+  let hi = model.fragments.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const f = model.fragments[mid];
+    if (start < f.span.start) hi = mid - 1;
+    else if (start >= f.span.end) lo = mid + 1;
+    else {
+      const scope = f.scopes.findIndex((s) => s.kind === 'function' && s.extent.start === start);
+      return scope >= 0 ? { fragment: mid, scope } : undefined;
+    }
+  }
+  return undefined;
+}

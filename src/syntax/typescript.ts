@@ -9,7 +9,9 @@ import { importsOf } from './typescriptImports';
 import { paramOf, typeName } from './typescriptExpr';
 
 const CALLS = new Set(['call_expression', 'new_expression']);
-const NOTHING = new Set<string>();
+/** Calls, and the arrow functions whose bodies are lowered on their own (their calls are theirs). */
+const CALLS_AND_ARROWS = new Set([...CALLS, 'arrow_function']);
+const ARROWS = new Set(['arrow_function']);
 
 const BLOCKS = new Set([
   'statement_block', 'if_statement', 'else_clause', 'for_statement', 'for_in_statement', 'while_statement',
@@ -260,11 +262,14 @@ class FragmentBuilder {
 
   private functionDecl(node: Node, parent: number, name: Node | null): number {
     const params = node.childForFieldName('parameters');
+    // `x => { ... }`: an arrow's single parameter without parentheses.
+    const single = node.childForFieldName('parameter');
     const index = this.scopes.length;
     const scope: MutableScope = {
       kind: 'function', name: name ? textOf(name, this.source) : '', parent, nameSpan: spanOf(name ?? node),
       extent: spanOf(node),
-      params: params ? namedChildren(params).flatMap((p) => paramOf(p, this.source)) : [], fields: [], bases: [], decorators: [], body: [],
+      params: single ? [{ name: textOf(single, this.source) }] : params ? namedChildren(params).flatMap((p) => paramOf(p, this.source)) : [],
+      fields: [], bases: [], decorators: [], body: [],
     };
     this.scopes.push(scope);
     const body = node.childForFieldName('body');
@@ -272,9 +277,25 @@ class FragmentBuilder {
     return index;
   }
 
+  /**
+   * Records the layer calls under `node`. An arrow function with a block body (`tf.tidy(() => { ... })`)
+   * becomes a function scope of its own, found by its offset when the expression is evaluated; the calls
+   * of an arrow with an expression body stay the enclosing scope's, as its lambda runs there.
+   */
   private findCalls(node: Node | null, scope: number): void {
-    if (!node || !mentionsAny(textOf(node, this.source), this.candidates)) return;
-    findDescendants(node, CALLS, NOTHING, (n) => {
+    if (!node) return;
+    const text = textOf(node, this.source);
+    if (!mentionsAny(text, this.candidates) && !text.includes('=>')) return;
+    findDescendants(node, CALLS_AND_ARROWS, ARROWS, (n) => {
+      if (n.type === 'arrow_function') {
+        const body = n.childForFieldName('body');
+        if (body?.type !== 'statement_block') this.findCalls(body, scope);
+        else {
+          const declared = n.parent?.type === 'variable_declarator' ? n.parent.childForFieldName('name') : null;
+          this.functionDecl(n, scope, declared?.type === 'identifier' ? declared : null);
+        }
+        return;
+      }
       const callee = n.childForFieldName(n.type === 'call_expression' ? 'function' : 'constructor');
       const last = callee?.type === 'member_expression' ? callee.childForFieldName('property') : callee;
       if (last && this.candidates.includes(textOf(last, this.source))) this.calls.push({ scope, call: refOf(n), span: spanOf(n) });

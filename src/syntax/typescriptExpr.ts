@@ -91,12 +91,13 @@ export function typescriptExpr(node: Node, source: string): Expr {
     case 'array':
       return { k: 'list', items: namedChildren(node).map((c) => typescriptExpr(c, source)), span };
     case 'arrow_function': {
-      // `(x) => expr`; a block body is not followed (its calls are found, its value is unknown).
+      // `(x) => expr` is a lambda; `(x) => { ... }` is lowered as a function scope of its own (typescript.ts).
       const body = node.childForFieldName('body');
+      if (body?.type === 'statement_block') return { k: 'function', span };
       const params = node.childForFieldName('parameters');
       const single = node.childForFieldName('parameter');
       const names = single ? [{ name: textOf(single, source) }] : params ? namedChildren(params).flatMap((p) => paramOf(p, source)).filter((p) => !p.variadic) : undefined;
-      if (!body || body.type === 'statement_block' || !names) return { k: 'unknown', text: text(), span };
+      if (!body || !names) return { k: 'unknown', text: text(), span };
       return { k: 'lambda', params: names.map((p) => ({ name: p.name })), body: sub(body), span };
     }
     case 'object': {

@@ -31,9 +31,7 @@ const CODES: Record<string, string[]> = {
  * Sites whose size only a later capability can follow, listed so the gap stays visible: the test asserts
  * that the count there is reported as not known rather than guessed.
  */
-const NOT_YET_FOLLOWED: Record<string, string> = {
-  'test/fixtures/models/tfjs/transformer_block.ts': 'layers applied in another method (forward through this.x)',
-};
+const NOT_YET_FOLLOWED: Record<string, string> = {};
 
 /** Shape errors found by following tensors: checked against PyTorch's forward calls in forward.test.ts. */
 export const FLOW_CODES = new Set(['sequential-mismatch', 'feature-mismatch', 'attention-embed-mismatch', 'view-mismatch']);

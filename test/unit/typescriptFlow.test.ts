@@ -37,4 +37,42 @@ suite('TypeScript control flow', () => {
     const analysis = await analyzeText(`${PRELUDE}export class M extends nn.Module {\n  head = new nn.Linear(8, 2);\n  constructor() {\n    super();\n    this.body = new nn.Linear(4, 8);\n  }\n}`, 'typescript');
     assert.deepStrictEqual(analysis.modules.map((m) => Number(m.summary.params?.constant)), [18 + 40]);
   });
+
+  // TF.js builds a dense layer's weights on its first apply(): kernel [in, units] and bias [units].
+  test('tf.tidy runs its arrow function: a layer applied inside it gets its size', async () => {
+    const code = "const dense = tf.layers.dense({ units: 3 });\nconst y = tf.tidy(() => {\n  const h = dense.apply(tf.zeros([2, 5])) as tf.Tensor;\n  return h;\n});";
+    assert.deepStrictEqual(await countsOf(code), [5 * 3 + 3]);
+  });
+
+  test('an arrow function with a block body returns its value to the caller', async () => {
+    const code = "const first = tf.layers.dense({ units: 6 });\nconst second = tf.layers.dense({ units: 2 });\nconst run = (x: tf.Tensor) => {\n  const h = first.apply(x) as tf.Tensor;\n  return h;\n};\nsecond.apply(run(tf.zeros([1, 4])));";
+    assert.deepStrictEqual(await countsOf(code), [4 * 6 + 6, 6 * 2 + 2]);
+  });
+
+  test('layers built in a constructor are sized where another method applies them, through this and helpers', async () => {
+    const code = [
+      'class Block {',
+      '  constructor(units = 8) {',
+      '    this.inner = tf.layers.dense({ units });',
+      '    this.outer = tf.layers.dense({ units: 2 });',
+      '  }',
+      '  private project(h: tf.Tensor): tf.Tensor {',
+      '    return this.outer.apply(h) as tf.Tensor;',
+      '  }',
+      '  call(x: tf.Tensor): tf.Tensor {',
+      '    const run = (t: tf.Tensor) => {',
+      '      return this.project(tf.add(t, this.inner.apply(t) as tf.Tensor));',
+      '    };',
+      '    return tf.tidy(\'block\', () => run(x));',
+      '  }',
+      '}',
+      'new Block().call(tf.zeros([2, 8]));',
+    ].join('\n');
+    assert.deepStrictEqual(await countsOf(code), [8 * 8 + 8, 8 * 2 + 2]);
+  });
+
+  test('a layer applied only in an arrow function nobody calls gets no size', async () => {
+    const code = "const dense = tf.layers.dense({ units: 3 });\nexport function later(): void {\n  const f = () => {\n    return dense.apply(tf.zeros([2, 5]));\n  };\n}";
+    assert.deepStrictEqual(await countsOf(code), [null]);
+  });
 });

@@ -288,6 +288,11 @@ export class Evaluator implements Interp {
   member(obj: Value, id: string): Value {
     switch (obj.t) {
       case 'ref':
+        // `blocks.FeedForward` after `import * as blocks from './blocks'`: the other file's own definition.
+        if (this.language === 'typescript' && obj.path.startsWith('.')) {
+          const found = this.names.importedName(obj.path, id);
+          if (found) return found;
+        }
         return { t: 'ref', path: `${obj.path}.${id}` };
       case 'dict': {
         if (this.dicts.isTainted(obj)) return UNKNOWN;

@@ -25,6 +25,7 @@ export interface Param {
 }
 
 export interface ImportBinding {
+  /** The name bound; `*` for TypeScript's `export * from './blocks'` (every name that module exports). */
   readonly local: string;
   /** The module as written (`torch.nn`, `@tensorflow/tfjs`). */
   readonly module: string;

@@ -5,8 +5,9 @@
  */
 import type { CallSite, Fragment, ImportBinding, Param, Scope, Stmt } from '../core/source';
 import { findDescendants, mentionsAny, namedChildren, refOf, spanOf, textOf, type Node } from './nodes';
-import { importsOf } from './typescriptImports';
+import { importsOf, reexportsOf } from './typescriptImports';
 import { paramOf, typeName } from './typescriptExpr';
+import { switchStatement, unparenthesized } from './typescriptSwitch';
 
 const CALLS = new Set(['call_expression', 'new_expression']);
 /** Calls, and the arrow functions whose bodies are lowered on their own (their calls are theirs). */
@@ -23,11 +24,6 @@ interface MutableScope extends Scope {
   readonly params: Param[];
   readonly fields: string[];
   readonly body: Stmt[];
-}
-
-/** `(x)` as TypeScript writes conditions: the expression inside. */
-function unparenthesized(node: Node): Node {
-  return node.type === 'parenthesized_expression' ? namedChildren(node)[0] ?? node : node;
 }
 
 class FragmentBuilder {
@@ -50,8 +46,12 @@ class FragmentBuilder {
       case 'export_statement': {
         const decl = node.childForFieldName('declaration');
         if (decl) return this.statement(decl, scope);
+        if (node.childForFieldName('source')) {
+          if (scope === -1) this.imports.push(...reexportsOf(node, this.source));
+          return [];
+        }
         this.findCalls(node, scope);
-        return [];
+        return this.exportAliases(node);
       }
       case 'class_declaration':
       case 'abstract_class_declaration':
@@ -147,7 +147,7 @@ class FragmentBuilder {
         return test ? [...body, { k: 'while', test: refOf(unparenthesized(test)), body, orelse: [], at }] : body;
       }
       case 'switch_statement':
-        return this.switchStatement(node, scope);
+        return switchStatement(node, (n) => this.statement(n, scope), (n) => this.findCalls(n, scope));
       case 'throw_statement':
         this.findCalls(node, scope);
         return [{ k: 'raise', at, span: spanOf(node) }];
@@ -169,34 +169,14 @@ class FragmentBuilder {
     }
   }
 
-  /**
-   * `switch (v) { case a: ...; break; default: ... }` as an if chain on `v === a`. A case that falls through
-   * into the next, or breaks from inside a branch, leaves the whole switch out (its calls are still found).
-   */
-  private switchStatement(node: Node, scope: number): Stmt[] {
-    const value = node.childForFieldName('value');
-    const body = node.childForFieldName('body');
-    if (!value || !body) return [];
-    this.findCalls(value, scope);
-    const cases: { test?: Node; body: Stmt[] }[] = [];
-    const clauses = namedChildren(body).filter((c) => c.type === 'switch_case' || c.type === 'switch_default');
-    let lowered = true;
-    for (const [i, clause] of clauses.entries()) {
-      const test = clause.type === 'switch_case' ? clause.childForFieldName('value') : undefined;
-      this.findCalls(test ?? null, scope);
-      const stmts = namedChildren(clause).filter((c) => c !== test).flatMap((c) => this.statement(c, scope));
-      const last = stmts[stmts.length - 1];
-      const ends = last && (last.k === 'break' || last.k === 'return' || last.k === 'raise');
-      if ((!ends && i < clauses.length - 1) || breaksInside(last?.k === 'break' ? stmts.slice(0, -1) : stmts)) lowered = false;
-      cases.push({ test: test ?? undefined, body: last?.k === 'break' ? stmts.slice(0, -1) : stmts });
-    }
-    if (!lowered) return [];
-    const fallback = cases.find((c) => !c.test)?.body ?? [];
-    const chain = cases.filter((c) => c.test).reduceRight<Stmt[]>(
-      (otherwise, c) => [{ k: 'if', test: refOf(c.test!), equals: refOf(unparenthesized(value)), then: c.body, otherwise, at: c.test!.startIndex }],
-      fallback,
-    );
-    return chain;
+  /** `export { Block as MLP }`: the module binds the other name too (`MLP = Block`), for the files importing it. */
+  private exportAliases(node: Node): Stmt[] {
+    const clause = namedChildren(node).find((c) => c.type === 'export_clause');
+    return (clause ? namedChildren(clause) : []).flatMap((spec): Stmt[] => {
+      const name = spec.childForFieldName('name');
+      const alias = spec.childForFieldName('alias');
+      return name && alias ? [{ k: 'assign', targets: [refOf(alias)], value: refOf(name), at: spec.startIndex }] : [];
+    });
   }
 
   private block(node: Node | null, scope: number): Stmt[] {
@@ -225,7 +205,6 @@ class FragmentBuilder {
     }
     return [{ k: 'expr', value: refOf(node), at }];
   }
-
 
   private classDecl(node: Node, parent: number): number {
     const name = node.childForFieldName('name');
@@ -307,11 +286,6 @@ class FragmentBuilder {
 function withFields(body: Stmt[], fields: readonly Stmt[]): void {
   const afterSuper = body.findIndex((s) => s.k === 'expr' && s.superCall) + 1;
   body.splice(afterSuper, 0, ...fields);
-}
-
-/** A `break` that would leave the switch from inside a branch (loops inside keep their own). */
-function breaksInside(stmts: readonly Stmt[]): boolean {
-  return stmts.some((s) => s.k === 'break' || (s.k === 'if' && (breaksInside(s.then) || breaksInside(s.otherwise))) || (s.k === 'try' && (breaksInside(s.body) || s.handlers.some(breaksInside) || breaksInside(s.final))));
 }
 
 function isStatement(node: Node): boolean {

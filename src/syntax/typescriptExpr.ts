@@ -53,6 +53,7 @@ export function typescriptExpr(node: Node, source: string): Expr {
       return node.parent?.type === 'public_field_definition' ? { k: 'attr', object: { k: 'name', id: 'this', span }, id: text(), span } : { k: 'unknown', text: text(), span };
     case 'identifier':
     case 'this':
+    case 'super':
       if (text() === 'Infinity' || text() === 'NaN') return { k: 'float', value: Number(text()), span };
       return text() === 'undefined' ? { k: 'none', span } : { k: 'name', id: text(), span };
     case 'member_expression': {

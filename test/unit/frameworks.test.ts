@@ -133,7 +133,7 @@ suite('js-pytorch models against js-pytorch totals (js-modules.json)', () => {
   for (const [file, records] of Object.entries(expected.files)) {
     test(file, async () => {
       const text = readFileSync(path.join(ROOT, file), 'utf8');
-      const analysis = await analyzeText(text, 'typescript');
+      const analysis = await analyzeText(text, 'typescript', path.join(ROOT, file));
       for (const r of records.filter((x) => x.params !== 0)) {
         const summary = r.kind === 'class'
           ? analysis.modules.find((m) => m.name === r.name)?.summary

@@ -75,4 +75,14 @@ suite('TypeScript control flow', () => {
     const code = "const dense = tf.layers.dense({ units: 3 });\nexport function later(): void {\n  const f = () => {\n    return dense.apply(tf.zeros([2, 5]));\n  };\n}";
     assert.deepStrictEqual(await countsOf(code), [null]);
   });
+
+  test('super(...) with arguments runs the base class constructor with them', async () => {
+    const code = 'class Block extends nn.Module {\n  constructor(width = 6) {\n    super();\n    this.fc = new nn.Linear(width, 2);\n  }\n}\nexport class Small extends Block {\n  constructor() {\n    super(3);\n  }\n}';
+    const analysis = await analyzeText(PRELUDE + code, 'typescript');
+    assert.deepStrictEqual(analysis.modules.map((m) => [m.name, Number(m.summary.params?.constant)]), [['Block', 6 * 2 + 2], ['Small', 3 * 2 + 2]]);
+  });
+
+  test('a default reads the parameters before it, as JavaScript evaluates it at each call', async () => {
+    assert.deepStrictEqual(await countsOf('function make(dim: number, hidden = 2 * dim) {\n  return new nn.Linear(dim, hidden);\n}\nmake(3);'), [3 * 6 + 6]);
+  });
 });

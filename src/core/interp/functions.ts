@@ -78,7 +78,8 @@ export class Functions {
       if (!p.keywordOnly && !keywords.has(p.name) && index < positional.length) index++;
       if (given) frame.vars.set(p.name, given);
       else if (p.default) {
-        const value = this.ev.eval(this.ev.expr(p.default), frame.parent ?? this.ev.moduleFrame);
+        // JavaScript evaluates a default at each call, with the parameters before it bound (`hidden = 4 * dim`).
+        const value = this.ev.eval(this.ev.expr(p.default), this.ev.language === 'typescript' ? frame : frame.parent ?? this.ev.moduleFrame);
         const asName = scope === this.ev.shared.paramsAsNames && (value.t === 'int' || value.t === 'float' || value.t === 'bool');
         frame.vars.set(p.name, asName ? { t: 'sym', name: p.name } : value);
       } else {

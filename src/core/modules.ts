@@ -19,6 +19,8 @@ export interface ModuleTree {
   readonly repeat?: Poly;
   /** Set when some part cannot be followed: the total is then not known. */
   unknown?: string;
+  /** Attributes holding layers in a plain array (`this.blocks = [new nn.Linear(...)]`), which parameters() does not see. */
+  arrays?: Map<string, unknown>;
 }
 
 let nextId = 1;
@@ -128,6 +130,8 @@ export interface ModuleSummary {
   readonly stack?: { readonly count: Poly; readonly kind: string };
   /** Parameters held under two names (weight tying): [where it was set last, where it first is]. */
   readonly tied: readonly (readonly [string, string])[];
+  /** Attributes holding layers in a plain array: not in the total, as parameters() does not return them. */
+  readonly arrays?: readonly string[];
 }
 
 function tiedParams(m: ModuleTree): [string, string][] {
@@ -180,5 +184,6 @@ export function summarize(m: ModuleTree): ModuleSummary {
     children,
     stack: stack && { count: stack.count, kind: stack.kind },
     tied: tiedParams(m),
+    arrays: m.arrays?.size ? [...m.arrays.keys()] : undefined,
   };
 }

@@ -8,7 +8,8 @@ import { UNKNOWN, type Value } from '../value';
 import type { Frame } from './frame';
 import type { Owner } from './journal';
 
-const GROWING = new Set(['append', 'extend', 'insert']);
+/** List methods that add items: Python's, and JavaScript's `push`. */
+const GROWING = new Set(['append', 'extend', 'insert', 'push']);
 const PURE_LIST = new Set(['index', 'count', 'copy']);
 
 export class Assignments {

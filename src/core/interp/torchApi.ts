@@ -114,6 +114,9 @@ export class TorchApi {
     const tree = obj.tree;
     const owner = this.owner(tree);
     journal.set(this.ev.assignments.fieldsOwner, obj.fields, name, value);
+    // Layers kept in a plain array are no children: parameters() does not see them (the class hover says so).
+    if (value.t === 'seq' && value.items.some(holdsLayer)) journal.set(this.ev.assignments.fieldsOwner, (tree.arrays ??= new Map()), name, value);
+    else if (tree.arrays?.has(name)) journal.delete(this.ev.assignments.fieldsOwner, tree.arrays, name);
     if (value.t === 'param') {
       journal.delete(owner, tree.children, name);
       journal.set(owner, tree.params, name, value.ref);
@@ -161,6 +164,7 @@ export class TorchApi {
     const times = this.ev.repeats.reduce((a, r) => a.mul(r), Poly.ONE);
     const wrap = (v: Value): Value => (this.ev.repeats.length ? { t: 'repeat', item: v, count: times } : v);
     if (method === 'append' && args[0]) return { t: 'seq', items: [...list.items, wrap(args[0])] };
+    if (method === 'push' && list.items.length + args.length <= LIMITS.listItems) return { t: 'seq', items: [...list.items, ...args.map(wrap)] };
     if (method === 'insert' && args[1]) return this.ev.repeats.length ? UNKNOWN : { t: 'seq', items: [...list.items, args[1]] };
     if (method === 'extend' && args[0]) {
       const more = args[0].t === 'seq' ? args[0].items : args[0].t === 'repeat' ? [args[0]] : undefined;
@@ -281,4 +285,9 @@ export class TorchApi {
     this.register(value.tree, value);
     return value;
   }
+}
+
+/** A layer or module, or copies of one a loop pushed. */
+function holdsLayer(v: Value): boolean {
+  return v.t === 'layer' || v.t === 'module' || (v.t === 'repeat' && holdsLayer(v.item));
 }

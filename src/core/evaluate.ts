@@ -28,6 +28,7 @@ import { countOf, itemsOf } from './interp/builtins';
 import { ShapeChecks } from './interp/shapeChecks';
 import { ClassModel } from './interp/classes';
 import { TorchApi } from './interp/torchApi';
+import { TfjsLayerClasses } from './interp/tfjsLayerClasses';
 import { newShared, type Hooks, type Reads, type Shared } from './interp/hooks';
 
 export class Evaluator implements Interp {
@@ -35,6 +36,7 @@ export class Evaluator implements Interp {
   readonly runner: Runner;
   readonly classes: ClassModel;
   readonly torch: TorchApi;
+  readonly tfjsLayers: TfjsLayerClasses;
   readonly checks: ShapeChecks;
   readonly calls: Calls;
   readonly functions: Functions;
@@ -71,6 +73,7 @@ export class Evaluator implements Interp {
     this.runner = new Runner(this);
     this.classes = new ClassModel(this);
     this.torch = new TorchApi(this);
+    this.tfjsLayers = new TfjsLayerClasses(this);
     this.calls = new Calls(this);
     this.functions = new Functions(this);
     this.flows = new Flows(this);
@@ -303,6 +306,9 @@ export class Evaluator implements Interp {
       }
       case 'sym':
         return { t: 'sym', name: `${obj.name}.${id}` };
+      case 'seq':
+        // JavaScript's `xs.length` (copies a loop pushed leave it not known).
+        return id === 'length' && this.language === 'typescript' && !obj.items.some((i) => i.t === 'repeat') ? int(obj.items.length) : UNKNOWN;
       case 'class':
         return this.classes.attribute(obj, id, undefined) ?? UNKNOWN;
       case 'module':

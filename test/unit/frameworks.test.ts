@@ -167,6 +167,23 @@ suite('TF.js models against countParams() (js-layers.json models)', () => {
   }
 });
 
+suite('tf.layers.Layer subclasses against countParams() (js-layers.json instances)', () => {
+  const expected = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/js-layers.json'), 'utf8')) as { instances: Record<string, ExpectedJsModule[]> };
+  for (const [file, records] of Object.entries(expected.instances)) {
+    test(file, async () => {
+      const text = readFileSync(path.join(ROOT, file), 'utf8');
+      const analysis = await analyzeText(text, 'typescript', path.join(ROOT, file));
+      for (const r of records) {
+        const found = analysis.instances.find((i) => i.className === r.className && text.split('\n')[i.span.startLine].includes(`const ${r.name} =`));
+        assert.ok(found, `${file}: ${r.name} not reported`);
+        const total = found.summary.params?.constant;
+        // null: countParams() throws, as the layer was never built; no total is shown either.
+        assert.strictEqual(total === undefined ? null : Number(total), r.params, `${file}: ${r.name}`);
+      }
+    });
+  }
+});
+
 suite('ground truth', () => {
   test('every file in test/fixtures/expected is read by a test', () => {
     const tests = readdirSync(path.join(ROOT, 'test/unit')).filter((f) => f.endsWith('.ts')).map((f) => readFileSync(path.join(ROOT, 'test/unit', f), 'utf8')).join('\n');

@@ -102,6 +102,8 @@ export class Calls {
       const args = this.bind(e.args, frame);
       return args ? this.ev.checks.tensorMethod(obj, method, args.positional.map((p) => p.value), plain(args.keywords), e.span) : UNKNOWN;
     }
+    const layerClass = this.ev.tfjsLayers.method(obj, method, e, frame);
+    if (layerClass) return layerClass;
     if (obj.t === 'module' || obj.t === 'layer') {
       const args = this.bind(e.args, frame);
       if (!args) return undefined;
@@ -119,7 +121,9 @@ export class Calls {
       case 'class': {
         const built = (callee.owner ?? this.ev).classes.instantiate(callee, bound, e);
         // Instances are this file's when its own module body builds them, whichever file defines the class.
-        if (frame.isModule && built.t === 'module') this.ev.hooks.instance?.(callee, e, built);
+        // A tf.layers.Layer subclass gets its weights when first applied: its total is read once the runs are over.
+        if (frame.isModule && built.t === 'module' && this.ev.tfjsLayers.is(callee)) this.ev.hooks.model?.(e, callee.name, () => built.tree);
+        else if (frame.isModule && built.t === 'module') this.ev.hooks.instance?.(callee, e, built);
         return built;
       }
       case 'function':

@@ -114,6 +114,8 @@ export class TorchApi {
     const tree = obj.tree;
     const owner = this.owner(tree);
     journal.set(this.ev.assignments.fieldsOwner, obj.fields, name, value);
+    // A tf.layers.Layer subclass tracks none of its fields: its weights are what addWeight() creates.
+    if (this.ev.tfjsLayers.is(obj.cls)) return;
     // Layers kept in a plain array are no children: parameters() does not see them (the class hover says so).
     if (value.t === 'seq' && value.items.some(holdsLayer)) journal.set(this.ev.assignments.fieldsOwner, (tree.arrays ??= new Map()), name, value);
     else if (tree.arrays?.has(name)) journal.delete(this.ev.assignments.fieldsOwner, tree.arrays, name);

@@ -19,7 +19,10 @@ export interface ModuleTree {
   readonly repeat?: Poly;
   /** Set when some part cannot be followed: the total is then not known. */
   unknown?: string;
-  /** Attributes holding layers in a plain array (`this.blocks = [new nn.Linear(...)]`), which parameters() does not see. */
+  /**
+   * Attributes holding layers in a plain array (`this.blocks = [new nn.Linear(...)]`), with those layers'
+   * trees: parameters() does not see them unless they are also registered as children.
+   */
   arrays?: Map<string, unknown>;
 }
 
@@ -184,6 +187,21 @@ export function summarize(m: ModuleTree): ModuleSummary {
     children,
     stack: stack && { count: stack.count, kind: stack.kind },
     tied: tiedParams(m),
-    arrays: m.arrays?.size ? [...m.arrays.keys()] : undefined,
+    arrays: outsideArrays(m),
   };
+}
+
+/** The attributes whose plain array holds a layer that is no child of the module: parameters() misses it. */
+function outsideArrays(m: ModuleTree): string[] | undefined {
+  if (!m.arrays?.size) return undefined;
+  const reached = new Set<ModuleTree>();
+  const visit = (n: ModuleTree) => {
+    if (reached.has(n)) return;
+    reached.add(n);
+    for (const c of n.children.values()) visit(c);
+  };
+  visit(m);
+  // A value that is no list of trees is one two branches left differently: nothing is claimed about it.
+  const names = [...m.arrays].filter(([, trees]) => Array.isArray(trees) && trees.some((t: ModuleTree) => !reached.has(t))).map(([name]) => name);
+  return names.length ? names : undefined;
 }

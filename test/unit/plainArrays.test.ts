@@ -30,4 +30,11 @@ suite('layers in plain arrays', () => {
     const analysis = await analyzeText(code, 'typescript');
     assert.strictEqual(analysis.modules[0].summary.arrays, undefined);
   });
+
+  test('layers of an array that are also registered as children are counted: no note', async () => {
+    const code = 'import torch.nn as nn\n\nclass M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.parts = [nn.Linear(2, 2), nn.Linear(2, 3)]\n        self.a = self.parts[0]\n        self.b = self.parts[1]\n\nclass N(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.parts = [nn.Linear(2, 2)]\n';
+    const analysis = await analyzeText(code, 'python');
+    // PyTorch: M has a (2·2 + 2) and b (2·3 + 3); N's list is not registered, so N holds none.
+    assert.deepStrictEqual(analysis.modules.map((m) => [m.name, Number(m.summary.params?.constant), m.summary.arrays]), [['M', 6 + 9, undefined], ['N', 0, ['parts']]]);
+  });
 });

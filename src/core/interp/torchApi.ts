@@ -117,7 +117,8 @@ export class TorchApi {
     // A tf.layers.Layer subclass tracks none of its fields: its weights are what addWeight() creates.
     if (this.ev.tfjsLayers.is(obj.cls)) return;
     // Layers kept in a plain array are no children: parameters() does not see them (the class hover says so).
-    if (value.t === 'seq' && value.items.some(holdsLayer)) journal.set(this.ev.assignments.fieldsOwner, (tree.arrays ??= new Map()), name, value);
+    const held = value.t === 'seq' ? value.items.map((i) => this.moduleOf(i.t === 'repeat' ? i.item : i)).filter((t) => t !== undefined) : [];
+    if (held.length) journal.set(this.ev.assignments.fieldsOwner, (tree.arrays ??= new Map()), name, held);
     else if (tree.arrays?.has(name)) journal.delete(this.ev.assignments.fieldsOwner, tree.arrays, name);
     if (value.t === 'param') {
       journal.delete(owner, tree.children, name);
@@ -289,7 +290,3 @@ export class TorchApi {
   }
 }
 
-/** A layer or module, or copies of one a loop pushed. */
-function holdsLayer(v: Value): boolean {
-  return v.t === 'layer' || v.t === 'module' || (v.t === 'repeat' && holdsLayer(v.item));
-}

@@ -66,6 +66,11 @@ export interface Scope {
   /** The whole definition, body included. */
   readonly extent: Span;
   readonly params: readonly Param[];
+  /**
+   * TypeScript: the names a function declares (parameters, `let`/`const`/`var`, nested functions and classes).
+   * Assigning any other name writes the variable of the enclosing function or module, as JavaScript does.
+   */
+  readonly locals?: readonly string[];
   /** A class's annotated attributes (`n_embd: int = 768`) in order: a dataclass's fields. */
   readonly fields: readonly string[];
   readonly bases: readonly ExprRef[];

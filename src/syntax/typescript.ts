@@ -5,7 +5,7 @@
  */
 import type { CallSite, Fragment, ImportBinding, Param, Scope, Stmt } from '../core/source';
 import { findDescendants, mentionsAny, namedChildren, refOf, spanOf, textOf, type Node } from './nodes';
-import { importsOf, reexportsOf } from './typescriptImports';
+import { exportAliases, importsOf, reexportsOf } from './typescriptImports';
 import { paramOf, typeName } from './typescriptExpr';
 import { switchStatement, unparenthesized } from './typescriptSwitch';
 
@@ -20,8 +20,12 @@ const BLOCKS = new Set([
   'switch_case', 'switch_default', 'labeled_statement',
 ]);
 
+/** The names a destructuring pattern binds (with a default's names too: a local too many only keeps a write local). */
+const PATTERN_NAMES = new Set(['identifier', 'shorthand_property_identifier_pattern']);
+
 interface MutableScope extends Scope {
   readonly params: Param[];
+  readonly locals: string[];
   readonly fields: string[];
   readonly body: Stmt[];
 }
@@ -51,13 +55,15 @@ class FragmentBuilder {
           return [];
         }
         this.findCalls(node, scope);
-        return this.exportAliases(node);
+        return exportAliases(node);
       }
       case 'class_declaration':
       case 'abstract_class_declaration':
+        this.declare(scope, node.childForFieldName('name'));
         return [{ k: 'def', scope: this.classDecl(node, scope), at }];
       case 'function_declaration':
       case 'generator_function_declaration':
+        this.declare(scope, node.childForFieldName('name'));
         return [{ k: 'def', scope: this.functionDecl(node, scope, node.childForFieldName('name')), at }];
       case 'lexical_declaration':
       case 'variable_declaration': {
@@ -67,6 +73,7 @@ class FragmentBuilder {
           const name = d.childForFieldName('name');
           const value = d.childForFieldName('value');
           const type = d.childForFieldName('type');
+          this.declare(scope, name);
           if (name) out.push({ k: 'assign', targets: [refOf(name)], value: value ? refOf(value) : undefined, annotation: typeName(type, this.source), at });
         }
         this.findCalls(node, scope);
@@ -107,6 +114,7 @@ class FragmentBuilder {
       case 'for_in_statement': {
         const left = node.childForFieldName('left');
         const right = node.childForFieldName('right');
+        if (node.childForFieldName('kind')) this.declare(scope, left);
         this.findCalls(right, scope);
         const body = this.block(node.childForFieldName('body'), scope);
         const of = node.children.some((c) => c?.type === 'of');
@@ -169,14 +177,12 @@ class FragmentBuilder {
     }
   }
 
-  /** `export { Block as MLP }`: the module binds the other name too (`MLP = Block`), for the files importing it. */
-  private exportAliases(node: Node): Stmt[] {
-    const clause = namedChildren(node).find((c) => c.type === 'export_clause');
-    return (clause ? namedChildren(clause) : []).flatMap((spec): Stmt[] => {
-      const name = spec.childForFieldName('name');
-      const alias = spec.childForFieldName('alias');
-      return name && alias ? [{ k: 'assign', targets: [refOf(alias)], value: refOf(name), at: spec.startIndex }] : [];
-    });
+  /** A name the function declares (`let`, `const`, `var`, a nested function or class): its own, not the enclosing one's. */
+  private declare(scope: number, name: Node | null): void {
+    const locals = scope >= 0 && name ? this.scopes[scope].locals : undefined;
+    if (!locals || !name) return;
+    if (name.type === 'identifier') locals.push(textOf(name, this.source));
+    else findDescendants(name, PATTERN_NAMES, ARROWS, (n) => locals.push(textOf(n, this.source)));
   }
 
   private block(node: Node | null, scope: number): Stmt[] {
@@ -213,7 +219,7 @@ class FragmentBuilder {
     const index = this.scopes.length;
     const scope: MutableScope = {
       kind: 'class', name: name ? textOf(name, this.source) : '', parent, nameSpan: spanOf(name ?? node),
-      extent: spanOf(node), params: [], fields: [],
+      extent: spanOf(node), params: [], locals: [], fields: [],
       bases: extendsClause ? namedChildren(extendsClause).filter((c) => c.type !== 'type_arguments').map(refOf) : [], decorators: [], body: [],
     };
     this.scopes.push(scope);
@@ -244,11 +250,10 @@ class FragmentBuilder {
     // `x => { ... }`: an arrow's single parameter without parentheses.
     const single = node.childForFieldName('parameter');
     const index = this.scopes.length;
+    const paramList = single ? [{ name: textOf(single, this.source) }] : params ? namedChildren(params).flatMap((p) => paramOf(p, this.source)) : [];
     const scope: MutableScope = {
       kind: 'function', name: name ? textOf(name, this.source) : '', parent, nameSpan: spanOf(name ?? node),
-      extent: spanOf(node),
-      params: single ? [{ name: textOf(single, this.source) }] : params ? namedChildren(params).flatMap((p) => paramOf(p, this.source)) : [],
-      fields: [], bases: [], decorators: [], body: [],
+      extent: spanOf(node), params: paramList, locals: paramList.map((p) => p.name), fields: [], bases: [], decorators: [], body: [],
     };
     this.scopes.push(scope);
     const body = node.childForFieldName('body');

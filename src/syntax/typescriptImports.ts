@@ -1,6 +1,6 @@
-/** TypeScript imports and the top-level names a file declares (with the catalog's names, the callees worth looking for). */
-import type { ImportBinding } from '../core/source';
-import { namedChildren, textOf, type Node } from './nodes';
+/** TypeScript imports, re-exports and export aliases, and the top-level names a file declares (with the catalog's names, the callees worth looking for). */
+import type { ImportBinding, Stmt } from '../core/source';
+import { namedChildren, refOf, textOf, type Node } from './nodes';
 
 export function importsOf(node: Node, source: string): ImportBinding[] {
   const sourceNode = node.childForFieldName('source');
@@ -46,6 +46,16 @@ export function reexportsOf(node: Node, source: string): ImportBinding[] {
   const namespace = namedChildren(node).find((c) => c.type === 'namespace_export');
   const id = namespace ? namedChildren(namespace).find((c) => c.type === 'identifier') : undefined;
   return [{ local: id ? textOf(id, source) : '*', module }];
+}
+
+/** `export { Block as MLP }`: the module binds the other name too (`MLP = Block`), for the files importing it. */
+export function exportAliases(node: Node): Stmt[] {
+  const clause = namedChildren(node).find((c) => c.type === 'export_clause');
+  return (clause ? namedChildren(clause) : []).flatMap((spec): Stmt[] => {
+    const name = spec.childForFieldName('name');
+    const alias = spec.childForFieldName('alias');
+    return name && alias ? [{ k: 'assign', targets: [refOf(alias)], value: refOf(name), at: spec.startIndex }] : [];
+  });
 }
 
 export function typescriptDeclaredNames(root: Node, source: string): string[] {

@@ -85,4 +85,19 @@ suite('TypeScript control flow', () => {
   test('a default reads the parameters before it, as JavaScript evaluates it at each call', async () => {
     assert.deepStrictEqual(await countsOf('function make(dim: number, hidden = 2 * dim) {\n  return new nn.Linear(dim, hidden);\n}\nmake(3);'), [3 * 6 + 6]);
   });
+
+  test('a function assigning a name it does not declare writes the enclosing variable, as JavaScript does', async () => {
+    const code = 'let width = 4;\nfunction widen() {\n  width = 8;\n}\nconst grow = () => {\n  width = width * 2;\n};\nwiden();\ngrow();\nconst layer = new nn.Linear(width, 1);';
+    assert.deepStrictEqual(await countsOf(code), [16 + 1]);
+  });
+
+  test('a name the function declares itself (let, a loop variable, a parameter) stays its own', async () => {
+    const code = 'let width = 4;\nlet i = 2;\nfunction local(width: number) {\n  width = 100;\n  for (const i of [7]) {}\n  let n = 3;\n  n = 5;\n}\nlet n = 6;\nlocal(1);\nconst layer = new nn.Linear(width * i, n);';
+    assert.deepStrictEqual(await countsOf(code), [8 * 6 + 6]);
+  });
+
+  test('a write in a branch not known to run leaves the enclosing variable unknown', async () => {
+    const code = 'let width = 4;\nfunction maybe(flag: boolean) {\n  if (flag) {\n    width = 8;\n  }\n}\nexport function build(flag: boolean) {\n  maybe(flag);\n  return new nn.Linear(width, 1);\n}';
+    assert.deepStrictEqual(await countsOf(code), [null]);
+  });
 });

@@ -6,7 +6,7 @@
 import type { CallSite, Fragment, ImportBinding, Param, Scope, Stmt } from '../core/source';
 import { findDescendants, mentionsAny, namedChildren, refOf, spanOf, textOf, type Node } from './nodes';
 import { exportAliases, importsOf, reexportsOf } from './typescriptImports';
-import { paramOf, typeName } from './typescriptExpr';
+import { PATTERN_NAMES, paramOf, typeName } from './typescriptExpr';
 import { switchStatement, unparenthesized } from './typescriptSwitch';
 
 const CALLS = new Set(['call_expression', 'new_expression']);
@@ -19,9 +19,6 @@ const BLOCKS = new Set([
   'do_statement', 'try_statement', 'catch_clause', 'finally_clause', 'switch_statement', 'switch_body',
   'switch_case', 'switch_default', 'labeled_statement',
 ]);
-
-/** The names a destructuring pattern binds (with a default's names too: a local too many only keeps a write local). */
-const PATTERN_NAMES = new Set(['identifier', 'shorthand_property_identifier_pattern']);
 
 interface MutableScope extends Scope {
   readonly params: Param[];

@@ -1,7 +1,11 @@
 /** TypeScript expressions -> the core's Expr, converted on demand from the tree (see typescript.ts for statements). */
 import type { Arg, BinaryOp, CompareOp, DictEntry, Expr } from '../core/expr';
 import type { Param } from '../core/source';
-import { namedChildren, refOf, spanOf, textOf, type Node } from './nodes';
+import { findDescendants, namedChildren, refOf, spanOf, textOf, type Node } from './nodes';
+
+/** The names a destructuring pattern binds (a default's names too: a name too many is only left unknown). */
+export const PATTERN_NAMES = new Set(['identifier', 'shorthand_property_identifier_pattern']);
+const NOTHING = new Set<string>();
 
 export function typeName(node: Node | null, source: string): string | undefined {
   if (!node) return undefined;
@@ -14,6 +18,13 @@ export function paramOf(node: Node, source: string): Param[] {
   const pattern = node.childForFieldName('pattern');
   if (!pattern) return [];
   const value = node.childForFieldName('value');
+  if (pattern.type === 'object_pattern' || pattern.type === 'array_pattern') {
+    // A destructured parameter takes its argument's place under a name no code can read; the names it binds
+    // are not followed: they are names of their own, never a variable of the same name outside.
+    const names: string[] = [];
+    findDescendants(pattern, PATTERN_NAMES, NOTHING, (n) => names.push(textOf(n, source)));
+    return [{ name: textOf(pattern, source), default: value ? refOf(value) : undefined }, ...names.map((name) => ({ name, keywordOnly: true }))];
+  }
   const variadic = pattern.type === 'rest_pattern' ? 'list' : undefined;
   const name = variadic ? namedChildren(pattern)[0] : pattern;
   if (!name || name.type !== 'identifier') return [];

@@ -100,4 +100,11 @@ suite('TypeScript control flow', () => {
     const code = 'let width = 4;\nfunction maybe(flag: boolean) {\n  if (flag) {\n    width = 8;\n  }\n}\nexport function build(flag: boolean) {\n  maybe(flag);\n  return new nn.Linear(width, 1);\n}';
     assert.deepStrictEqual(await countsOf(code), [null]);
   });
+
+  test('a destructured parameter keeps its place, and its names are never an outer variable of the same name', async () => {
+    const code = 'const units = 10;\nconst make = ({ units }: { units: number }, width: number) => {\n  return tf.layers.dense({ units, inputShape: [width] });\n};\nmake({ units: 3 }, 5);';
+    const analysis = await analyzeText(PRELUDE + code, 'typescript');
+    // Not followed into the object yet: the count is the formula over `units` (5 inputs), never 10's.
+    assert.deepStrictEqual(analysis.layers.map((l) => l.layer.params?.toString()), ['6·units']);
+  });
 });

@@ -166,8 +166,8 @@ export class Calls {
     if (source) return source;
     if (path === 'tfjs.sequential') return this.ev.flows.sequential(positional[0], e);
     if (path === 'tfjs.model') return this.ev.flows.functional(positional[0], e);
-    // `tf.tidy([name,] fn)` runs fn at once and returns what it returns.
     if (TFJS_ELEMENTWISE[path] && positional.length === 2) return this.ev.binary(TFJS_ELEMENTWISE[path], positional[0], positional[1]);
+    // `tf.tidy([name,] fn)` runs fn at once and returns what it returns.
     if (path === 'tfjs.tidy' && positional.length) return this.callValue(positional[positional.length - 1], { positional: [], keywords: new Map() }, e, frame);
     const op = path.startsWith('tfjs.layers.') ? path.slice('tfjs.layers.'.length) : '';
     if (op === 'concatenate') return { t: 'op', op };

@@ -289,4 +289,3 @@ export class TorchApi {
     return value;
   }
 }
-

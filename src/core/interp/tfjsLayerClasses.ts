@@ -2,13 +2,13 @@
  * Subclasses of `tf.layers.Layer` as tfjs-layers 4.22 treats them. Their weights are what
  * `this.addWeight(name, shape, ...)` creates (trainable or not: countParams() counts both); layers kept in
  * their fields are not tracked, so those layers' weights are not the class's. `apply(x)` runs
- * `build(inputShape)` on the first call, then `call(x)`; until then countParams() throws, so the total is
- * not known.
+ * `build(inputShape)` on the first call, then `call(x)` (`tf.sequential` builds it and reads
+ * computeOutputShape() instead); until then countParams() throws, so the total is not known.
  */
 import type { Evaluator } from '../evaluate';
 import { param, type ModuleTree } from '../modules';
 import type { Poly } from '../symbolic';
-import { NONE, UNKNOWN, asPoly, type DefRef, type Value } from '../value';
+import { NONE, UNKNOWN, asPoly, type DefRef, type Shape, type Value } from '../value';
 import type { CallExpr } from './hooks';
 import type { Frame } from './frame';
 import { plain } from './calls';
@@ -39,21 +39,36 @@ export class TfjsLayerClasses {
     const positional = bound.positional.map((p) => p.value);
     const keywords = plain(bound.keywords);
     if (method === 'addWeight') return this.addWeight(obj, positional);
-    if (method === 'apply' && !this.built.has(obj.tree)) this.build(obj, positional[0]);
+    const input = positional[0];
+    if (method === 'apply' && !this.built.has(obj.tree)) this.build(obj, input?.t === 'tensor' && !input.partial ? shapeValue(input.shape) : UNKNOWN);
     const call = this.ev.classes.method(cls, 'call');
     // Layer.call() of the base returns its inputs.
     if (!call) return positional[0] ?? UNKNOWN;
     return (call.owner ?? this.ev).functions.callFunction(call, positional, keywords, obj);
   }
 
+  /**
+   * Such a layer added to `tf.sequential`: the model applies it to a symbolic input, which builds it and
+   * takes its output shape from computeOutputShape() (the input's shape when the class has none); call() is
+   * not run. Undefined for any other value.
+   */
+  added(layer: Value, input: Shape | undefined): { tree: ModuleTree; shape: Shape | undefined } | undefined {
+    if (layer.t !== 'module' || !this.is(layer.cls)) return undefined;
+    const shape = input ? shapeValue(input) : UNKNOWN;
+    if (!this.built.has(layer.tree)) this.build(layer, shape);
+    const compute = this.ev.classes.method(layer.cls!, 'computeOutputShape');
+    if (!compute) return { tree: layer.tree, shape: input };
+    const out = (compute.owner ?? this.ev).functions.callFunction(compute, [shape], new Map(), layer);
+    const dims = out.t === 'seq' ? out.items.map((d) => (d.t === 'none' ? undefined : asPoly(d))) : undefined;
+    return { tree: layer.tree, shape: dims };
+  }
+
   /** The first apply(): build(inputShape) with the input's shape, its dimensions null where not known. */
-  private build(obj: ModuleValue, input: Value | undefined): void {
+  private build(obj: ModuleValue, shape: Value): void {
     this.built.add(obj.tree);
     if (obj.tree.unknown === NOT_BUILT) obj.tree.unknown = undefined;
     const build = this.ev.classes.method(obj.cls!, 'build');
-    if (!build) return;
-    const shape: Value = input?.t === 'tensor' && !input.partial ? { t: 'seq', items: input.shape.map((d): Value => (d ? { t: 'int', p: d } : NONE)) } : UNKNOWN;
-    (build.owner ?? this.ev).functions.callFunction(build, [shape], new Map(), obj);
+    if (build) (build.owner ?? this.ev).functions.callFunction(build, [shape], new Map(), obj);
   }
 
   /** `addWeight(name, shape, dtype?, initializer?, regularizer?, trainable?)`: a weight of the layer's own. */
@@ -71,4 +86,9 @@ export class TfjsLayerClasses {
     this.ev.journal.set(this.ev.torch.owner(tree), tree.params, key, ref);
     return { t: 'param', ref };
   }
+}
+
+/** A shape as TF.js hands it to build() and computeOutputShape(): an array, null where a size is not known. */
+function shapeValue(shape: Shape): Value {
+  return { t: 'seq', items: shape.map((d): Value => (d ? { t: 'int', p: d } : NONE)) };
 }

@@ -22,6 +22,11 @@ export interface Param {
   readonly variadic?: 'list' | 'dict';
   /** A bare `*` before it: the parameter is keyword-only. */
   readonly keywordOnly?: boolean;
+  /**
+   * TypeScript's destructured parameter (`{ units = 4, dim }: Config = {}`): the names it binds, each from its
+   * argument's property `key` (or its default when that is undefined); without `key`, not followed.
+   */
+  readonly fields?: readonly { readonly name: string; readonly key?: string; readonly default?: ExprRef }[];
 }
 
 export interface ImportBinding {

@@ -250,7 +250,7 @@ class FragmentBuilder {
     const paramList = single ? [{ name: textOf(single, this.source) }] : params ? namedChildren(params).flatMap((p) => paramOf(p, this.source)) : [];
     const scope: MutableScope = {
       kind: 'function', name: name ? textOf(name, this.source) : '', parent, nameSpan: spanOf(name ?? node),
-      extent: spanOf(node), params: paramList, locals: paramList.map((p) => p.name), fields: [], bases: [], decorators: [], body: [],
+      extent: spanOf(node), params: paramList, locals: paramList.flatMap((p) => [p.name, ...(p.fields ?? []).map((f) => f.name)]), fields: [], bases: [], decorators: [], body: [],
     };
     this.scopes.push(scope);
     const body = node.childForFieldName('body');

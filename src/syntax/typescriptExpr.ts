@@ -1,6 +1,6 @@
 /** TypeScript expressions -> the core's Expr, converted on demand from the tree (see typescript.ts for statements). */
 import type { Arg, BinaryOp, CompareOp, DictEntry, Expr } from '../core/expr';
-import type { Param } from '../core/source';
+import type { ExprRef, Param } from '../core/source';
 import { findDescendants, namedChildren, refOf, spanOf, textOf, type Node } from './nodes';
 
 /** The names a destructuring pattern binds (a default's names too: a name too many is only left unknown). */
@@ -19,16 +19,36 @@ export function paramOf(node: Node, source: string): Param[] {
   if (!pattern) return [];
   const value = node.childForFieldName('value');
   if (pattern.type === 'object_pattern' || pattern.type === 'array_pattern') {
-    // A destructured parameter takes its argument's place under a name no code can read; the names it binds
-    // are not followed: they are names of their own, never a variable of the same name outside.
-    const names: string[] = [];
-    findDescendants(pattern, PATTERN_NAMES, NOTHING, (n) => names.push(textOf(n, source)));
-    return [{ name: textOf(pattern, source), default: value ? refOf(value) : undefined }, ...names.map((name) => ({ name, keywordOnly: true }))];
+    // A destructured parameter takes its argument's place under a name no code can read.
+    return [{ name: textOf(pattern, source), default: value ? refOf(value) : undefined, fields: patternFields(pattern, source) }];
   }
   const variadic = pattern.type === 'rest_pattern' ? 'list' : undefined;
   const name = variadic ? namedChildren(pattern)[0] : pattern;
   if (!name || name.type !== 'identifier') return [];
   return [{ name: textOf(name, source), default: value ? refOf(value) : undefined, annotation: typeName(node.childForFieldName('type'), source), variadic }];
+}
+
+/**
+ * The names a destructuring pattern binds: `{ units, dim = 4, width: w }` from its argument's properties;
+ * any other part (nested patterns, `...rest`, array items) binds names that are not followed.
+ */
+function patternFields(pattern: Node, source: string): NonNullable<Param['fields']> {
+  const out: { name: string; key?: string; default?: ExprRef }[] = [];
+  const unfollowed = (n: Node) => findDescendants(n, PATTERN_NAMES, NOTHING, (id) => out.push({ name: textOf(id, source) }));
+  for (const part of pattern.type === 'object_pattern' ? namedChildren(pattern) : []) {
+    const left = part.childForFieldName('left');
+    const right = part.childForFieldName('right');
+    const key = part.childForFieldName('key');
+    const target = part.childForFieldName('value');
+    const inner = target?.type === 'assignment_pattern' ? target.childForFieldName('left') : target;
+    const innerDefault = target?.type === 'assignment_pattern' ? target.childForFieldName('right') : null;
+    if (part.type === 'shorthand_property_identifier_pattern') out.push({ name: textOf(part, source), key: textOf(part, source) });
+    else if (part.type === 'object_assignment_pattern' && left?.type === 'shorthand_property_identifier_pattern') out.push({ name: textOf(left, source), key: textOf(left, source), default: right ? refOf(right) : undefined });
+    else if (part.type === 'pair_pattern' && key?.type === 'property_identifier' && inner?.type === 'identifier') out.push({ name: textOf(inner, source), key: textOf(key, source), default: innerDefault ? refOf(innerDefault) : undefined });
+    else unfollowed(part);
+  }
+  if (pattern.type === 'array_pattern') unfollowed(pattern);
+  return out;
 }
 
 const BINARY_OPS = new Set(['+', '-', '*', '/', '%', '**']);

@@ -101,10 +101,21 @@ suite('TypeScript control flow', () => {
     assert.deepStrictEqual(await countsOf(code), [null]);
   });
 
-  test('a destructured parameter keeps its place, and its names are never an outer variable of the same name', async () => {
-    const code = 'const units = 10;\nconst make = ({ units }: { units: number }, width: number) => {\n  return tf.layers.dense({ units, inputShape: [width] });\n};\nmake({ units: 3 }, 5);';
+  test('a destructured parameter takes its argument\'s properties, defaults where they are undefined', async () => {
+    const code = 'const units = 10;\nconst make = ({ units, bias = false }: { units: number; bias?: boolean }, width: number) => {\n  return tf.layers.dense({ units, useBias: bias, inputShape: [width] });\n};\nmake({ units: 3 }, 5);';
+    assert.deepStrictEqual(await countsOf(code), [5 * 3]);
+  });
+
+  test('a constructor destructuring its config with defaults is built with them', async () => {
+    const code = 'export class Head extends nn.Module {\n  constructor({ dim = 8, classes: n = 3 }: { dim?: number; classes?: number } = {}) {\n    super();\n    this.fc = new nn.Linear(dim, n);\n  }\n}\nexport const wide = new Head({ dim: 16 });';
     const analysis = await analyzeText(PRELUDE + code, 'typescript');
-    // Not followed into the object yet: the count is the formula over `units` (5 inputs), never 10's.
-    assert.deepStrictEqual(analysis.layers.map((l) => l.layer.params?.toString()), ['6·units']);
+    assert.deepStrictEqual(analysis.modules.map((m) => Number(m.summary.params?.constant)), [8 * 3 + 3]);
+    assert.deepStrictEqual(analysis.instances.map((i) => Number(i.summary.params?.constant)), [16 * 3 + 3]);
+  });
+
+  test('a destructured argument that is not a known object leaves its names as names', async () => {
+    const code = 'export function make({ units }: { units: number }, width: number) {\n  return tf.layers.dense({ units, inputShape: [width] });\n}';
+    const analysis = await analyzeText(PRELUDE + code, 'typescript');
+    assert.deepStrictEqual(analysis.layers.map((l) => l.layer.params?.constant), [undefined]);
   });
 });

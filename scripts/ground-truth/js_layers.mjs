@@ -2,8 +2,9 @@
  * Writes test/fixtures/expected/js-layers.json: for every layer constructor call made directly
  * from a fixture in test/fixtures/models/{tfjs,jspytorch}/*.ts, the weights that the real
  * @tensorflow/tfjs / js-pytorch create for it once the fixture has run (a TF.js layer that is never
- * built, such as the one a bidirectional wrapper copies, has "params": null), and for every
- * tf.sequential / tf.model call, the model's countParams() ("models").
+ * built, such as the one a bidirectional wrapper copies, has "params": null), for every
+ * tf.sequential / tf.model call, the model's countParams() ("models"), and for every exported instance of a
+ * fixture's own tf.layers.Layer subclass, its countParams() ("instances").
  *
  * From the repo root:
  *   npm ci --prefix scripts/ground-truth && node scripts/ground-truth/js_layers.mjs [--check]
@@ -193,6 +194,22 @@ export function stableJson(value, indent = '') {
   return `${open}\n${items.join(',\n')}\n${indent}${close}${indent ? '' : '\n'}`;
 }
 
+/**
+ * The exported instances of each fixture's own tf.layers.Layer subclasses (classes the fixture exports too),
+ * with what countParams() reports once the fixture has run: null where it throws (the layer was never built).
+ */
+function layerInstances(fixtures, modules) {
+  const out = {};
+  fixtures.forEach((file, i) => {
+    const exported = modules[i];
+    const records = Object.entries(exported)
+      .filter(([, v]) => typeof v?.countParams === 'function' && typeof v.getClassName === 'function' && exported[v.constructor.name] === v.constructor)
+      .map(([name, v]) => ({ name, className: v.constructor.name, params: v.built ? v.countParams() : null }));
+    if (records.length) out[relative(ROOT, file)] = records.sort((a, b) => a.name.localeCompare(b.name));
+  });
+  return out;
+}
+
 async function main() {
   process.setSourceMapsEnabled(true);
   const fixtures = [];
@@ -209,7 +226,7 @@ async function main() {
         : (...args) => record(target(...args));
     },
   };
-  const { maps } = await bundleAndRun(fixtures, { plugins: [shimPlugin], onImport: (f) => console.log(`running ${relative(ROOT, f)}`) });
+  const { maps, modules } = await bundleAndRun(fixtures, { plugins: [shimPlugin], onImport: (f) => console.log(`running ${relative(ROOT, f)}`) });
 
   const texts = new Map(await Promise.all(fixtures.map(async (f) => [f, await readFile(f, 'utf8')])));
   const files = Object.fromEntries(fixtures.map((f) => [relative(ROOT, f), []]));
@@ -240,7 +257,7 @@ async function main() {
   if (empty.length) throw new Error(`no layer calls recorded in ${empty.join(', ')}`);
   for (const list of [...Object.values(files), ...Object.values(models)]) list.sort((a, b) => a.line - b.line || a.column - b.column);
 
-  const out = { generatedBy: 'scripts/ground-truth/js_layers.mjs', versions: await versions(), files, models };
+  const out = { generatedBy: 'scripts/ground-truth/js_layers.mjs', versions: await versions(), files, models, instances: layerInstances(fixtures, modules) };
   if (process.argv.includes('--check')) {
     if ((await readFile(join(ROOT, OUTPUT), 'utf8')) !== stableJson(out)) throw new Error(`${OUTPUT} differs from what the fixtures build now: run node scripts/ground-truth/js_layers.mjs and review the change`);
     console.log(`${OUTPUT} matches`);

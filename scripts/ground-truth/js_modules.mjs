@@ -8,21 +8,26 @@
  * Writes test/fixtures/expected/js-modules.json: {"files": {path: [{"name", "kind": "class" | "instance", "params"}]}}
  */
 import { readdir, readFile, writeFile } from 'fs/promises';
-import { join, relative } from 'path';
+import { dirname, join, relative } from 'path';
+import { fileURLToPath } from 'url';
 import { ROOT, bundleAndRun, size, stableJson } from './js_layers.mjs';
 
+const HERE = dirname(fileURLToPath(import.meta.url));
 const DIR = join(ROOT, 'test/fixtures/models/jspytorch');
 const OUT = join(ROOT, 'test/fixtures/expected/js-modules.json');
 
 const count = (module) => module.parameters().reduce((total, p) => total + size(p.shape), 0);
 
 const files = (await readdir(DIR)).filter((f) => f.endsWith('.ts')).sort().map((f) => join(DIR, f));
-const { modules } = await bundleAndRun(files);
+const { modules } = await bundleAndRun([...files, join(HERE, 'js_library.mjs')]);
+const library = new Set(Object.values(modules.pop().torch.nn));
 const result = { generatedBy: 'scripts/ground-truth/js_modules.mjs', files: {} };
 files.forEach((file, i) => {
   const records = [];
   for (const [name, value] of Object.entries(modules[i]).sort(([a], [b]) => a.localeCompare(b))) {
     // The bundle carries its own copy of js-pytorch, so modules are recognised by what they do.
+    // js-pytorch's own classes passed on, and a class exported under a second name, are no classes of the file.
+    if (library.has(value) || (typeof value === 'function' && value.name !== name)) continue;
     if (typeof value === 'function' && typeof value.prototype?.parameters === 'function') {
       records.push({ name, kind: 'class', params: value.length > 0 ? null : count(new value()) });
     } else if (typeof value?.parameters === 'function') {

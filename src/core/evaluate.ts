@@ -28,6 +28,7 @@ import { countOf, itemsOf } from './interp/builtins';
 import { ShapeChecks } from './interp/shapeChecks';
 import { ClassModel } from './interp/classes';
 import { TorchApi } from './interp/torchApi';
+import { TfjsLayerClasses } from './interp/tfjsLayerClasses';
 import { newShared, type Hooks, type Reads, type Shared } from './interp/hooks';
 
 export class Evaluator implements Interp {
@@ -35,6 +36,7 @@ export class Evaluator implements Interp {
   readonly runner: Runner;
   readonly classes: ClassModel;
   readonly torch: TorchApi;
+  readonly tfjsLayers: TfjsLayerClasses;
   readonly checks: ShapeChecks;
   readonly calls: Calls;
   readonly functions: Functions;
@@ -73,6 +75,7 @@ export class Evaluator implements Interp {
     this.runner = new Runner(this);
     this.classes = new ClassModel(this);
     this.torch = new TorchApi(this);
+    this.tfjsLayers = new TfjsLayerClasses(this);
     this.calls = new Calls(this);
     this.functions = new Functions(this);
     this.flows = new Flows(this);
@@ -241,6 +244,10 @@ export class Evaluator implements Interp {
         return comprehension(this, e, frame);
       case 'lambda':
         return { t: 'lambda', expr: e, closure: frame };
+      case 'function': {
+        const at = inlineScope(this.model, e.span.start);
+        return at ? this.names.definition(at.fragment, at.scope, frame) : UNKNOWN;
+      }
       case 'fstring': {
         let text = '';
         for (const part of e.parts) {
@@ -286,6 +293,11 @@ export class Evaluator implements Interp {
   member(obj: Value, id: string): Value {
     switch (obj.t) {
       case 'ref':
+        // `blocks.FeedForward` after `import * as blocks from './blocks'`: the other file's own definition.
+        if (this.language === 'typescript' && obj.path.startsWith('.')) {
+          const found = this.names.importedName(obj.path, id);
+          if (found) return found;
+        }
         return { t: 'ref', path: `${obj.path}.${id}` };
       case 'dict': {
         if (this.dicts.isTainted(obj)) return UNKNOWN;
@@ -296,6 +308,9 @@ export class Evaluator implements Interp {
       }
       case 'sym':
         return { t: 'sym', name: `${obj.name}.${id}` };
+      case 'seq':
+        // JavaScript's `xs.length` (copies a loop pushed leave it not known).
+        return id === 'length' && this.language === 'typescript' && !obj.items.some((i) => i.t === 'repeat') ? int(obj.items.length) : UNKNOWN;
       case 'class':
         return this.classes.attribute(obj, id, undefined) ?? UNKNOWN;
       case 'module':
@@ -414,3 +429,20 @@ export class Evaluator implements Interp {
 
 
 
+
+/** The function scope an inline function (an arrow with a body) was lowered to: the one starting at `start`. */
+function inlineScope(model: SourceModel, start: number): { fragment: number; scope: number } | undefined {
+  let lo = 0;
+  let hi = model.fragments.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const f = model.fragments[mid];
+    if (start < f.span.start) hi = mid - 1;
+    else if (start >= f.span.end) lo = mid + 1;
+    else {
+      const scope = f.scopes.findIndex((s) => s.kind === 'function' && s.extent.start === start);
+      return scope >= 0 ? { fragment: mid, scope } : undefined;
+    }
+  }
+  return undefined;
+}

@@ -77,6 +77,11 @@ export type Expr =
   | { readonly k: 'slice'; readonly lower?: Expr; readonly upper?: Expr; readonly step?: Expr; readonly span: Span }
   /** `lambda x, y=1: body` / `(x) => body`. */
   | { readonly k: 'lambda'; readonly params: readonly { readonly name: string; readonly default?: Expr }[]; readonly body: Expr; readonly span: Span }
+  /**
+   * A function written inline with a body of statements (TypeScript's `(x) => { ... }`): the function scope
+   * of its fragment whose extent starts where it does.
+   */
+  | { readonly k: 'function'; readonly span: Span }
   | { readonly k: 'dict'; readonly entries: readonly DictEntry[]; readonly span: Span }
   | { readonly k: 'unknown'; readonly text: string; readonly span: Span };
 
@@ -114,6 +119,7 @@ export function mentionsName(e: Expr, name: string): boolean {
     case 'lambda':
       return !e.params.some((p) => p.name === name) && mentionsName(e.body, name);
     case 'unknown':
+    case 'function':
       return true;
     default:
       return false;

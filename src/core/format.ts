@@ -164,6 +164,7 @@ export function moduleHoverMarkdown(name: string, summary: ModuleSummary, contex
     }
     lines.push('');
   }
+  if (summary.arrays) lines.push(`${summary.arrays.map((a) => codeSpan(a)).join(', ')} ${summary.arrays.length > 1 ? 'hold' : 'holds'} layers in a plain array: \`parameters()\` does not return them, so they are not counted, nor trained.`, '');
   for (const [a, b] of summary.tied) lines.push(`Tied: ${codeSpan(a)} and ${codeSpan(b)} are one parameter, counted once (so the shares add up to more than 100 %).`, '');
   if (c !== undefined && c > 0n) {
     lines.push(

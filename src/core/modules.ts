@@ -19,6 +19,11 @@ export interface ModuleTree {
   readonly repeat?: Poly;
   /** Set when some part cannot be followed: the total is then not known. */
   unknown?: string;
+  /**
+   * Attributes holding layers in a plain array (`this.blocks = [new nn.Linear(...)]`), with those layers'
+   * trees: parameters() does not see them unless they are also registered as children.
+   */
+  arrays?: Map<string, unknown>;
 }
 
 let nextId = 1;
@@ -128,6 +133,8 @@ export interface ModuleSummary {
   readonly stack?: { readonly count: Poly; readonly kind: string };
   /** Parameters held under two names (weight tying): [where it was set last, where it first is]. */
   readonly tied: readonly (readonly [string, string])[];
+  /** Attributes holding layers in a plain array: not in the total, as parameters() does not return them. */
+  readonly arrays?: readonly string[];
 }
 
 function tiedParams(m: ModuleTree): [string, string][] {
@@ -180,5 +187,21 @@ export function summarize(m: ModuleTree): ModuleSummary {
     children,
     stack: stack && { count: stack.count, kind: stack.kind },
     tied: tiedParams(m),
+    arrays: outsideArrays(m),
   };
+}
+
+/** The attributes whose plain array holds a layer that is no child of the module: parameters() misses it. */
+function outsideArrays(m: ModuleTree): string[] | undefined {
+  if (!m.arrays?.size) return undefined;
+  const reached = new Set<ModuleTree>();
+  const visit = (n: ModuleTree) => {
+    if (reached.has(n)) return;
+    reached.add(n);
+    for (const c of n.children.values()) visit(c);
+  };
+  visit(m);
+  // A value that is no list of trees is one two branches left differently: nothing is claimed about it.
+  const names = [...m.arrays].filter(([, trees]) => Array.isArray(trees) && trees.some((t: ModuleTree) => !reached.has(t))).map(([name]) => name);
+  return names.length ? names : undefined;
 }

@@ -22,9 +22,15 @@ export interface Param {
   readonly variadic?: 'list' | 'dict';
   /** A bare `*` before it: the parameter is keyword-only. */
   readonly keywordOnly?: boolean;
+  /**
+   * TypeScript's destructured parameter (`{ units = 4, dim }: Config = {}`): the names it binds, each from its
+   * argument's property `key` (or its default when that is undefined); without `key`, not followed.
+   */
+  readonly fields?: readonly { readonly name: string; readonly key?: string; readonly default?: ExprRef }[];
 }
 
 export interface ImportBinding {
+  /** The name bound; `*` for TypeScript's `export * from './blocks'` (every name that module exports). */
   readonly local: string;
   /** The module as written (`torch.nn`, `@tensorflow/tfjs`). */
   readonly module: string;
@@ -65,6 +71,11 @@ export interface Scope {
   /** The whole definition, body included. */
   readonly extent: Span;
   readonly params: readonly Param[];
+  /**
+   * TypeScript: the names a function declares (parameters, `let`/`const`/`var`, nested functions and classes).
+   * Assigning any other name writes the variable of the enclosing function or module, as JavaScript does.
+   */
+  readonly locals?: readonly string[];
   /** A class's annotated attributes (`n_embd: int = 768`) in order: a dataclass's fields. */
   readonly fields: readonly string[];
   readonly bases: readonly ExprRef[];

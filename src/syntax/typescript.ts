@@ -5,11 +5,14 @@
  */
 import type { CallSite, Fragment, ImportBinding, Param, Scope, Stmt } from '../core/source';
 import { findDescendants, mentionsAny, namedChildren, refOf, spanOf, textOf, type Node } from './nodes';
-import { importsOf } from './typescriptImports';
-import { paramOf, typeName } from './typescriptExpr';
+import { exportAliases, importsOf, reexportsOf } from './typescriptImports';
+import { PATTERN_NAMES, paramOf, typeName } from './typescriptExpr';
+import { switchStatement, unparenthesized } from './typescriptSwitch';
 
 const CALLS = new Set(['call_expression', 'new_expression']);
-const NOTHING = new Set<string>();
+/** Calls, and the arrow functions whose bodies are lowered on their own (their calls are theirs). */
+const CALLS_AND_ARROWS = new Set([...CALLS, 'arrow_function']);
+const ARROWS = new Set(['arrow_function']);
 
 const BLOCKS = new Set([
   'statement_block', 'if_statement', 'else_clause', 'for_statement', 'for_in_statement', 'while_statement',
@@ -19,13 +22,9 @@ const BLOCKS = new Set([
 
 interface MutableScope extends Scope {
   readonly params: Param[];
+  readonly locals: string[];
   readonly fields: string[];
   readonly body: Stmt[];
-}
-
-/** `(x)` as TypeScript writes conditions: the expression inside. */
-function unparenthesized(node: Node): Node {
-  return node.type === 'parenthesized_expression' ? namedChildren(node)[0] ?? node : node;
 }
 
 class FragmentBuilder {
@@ -48,14 +47,20 @@ class FragmentBuilder {
       case 'export_statement': {
         const decl = node.childForFieldName('declaration');
         if (decl) return this.statement(decl, scope);
+        if (node.childForFieldName('source')) {
+          if (scope === -1) this.imports.push(...reexportsOf(node, this.source));
+          return [];
+        }
         this.findCalls(node, scope);
-        return [];
+        return exportAliases(node);
       }
       case 'class_declaration':
       case 'abstract_class_declaration':
+        this.declare(scope, node.childForFieldName('name'));
         return [{ k: 'def', scope: this.classDecl(node, scope), at }];
       case 'function_declaration':
       case 'generator_function_declaration':
+        this.declare(scope, node.childForFieldName('name'));
         return [{ k: 'def', scope: this.functionDecl(node, scope, node.childForFieldName('name')), at }];
       case 'lexical_declaration':
       case 'variable_declaration': {
@@ -65,6 +70,7 @@ class FragmentBuilder {
           const name = d.childForFieldName('name');
           const value = d.childForFieldName('value');
           const type = d.childForFieldName('type');
+          this.declare(scope, name);
           if (name) out.push({ k: 'assign', targets: [refOf(name)], value: value ? refOf(value) : undefined, annotation: typeName(type, this.source), at });
         }
         this.findCalls(node, scope);
@@ -105,6 +111,7 @@ class FragmentBuilder {
       case 'for_in_statement': {
         const left = node.childForFieldName('left');
         const right = node.childForFieldName('right');
+        if (node.childForFieldName('kind')) this.declare(scope, left);
         this.findCalls(right, scope);
         const body = this.block(node.childForFieldName('body'), scope);
         const of = node.children.some((c) => c?.type === 'of');
@@ -145,7 +152,7 @@ class FragmentBuilder {
         return test ? [...body, { k: 'while', test: refOf(unparenthesized(test)), body, orelse: [], at }] : body;
       }
       case 'switch_statement':
-        return this.switchStatement(node, scope);
+        return switchStatement(node, (n) => this.statement(n, scope), (n) => this.findCalls(n, scope));
       case 'throw_statement':
         this.findCalls(node, scope);
         return [{ k: 'raise', at, span: spanOf(node) }];
@@ -167,34 +174,12 @@ class FragmentBuilder {
     }
   }
 
-  /**
-   * `switch (v) { case a: ...; break; default: ... }` as an if chain on `v === a`. A case that falls through
-   * into the next, or breaks from inside a branch, leaves the whole switch out (its calls are still found).
-   */
-  private switchStatement(node: Node, scope: number): Stmt[] {
-    const value = node.childForFieldName('value');
-    const body = node.childForFieldName('body');
-    if (!value || !body) return [];
-    this.findCalls(value, scope);
-    const cases: { test?: Node; body: Stmt[] }[] = [];
-    const clauses = namedChildren(body).filter((c) => c.type === 'switch_case' || c.type === 'switch_default');
-    let lowered = true;
-    for (const [i, clause] of clauses.entries()) {
-      const test = clause.type === 'switch_case' ? clause.childForFieldName('value') : undefined;
-      this.findCalls(test ?? null, scope);
-      const stmts = namedChildren(clause).filter((c) => c !== test).flatMap((c) => this.statement(c, scope));
-      const last = stmts[stmts.length - 1];
-      const ends = last && (last.k === 'break' || last.k === 'return' || last.k === 'raise');
-      if ((!ends && i < clauses.length - 1) || breaksInside(last?.k === 'break' ? stmts.slice(0, -1) : stmts)) lowered = false;
-      cases.push({ test: test ?? undefined, body: last?.k === 'break' ? stmts.slice(0, -1) : stmts });
-    }
-    if (!lowered) return [];
-    const fallback = cases.find((c) => !c.test)?.body ?? [];
-    const chain = cases.filter((c) => c.test).reduceRight<Stmt[]>(
-      (otherwise, c) => [{ k: 'if', test: refOf(c.test!), equals: refOf(unparenthesized(value)), then: c.body, otherwise, at: c.test!.startIndex }],
-      fallback,
-    );
-    return chain;
+  /** A name the function declares (`let`, `const`, `var`, a nested function or class): its own, not the enclosing one's. */
+  private declare(scope: number, name: Node | null): void {
+    const locals = scope >= 0 && name ? this.scopes[scope].locals : undefined;
+    if (!locals || !name) return;
+    if (name.type === 'identifier') locals.push(textOf(name, this.source));
+    else findDescendants(name, PATTERN_NAMES, ARROWS, (n) => locals.push(textOf(n, this.source)));
   }
 
   private block(node: Node | null, scope: number): Stmt[] {
@@ -224,7 +209,6 @@ class FragmentBuilder {
     return [{ k: 'expr', value: refOf(node), at }];
   }
 
-
   private classDecl(node: Node, parent: number): number {
     const name = node.childForFieldName('name');
     const heritage = namedChildren(node).find((c) => c.type === 'class_heritage');
@@ -232,7 +216,7 @@ class FragmentBuilder {
     const index = this.scopes.length;
     const scope: MutableScope = {
       kind: 'class', name: name ? textOf(name, this.source) : '', parent, nameSpan: spanOf(name ?? node),
-      extent: spanOf(node), params: [], fields: [],
+      extent: spanOf(node), params: [], locals: [], fields: [],
       bases: extendsClause ? namedChildren(extendsClause).filter((c) => c.type !== 'type_arguments').map(refOf) : [], decorators: [], body: [],
     };
     this.scopes.push(scope);
@@ -260,11 +244,13 @@ class FragmentBuilder {
 
   private functionDecl(node: Node, parent: number, name: Node | null): number {
     const params = node.childForFieldName('parameters');
+    // `x => { ... }`: an arrow's single parameter without parentheses.
+    const single = node.childForFieldName('parameter');
     const index = this.scopes.length;
+    const paramList = single ? [{ name: textOf(single, this.source) }] : params ? namedChildren(params).flatMap((p) => paramOf(p, this.source)) : [];
     const scope: MutableScope = {
       kind: 'function', name: name ? textOf(name, this.source) : '', parent, nameSpan: spanOf(name ?? node),
-      extent: spanOf(node),
-      params: params ? namedChildren(params).flatMap((p) => paramOf(p, this.source)) : [], fields: [], bases: [], decorators: [], body: [],
+      extent: spanOf(node), params: paramList, locals: paramList.flatMap((p) => [p.name, ...(p.fields ?? []).map((f) => f.name)]), fields: [], bases: [], decorators: [], body: [],
     };
     this.scopes.push(scope);
     const body = node.childForFieldName('body');
@@ -272,9 +258,25 @@ class FragmentBuilder {
     return index;
   }
 
+  /**
+   * Records the layer calls under `node`. An arrow function with a block body (`tf.tidy(() => { ... })`)
+   * becomes a function scope of its own, found by its offset when the expression is evaluated; the calls
+   * of an arrow with an expression body stay the enclosing scope's, as its lambda runs there.
+   */
   private findCalls(node: Node | null, scope: number): void {
-    if (!node || !mentionsAny(textOf(node, this.source), this.candidates)) return;
-    findDescendants(node, CALLS, NOTHING, (n) => {
+    if (!node) return;
+    const text = textOf(node, this.source);
+    if (!mentionsAny(text, this.candidates) && !text.includes('=>')) return;
+    findDescendants(node, CALLS_AND_ARROWS, ARROWS, (n) => {
+      if (n.type === 'arrow_function') {
+        const body = n.childForFieldName('body');
+        if (body?.type !== 'statement_block') this.findCalls(body, scope);
+        else {
+          const declared = n.parent?.type === 'variable_declarator' ? n.parent.childForFieldName('name') : null;
+          this.functionDecl(n, scope, declared?.type === 'identifier' ? declared : null);
+        }
+        return;
+      }
       const callee = n.childForFieldName(n.type === 'call_expression' ? 'function' : 'constructor');
       const last = callee?.type === 'member_expression' ? callee.childForFieldName('property') : callee;
       if (last && this.candidates.includes(textOf(last, this.source))) this.calls.push({ scope, call: refOf(n), span: spanOf(n) });
@@ -286,11 +288,6 @@ class FragmentBuilder {
 function withFields(body: Stmt[], fields: readonly Stmt[]): void {
   const afterSuper = body.findIndex((s) => s.k === 'expr' && s.superCall) + 1;
   body.splice(afterSuper, 0, ...fields);
-}
-
-/** A `break` that would leave the switch from inside a branch (loops inside keep their own). */
-function breaksInside(stmts: readonly Stmt[]): boolean {
-  return stmts.some((s) => s.k === 'break' || (s.k === 'if' && (breaksInside(s.then) || breaksInside(s.otherwise))) || (s.k === 'try' && (breaksInside(s.body) || s.handlers.some(breaksInside) || breaksInside(s.final))));
 }
 
 function isStatement(node: Node): boolean {

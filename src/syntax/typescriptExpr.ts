@@ -1,7 +1,11 @@
 /** TypeScript expressions -> the core's Expr, converted on demand from the tree (see typescript.ts for statements). */
 import type { Arg, BinaryOp, CompareOp, DictEntry, Expr } from '../core/expr';
-import type { Param } from '../core/source';
-import { namedChildren, refOf, spanOf, textOf, type Node } from './nodes';
+import type { ExprRef, Param } from '../core/source';
+import { findDescendants, namedChildren, refOf, spanOf, textOf, type Node } from './nodes';
+
+/** The names a destructuring pattern binds (a default's names too: a name too many is only left unknown). */
+export const PATTERN_NAMES = new Set(['identifier', 'shorthand_property_identifier_pattern']);
+const NOTHING = new Set<string>();
 
 export function typeName(node: Node | null, source: string): string | undefined {
   if (!node) return undefined;
@@ -14,10 +18,37 @@ export function paramOf(node: Node, source: string): Param[] {
   const pattern = node.childForFieldName('pattern');
   if (!pattern) return [];
   const value = node.childForFieldName('value');
+  if (pattern.type === 'object_pattern' || pattern.type === 'array_pattern') {
+    // A destructured parameter takes its argument's place under a name no code can read.
+    return [{ name: textOf(pattern, source), default: value ? refOf(value) : undefined, fields: patternFields(pattern, source) }];
+  }
   const variadic = pattern.type === 'rest_pattern' ? 'list' : undefined;
   const name = variadic ? namedChildren(pattern)[0] : pattern;
   if (!name || name.type !== 'identifier') return [];
   return [{ name: textOf(name, source), default: value ? refOf(value) : undefined, annotation: typeName(node.childForFieldName('type'), source), variadic }];
+}
+
+/**
+ * The names a destructuring pattern binds: `{ units, dim = 4, width: w }` from its argument's properties;
+ * any other part (nested patterns, `...rest`, array items) binds names that are not followed.
+ */
+function patternFields(pattern: Node, source: string): NonNullable<Param['fields']> {
+  const out: { name: string; key?: string; default?: ExprRef }[] = [];
+  const unfollowed = (n: Node) => findDescendants(n, PATTERN_NAMES, NOTHING, (id) => out.push({ name: textOf(id, source) }));
+  for (const part of pattern.type === 'object_pattern' ? namedChildren(pattern) : []) {
+    const left = part.childForFieldName('left');
+    const right = part.childForFieldName('right');
+    const key = part.childForFieldName('key');
+    const target = part.childForFieldName('value');
+    const inner = target?.type === 'assignment_pattern' ? target.childForFieldName('left') : target;
+    const innerDefault = target?.type === 'assignment_pattern' ? target.childForFieldName('right') : null;
+    if (part.type === 'shorthand_property_identifier_pattern') out.push({ name: textOf(part, source), key: textOf(part, source) });
+    else if (part.type === 'object_assignment_pattern' && left?.type === 'shorthand_property_identifier_pattern') out.push({ name: textOf(left, source), key: textOf(left, source), default: right ? refOf(right) : undefined });
+    else if (part.type === 'pair_pattern' && key?.type === 'property_identifier' && inner?.type === 'identifier') out.push({ name: textOf(inner, source), key: textOf(key, source), default: innerDefault ? refOf(innerDefault) : undefined });
+    else unfollowed(part);
+  }
+  if (pattern.type === 'array_pattern') unfollowed(pattern);
+  return out;
 }
 
 const BINARY_OPS = new Set(['+', '-', '*', '/', '%', '**']);
@@ -53,6 +84,7 @@ export function typescriptExpr(node: Node, source: string): Expr {
       return node.parent?.type === 'public_field_definition' ? { k: 'attr', object: { k: 'name', id: 'this', span }, id: text(), span } : { k: 'unknown', text: text(), span };
     case 'identifier':
     case 'this':
+    case 'super':
       if (text() === 'Infinity' || text() === 'NaN') return { k: 'float', value: Number(text()), span };
       return text() === 'undefined' ? { k: 'none', span } : { k: 'name', id: text(), span };
     case 'member_expression': {
@@ -91,12 +123,13 @@ export function typescriptExpr(node: Node, source: string): Expr {
     case 'array':
       return { k: 'list', items: namedChildren(node).map((c) => typescriptExpr(c, source)), span };
     case 'arrow_function': {
-      // `(x) => expr`; a block body is not followed (its calls are found, its value is unknown).
+      // `(x) => expr` is a lambda; `(x) => { ... }` is lowered as a function scope of its own (typescript.ts).
       const body = node.childForFieldName('body');
+      if (body?.type === 'statement_block') return { k: 'function', span };
       const params = node.childForFieldName('parameters');
       const single = node.childForFieldName('parameter');
       const names = single ? [{ name: textOf(single, source) }] : params ? namedChildren(params).flatMap((p) => paramOf(p, source)).filter((p) => !p.variadic) : undefined;
-      if (!body || body.type === 'statement_block' || !names) return { k: 'unknown', text: text(), span };
+      if (!body || !names) return { k: 'unknown', text: text(), span };
       return { k: 'lambda', params: names.map((p) => ({ name: p.name })), body: sub(body), span };
     }
     case 'object': {

@@ -1,6 +1,6 @@
-/** TypeScript imports and the top-level names a file declares (with the catalog's names, the callees worth looking for). */
-import type { ImportBinding } from '../core/source';
-import { namedChildren, textOf, type Node } from './nodes';
+/** TypeScript imports, re-exports and export aliases, and the top-level names a file declares (with the catalog's names, the callees worth looking for). */
+import type { ImportBinding, Stmt } from '../core/source';
+import { namedChildren, refOf, textOf, type Node } from './nodes';
 
 export function importsOf(node: Node, source: string): ImportBinding[] {
   const sourceNode = node.childForFieldName('source');
@@ -25,6 +25,39 @@ export function importsOf(node: Node, source: string): ImportBinding[] {
   return out;
 }
 
+/**
+ * Re-exports, which the importing file reaches through this one: `export { Linear } from 'js-pytorch'`,
+ * `export { Block as MLP } from './blocks'`, `export * as blocks from './blocks'` and `export * from './blocks'`
+ * (bound as `*`: every name that module exports).
+ */
+export function reexportsOf(node: Node, source: string): ImportBinding[] {
+  const sourceNode = node.childForFieldName('source');
+  const fragment = sourceNode ? namedChildren(sourceNode).find((c) => c.type === 'string_fragment') : undefined;
+  if (!fragment) return [];
+  const module = textOf(fragment, source);
+  const clause = namedChildren(node).find((c) => c.type === 'export_clause');
+  if (clause) {
+    return namedChildren(clause).flatMap((spec) => {
+      const name = spec.childForFieldName('name');
+      const alias = spec.childForFieldName('alias');
+      return name ? [{ local: textOf(alias ?? name, source), module, member: textOf(name, source) }] : [];
+    });
+  }
+  const namespace = namedChildren(node).find((c) => c.type === 'namespace_export');
+  const id = namespace ? namedChildren(namespace).find((c) => c.type === 'identifier') : undefined;
+  return [{ local: id ? textOf(id, source) : '*', module }];
+}
+
+/** `export { Block as MLP }`: the module binds the other name too (`MLP = Block`), for the files importing it. */
+export function exportAliases(node: Node): Stmt[] {
+  const clause = namedChildren(node).find((c) => c.type === 'export_clause');
+  return (clause ? namedChildren(clause) : []).flatMap((spec): Stmt[] => {
+    const name = spec.childForFieldName('name');
+    const alias = spec.childForFieldName('alias');
+    return name && alias ? [{ k: 'assign', targets: [refOf(alias)], value: refOf(name), at: spec.startIndex }] : [];
+  });
+}
+
 export function typescriptDeclaredNames(root: Node, source: string): string[] {
   const names: string[] = [];
   for (const child of namedChildren(root)) {
@@ -34,6 +67,8 @@ export function typescriptDeclaredNames(root: Node, source: string): string[] {
       if (name) names.push(textOf(name, source));
     } else if (child.type === 'import_statement') {
       for (const imp of importsOf(child, source)) names.push(imp.local);
+    } else if (child.type === 'export_statement') {
+      for (const imp of reexportsOf(child, source)) if (imp.local !== '*') names.push(imp.local);
     }
   }
   return names;

@@ -37,4 +37,85 @@ suite('TypeScript control flow', () => {
     const analysis = await analyzeText(`${PRELUDE}export class M extends nn.Module {\n  head = new nn.Linear(8, 2);\n  constructor() {\n    super();\n    this.body = new nn.Linear(4, 8);\n  }\n}`, 'typescript');
     assert.deepStrictEqual(analysis.modules.map((m) => Number(m.summary.params?.constant)), [18 + 40]);
   });
+
+  // TF.js builds a dense layer's weights on its first apply(): kernel [in, units] and bias [units].
+  test('tf.tidy runs its arrow function: a layer applied inside it gets its size', async () => {
+    const code = "const dense = tf.layers.dense({ units: 3 });\nconst y = tf.tidy(() => {\n  const h = dense.apply(tf.zeros([2, 5])) as tf.Tensor;\n  return h;\n});";
+    assert.deepStrictEqual(await countsOf(code), [5 * 3 + 3]);
+  });
+
+  test('an arrow function with a block body returns its value to the caller', async () => {
+    const code = "const first = tf.layers.dense({ units: 6 });\nconst second = tf.layers.dense({ units: 2 });\nconst run = (x: tf.Tensor) => {\n  const h = first.apply(x) as tf.Tensor;\n  return h;\n};\nsecond.apply(run(tf.zeros([1, 4])));";
+    assert.deepStrictEqual(await countsOf(code), [4 * 6 + 6, 6 * 2 + 2]);
+  });
+
+  test('layers built in a constructor are sized where another method applies them, through this and helpers', async () => {
+    const code = [
+      'class Block {',
+      '  constructor(units = 8) {',
+      '    this.inner = tf.layers.dense({ units });',
+      '    this.outer = tf.layers.dense({ units: 2 });',
+      '  }',
+      '  private project(h: tf.Tensor): tf.Tensor {',
+      '    return this.outer.apply(h) as tf.Tensor;',
+      '  }',
+      '  call(x: tf.Tensor): tf.Tensor {',
+      '    const run = (t: tf.Tensor) => {',
+      '      return this.project(tf.add(t, this.inner.apply(t) as tf.Tensor));',
+      '    };',
+      '    return tf.tidy(\'block\', () => run(x));',
+      '  }',
+      '}',
+      'new Block().call(tf.zeros([2, 8]));',
+    ].join('\n');
+    assert.deepStrictEqual(await countsOf(code), [8 * 8 + 8, 8 * 2 + 2]);
+  });
+
+  test('a layer applied only in an arrow function nobody calls gets no size', async () => {
+    const code = "const dense = tf.layers.dense({ units: 3 });\nexport function later(): void {\n  const f = () => {\n    return dense.apply(tf.zeros([2, 5]));\n  };\n}";
+    assert.deepStrictEqual(await countsOf(code), [null]);
+  });
+
+  test('super(...) with arguments runs the base class constructor with them', async () => {
+    const code = 'class Block extends nn.Module {\n  constructor(width = 6) {\n    super();\n    this.fc = new nn.Linear(width, 2);\n  }\n}\nexport class Small extends Block {\n  constructor() {\n    super(3);\n  }\n}';
+    const analysis = await analyzeText(PRELUDE + code, 'typescript');
+    assert.deepStrictEqual(analysis.modules.map((m) => [m.name, Number(m.summary.params?.constant)]), [['Block', 6 * 2 + 2], ['Small', 3 * 2 + 2]]);
+  });
+
+  test('a default reads the parameters before it, as JavaScript evaluates it at each call', async () => {
+    assert.deepStrictEqual(await countsOf('function make(dim: number, hidden = 2 * dim) {\n  return new nn.Linear(dim, hidden);\n}\nmake(3);'), [3 * 6 + 6]);
+  });
+
+  test('a function assigning a name it does not declare writes the enclosing variable, as JavaScript does', async () => {
+    const code = 'let width = 4;\nfunction widen() {\n  width = 8;\n}\nconst grow = () => {\n  width = width * 2;\n};\nwiden();\ngrow();\nconst layer = new nn.Linear(width, 1);';
+    assert.deepStrictEqual(await countsOf(code), [16 + 1]);
+  });
+
+  test('a name the function declares itself (let, a loop variable, a parameter) stays its own', async () => {
+    const code = 'let width = 4;\nlet i = 2;\nfunction local(width: number) {\n  width = 100;\n  for (const i of [7]) {}\n  let n = 3;\n  n = 5;\n}\nlet n = 6;\nlocal(1);\nconst layer = new nn.Linear(width * i, n);';
+    assert.deepStrictEqual(await countsOf(code), [8 * 6 + 6]);
+  });
+
+  test('a write in a branch not known to run leaves the enclosing variable unknown', async () => {
+    const code = 'let width = 4;\nfunction maybe(flag: boolean) {\n  if (flag) {\n    width = 8;\n  }\n}\nexport function build(flag: boolean) {\n  maybe(flag);\n  return new nn.Linear(width, 1);\n}';
+    assert.deepStrictEqual(await countsOf(code), [null]);
+  });
+
+  test('a destructured parameter takes its argument\'s properties, defaults where they are undefined', async () => {
+    const code = 'const units = 10;\nconst make = ({ units, bias = false }: { units: number; bias?: boolean }, width: number) => {\n  return tf.layers.dense({ units, useBias: bias, inputShape: [width] });\n};\nmake({ units: 3 }, 5);';
+    assert.deepStrictEqual(await countsOf(code), [5 * 3]);
+  });
+
+  test('a constructor destructuring its config with defaults is built with them', async () => {
+    const code = 'export class Head extends nn.Module {\n  constructor({ dim = 8, classes: n = 3 }: { dim?: number; classes?: number } = {}) {\n    super();\n    this.fc = new nn.Linear(dim, n);\n  }\n}\nexport const wide = new Head({ dim: 16 });';
+    const analysis = await analyzeText(PRELUDE + code, 'typescript');
+    assert.deepStrictEqual(analysis.modules.map((m) => Number(m.summary.params?.constant)), [8 * 3 + 3]);
+    assert.deepStrictEqual(analysis.instances.map((i) => Number(i.summary.params?.constant)), [16 * 3 + 3]);
+  });
+
+  test('a destructured argument that is not a known object leaves its names as names', async () => {
+    const code = 'export function make({ units }: { units: number }, width: number) {\n  return tf.layers.dense({ units, inputShape: [width] });\n}';
+    const analysis = await analyzeText(PRELUDE + code, 'typescript');
+    assert.deepStrictEqual(analysis.layers.map((l) => l.layer.params?.constant), [undefined]);
+  });
 });

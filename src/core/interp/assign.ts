@@ -8,7 +8,8 @@ import { UNKNOWN, type Value } from '../value';
 import type { Frame } from './frame';
 import type { Owner } from './journal';
 
-const GROWING = new Set(['append', 'extend', 'insert']);
+/** List methods that add items: Python's, and JavaScript's `push`. */
+const GROWING = new Set(['append', 'extend', 'insert', 'push']);
 const PURE_LIST = new Set(['index', 'count', 'copy']);
 
 export class Assignments {
@@ -19,10 +20,14 @@ export class Assignments {
 
   assign(target: Expr, value: Value, frame: Frame, source?: Expr): void {
     switch (target.k) {
-      case 'name':
-        frame.vars.set(target.id, value);
+      case 'name': {
+        const outer = this.enclosingBinding(target.id, frame);
+        // Through the journal: a branch not known to run leaves the variable unknown, not set.
+        if (outer) this.ev.journal.set(this.fieldsOwner, outer.vars, target.id, value);
+        else frame.vars.set(target.id, value);
         if (frame === this.ev.moduleFrame) this.ev.names.bound(target.id, frame.fragment);
         return;
+      }
       case 'attr': {
         const obj = this.ev.eval(target.object, frame);
         this.setAttribute(obj, target.id, value, source?.k === 'call');
@@ -72,6 +77,18 @@ export class Assignments {
     } else if (obj.t === 'dict' && obj.fields instanceof Map) {
       this.ev.journal.set(this.fieldsOwner, obj.fields as Map<string, Value>, name, value);
     }
+  }
+
+  /**
+   * TypeScript: the frame of the enclosing function or module whose variable an assignment writes, when the
+   * running function does not declare the name itself (`let width = 4; const widen = () => { width = 8; };`).
+   */
+  private enclosingBinding(name: string, frame: Frame): Frame | undefined {
+    if (this.ev.language !== 'typescript' || frame.isModule || frame.scope < 0 || frame.vars.has(name)) return undefined;
+    const scope = this.ev.scopeAt(frame.fragment, frame.scope);
+    if (scope.kind !== 'function' || !scope.locals || scope.locals.includes(name)) return undefined;
+    for (let f = frame.parent; f; f = f.parent) if (f.vars.has(name)) return f;
+    return undefined;
   }
 
   /** Expression statements: `xs.append(v)` rebinds a plain list; everything else is a call for its effects. */

@@ -14,6 +14,8 @@ import { Frame } from './frame';
 
 /** TF.js merge layers of equal shapes: the shape passes on. */
 const TFJS_MERGES = new Set(['add', 'multiply', 'average', 'maximum', 'minimum', 'subtract']);
+/** TF.js's element-wise arithmetic on two tensors: their broadcast shape (a residual `tf.add(x, h)`). */
+const TFJS_ELEMENTWISE: Readonly<Record<string, string>> = { 'tfjs.add': '+', 'tfjs.sub': '-', 'tfjs.mul': '*', 'tfjs.div': '/' };
 
 export class Calls {
   constructor(private readonly ev: Evaluator) {}
@@ -87,7 +89,8 @@ export class Calls {
 
   /** Methods with a meaning of their own on the object they are called on; undefined for the others. */
   private methodCall(obj: Value, method: string, e: CallExpr, frame: Frame): Value | undefined {
-    if (obj.t === 'dict' && obj.fields instanceof Map) {
+    // An object's own class methods run as written; only the others are dict methods.
+    if (obj.t === 'dict' && obj.fields instanceof Map && !(obj.cls && this.ev.classes.attribute(obj.cls, method, undefined)?.t === 'function')) {
       const args = this.bind(e.args, frame);
       return args ? this.ev.dicts.call(obj, method, args.positional.map((p) => p.value), plain(args.keywords)) : UNKNOWN;
     }
@@ -99,6 +102,8 @@ export class Calls {
       const args = this.bind(e.args, frame);
       return args ? this.ev.checks.tensorMethod(obj, method, args.positional.map((p) => p.value), plain(args.keywords), e.span) : UNKNOWN;
     }
+    const layerClass = this.ev.tfjsLayers.method(obj, method, e, frame);
+    if (layerClass) return layerClass;
     if (obj.t === 'module' || obj.t === 'layer') {
       const args = this.bind(e.args, frame);
       if (!args) return undefined;
@@ -116,7 +121,9 @@ export class Calls {
       case 'class': {
         const built = (callee.owner ?? this.ev).classes.instantiate(callee, bound, e);
         // Instances are this file's when its own module body builds them, whichever file defines the class.
-        if (frame.isModule && built.t === 'module') this.ev.hooks.instance?.(callee, e, built);
+        // A tf.layers.Layer subclass gets its weights when first applied: its total is read once the runs are over.
+        if (frame.isModule && built.t === 'module' && this.ev.tfjsLayers.is(callee)) this.ev.hooks.model?.(e, callee.name, () => built.tree);
+        else if (frame.isModule && built.t === 'module') this.ev.hooks.instance?.(callee, e, built);
         return built;
       }
       case 'function':
@@ -159,6 +166,9 @@ export class Calls {
     if (source) return source;
     if (path === 'tfjs.sequential') return this.ev.flows.sequential(positional[0], e);
     if (path === 'tfjs.model') return this.ev.flows.functional(positional[0], e);
+    if (TFJS_ELEMENTWISE[path] && positional.length === 2) return this.ev.binary(TFJS_ELEMENTWISE[path], positional[0], positional[1]);
+    // `tf.tidy([name,] fn)` runs fn at once and returns what it returns.
+    if (path === 'tfjs.tidy' && positional.length) return this.callValue(positional[positional.length - 1], { positional: [], keywords: new Map() }, e, frame);
     const op = path.startsWith('tfjs.layers.') ? path.slice('tfjs.layers.'.length) : '';
     if (op === 'concatenate') return { t: 'op', op };
     if (TFJS_MERGES.has(op)) return { t: 'op', op: 'same' };

@@ -5,6 +5,7 @@
  */
 import type { Evaluator } from '../evaluate';
 import type { BoundCall, CallExpr } from './hooks';
+import { NOT_BUILT } from './tfjsLayerClasses';
 import { normalizePath } from '../imports';
 import { emptyModule, layerModule } from '../modules';
 import { NONE, SCALAR, UNKNOWN, type DefRef, type Value } from '../value';
@@ -173,6 +174,7 @@ export class ClassModel {
       });
       if (missing.length) tree.unknown ??= `needs arguments: ${missing.join(', ')} ha${missing.length === 1 ? 's' : 've'} no default`;
       if (result.t === 'unknown') tree.unknown ??= `${c.name}(...) raises here`;
+      if (ev.tfjsLayers.is(c)) tree.unknown ??= NOT_BUILT;
     } else {
       const layer = this.catalogBase(c);
       if (layer) return this.graft(instance, layer, bound, call ?? this.nameCall(c));

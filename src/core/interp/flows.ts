@@ -25,9 +25,12 @@ export class Flows {
   private readonly cores = new WeakMap<Core, ModuleValue>();
 
   constructor(private readonly ev: Evaluator) {
-    this.tfjs = new TfjsModels((f) => {
-      if (ev.quiet === 0) ev.hooks.report(f);
-    });
+    this.tfjs = new TfjsModels(
+      (f) => {
+        if (ev.quiet === 0) ev.hooks.report(f);
+      },
+      (layer, input) => ev.tfjsLayers.added(layer, input),
+    );
   }
 
   /** An attention core belongs to the module whose forward() makes it; its output projection must be applied there too. */

@@ -1,6 +1,6 @@
 /** Running user functions: parameters bound as Python binds them, bodies run, depth bounded. */
 import type { Evaluator } from '../evaluate';
-import type { Scope } from '../source';
+import type { ExprRef, Param, Scope } from '../source';
 import { NONE, UNKNOWN, type DefRef, type Value } from '../value';
 import { compare } from './arith';
 import { LIMITS } from './budget';
@@ -92,15 +92,35 @@ export class Functions {
       const given = keywords.get(p.name) ?? (p.keywordOnly ? undefined : positional[index]);
       if (!p.keywordOnly && !keywords.has(p.name) && index < positional.length) index++;
       if (given) frame.vars.set(p.name, given);
-      else if (p.default) {
-        const value = this.ev.eval(this.ev.expr(p.default), frame.parent ?? this.ev.moduleFrame);
-        const asName = scope === this.ev.shared.paramsAsNames && (value.t === 'int' || value.t === 'float' || value.t === 'bool');
-        frame.vars.set(p.name, asName ? { t: 'sym', name: p.name } : value);
-      } else {
+      else if (p.default) frame.vars.set(p.name, this.defaultOf(scope, p.name, p.default, frame));
+      else {
         frame.vars.set(p.name, { t: 'sym', name: p.name });
         missing.push(p.name);
       }
+      if (p.fields) this.destructure(scope, p.fields, frame.vars.get(p.name)!, frame);
     }
     return missing;
+  }
+
+  /** A parameter's default; a number or flag is a name of its own while a class is built with names. */
+  private defaultOf(scope: Scope, name: string, expr: ExprRef, frame: Frame): Value {
+    // JavaScript evaluates a default at each call, with the parameters before it bound (`hidden = 4 * dim`).
+    const value = this.ev.eval(this.ev.expr(expr), this.ev.language === 'typescript' ? frame : frame.parent ?? this.ev.moduleFrame);
+    const asName = scope === this.ev.shared.paramsAsNames && (value.t === 'int' || value.t === 'float' || value.t === 'bool');
+    return asName ? { t: 'sym', name } : value;
+  }
+
+  /**
+   * `{ units = 4, dim }: Config`: each name from the argument's property, its default when that is undefined
+   * (missing from an object that is known); a name of its own when the argument is not a known object.
+   */
+  private destructure(scope: Scope, fields: NonNullable<Param['fields']>, arg: Value, frame: Frame): void {
+    const known = arg.t === 'dict' && !arg.cls && !this.ev.dicts.isTainted(arg) ? arg.fields : undefined;
+    for (const f of fields) {
+      const v = f.key !== undefined && known ? known.get(f.key) : undefined;
+      if (v !== undefined && v.t !== 'none') frame.vars.set(f.name, v);
+      else if (known && f.key !== undefined) frame.vars.set(f.name, f.default ? this.defaultOf(scope, f.name, f.default, frame) : NONE);
+      else frame.vars.set(f.name, { t: 'sym', name: f.name });
+    }
   }
 }

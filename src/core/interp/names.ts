@@ -21,6 +21,9 @@ export class Names {
   private globals: Map<string, Global> | undefined;
   /** The fragment (by index) whose module-level statement last bound each module name. */
   private readonly origins = new Map<string, number>();
+  /** The modules whose names `export * from` passes on, and the names being looked up through them now. */
+  private readonly stars: string[] = [];
+  private readonly passing = new Set<string>();
 
   constructor(private readonly ev: Evaluator) {}
 
@@ -59,16 +62,36 @@ export class Names {
       return (imp.member && this.importedName(imp.module, imp.member)) || { t: 'ref', path: canonicalPath(imp.module, imp.member) };
     }
     if (found?.def) return this.definition(found.def.fragment, found.def.scope, undefined);
+    const passed = found ? undefined : this.starred(name);
+    if (passed) return passed;
     if (BUILTIN_NAMES[this.ev.language].has(name)) return { t: 'ref', path: `builtins.${name}` };
     if (name === '__name__' && this.ev.language === 'python') return { t: 'str', v: this.ev.moduleName };
     return { t: 'sym', name };
+  }
+
+  /** A name that `export * from './blocks'` passes on: the first such module that has it (cycles end here). */
+  private starred(name: string): Value | undefined {
+    if (this.passing.has(name)) return undefined;
+    this.passing.add(name);
+    try {
+      for (const module of this.stars) {
+        const v = this.importedName(module, name);
+        if (v) return v;
+      }
+      return undefined;
+    } finally {
+      this.passing.delete(name);
+    }
   }
 
   /** The file's imports and top-level definitions by name, the first of each. */
   private indexGlobals(): Map<string, Global> {
     const index = new Map<string, Global>();
     this.ev.model.fragments.forEach((fragment, fi) => {
-      for (const imp of fragment.imports) if (!index.has(imp.local)) index.set(imp.local, { fragment: fi, import: imp });
+      for (const imp of fragment.imports) {
+        if (imp.local === '*') this.stars.push(imp.module);
+        else if (!index.has(imp.local)) index.set(imp.local, { fragment: fi, import: imp });
+      }
       fragment.scopes.forEach((s, si) => {
         if (s.parent === -1 && !index.has(s.name)) index.set(s.name, { fragment: fi, def: { fragment: fi, scope: si } });
       });
@@ -90,7 +113,7 @@ export class Names {
   }
 
   /** `from .blocks import Block`: the class, function or constant as the other file defines it. */
-  private importedName(module: string, member: string): Value | undefined {
+  importedName(module: string, member: string): Value | undefined {
     const other = this.ev.imported(module);
     if (!other) return undefined;
     const v = other.moduleFrame.vars.get(member) ?? other.names.global(member);

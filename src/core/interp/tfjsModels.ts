@@ -13,8 +13,12 @@ import type { LayerUse, Shape, Value } from '../value';
 
 type TensorValue = Extract<Value, { t: 'tensor' }>;
 
+/** A tf.layers.Layer subclass a model adds: its tree, and the shape it gives for `input` (built for it). */
+export type CustomLayer = (layer: Value, input: Shape | undefined) => { tree: ModuleTree; shape: Shape | undefined } | undefined;
+
 interface ModelState {
-  layers: LayerUse[];
+  /** Catalog layers as built, and the trees of the file's own Layer subclasses, in the order added. */
+  layers: (LayerUse | ModuleTree)[];
   shape: Shape | undefined;
   unknown?: string;
 }
@@ -31,7 +35,10 @@ export class TfjsModels {
   /** The shape each layer was first applied to: TF.js builds its weights for it. */
   private readonly firstShapes = new WeakMap<object, Shape>();
 
-  constructor(private readonly report: (f: Finding) => void) {}
+  constructor(
+    private readonly report: (f: Finding) => void,
+    private readonly custom: CustomLayer,
+  ) {}
 
   /** A new model; its module tree is read once the run is over (`model.add` may still extend it). */
   create(layers: readonly Value[] | undefined, span: Span): { value: Value; tree: () => ModuleTree } {
@@ -55,6 +62,12 @@ export class TfjsModels {
     const state = this.models.get(id);
     if (!state) return;
     if (unsure) state.unknown ??= 'a layer is added on a path that may not run';
+    const own = layer.t === 'module' ? this.custom(layer, state.shape) : undefined;
+    if (own) {
+      state.layers.push(own.tree);
+      state.shape = own.shape;
+      return;
+    }
     if (layer.t !== 'layer' && layer.t !== 'op') {
       state.unknown ??= 'a layer added to it cannot be followed';
       state.shape = undefined;
@@ -103,7 +116,7 @@ export class TfjsModels {
   }
 
   private tree(state: ModelState, kind: string): ModuleTree {
-    const tree = container(kind, state.layers.map((u, i): [string, ModuleTree] => [`${u.built.kind}_${i + 1}`, layerModule(u.built)]));
+    const tree = container(kind, state.layers.map((u, i): [string, ModuleTree] => ('built' in u ? [`${u.built.kind}_${i + 1}`, layerModule(u.built)] : [`${u.kind}_${i + 1}`, u])));
     if (state.unknown) tree.unknown ??= state.unknown;
     return tree;
   }

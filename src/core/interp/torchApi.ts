@@ -114,6 +114,12 @@ export class TorchApi {
     const tree = obj.tree;
     const owner = this.owner(tree);
     journal.set(this.ev.assignments.fieldsOwner, obj.fields, name, value);
+    // A tf.layers.Layer subclass tracks none of its fields: its weights are what addWeight() creates.
+    if (this.ev.tfjsLayers.is(obj.cls)) return;
+    // Layers kept in a plain array are no children: parameters() does not see them (the class hover says so).
+    const held = value.t === 'seq' ? value.items.map((i) => this.moduleOf(i.t === 'repeat' ? i.item : i)).filter((t) => t !== undefined) : [];
+    if (held.length) journal.set(this.ev.assignments.fieldsOwner, (tree.arrays ??= new Map()), name, held);
+    else if (tree.arrays?.has(name)) journal.delete(this.ev.assignments.fieldsOwner, tree.arrays, name);
     if (value.t === 'param') {
       journal.delete(owner, tree.children, name);
       journal.set(owner, tree.params, name, value.ref);
@@ -161,6 +167,7 @@ export class TorchApi {
     const times = this.ev.repeats.reduce((a, r) => a.mul(r), Poly.ONE);
     const wrap = (v: Value): Value => (this.ev.repeats.length ? { t: 'repeat', item: v, count: times } : v);
     if (method === 'append' && args[0]) return { t: 'seq', items: [...list.items, wrap(args[0])] };
+    if (method === 'push' && list.items.length + args.length <= LIMITS.listItems) return { t: 'seq', items: [...list.items, ...args.map(wrap)] };
     if (method === 'insert' && args[1]) return this.ev.repeats.length ? UNKNOWN : { t: 'seq', items: [...list.items, args[1]] };
     if (method === 'extend' && args[0]) {
       const more = args[0].t === 'seq' ? args[0].items : args[0].t === 'repeat' ? [args[0]] : undefined;

@@ -322,9 +322,13 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   runUnreached(evaluator, model, defaults);
   symbolic = false;
   for (const [start, m] of models) if (!instances.has(start)) instances.set(start, { className: m.className, span: m.span, summary: summarize(m.tree()) });
-  const attentionAt = (node: ModuleTree) => {
+  const attentionAt = (node: ModuleTree): LayerInstance | 'unknown' | undefined => {
     const value = evaluator.torch.asValue(node);
-    return attentionByTree.get(node) ?? (value.t === 'layer' && value.layer.attention ? value.layer : undefined);
+    const own = attentionByTree.get(node) ?? (value.t === 'layer' && value.layer.attention ? value.layer : undefined);
+    if (own) return own;
+    // An instance of a class seen computing attention elsewhere, not followed here: its sizes are not known.
+    const cls = value.t === 'module' ? value.cls : undefined;
+    return cls && cls.owner === evaluator && attentions.has(classKey(model, cls.fragment, cls.scope)) ? 'unknown' : undefined;
   };
   for (const [start, i] of instances) {
     const tree = instanceTrees.get(i);

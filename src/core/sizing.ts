@@ -21,8 +21,13 @@ export interface Sizing {
 
 const EMBEDDINGS = new Set(['Embedding', 'EmbeddingBag']);
 
-/** `attentionOf` gives the attention a node of the tree computes, if any (written by hand or nn.MultiheadAttention). */
-export function sizing(root: ModuleTree, attentionOf: (node: ModuleTree) => LayerInstance | undefined): Sizing | undefined {
+/**
+ * `attentionOf` gives the attention a node of the tree computes (written by hand or nn.MultiheadAttention),
+ * 'unknown' for an attention whose sizes were not followed there, or undefined for no attention. Keys and
+ * values count only for self-attention: with cross attention (an encoder-decoder) what is cached per token
+ * differs by layer, and no total is given.
+ */
+export function sizing(root: ModuleTree, attentionOf: (node: ModuleTree) => LayerInstance | 'unknown' | undefined): Sizing | undefined {
   const params = totalOf(root);
   const embeddings = new Map<number, Poly>();
   let kv: Poly | undefined = Poly.ZERO;
@@ -33,12 +38,19 @@ export function sizing(root: ModuleTree, attentionOf: (node: ModuleTree) => Laye
     visited.add(node);
     const here = node.repeat ? times.mul(node.repeat) : times;
     if (EMBEDDINGS.has(node.kind)) for (const p of node.params.values()) if (!embeddings.has(p.id)) embeddings.set(p.id, here.mul(p.shape.reduce((a, d) => a.mul(d), Poly.ONE)));
-    const a = attentionOf(node)?.attention;
+    const found = attentionOf(node);
+    if (found === 'unknown') {
+      layers = layers.add(here);
+      kv = undefined;
+      return;
+    }
+    const a = found?.attention;
     if (a) {
       layers = layers.add(here);
       // PyTorch's nn.MultiheadAttention projects keys and values to E (kdim/vdim in); written by hand, to
       // kv heads · head size.
-      const perLayer = a.layout === 'module' ? (a.headDim ? (a.kvHeads ?? a.heads).mul(a.headDim.add(a.valueHeadDim ?? a.headDim)) : undefined) : a.embed.mul(Poly.int(2));
+      const cross = found!.summary.endsWith('· cross');
+      const perLayer = cross ? undefined : a.layout === 'module' ? (a.headDim ? (a.kvHeads ?? a.heads).mul(a.headDim.add(a.valueHeadDim ?? a.headDim)) : undefined) : a.embed.mul(Poly.int(2));
       kv = kv && perLayer ? kv.add(perLayer.mul(here)) : undefined;
       return;
     }

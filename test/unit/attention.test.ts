@@ -125,4 +125,18 @@ suite('attention written by hand', () => {
     const analysis = await analyzeText(text.join('\n'));
     assert.deepStrictEqual(analysis.findings.map((f) => `${f.span.startLine + 1} ${f.code}`), ['41 view-mismatch', '42 view-mismatch', '62 view-mismatch', '81 constructor-raises', '95 constructor-raises']);
   });
+
+  test('Whisper style: a Linear subclass with its own forward() is still the projection; tiny as PyTorch counts it, and no KV cache total across cross attention', async () => {
+    const file = path.join(ROOT, 'test/fixtures/models/pytorch/whisper_style.py');
+    const analysis = await analyzeText(readFileSync(file, 'utf8'));
+    const mha = analysis.modules.find((m) => m.name === 'MultiHeadAttention')!;
+    assert.strictEqual(mha.attention?.summary, '6 heads × 64');
+    assert.deepStrictEqual(mha.attention?.tensors.filter((t) => t.role).map((t) => `${t.name} ${t.role}`), ['query.weight W_Q', 'query.bias b_Q', 'key.weight W_K', 'value.weight W_V', 'value.bias b_V', 'out.weight W_O', 'out.bias b_O']);
+    const tiny = analysis.instances[0];
+    // 37,184,640: PyTorch's count of this fixture (pytorch-layers.json), and Whisper tiny's published one.
+    assert.strictEqual(tiny.summary.params?.constant, 37_184_640n);
+    assert.strictEqual(tiny.sizing?.attentionLayers.constant, 12n);
+    assert.strictEqual(tiny.sizing?.kvPerToken, undefined);
+  });
 });
+

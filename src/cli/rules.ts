@@ -47,6 +47,16 @@ export const RULES: readonly Rule[] = [
     summary: 'A query, key or value does not match embed_dim, kdim or vdim.',
     help: "The query's feature size must equal embed_dim, and the key's and value's must equal kdim and vdim (embed_dim unless set); the attention layer raises a shape error otherwise.",
   },
+  {
+    id: 'view-mismatch',
+    summary: 'A view or reshape splits a projection into heads that do not hold its features.',
+    help: 'view(B, T, heads, head_dim) keeps the number of elements: heads × head_dim must equal the features of the tensor viewed (the projection\'s width), or PyTorch raises "shape \'[…]\' is invalid for input of size …" when forward() runs.',
+  },
+  {
+    id: 'constructor-raises',
+    summary: 'A check in a constructor fails for a model the file builds.',
+    help: "An assert or raise in __init__ (or a constructor) that certainly fails with the sizes the file builds the model with, such as hidden_size % num_attention_heads != 0; the message is the code's own.",
+  },
 ];
 
 /** A code the table does not know yet (the core may add some) still gets a rule, named after it. */

@@ -6,87 +6,22 @@ import { layerSpec } from './catalog';
 import { instantiate } from './catalog/instantiate';
 import { siteResult } from './siteResults';
 import { describe } from './attention/recognise';
-import { sizing, type Sizing } from './sizing';
+import { sizing } from './sizing';
 import type { Core } from './attention/trace';
 import type { Span } from './expr';
-import { emptyModule, summarize, type ModuleSummary, type ModuleTree } from './modules';
+import { summarize, type ModuleSummary, type ModuleTree } from './modules';
 import { Evaluator } from './evaluate';
 import { newShared, type Hooks, type Reads } from './interp/hooks';
 import type { AnalysisCache, BuildOutputs, CachedBuild, Construction, SiteRecord } from './analysisCache';
 import type { Finding, LayerInstance } from './layer';
-import type { ImportResolver, Language, SourceModel } from './source';
+import type { Analysis, InstanceResult, LayerResult, ModuleResult, SizeHint } from './results';
+import { agreed, classKey, followParts, lexicalContexts, mayHoldAttention, runConfigured, runFactories, runUnreached, shown, unknownSummary } from './runs';
+import type { ImportResolver, SourceModel } from './source';
 import type { Poly } from './symbolic';
 import type { DefRef, Shape, Value } from './value';
 
-export interface LayerResult {
-  readonly span: Span;
-  readonly layer: LayerInstance;
-  /** What the framework would reject in this call (also in `Analysis.findings`). */
-  readonly findings: readonly Finding[];
-  /** Each distinct count the site gets in the models that build it. */
-  readonly values: readonly SiteValue[];
-  /** Where the count shown comes from, when the code around the site alone does not give it. */
-  readonly context?: string;
-}
-
-/** An nn.Module subclass of the file, built with its default arguments. */
-export interface ModuleResult {
-  readonly name: string;
-  /** The class name; its line is the `class` keyword's. */
-  readonly span: Span;
-  /** The whole class. */
-  readonly extent: Span;
-  readonly summary: ModuleSummary;
-  /**
-   * When the class needs arguments: the one total every model of the file that builds it agrees on
-   * (`Block` inside `GPT (line 202)`), and where it was built.
-   */
-  readonly built?: { readonly summary: ModuleSummary; readonly context: string };
-  /** Attention written by hand in its forward(), as one layer with its heads and projections by role. */
-  readonly attention?: LayerInstance;
-}
-
-/** A model built at module level with explicit arguments: `model = GPT(GPTConfig(n_layer=24))`. */
-export interface InstanceResult {
-  readonly className: string;
-  readonly span: Span;
-  readonly summary: ModuleSummary;
-  /** Embedding and non-embedding parameters, and the KV cache per token of its attention. */
-  readonly sizing?: Sizing;
-}
-
-/** The feature size known after an assignment in forward(), shown as an inlay hint. */
-export interface SizeHint {
-  readonly span: Span;
-  readonly features: Poly;
-}
-
-export interface Analysis {
-  readonly language: Language;
-  readonly hints: readonly SizeHint[];
-  readonly layers: readonly LayerResult[];
-  readonly findings: readonly Finding[];
-  readonly modules: readonly ModuleResult[];
-  readonly instances: readonly InstanceResult[];
-}
-
-/**
- * Every attention layer of the file: catalog attention at its call, and attention written by hand at its
- * class name, in source order. The Explain panel and its quick pick read this list.
- */
-export function attentionLayers(a: Analysis): LayerResult[] {
-  const own: LayerResult[] = a.modules.filter((m) => m.attention).map((m) => ({ span: m.span, layer: m.attention!, findings: [], values: [] }));
-  return [...a.layers.filter((l) => l.layer.attention), ...own].sort((x, y) => x.span.start - y.span.start);
-}
-
-/** One distinct count a layer site gets, and the first context that built it with that count. */
-export interface SiteValue {
-  readonly params: Poly;
-  /** `GPT (line 200) via Block ×12`: what built it, outermost first. */
-  readonly context: string;
-  /** How many contexts built it with this count. */
-  readonly contexts: number;
-}
+export { attentionLayers } from './results';
+export type { Analysis, InstanceResult, LayerResult, ModuleResult, SiteValue, SizeHint } from './results';
 
 /**
  * Runs the interpreter over the file: its module body (instances built there, `if __name__ == "__main__"`),
@@ -358,142 +293,4 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     instances: [...instances.values()],
     hints,
   };
-}
-
-/**
- * The runs of a site's own code: its enclosing top-level class or function built or called with its own
- * defaults, or run with its parameters unknown. Every other context is a real caller.
- */
-function lexicalContexts(fragment: SourceModel['fragments'][number], scope: number): ReadonlySet<string> {
-  let top = scope;
-  while (top >= 0 && fragment.scopes[top].parent >= 0) top = fragment.scopes[top].parent;
-  return new Set(['', ...(top >= 0 ? [`${fragment.scopes[top].name}()`] : [])]);
-}
-
-/** A class by the id of its statement, which an edit elsewhere leaves alone. */
-function classKey(model: SourceModel, fragment: number, scope: number): string {
-  return `${model.fragments[fragment].id}:${scope}`;
-}
-
-/**
- * Whether a class's text has what attention is computed with: a class built with names is followed through
- * forward() only then. A prefilter: what the class does is still decided by following it.
- */
-function mayHoldAttention(text: string): boolean {
-  return ['softmax', 'Softmax', 'scaled_dot_product_attention', 'einsum', 'matmul', 'bmm', ' @ ', '_attention('].some((t) => text.includes(t));
-}
-
-/** The attention a class shows: the one every concrete build agrees on, else its description in names. */
-function shown(all: readonly LayerInstance[]): LayerInstance | undefined {
-  // Two paths to one core (sdpa or a softmax, as torch allows): the one that reached the output projection.
-  const found = [...all].sort((a, b) => Number(!!b.attention?.output) - Number(!!a.attention?.output));
-  const concrete = found.filter((l) => l.params?.isConstant);
-  const first = concrete[0];
-  if (first && concrete.every((l) => l.params!.equals(first.params!) && l.summary === first.summary)) return first;
-  return found.find((l) => !l.params?.isConstant);
-}
-
-/**
- * The build every context agrees on (the same total), if there is one: a context whose total is not known
- * (a block of a loop that adds a layer this file cannot follow) may be another size, so there is none.
- */
-function agreed(list: readonly Construction[] | undefined): ModuleResult['built'] {
-  const builds = list?.map((b) => ({ context: b.context, summary: b.summary ?? summarize(b.tree!) }));
-  const first = builds?.[0];
-  if (!first?.summary.params?.isConstant || !builds!.every((b) => b.summary.params?.isConstant && b.summary.params.equals(first.summary.params!))) return undefined;
-  return first;
-}
-
-/**
- * Top-level functions whose parameters all have defaults, run as they are (`def vit_base(**kw): return
- * VisionTransformer(embed_dim=768, ..., **kw)`): the models they build are contexts of their layers.
- */
-function runFactories(evaluator: Evaluator, model: SourceModel): void {
-  model.fragments.forEach((fragment, fi) => {
-    fragment.scopes.forEach((scope, si) => {
-      if (scope.parent !== -1 || scope.kind !== 'function' || evaluator.budget.exhausted) return;
-      if (!scope.params.every((p) => p.default || p.variadic)) return;
-      const fn = evaluator.names.definition(fi, si, undefined);
-      if (fn.t === 'function') evaluator.guard(() => evaluator.inContext(`${scope.name}()`, undefined, () => evaluator.functions.callFunction(fn, [], new Map())));
-    });
-  });
-}
-
-/**
- * A Hugging Face model names its configuration class (`config_class = BertConfig`) and is built with one;
- * built with that configuration's defaults, it is a context of its own: `BertModel(BertConfig())`.
- */
-function runConfigured(evaluator: Evaluator, model: SourceModel): void {
-  const last = model.fragments[model.fragments.length - 1];
-  if (!last || !model.text({ start: 0, end: last.span.end }).includes('config_class')) return;
-  model.fragments.forEach((fragment, fi) => {
-    fragment.scopes.forEach((scope, si) => {
-      if (scope.parent !== -1 || scope.kind !== 'class' || evaluator.budget.exhausted) return;
-      const cls = evaluator.names.definition(fi, si, undefined);
-      if (cls.t !== 'class') return;
-      const config = evaluator.guard(() => evaluator.classes.attribute(cls, 'config_class', undefined));
-      if (config?.t !== 'class' || !evaluator.guard(() => evaluator.classes.needsArguments(cls))) return;
-      const built = evaluator.guard(() => {
-        const defaults = (config.owner ?? evaluator).classes.instantiate(config, { positional: [], keywords: new Map() }, undefined);
-        return evaluator.classes.instantiate(cls, { positional: [{ value: defaults }], keywords: new Map() }, undefined, `${scope.name}(${config.name}())`);
-      });
-      if (built?.t === 'module') followParts(evaluator, built.tree);
-    });
-  });
-}
-
-/**
- * Each class of a model, once, followed through its own forward() quietly: a configured model's attention
- * shows its heads (a model file's top class often has no forward() that reaches them).
- */
-function followParts(evaluator: Evaluator, root: ModuleTree, wanted: (cls: DefRef, tree: ModuleTree) => boolean = () => true): void {
-  const classes = new Set<string>();
-  const visited = new Set<ModuleTree>();
-  const visit = (tree: ModuleTree) => {
-    if (visited.has(tree) || evaluator.budget.exhausted) return;
-    visited.add(tree);
-    const value = evaluator.torch.asValue(tree);
-    if (value.t === 'module' && value.cls && !classes.has(value.cls.name) && wanted(value.cls, tree)) {
-      classes.add(value.cls.name);
-      evaluator.quiet++;
-      try {
-        evaluator.flows.followForward(value);
-      } finally {
-        evaluator.quiet--;
-      }
-    }
-    for (const child of tree.children.values()) visit(child);
-  };
-  visit(root);
-}
-
-/** Functions (and methods) holding a layer no run reached: run once with their parameters unknown. */
-function runUnreached(evaluator: Evaluator, model: SourceModel, defaults: ReadonlyMap<string, Value>): void {
-  model.fragments.forEach((fragment, fi) => {
-    const pending = new Set(fragment.calls.filter((c) => !evaluator.reached.has(c.span.start) && c.scope >= 0).map((c) => c.scope));
-    const done = new Set<number>();
-    for (const si of pending) {
-      if (evaluator.budget.exhausted) return;
-      // The outermost function holding the site: nested functions run when it defines and calls them.
-      let top = si;
-      while (fragment.scopes[top].parent >= 0 && fragment.scopes[fragment.scopes[top].parent].kind === 'function') top = fragment.scopes[top].parent;
-      const scope = fragment.scopes[top];
-      if (scope.kind !== 'function' || done.has(top)) continue;
-      done.add(top);
-      const owner = scope.parent >= 0 && fragment.scopes[scope.parent].kind === 'class' ? scope.parent : undefined;
-      const self: Value | undefined = owner === undefined ? undefined : defaults.get(classKey(model, fi, owner)) ?? { t: 'module', tree: emptyModule(fragment.scopes[owner].name), fields: new Map() };
-      const fn = evaluator.names.definition(fi, top, undefined);
-      if (fn.t !== 'function') continue;
-      // Its parameters are names: what it builds is recorded, but a shape it meets proves no error.
-      evaluator.shared.paramsAsNames = scope;
-      evaluator.quiet++;
-      evaluator.guard(() => evaluator.functions.callFunction(fn, [], new Map(), self));
-      evaluator.quiet--;
-      evaluator.shared.paramsAsNames = undefined;
-    }
-  });
-}
-
-function unknownSummary(name: string): ModuleSummary {
-  return { params: undefined, reason: `${name} could not be built within Attention Lens's work budget`, children: [], tied: [] };
 }

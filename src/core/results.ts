@@ -1,0 +1,77 @@
+/** What an analysis gives every surface: layers, model classes, models built, findings and hints. Plain data. */
+import type { Span } from './expr';
+import type { Finding, LayerInstance } from './layer';
+import type { ModuleSummary } from './modules';
+import type { Sizing } from './sizing';
+import type { Language } from './source';
+import type { Poly } from './symbolic';
+
+export interface LayerResult {
+  readonly span: Span;
+  readonly layer: LayerInstance;
+  /** What the framework would reject in this call (also in `Analysis.findings`). */
+  readonly findings: readonly Finding[];
+  /** Each distinct count the site gets in the models that build it. */
+  readonly values: readonly SiteValue[];
+  /** Where the count shown comes from, when the code around the site alone does not give it. */
+  readonly context?: string;
+}
+
+/** An nn.Module subclass of the file, built with its default arguments. */
+export interface ModuleResult {
+  readonly name: string;
+  /** The class name; its line is the `class` keyword's. */
+  readonly span: Span;
+  /** The whole class. */
+  readonly extent: Span;
+  readonly summary: ModuleSummary;
+  /**
+   * When the class needs arguments: the one total every model of the file that builds it agrees on
+   * (`Block` inside `GPT (line 202)`), and where it was built.
+   */
+  readonly built?: { readonly summary: ModuleSummary; readonly context: string };
+  /** Attention written by hand in its forward(), as one layer with its heads and projections by role. */
+  readonly attention?: LayerInstance;
+}
+
+/** A model built at module level with explicit arguments: `model = GPT(GPTConfig(n_layer=24))`. */
+export interface InstanceResult {
+  readonly className: string;
+  readonly span: Span;
+  readonly summary: ModuleSummary;
+  /** Embedding and non-embedding parameters, and the KV cache per token of its attention. */
+  readonly sizing?: Sizing;
+}
+
+/** The feature size known after an assignment in forward(), shown as an inlay hint. */
+export interface SizeHint {
+  readonly span: Span;
+  readonly features: Poly;
+}
+
+export interface Analysis {
+  readonly language: Language;
+  readonly hints: readonly SizeHint[];
+  readonly layers: readonly LayerResult[];
+  readonly findings: readonly Finding[];
+  readonly modules: readonly ModuleResult[];
+  readonly instances: readonly InstanceResult[];
+}
+
+/**
+ * Every attention layer of the file: catalog attention at its call, and attention written by hand at its
+ * class name, in source order. The Explain panel and its quick pick read this list.
+ */
+export function attentionLayers(a: Analysis): LayerResult[] {
+  const own: LayerResult[] = a.modules.filter((m) => m.attention).map((m) => ({ span: m.span, layer: m.attention!, findings: [], values: [] }));
+  return [...a.layers.filter((l) => l.layer.attention), ...own].sort((x, y) => x.span.start - y.span.start);
+}
+
+/** One distinct count a layer site gets, and the first context that built it with that count. */
+export interface SiteValue {
+  readonly params: Poly;
+  /** `GPT (line 200) via Block ×12`: what built it, outermost first. */
+  readonly context: string;
+  /** How many contexts built it with this count. */
+  readonly contexts: number;
+}

@@ -1,0 +1,150 @@
+/**
+ * The runs of a file besides its module body, and what their results come to: factories, Hugging Face
+ * configurations, the parts of built models, functions no run reached; the total and the attention a class
+ * shows when several runs build it.
+ */
+import type { Construction } from './analysisCache';
+import type { Evaluator } from './evaluate';
+import type { LayerInstance } from './layer';
+import { emptyModule, summarize, type ModuleSummary, type ModuleTree } from './modules';
+import type { ModuleResult } from './results';
+import type { SourceModel } from './source';
+import type { DefRef, Value } from './value';
+
+/**
+ * The runs of a site's own code: its enclosing top-level class or function built or called with its own
+ * defaults, or run with its parameters unknown. Every other context is a real caller.
+ */
+export function lexicalContexts(fragment: SourceModel['fragments'][number], scope: number): ReadonlySet<string> {
+  let top = scope;
+  while (top >= 0 && fragment.scopes[top].parent >= 0) top = fragment.scopes[top].parent;
+  return new Set(['', ...(top >= 0 ? [`${fragment.scopes[top].name}()`] : [])]);
+}
+
+/** A class by the id of its statement, which an edit elsewhere leaves alone. */
+export function classKey(model: SourceModel, fragment: number, scope: number): string {
+  return `${model.fragments[fragment].id}:${scope}`;
+}
+
+/**
+ * Whether a class's text has what attention is computed with: a class built with names is followed through
+ * forward() only then. A prefilter: what the class does is still decided by following it.
+ */
+export function mayHoldAttention(text: string): boolean {
+  return ['softmax', 'Softmax', 'scaled_dot_product_attention', 'einsum', 'matmul', 'bmm', ' @ ', '_attention('].some((t) => text.includes(t));
+}
+
+/** The attention a class shows: the one every concrete build agrees on, else its description in names. */
+export function shown(all: readonly LayerInstance[]): LayerInstance | undefined {
+  // Two paths to one core (sdpa or a softmax, as torch allows): the one that reached the output projection.
+  const found = [...all].sort((a, b) => Number(!!b.attention?.output) - Number(!!a.attention?.output));
+  const concrete = found.filter((l) => l.params?.isConstant);
+  const first = concrete[0];
+  if (first && concrete.every((l) => l.params!.equals(first.params!) && l.summary === first.summary)) return first;
+  return found.find((l) => !l.params?.isConstant);
+}
+
+/**
+ * The build every context agrees on (the same total), if there is one: a context whose total is not known
+ * (a block of a loop that adds a layer this file cannot follow) may be another size, so there is none.
+ */
+export function agreed(list: readonly Construction[] | undefined): ModuleResult['built'] {
+  const builds = list?.map((b) => ({ context: b.context, summary: b.summary ?? summarize(b.tree!) }));
+  const first = builds?.[0];
+  if (!first?.summary.params?.isConstant || !builds!.every((b) => b.summary.params?.isConstant && b.summary.params.equals(first.summary.params!))) return undefined;
+  return first;
+}
+
+/**
+ * Top-level functions whose parameters all have defaults, run as they are (`def vit_base(**kw): return
+ * VisionTransformer(embed_dim=768, ..., **kw)`): the models they build are contexts of their layers.
+ */
+export function runFactories(evaluator: Evaluator, model: SourceModel): void {
+  model.fragments.forEach((fragment, fi) => {
+    fragment.scopes.forEach((scope, si) => {
+      if (scope.parent !== -1 || scope.kind !== 'function' || evaluator.budget.exhausted) return;
+      if (!scope.params.every((p) => p.default || p.variadic)) return;
+      const fn = evaluator.names.definition(fi, si, undefined);
+      if (fn.t === 'function') evaluator.guard(() => evaluator.inContext(`${scope.name}()`, undefined, () => evaluator.functions.callFunction(fn, [], new Map())));
+    });
+  });
+}
+
+/**
+ * A Hugging Face model names its configuration class (`config_class = BertConfig`) and is built with one;
+ * built with that configuration's defaults, it is a context of its own: `BertModel(BertConfig())`.
+ */
+export function runConfigured(evaluator: Evaluator, model: SourceModel): void {
+  const last = model.fragments[model.fragments.length - 1];
+  if (!last || !model.text({ start: 0, end: last.span.end }).includes('config_class')) return;
+  model.fragments.forEach((fragment, fi) => {
+    fragment.scopes.forEach((scope, si) => {
+      if (scope.parent !== -1 || scope.kind !== 'class' || evaluator.budget.exhausted) return;
+      const cls = evaluator.names.definition(fi, si, undefined);
+      if (cls.t !== 'class') return;
+      const config = evaluator.guard(() => evaluator.classes.attribute(cls, 'config_class', undefined));
+      if (config?.t !== 'class' || !evaluator.guard(() => evaluator.classes.needsArguments(cls))) return;
+      const built = evaluator.guard(() => {
+        const defaults = (config.owner ?? evaluator).classes.instantiate(config, { positional: [], keywords: new Map() }, undefined);
+        return evaluator.classes.instantiate(cls, { positional: [{ value: defaults }], keywords: new Map() }, undefined, `${scope.name}(${config.name}())`);
+      });
+      if (built?.t === 'module') followParts(evaluator, built.tree);
+    });
+  });
+}
+
+/**
+ * Each class of a model, once, followed through its own forward() quietly: a configured model's attention
+ * shows its heads (a model file's top class often has no forward() that reaches them).
+ */
+export function followParts(evaluator: Evaluator, root: ModuleTree, wanted: (cls: DefRef, tree: ModuleTree) => boolean = () => true): void {
+  const classes = new Set<string>();
+  const visited = new Set<ModuleTree>();
+  const visit = (tree: ModuleTree) => {
+    if (visited.has(tree) || evaluator.budget.exhausted) return;
+    visited.add(tree);
+    const value = evaluator.torch.asValue(tree);
+    if (value.t === 'module' && value.cls && !classes.has(value.cls.name) && wanted(value.cls, tree)) {
+      classes.add(value.cls.name);
+      evaluator.quiet++;
+      try {
+        evaluator.flows.followForward(value);
+      } finally {
+        evaluator.quiet--;
+      }
+    }
+    for (const child of tree.children.values()) visit(child);
+  };
+  visit(root);
+}
+
+/** Functions (and methods) holding a layer no run reached: run once with their parameters unknown. */
+export function runUnreached(evaluator: Evaluator, model: SourceModel, defaults: ReadonlyMap<string, Value>): void {
+  model.fragments.forEach((fragment, fi) => {
+    const pending = new Set(fragment.calls.filter((c) => !evaluator.reached.has(c.span.start) && c.scope >= 0).map((c) => c.scope));
+    const done = new Set<number>();
+    for (const si of pending) {
+      if (evaluator.budget.exhausted) return;
+      // The outermost function holding the site: nested functions run when it defines and calls them.
+      let top = si;
+      while (fragment.scopes[top].parent >= 0 && fragment.scopes[fragment.scopes[top].parent].kind === 'function') top = fragment.scopes[top].parent;
+      const scope = fragment.scopes[top];
+      if (scope.kind !== 'function' || done.has(top)) continue;
+      done.add(top);
+      const owner = scope.parent >= 0 && fragment.scopes[scope.parent].kind === 'class' ? scope.parent : undefined;
+      const self: Value | undefined = owner === undefined ? undefined : defaults.get(classKey(model, fi, owner)) ?? { t: 'module', tree: emptyModule(fragment.scopes[owner].name), fields: new Map() };
+      const fn = evaluator.names.definition(fi, top, undefined);
+      if (fn.t !== 'function') continue;
+      // Its parameters are names: what it builds is recorded, but a shape it meets proves no error.
+      evaluator.shared.paramsAsNames = scope;
+      evaluator.quiet++;
+      evaluator.guard(() => evaluator.functions.callFunction(fn, [], new Map(), self));
+      evaluator.quiet--;
+      evaluator.shared.paramsAsNames = undefined;
+    }
+  });
+}
+
+export function unknownSummary(name: string): ModuleSummary {
+  return { params: undefined, reason: `${name} could not be built within Attention Lens's work budget`, children: [], tied: [] };
+}

@@ -6,24 +6,24 @@
  */
 import type { Expr, Span } from './expr';
 import type { ExprRef, ImportResolver, Scope, SourceModel } from './source';
-import { extendDims, shapeOf } from './views';
-import { NONE, SCALAR, UNKNOWN, asPoly, int, truthy, type Value } from './value';
+import { memberOf } from './interp/members';
+import { NONE, SCALAR, UNKNOWN, int, truthy, type Value } from './value';
 import { Poly } from './symbolic';
 import { layerSpec } from './catalog';
 import { normalizePath } from './imports';
-import { LIMITS, type Budget } from './interp/budget';
+import type { Budget } from './interp/budget';
 import { Frame } from './interp/frame';
 import { Journal } from './interp/journal';
 import { Runner, type Interp } from './interp/statements';
 import { Calls } from './interp/calls';
-import { Functions } from './interp/functions';
+import { Functions, inlineFunction } from './interp/functions';
 import { Flows } from './interp/flows';
 import { Names } from './interp/names';
 import { Assignments } from './interp/assign';
 import { Dicts } from './interp/dicts';
 import { subscript } from './interp/items';
-import { comprehension, dictDisplay } from './interp/displays';
-import { arithmetic, compare } from './interp/arith';
+import { comprehension, dictDisplay, fstring, listDisplay } from './interp/displays';
+import { arithmetic, compare, unary } from './interp/arith';
 import { countOf, itemsOf } from './interp/builtins';
 import { ShapeChecks } from './interp/shapeChecks';
 import { ClassModel } from './interp/classes';
@@ -112,7 +112,6 @@ export class Evaluator implements Interp {
     return this.model.fragments[fragment].scopes[scope];
   }
 
-
   /** Runs the module body once, statement by statement; a budget overrun leaves the rest unknown. */
   runModule(): void {
     if (this.ran) return;
@@ -160,8 +159,6 @@ export class Evaluator implements Interp {
     }
   }
 
-  // ---- expressions --------------------------------------------------------------------------------
-
   eval(e: Expr, frame: Frame): Value {
     this.budget.tick();
     switch (e.k) {
@@ -185,17 +182,8 @@ export class Evaluator implements Interp {
       }
       case 'binary':
         return this.binary(e.op, this.eval(e.left, frame), this.eval(e.right, frame), e.span);
-      case 'unary': {
-        const v = this.eval(e.operand, frame);
-        if (e.op === 'not') {
-          const t = truthy(v);
-          return t === undefined ? SCALAR : { t: 'bool', v: !t };
-        }
-        if (e.op === '+') return v;
-        if (v.t === 'float') return v.v === undefined ? v : { t: 'float', v: -v.v };
-        const p = asPoly(v);
-        return p ? int(p.neg()) : UNKNOWN;
-      }
+      case 'unary':
+        return unary(e.op, this.eval(e.operand, frame));
       case 'compare': {
         const result = compare(e.op, this.eval(e.left, frame), this.eval(e.right, frame));
         return result.t === 'unknown' ? SCALAR : result;
@@ -215,27 +203,8 @@ export class Evaluator implements Interp {
         const b = this.eval(e.otherwise, frame);
         return a === b || (a.t !== 'module' && a.t !== 'layer' && compare('==', a, b).t === 'bool' && (compare('==', a, b) as { v: boolean }).v) ? a : UNKNOWN;
       }
-      case 'list': {
-        const items: Value[] = [];
-        for (const item of e.items) {
-          if (item.k !== 'star') {
-            items.push(this.eval(item, frame));
-            continue;
-          }
-          // `(*x.shape[:-1], -1, head_dim)`: the leading dimensions of a forward() argument, then the rest.
-          const starred = this.eval(item.value, frame);
-          if (starred.t === 'dims' && items.length === 0) {
-            const rest = e.items.slice(1);
-            if (rest.some((r) => r.k === 'star')) return UNKNOWN;
-            return extendDims(starred, rest.map((r) => this.eval(r, frame)));
-          }
-          // `(n, *(s + r for ...))`: the starred items, when they can be listed; else the length is not known.
-          const spread = this.iteration(starred).values;
-          if (!spread || items.length + spread.length > LIMITS.listItems) return UNKNOWN;
-          items.push(...spread);
-        }
-        return { t: 'seq', items, tuple: e.tuple };
-      }
+      case 'list':
+        return listDisplay(this, e, frame);
       case 'dict':
         return dictDisplay(this, e, frame);
       case 'call':
@@ -244,20 +213,10 @@ export class Evaluator implements Interp {
         return comprehension(this, e, frame);
       case 'lambda':
         return { t: 'lambda', expr: e, closure: frame };
-      case 'function': {
-        const at = inlineScope(this.model, e.span.start);
-        return at ? this.names.definition(at.fragment, at.scope, frame) : UNKNOWN;
-      }
-      case 'fstring': {
-        let text = '';
-        for (const part of e.parts) {
-          const v = typeof part === 'string' ? ({ t: 'str', v: part } as Value) : this.eval(part, frame);
-          if (v.t === 'str') text += v.v;
-          else if (v.t === 'int' && v.p.constant !== undefined) text += String(v.p.constant);
-          else return SCALAR;
-        }
-        return { t: 'str', v: text };
-      }
+      case 'function':
+        return inlineFunction(this, e.span.start, frame);
+      case 'fstring':
+        return fstring(this, e, frame);
       case 'slice': {
         const bound = (x: Expr | undefined) => (x ? this.eval(x, frame) : NONE);
         return { t: 'slice', lower: bound(e.lower), upper: bound(e.upper), step: bound(e.step) };
@@ -266,8 +225,6 @@ export class Evaluator implements Interp {
         return UNKNOWN;
     }
   }
-
-
 
   iteration(v: Value): { values?: readonly Value[]; count?: Poly; item?: Value } {
     if (v.t === 'module' && !v.items) {
@@ -280,67 +237,11 @@ export class Evaluator implements Interp {
     return { values: itemsOf(v), count: countOf(v) };
   }
 
-  // ---- names --------------------------------------------------------------------------------------
-
-
-
-
-
-
-
   // ---- attributes and items -----------------------------------------------------------------------
 
   member(obj: Value, id: string): Value {
-    switch (obj.t) {
-      case 'ref':
-        // `blocks.FeedForward` after `import * as blocks from './blocks'`: the other file's own definition.
-        if (this.language === 'typescript' && obj.path.startsWith('.')) {
-          const found = this.names.importedName(obj.path, id);
-          if (found) return found;
-        }
-        return { t: 'ref', path: `${obj.path}.${id}` };
-      case 'dict': {
-        if (this.dicts.isTainted(obj)) return UNKNOWN;
-        const field = obj.fields.get(id);
-        if (field) return field;
-        if (obj.cls) return this.classes.attribute(obj.cls, id, obj) ?? UNKNOWN;
-        return obj.origin ? { t: 'sym', name: `${obj.origin}.${id}` } : UNKNOWN;
-      }
-      case 'sym':
-        return { t: 'sym', name: `${obj.name}.${id}` };
-      case 'seq':
-        // JavaScript's `xs.length` (copies a loop pushed leave it not known).
-        return id === 'length' && this.language === 'typescript' && !obj.items.some((i) => i.t === 'repeat') ? int(obj.items.length) : UNKNOWN;
-      case 'class':
-        return this.classes.attribute(obj, id, undefined) ?? UNKNOWN;
-      case 'module':
-      case 'layer': {
-        const tree = this.torch.moduleOf(obj)!;
-        const field = obj.t === 'module' ? obj.fields.get(id) : undefined;
-        if (field && (field.t !== 'module' && field.t !== 'layer' ? !tree.children.has(id) && !tree.params.has(id) : this.torch.moduleOf(field) === tree.children.get(id))) return field;
-        const child = tree.children.get(id);
-        if (child) return this.torch.asValue(child);
-        const p = tree.params.get(id);
-        if (p) return { t: 'param', ref: p };
-        if (field) return field;
-        if (obj.t === 'module' && obj.cls) return this.classes.attribute(obj.cls, id, obj) ?? UNKNOWN;
-        return UNKNOWN;
-      }
-      case 'super':
-        return this.classes.superAttribute(obj, id) ?? UNKNOWN;
-      case 'tensor':
-        return id === 'shape' ? shapeOf(obj) : id === 'T' ? obj : UNKNOWN;
-      default:
-        return UNKNOWN;
-    }
+    return memberOf(this, obj, id);
   }
-
-
-  // ---- assignment ---------------------------------------------------------------------------------
-
-
-
-
 
   assign(target: Expr, value: Value, frame: Frame, source?: Expr): void {
     this.assignments.assign(target, value, frame, source);
@@ -387,8 +288,6 @@ export class Evaluator implements Interp {
     this.hooks.raised(span, name, message?.t === 'str' ? message.v : undefined);
   }
 
-  // ---- arithmetic ---------------------------------------------------------------------------------
-
   binary(op: string, l: Value, r: Value, span?: Span): Value {
     // In TypeScript `+` on tensors is no tensor operation (js-pytorch and TF.js use add()): nothing to check.
     if (l.t === 'tensor' && r.t === 'tensor') return this.checks.broadcast(op, l, r, this.language === 'python' ? span : undefined);
@@ -398,51 +297,10 @@ export class Evaluator implements Interp {
     return arithmetic(op, l, r, this.language);
   }
 
-  // ---- calls --------------------------------------------------------------------------------------
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
   // ---- tensors through forward() ------------------------------------------------------------------
-
-
 
   /** A catalog layer's spec is known for `path`. */
   isCatalogLayer(path: string): boolean {
     return layerSpec(normalizePath(path)) !== undefined;
   }
-}
-
-
-
-
-
-/** The function scope an inline function (an arrow with a body) was lowered to: the one starting at `start`. */
-function inlineScope(model: SourceModel, start: number): { fragment: number; scope: number } | undefined {
-  let lo = 0;
-  let hi = model.fragments.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const f = model.fragments[mid];
-    if (start < f.span.start) hi = mid - 1;
-    else if (start >= f.span.end) lo = mid + 1;
-    else {
-      const scope = f.scopes.findIndex((s) => s.kind === 'function' && s.extent.start === start);
-      return scope >= 0 ? { fragment: mid, scope } : undefined;
-    }
-  }
-  return undefined;
 }

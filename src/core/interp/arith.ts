@@ -4,7 +4,7 @@
  */
 import { extendDims } from '../views';
 import { Poly } from '../symbolic';
-import { UNKNOWN, asPoly, int, type Value } from '../value';
+import { SCALAR, UNKNOWN, asPoly, int, truthy, type Value } from '../value';
 import type { CompareOp } from '../expr';
 import { LIMITS } from './budget';
 
@@ -198,4 +198,16 @@ function membership(item: Value, container: Value, positive: boolean): Value {
     return found(unsure ? undefined : false);
   }
   return UNKNOWN;
+}
+
+/** `-x`, `+x`, `not x`. */
+export function unary(op: string, v: Value): Value {
+  if (op === 'not') {
+    const t = truthy(v);
+    return t === undefined ? SCALAR : { t: 'bool', v: !t };
+  }
+  if (op === '+') return v;
+  if (v.t === 'float') return v.v === undefined ? v : { t: 'float', v: -v.v };
+  const p = asPoly(v);
+  return p ? int(p.neg()) : UNKNOWN;
 }

@@ -1,7 +1,8 @@
-/** Displays that build values: dicts (`{**base, "k": v}`) and comprehensions (`[Block(c) for _ in range(n)]`). */
+/** Displays that build values: lists and tuples, dicts (`{**base, "k": v}`), f-strings and comprehensions (`[Block(c) for _ in range(n)]`). */
 import { mentionsName, type Expr } from '../expr';
 import type { Evaluator } from '../evaluate';
-import { UNKNOWN, truthy, type Value } from '../value';
+import { extendDims } from '../views';
+import { SCALAR, UNKNOWN, truthy, type Value } from '../value';
 import { LIMITS } from './budget';
 import type { Frame } from './frame';
 
@@ -52,4 +53,39 @@ export function comprehension(ev: Evaluator, e: Extract<Expr, { k: 'comprehensio
     if (keep) items.push(ev.eval(e.element, inner));
   }
   return { t: 'seq', items };
+}
+
+/** `[a, b]`, `(a, *rest)`, and `(*x.shape[:-1], -1, head_dim)`: the leading dimensions of a forward() argument, then the rest. */
+export function listDisplay(ev: Evaluator, e: Extract<Expr, { k: 'list' }>, frame: Frame): Value {
+  const items: Value[] = [];
+  for (const item of e.items) {
+    if (item.k !== 'star') {
+      items.push(ev.eval(item, frame));
+      continue;
+    }
+    // `(*x.shape[:-1], -1, head_dim)`: the leading dimensions of a forward() argument, then the rest.
+    const starred = ev.eval(item.value, frame);
+    if (starred.t === 'dims' && items.length === 0) {
+      const rest = e.items.slice(1);
+      if (rest.some((r) => r.k === 'star')) return UNKNOWN;
+      return extendDims(starred, rest.map((r) => ev.eval(r, frame)));
+    }
+    // `(n, *(s + r for ...))`: the starred items, when they can be listed; else the length is not known.
+    const spread = ev.iteration(starred).values;
+    if (!spread || items.length + spread.length > LIMITS.listItems) return UNKNOWN;
+    items.push(...spread);
+  }
+  return { t: 'seq', items, tuple: e.tuple };
+}
+
+/** `f"proj_{name}"`: the text, when every piece is known. */
+export function fstring(ev: Evaluator, e: Extract<Expr, { k: 'fstring' }>, frame: Frame): Value {
+  let text = '';
+  for (const part of e.parts) {
+    const v = typeof part === 'string' ? ({ t: 'str', v: part } as Value) : ev.eval(part, frame);
+    if (v.t === 'str') text += v.v;
+    else if (v.t === 'int' && v.p.constant !== undefined) text += String(v.p.constant);
+    else return SCALAR;
+  }
+  return { t: 'str', v: text };
 }

@@ -124,3 +124,21 @@ export class Functions {
     }
   }
 }
+
+/** An arrow function with a body, as the value of the function scope it was lowered to (the one starting at `start`). */
+export function inlineFunction(ev: Evaluator, start: number, frame: Frame): Value {
+  const fragments = ev.model.fragments;
+  let lo = 0;
+  let hi = fragments.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const f = fragments[mid];
+    if (start < f.span.start) hi = mid - 1;
+    else if (start >= f.span.end) lo = mid + 1;
+    else {
+      const scope = f.scopes.findIndex((s) => s.kind === 'function' && s.extent.start === start);
+      return scope >= 0 ? ev.names.definition(mid, scope, frame) : UNKNOWN;
+    }
+  }
+  return UNKNOWN;
+}

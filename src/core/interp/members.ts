@@ -1,0 +1,49 @@
+/** `obj.id`: attributes of imports, dicts, classes, modules, layers, tensors, and JavaScript's `length`. */
+import type { Evaluator } from '../evaluate';
+import { shapeOf } from '../views';
+import { int, UNKNOWN, type Value } from '../value';
+
+export function memberOf(ev: Evaluator, obj: Value, id: string): Value {
+  switch (obj.t) {
+    case 'ref':
+      // `blocks.FeedForward` after `import * as blocks from './blocks'`: the other file's own definition.
+      if (ev.language === 'typescript' && obj.path.startsWith('.')) {
+        const found = ev.names.importedName(obj.path, id);
+        if (found) return found;
+      }
+      return { t: 'ref', path: `${obj.path}.${id}` };
+    case 'dict': {
+      if (ev.dicts.isTainted(obj)) return UNKNOWN;
+      const field = obj.fields.get(id);
+      if (field) return field;
+      if (obj.cls) return ev.classes.attribute(obj.cls, id, obj) ?? UNKNOWN;
+      return obj.origin ? { t: 'sym', name: `${obj.origin}.${id}` } : UNKNOWN;
+    }
+    case 'sym':
+      return { t: 'sym', name: `${obj.name}.${id}` };
+    case 'seq':
+      // JavaScript's `xs.length` (copies a loop pushed leave it not known).
+      return id === 'length' && ev.language === 'typescript' && !obj.items.some((i) => i.t === 'repeat') ? int(obj.items.length) : UNKNOWN;
+    case 'class':
+      return ev.classes.attribute(obj, id, undefined) ?? UNKNOWN;
+    case 'module':
+    case 'layer': {
+      const tree = ev.torch.moduleOf(obj)!;
+      const field = obj.t === 'module' ? obj.fields.get(id) : undefined;
+      if (field && (field.t !== 'module' && field.t !== 'layer' ? !tree.children.has(id) && !tree.params.has(id) : ev.torch.moduleOf(field) === tree.children.get(id))) return field;
+      const child = tree.children.get(id);
+      if (child) return ev.torch.asValue(child);
+      const p = tree.params.get(id);
+      if (p) return { t: 'param', ref: p };
+      if (field) return field;
+      if (obj.t === 'module' && obj.cls) return ev.classes.attribute(obj.cls, id, obj) ?? UNKNOWN;
+      return UNKNOWN;
+    }
+    case 'super':
+      return ev.classes.superAttribute(obj, id) ?? UNKNOWN;
+    case 'tensor':
+      return id === 'shape' ? shapeOf(obj) : id === 'T' ? obj : UNKNOWN;
+    default:
+      return UNKNOWN;
+  }
+}

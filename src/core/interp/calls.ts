@@ -10,6 +10,7 @@ import { normalizePath } from '../imports';
 import { NONE, UNKNOWN, type Value } from '../value';
 import { APPLY_METHODS, tensorSource } from '../flow';
 import { BUILTIN_CALLS, itemsOf } from './builtins';
+import { classBuiltin } from './classBuiltins';
 import { Frame } from './frame';
 
 /** TF.js merge layers of equal shapes: the shape passes on. */
@@ -53,7 +54,7 @@ export class Calls {
       if (special) return special;
       callee = this.ev.member(obj, c.id);
     } else if (c.k === 'name' && c.id === 'super' && this.ev.language === 'typescript') {
-      const s = this.ev.classes.builtin('builtins.super', [], new Map(), frame);
+      const s = classBuiltin(this.ev, 'builtins.super', [], new Map(), frame);
       return s?.t === 'super' ? this.superInit(s, e, frame) : UNKNOWN;
     } else {
       callee = this.ev.eval(c, frame);
@@ -154,7 +155,7 @@ export class Calls {
     const positional = bound.positional.map((p) => p.value);
     const keywords = plain(bound.keywords);
     if (path === 'builtins.map') return this.map(positional, e, frame);
-    const language = this.ev.classes.builtin(path, positional, keywords, frame);
+    const language = classBuiltin(this.ev, path, positional, keywords, frame);
     if (language) return language;
     const functional = this.ev.checks.tensorFunction(path, positional, keywords);
     if (functional) return functional;

@@ -8,7 +8,7 @@ import type { BoundCall, CallExpr } from './hooks';
 import { NOT_BUILT } from './tfjsLayerClasses';
 import { normalizePath } from '../imports';
 import { emptyModule, layerModule } from '../modules';
-import { NONE, SCALAR, UNKNOWN, type DefRef, type Value } from '../value';
+import { NONE, UNKNOWN, type DefRef, type Value } from '../value';
 import type { Scope } from '../source';
 import { Frame } from './frame';
 
@@ -24,7 +24,8 @@ const MODULE_BASES = new Set(['torch.nn.Module', 'jspytorch.torch.nn.Module', 't
 const MODULE_BASE_NAMES = new Set(['PreTrainedModel', 'LightningModule', 'ModelMixin']);
 const PLAIN_BASES = new Set(['builtins.object', 'typing.NamedTuple', 'typing.Generic', 'abc.ABC']);
 
-const key = (c: ClassRef) => `${c.fragment}:${c.scope}`;
+/** A class by its place in its file. */
+export const key = (c: ClassRef) => `${c.fragment}:${c.scope}`;
 
 export class ClassModel {
   private readonly attrs = new Map<string, Map<string, Value> | undefined>();
@@ -265,92 +266,6 @@ export class ClassModel {
     });
     return self;
   }
-
-  /** Built-ins about objects and classes; undefined for any other path. */
-  builtin(path: string, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, frame: Frame): Value | undefined {
-    const [a, b, c] = positional;
-    switch (path) {
-      case 'builtins.isinstance':
-        return a && b ? this.isInstance(a, b) : UNKNOWN;
-      case 'builtins.issubclass':
-        return a?.t === 'class' && b ? this.isSubclass(a, b) : SCALAR;
-      case 'builtins.callable':
-        return a ? (a.t === 'function' || a.t === 'class' || a.t === 'lambda' || a.t === 'partial' ? { t: 'bool', v: true } : a.t === 'int' || a.t === 'str' || a.t === 'none' || a.t === 'float' ? { t: 'bool', v: false } : SCALAR) : UNKNOWN;
-      case 'builtins.getattr': {
-        if (!a || b?.t !== 'str') return UNKNOWN;
-        const v = this.ev.member(a, b.v);
-        return v.t === 'unknown' && c && a.t === 'dict' && !a.fields.has(b.v) && !a.cls ? c : v;
-      }
-      case 'builtins.hasattr': {
-        if (!a || b?.t !== 'str') return SCALAR;
-        if (a.t === 'dict' && !a.cls) return { t: 'bool', v: a.fields.has(b.v) };
-        const v = this.ev.member(a, b.v);
-        return v.t === 'unknown' || v.t === 'sym' || v.t === 'ref' ? SCALAR : { t: 'bool', v: true };
-      }
-      case 'builtins.setattr':
-        if (a && b?.t === 'str' && c) this.ev.assignments.setAttribute(a, b.v, c, true);
-        else if (a?.t === 'module') this.ev.torch.owner(a.tree).differs(a.tree.children as Map<string, unknown>, '', 'an attribute set under a name that is not known');
-        return NONE;
-      case 'builtins.super': {
-        const scope = frame.scope >= 0 ? this.ev.scopeAt(frame.fragment, frame.scope) : undefined;
-        const cls = a?.t === 'class' ? a : scope && scope.parent >= 0 ? this.ev.names.definition(frame.fragment, scope.parent, undefined) : undefined;
-        const self = b ?? this.ev.names.lookup(this.ev.selfName, frame);
-        return cls?.t === 'class' ? { t: 'super', cls, self } : UNKNOWN;
-      }
-      case 'functools.partial':
-        return a ? { t: 'partial', fn: a, positional: positional.slice(1), keywords } : UNKNOWN;
-      case 'builtins.print':
-        return NONE;
-      case 'builtins.type':
-        return a?.t === 'module' && a.cls ? { t: 'class', ...a.cls } : UNKNOWN;
-      default:
-        return undefined;
-    }
-  }
-
-  private isInstance(v: Value, cls: Value): Value {
-    if (cls.t === 'seq') {
-      let unsure = false;
-      for (const c of cls.items) {
-        const r = this.isInstance(v, c);
-        if (r.t === 'bool' && r.v) return r;
-        if (r.t !== 'bool') unsure = true;
-      }
-      return unsure ? SCALAR : { t: 'bool', v: false };
-    }
-    const path = cls.t === 'ref' ? normalizePath(cls.path) : undefined;
-    const primitive: Record<string, (x: Value) => boolean | undefined> = {
-      'builtins.int': (x) => (x.t === 'int' ? (x.p.isConstant ? true : undefined) : x.t === 'bool' ? true : known(x) ? false : undefined),
-      'builtins.float': (x) => (x.t === 'float' ? true : known(x) ? false : undefined),
-      'builtins.bool': (x) => (x.t === 'bool' ? true : known(x) ? false : undefined),
-      'builtins.str': (x) => (x.t === 'str' ? true : known(x) ? false : undefined),
-      'builtins.tuple': (x) => (x.t === 'seq' ? !!x.tuple : known(x) ? false : undefined),
-      'builtins.list': (x) => (x.t === 'seq' ? !x.tuple : known(x) ? false : undefined),
-      'builtins.dict': (x) => (x.t === 'dict' && !x.cls ? true : known(x) ? false : undefined),
-    };
-    if (path && primitive[path]) {
-      const r = primitive[path](v);
-      return r === undefined ? SCALAR : { t: 'bool', v: r };
-    }
-    if (cls.t === 'class') {
-      const instanceClass = v.t === 'module' ? v.cls : v.t === 'dict' ? v.cls : undefined;
-      if (instanceClass) return this.isSubclass({ t: 'class', ...instanceClass }, cls);
-      return known(v) ? { t: 'bool', v: false } : SCALAR;
-    }
-    if (path && v.t === 'layer') return { t: 'bool', v: path.endsWith(`.${v.layer.kind}`) || path === 'torch.nn.Module' };
-    return SCALAR;
-  }
-
-  private isSubclass(a: Extract<Value, { t: 'class' }>, b: Value): Value {
-    if (b.t === 'class') return { t: 'bool', v: (this.mro(a) ?? []).some((x) => !('path' in x) && key(x) === key(b) && (x.owner ?? this.ev) === (b.owner ?? this.ev)) };
-    if (b.t === 'ref') return { t: 'bool', v: (this.mro(a) ?? []).some((x) => 'path' in x && x.path === normalizePath(b.path)) };
-    return SCALAR;
-  }
-}
-
-/** Values whose kind is certain (so `isinstance` of another kind is False). */
-function known(v: Value): boolean {
-  return v.t !== 'unknown' && v.t !== 'sym';
 }
 
 /** C3 merge of the bases' orders. */

@@ -1,0 +1,92 @@
+/** Python's built-ins about objects and classes: `isinstance`, `issubclass`, `getattr`/`hasattr`/`setattr`, `super()`, `type`, `functools.partial`. */
+import type { Evaluator } from '../evaluate';
+import { normalizePath } from '../imports';
+import { NONE, SCALAR, UNKNOWN, type Value } from '../value';
+import { key } from './classes';
+import type { Frame } from './frame';
+
+/** Built-ins about objects and classes; undefined for any other path. */
+export function classBuiltin(ev: Evaluator, path: string, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, frame: Frame): Value | undefined {
+  const [a, b, c] = positional;
+  switch (path) {
+    case 'builtins.isinstance':
+      return a && b ? isInstance(ev, a, b) : UNKNOWN;
+    case 'builtins.issubclass':
+      return a?.t === 'class' && b ? isSubclass(ev, a, b) : SCALAR;
+    case 'builtins.callable':
+      return a ? (a.t === 'function' || a.t === 'class' || a.t === 'lambda' || a.t === 'partial' ? { t: 'bool', v: true } : a.t === 'int' || a.t === 'str' || a.t === 'none' || a.t === 'float' ? { t: 'bool', v: false } : SCALAR) : UNKNOWN;
+    case 'builtins.getattr': {
+      if (!a || b?.t !== 'str') return UNKNOWN;
+      const v = ev.member(a, b.v);
+      return v.t === 'unknown' && c && a.t === 'dict' && !a.fields.has(b.v) && !a.cls ? c : v;
+    }
+    case 'builtins.hasattr': {
+      if (!a || b?.t !== 'str') return SCALAR;
+      if (a.t === 'dict' && !a.cls) return { t: 'bool', v: a.fields.has(b.v) };
+      const v = ev.member(a, b.v);
+      return v.t === 'unknown' || v.t === 'sym' || v.t === 'ref' ? SCALAR : { t: 'bool', v: true };
+    }
+    case 'builtins.setattr':
+      if (a && b?.t === 'str' && c) ev.assignments.setAttribute(a, b.v, c, true);
+      else if (a?.t === 'module') ev.torch.owner(a.tree).differs(a.tree.children as Map<string, unknown>, '', 'an attribute set under a name that is not known');
+      return NONE;
+    case 'builtins.super': {
+      const scope = frame.scope >= 0 ? ev.scopeAt(frame.fragment, frame.scope) : undefined;
+      const cls = a?.t === 'class' ? a : scope && scope.parent >= 0 ? ev.names.definition(frame.fragment, scope.parent, undefined) : undefined;
+      const self = b ?? ev.names.lookup(ev.selfName, frame);
+      return cls?.t === 'class' ? { t: 'super', cls, self } : UNKNOWN;
+    }
+    case 'functools.partial':
+      return a ? { t: 'partial', fn: a, positional: positional.slice(1), keywords } : UNKNOWN;
+    case 'builtins.print':
+      return NONE;
+    case 'builtins.type':
+      return a?.t === 'module' && a.cls ? { t: 'class', ...a.cls } : UNKNOWN;
+    default:
+      return undefined;
+  }
+}
+
+function isInstance(ev: Evaluator, v: Value, cls: Value): Value {
+  if (cls.t === 'seq') {
+    let unsure = false;
+    for (const c of cls.items) {
+      const r = isInstance(ev, v, c);
+      if (r.t === 'bool' && r.v) return r;
+      if (r.t !== 'bool') unsure = true;
+    }
+    return unsure ? SCALAR : { t: 'bool', v: false };
+  }
+  const path = cls.t === 'ref' ? normalizePath(cls.path) : undefined;
+  const primitive: Record<string, (x: Value) => boolean | undefined> = {
+    'builtins.int': (x) => (x.t === 'int' ? (x.p.isConstant ? true : undefined) : x.t === 'bool' ? true : known(x) ? false : undefined),
+    'builtins.float': (x) => (x.t === 'float' ? true : known(x) ? false : undefined),
+    'builtins.bool': (x) => (x.t === 'bool' ? true : known(x) ? false : undefined),
+    'builtins.str': (x) => (x.t === 'str' ? true : known(x) ? false : undefined),
+    'builtins.tuple': (x) => (x.t === 'seq' ? !!x.tuple : known(x) ? false : undefined),
+    'builtins.list': (x) => (x.t === 'seq' ? !x.tuple : known(x) ? false : undefined),
+    'builtins.dict': (x) => (x.t === 'dict' && !x.cls ? true : known(x) ? false : undefined),
+  };
+  if (path && primitive[path]) {
+    const r = primitive[path](v);
+    return r === undefined ? SCALAR : { t: 'bool', v: r };
+  }
+  if (cls.t === 'class') {
+    const instanceClass = v.t === 'module' ? v.cls : v.t === 'dict' ? v.cls : undefined;
+    if (instanceClass) return isSubclass(ev, { t: 'class', ...instanceClass }, cls);
+    return known(v) ? { t: 'bool', v: false } : SCALAR;
+  }
+  if (path && v.t === 'layer') return { t: 'bool', v: path.endsWith(`.${v.layer.kind}`) || path === 'torch.nn.Module' };
+  return SCALAR;
+}
+
+function isSubclass(ev: Evaluator, a: Extract<Value, { t: 'class' }>, b: Value): Value {
+  if (b.t === 'class') return { t: 'bool', v: (ev.classes.mro(a) ?? []).some((x) => !('path' in x) && key(x) === key(b) && (x.owner ?? ev) === (b.owner ?? ev)) };
+  if (b.t === 'ref') return { t: 'bool', v: (ev.classes.mro(a) ?? []).some((x) => 'path' in x && x.path === normalizePath(b.path)) };
+  return SCALAR;
+}
+
+/** Values whose kind is certain (so `isinstance` of another kind is False). */
+function known(v: Value): boolean {
+  return v.t !== 'unknown' && v.t !== 'sym';
+}

@@ -7,7 +7,9 @@ Usage (from the repo root): /usr/bin/python3 scripts/ground-truth/pytorch_attent
 Writes test/fixtures/expected/pytorch-attention.json:
   {"classes": {name: {"heads", "queries", "keys", "projections": {attribute: out_features}}},
    "forward": {model: null | "ErrorType: message"},
-   "mistakes": {class or builder: {"line", "error"}}}
+   "mistakes": {class or builder: {"line", "error"}},
+   "realistic": {fixture: {model: null | "ErrorType: message"}}: the models the realistic fixtures build at
+   module level, run on an input of their kind: where PyTorch runs them, Attention Lens must report no error}
 """
 import traceback
 import json
@@ -92,7 +94,7 @@ def main():
             if shape and type(m).__name__ not in classes:
                 projections = {n: c.out_features for n, c in m.named_modules() if isinstance(c, torch.nn.Linear)}
                 classes[type(m).__name__] = {"heads": shape[1], "queries": shape[2], "keys": shape[3], "projections": projections}
-    result = {"generatedBy": "scripts/ground-truth/pytorch_attention.py", "torch": torch.__version__, "classes": classes, "forward": forward, "mistakes": mistakes()}
+    result = {"generatedBy": "scripts/ground-truth/pytorch_attention.py", "torch": torch.__version__, "classes": classes, "forward": forward, "mistakes": mistakes(), "realistic": realistic()}
     OUT.write_text(json.dumps(result, indent=2) + "\n")
     for name, c in classes.items():
         print(f"{name:<22} heads {c['heads']:>3}  projections {c['projections']}")
@@ -100,6 +102,33 @@ def main():
         print(f"forward {name:<22} {error or 'ok'}")
     for name, raised in result["mistakes"].items():
         print(f"mistake {name:<22} line {raised['line']}: {raised['error']}")
+    for path, runs in result["realistic"].items():
+        for name, error in runs.items():
+            print(f"realistic {path}:{name} {error or 'ok'}")
+
+
+# The realistic fixtures' models and an input each takes: token ids for the GPTs, a sequence of features for
+# the Perceiver (its input width read from its own first norm).
+REALISTIC = {
+    "test/fixtures/models/pytorch/gpt.py": lambda ns: ("model", (torch.randint(0, 100, (2, 8)),)),
+    "examples/gpt.py": lambda ns: ("model", (torch.randint(0, 100, (2, 8)),)),
+    "test/fixtures/models/pytorch/cross_attention.py": lambda ns: ("perceiver", (torch.randn(2, 16, ns["perceiver"].cross.norm_inputs.normalized_shape[0]),)),
+}
+
+
+def realistic():
+    """Each realistic fixture's model run forward once: None when PyTorch runs it, else its error."""
+    out = {}
+    for path, make in REALISTIC.items():
+        namespace = runpy.run_path(str(ROOT / path))
+        name, args = make(namespace)
+        try:
+            with torch.no_grad():
+                namespace[name](*args)
+            out[path] = {name: None}
+        except Exception as e:  # the error is the datum
+            out[path] = {name: f"{type(e).__name__}: {str(e).splitlines()[0]}"}
+    return out
 
 
 def mistakes():

@@ -18,6 +18,7 @@ interface Truth {
   readonly classes: Record<string, { heads: number; queries: number; keys: number; projections: Record<string, number> }>;
   readonly forward: Record<string, string | null>;
   readonly mistakes: Record<string, { line: number; error: string }>;
+  readonly realistic: Record<string, Record<string, string | null>>;
 }
 
 /** What each error PyTorch raises in attention_mistakes.py is reported as. */
@@ -137,6 +138,15 @@ suite('attention written by hand', () => {
     assert.strictEqual(tiny.summary.params?.constant, 37_184_640n);
     assert.strictEqual(tiny.sizing?.attentionLayers.constant, 12n);
     assert.strictEqual(tiny.sizing?.kvPerToken, undefined);
+  });
+
+  test('the realistic models PyTorch runs (GPT, the examples\' GPT, a Perceiver) get no error', async () => {
+    for (const [file, runs] of Object.entries(truth.realistic)) {
+      assert.deepStrictEqual(Object.values(runs), [null], `${file}: PyTorch runs it`);
+      const analysis = await analyzeText(readFileSync(path.join(ROOT, file), 'utf8'), 'python', path.join(ROOT, file));
+      assert.deepStrictEqual(analysis.findings.map((f) => `${f.span.startLine + 1} ${f.code}`), [], file);
+      assert.ok(analysis.instances.length > 0, `${file} builds its model`);
+    }
   });
 });
 

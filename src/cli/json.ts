@@ -34,9 +34,10 @@ function attentionJson(layer: LayerInstance) {
   const size = (p: Poly | undefined) => (p === undefined ? null : p.constant !== undefined ? Number(p.constant) : p.toString());
   return {
     summary: layer.summary,
-    heads: size(a.heads),
+    // Heads not found in the code have no number and no name of the user's.
+    heads: layer.summary.startsWith('heads not known') ? null : size(a.heads),
     headDim: size(a.headDim),
-    kvHeads: size(a.kvHeads ?? a.heads),
+    kvHeads: layer.summary.startsWith('heads not known') ? null : size(a.kvHeads ?? a.heads),
     tensors: layer.tensors.filter((t) => t.role).map((t) => ({ name: t.name, role: t.role })),
   };
 }

@@ -250,7 +250,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   runFactories(evaluator, model);
   runConfigured(evaluator, model);
   const modules: ModuleResult[] = classes.map(({ key, result }) => {
-    const withAttention = { ...result, attention: shown([...(attentions.get(key)?.values() ?? [])]) };
+    const withAttention = { ...result, attention: shown([...(attentions.get(key)?.values() ?? [])], result.summary.params) };
     return result.summary.params?.isConstant ? withAttention : { ...withAttention, built: agreed(constructions.get(key)) };
   });
   symbolic = true;

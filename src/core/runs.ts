@@ -9,6 +9,7 @@ import type { LayerInstance } from './layer';
 import { emptyModule, summarize, type ModuleSummary, type ModuleTree } from './modules';
 import type { ModuleResult } from './results';
 import type { SourceModel } from './source';
+import type { Poly } from './symbolic';
 import type { DefRef, Value } from './value';
 
 /**
@@ -34,10 +35,14 @@ export function mayHoldAttention(text: string): boolean {
   return ['softmax', 'Softmax', 'scaled_dot_product_attention', 'einsum', 'matmul', 'bmm', ' @ ', '_attention('].some((t) => text.includes(t));
 }
 
-/** The attention a class shows: the one every concrete build agrees on, else its description in names. */
-export function shown(all: readonly LayerInstance[]): LayerInstance | undefined {
+/**
+ * The attention a class shows: with its defaults' total shown, the description of that build; else the one
+ * every concrete build agrees on, else its description in names.
+ */
+export function shown(all: readonly LayerInstance[], total: Poly | undefined): LayerInstance | undefined {
   // Two paths to one core (sdpa or a softmax, as torch allows): the one that reached the output projection.
   const found = [...all].sort((a, b) => Number(!!b.attention?.output) - Number(!!a.attention?.output));
+  if (total?.isConstant) return found.find((l) => l.params?.equals(total));
   const concrete = found.filter((l) => l.params?.isConstant);
   const first = concrete[0];
   if (first && concrete.every((l) => l.params!.equals(first.params!) && l.summary === first.summary)) return first;

@@ -73,7 +73,7 @@ export function describe(className: string, tree: ModuleTree, found: Attention, 
   const variant = grouped ? (grouped.constant === 1n ? ' · MQA, 1 kv head' : ` · GQA ${dimText(heads!)} q / ${dimText(grouped)} kv heads`) : '';
   return {
     kind: className,
-    framework: 'pytorch',
+    framework: q.layer.layer.framework,
     tensors,
     params,
     formula: params && !params.isConstant ? params.toString() : '',
@@ -99,7 +99,8 @@ function roleOf(name: string, roles: ReadonlyMap<string, readonly string[]>): st
   const letters = roles.get(name.slice(0, dot));
   if (!letters) return '';
   const leaf = name.slice(dot + 1);
-  const kind = leaf === 'weight' ? 'W' : leaf === 'bias' ? 'b' : undefined;
+  // torch.nn names them weight and bias; js-pytorch, W and b.
+  const kind = leaf === 'weight' || leaf === 'W' ? 'W' : leaf === 'bias' || leaf === 'b' ? 'b' : undefined;
   if (!kind) return '';
   const names = letters.map((l) => `${kind}_${l}`);
   return names.length > 1 ? `${names.join(', ')} stacked` : names[0];

@@ -196,7 +196,7 @@ export class ShapeChecks {
     const name = path.slice(path.lastIndexOf('.') + 1);
     const owner = path.slice(0, path.lastIndexOf('.'));
     if (path === 'einops.rearrange') return rearrange(positional, keywords);
-    if (owner !== 'torch' && owner !== 'torch.nn.functional') return undefined;
+    if (owner !== 'torch' && owner !== 'torch.nn.functional' && owner !== 'jspytorch.torch') return undefined;
     if (name === 'cat' || name === 'concat' || name === 'concatenate') {
       const items = positional[0];
       return items?.t === 'seq' ? concatenate(items.items, keywords.get('dim') ?? positional[1]) : UNKNOWN;

@@ -153,12 +153,12 @@ suite('attention written by hand', () => {
     const file = path.join(ROOT, 'test/fixtures/models/jspytorch/attention.ts');
     const analysis = await analyzeText(readFileSync(file, 'utf8'), 'typescript', file);
     const cls = analysis.modules.find((m) => m.name === 'HandAttention')!;
-    // 16,640 and 66,048 are js-pytorch's own parameters() counts (js-modules.json); the heads are the code's.
+    // 16,640 is js-pytorch's own parameters() count (js-modules.json); the heads are the code's.
     assert.strictEqual(cls.summary.params?.constant, 16_640n);
     assert.strictEqual(cls.attention?.summary, '4 heads × 16');
     assert.strictEqual(cls.attention?.framework, 'js-pytorch');
     assert.deepStrictEqual(cls.attention?.tensors.map((t) => t.role), ['W_Q', 'b_Q', 'W_K', 'b_K', 'W_V', 'b_V', 'W_O', 'b_O']);
-    assert.strictEqual(analysis.instances[0].sizing?.kvPerToken?.constant, 8n * 16n * 2n);
+    assert.strictEqual(analysis.instances[0].sizing?.kvPerToken?.constant, 4n * 16n * 2n);
     assert.deepStrictEqual(analysis.findings, []);
   });
 });

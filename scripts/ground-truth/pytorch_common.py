@@ -65,10 +65,28 @@ def install_transformers_fallback():
         def post_init(self):
             pass
 
+    class Conv1D(torch.nn.Module):
+        """transformers.pytorch_utils.Conv1D as the library defines it: a linear layer, weight [nx, nf]."""
+
+        def __init__(self, nf, nx):
+            super().__init__()
+            self.nf = nf
+            self.weight = torch.nn.Parameter(torch.empty(nx, nf))
+            self.bias = torch.nn.Parameter(torch.zeros(nf))
+            torch.nn.init.normal_(self.weight, std=0.02)
+
+        def forward(self, x):
+            size_out = x.size()[:-1] + (self.nf,)
+            return torch.addmm(self.bias, x.view(-1, x.size(-1)), self.weight).view(size_out)
+
     module = types.ModuleType("transformers")
     module.PretrainedConfig = PretrainedConfig
     module.PreTrainedModel = PreTrainedModel
+    utils = types.ModuleType("transformers.pytorch_utils")
+    utils.Conv1D = Conv1D
+    module.pytorch_utils = utils
     sys.modules["transformers"] = module
+    sys.modules["transformers.pytorch_utils"] = utils
 
 
 def is_lazy(module):

@@ -111,7 +111,7 @@ function shapeMethod(t: Tensor, method: string, args: readonly Value[], keywords
       // `qkv.split(E, dim=2)` of a tensor whose rank is not known: the split is taken to be along the
       // features for the trace of a fused projection only; its shapes stay unknown.
       if (!last && !(t.partial && dim !== undefined && dim > 0 && t.trace?.source?.layer)) return UNKNOWN;
-      const item = last ? withFeatures(t, size, t.origin) : { ...OPAQUE, trace: t.trace };
+      const item = last ? withFeatures(t, size, t.origin) : { ...OPAQUE, trace: t.trace, lead: t.lead };
       return { t: 'seq', items: Array.from({ length: Number(count.constant) }, (_, i) => part(item, i, size)) };
     }
     case 'unbind': {

@@ -161,5 +161,16 @@ suite('attention written by hand', () => {
     assert.strictEqual(analysis.instances[0].sizing?.kvPerToken?.constant, 4n * 16n * 2n);
     assert.deepStrictEqual(analysis.findings, []);
   });
+
+  test('Hugging Face GPT-2 style: Conv1D projections and heads split from x.size()[:-1], as GPT2Model(GPT2Config())', async () => {
+    const file = path.join(ROOT, 'test/fixtures/models/pytorch/hf_modeling_gpt2.py');
+    const analysis = await analyzeText(readFileSync(file, 'utf8'), 'python', file);
+    const model = analysis.modules.find((m) => m.name === 'GPT2Model')!;
+    // 124,439,808: PyTorch's count of the fixture (pytorch-layers.json, configured) and GPT-2 small's published one.
+    assert.strictEqual(model.built?.summary.params?.constant, 124_439_808n);
+    const attention = analysis.modules.find((m) => m.name === 'GPT2Attention')!.attention!;
+    assert.strictEqual(attention.summary, '12 heads × 64');
+    assert.deepStrictEqual(attention.tensors.filter((t) => t.role).map((t) => `${t.name} ${t.role}`), ['c_attn.weight W_Q, W_K, W_V stacked', 'c_attn.bias b_Q, b_K, b_V stacked', 'c_proj.weight W_O', 'c_proj.bias b_O']);
+  });
 });
 

@@ -3,9 +3,10 @@ import { normalizePath } from '../imports';
 import { JSPYTORCH_LAYERS } from './jspytorch';
 import { PYTORCH_LAYERS } from './pytorch';
 import { TFJS_LAYERS } from './tfjs';
+import { TRANSFORMERS_LAYERS } from './transformers';
 import type { LayerSpec } from './spec';
 
-const ALL = new Map<string, LayerSpec>([...PYTORCH_LAYERS, ...TFJS_LAYERS, ...JSPYTORCH_LAYERS]);
+const ALL = new Map<string, LayerSpec>([...PYTORCH_LAYERS, ...TRANSFORMERS_LAYERS, ...TFJS_LAYERS, ...JSPYTORCH_LAYERS]);
 
 export function layerSpec(path: string): LayerSpec | undefined {
   return ALL.get(normalizePath(path));

@@ -18,7 +18,7 @@ export type LayerValue = Extract<Value, { t: 'layer' }>;
 /** Layers that read and write the last axis, so the feature size can be followed through them. */
 export const LAST_AXIS_KINDS = new Set([
   'Linear', 'LayerNorm', 'RMSNorm', 'MultiheadAttention', 'TransformerEncoderLayer', 'TransformerDecoderLayer',
-  'TransformerEncoder', 'TransformerDecoder', 'Transformer', 'RNN', 'GRU', 'LSTM', 'MultiHeadSelfAttention', 'Block', 'FullyConnected',
+  'TransformerEncoder', 'TransformerDecoder', 'Transformer', 'RNN', 'GRU', 'LSTM', 'MultiHeadSelfAttention', 'Block', 'FullyConnected', 'Conv1D',
 ]);
 
 const RECURRENT_KINDS = new Set(['RNN', 'GRU', 'LSTM']);

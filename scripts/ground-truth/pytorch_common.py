@@ -35,9 +35,26 @@ def install_einops_fallback():
             return t.transpose(1, 2).reshape(b, n, h * d)
         raise NotImplementedError(pattern)
 
+    import torch
+
+    class Rearrange(torch.nn.Module):
+        """einops.layers.torch.Rearrange: no parameters."""
+
+        def __init__(self, pattern, **axes):
+            super().__init__()
+            self.pattern, self.axes = pattern, axes
+
+        def forward(self, x):
+            return rearrange(x, self.pattern, **self.axes)
+
     module = types.ModuleType("einops")
     module.rearrange = rearrange
+    layers = types.ModuleType("einops.layers")
+    layers_torch = types.ModuleType("einops.layers.torch")
+    layers_torch.Rearrange = Rearrange
     sys.modules["einops"] = module
+    sys.modules["einops.layers"] = layers
+    sys.modules["einops.layers.torch"] = layers_torch
 
 
 def install_transformers_fallback():

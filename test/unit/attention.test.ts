@@ -172,5 +172,13 @@ suite('attention written by hand', () => {
     assert.strictEqual(attention.summary, '12 heads × 64');
     assert.deepStrictEqual(attention.tensors.filter((t) => t.role).map((t) => `${t.name} ${t.role}`), ['c_attn.weight W_Q, W_K, W_V stacked', 'c_attn.bias b_Q, b_K, b_V stacked', 'c_proj.weight W_O', 'c_proj.bias b_O']);
   });
+
+  test('lucidrains style: pair()/default() helpers and Rearrange in an nn.Sequential, as PyTorch counts the ViT', async () => {
+    const file = path.join(ROOT, 'test/fixtures/models/pytorch/vit_lucid.py');
+    const analysis = await analyzeText(readFileSync(file, 'utf8'));
+    // 54,630,376: PyTorch's count of the fixture's model (pytorch-layers.json).
+    assert.strictEqual(analysis.instances[0].summary.params?.constant, 54_630_376n);
+    assert.strictEqual(analysis.modules.find((m) => m.name === 'Attention')?.attention?.summary, '16 heads × 64');
+  });
 });
 

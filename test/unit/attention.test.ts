@@ -70,6 +70,7 @@ suite('attention written by hand', () => {
       TimmAttention: '6 heads × 64',
       LucidAttention: '4 heads × 32',
       CrossAttention: '8 heads × 40 · cross',
+      T5Attention: '8 heads × 64',
     });
   });
 

@@ -86,11 +86,13 @@ suite('attention written by hand', () => {
     for (const [where, raised] of Object.entries(truth.mistakes)) {
       const code = CODE_OF.find(([pattern]) => pattern.test(raised.error))?.[1];
       assert.ok(code, `${where}: ${raised.error}`);
-      assert.ok(reported.includes(`${raised.line} ${code}`), `${where} raises at line ${raised.line} (${raised.error}); reported: ${reported.join(', ')}`);
+      // An nn.Sequential's mismatch is reported at the layer that reads the wrong size, a few lines above the call.
+      const at = reported.includes(`${raised.line} ${code}`) || (code === 'feature-mismatch' && reported.some((r) => r.endsWith('sequential-mismatch') && raised.line - Number(r.split(' ')[0]) < 4));
+      assert.ok(at, `${where} raises at line ${raised.line} (${raised.error}); reported: ${reported.join(', ')}`);
       if (code === 'constructor-raises') assert.ok(analysis.findings.some((f) => f.message.includes(raised.error.slice(raised.error.indexOf(': ') + 2))), raised.error);
     }
     // The two other views of the same wrong head size would raise too, had the first not.
-    assert.deepStrictEqual(reported, ['26 feature-mismatch', '40 view-mismatch', '41 view-mismatch', '42 view-mismatch', '62 view-mismatch', '81 constructor-raises', '95 constructor-raises']);
+    assert.deepStrictEqual(reported, ['26 feature-mismatch', '40 view-mismatch', '41 view-mismatch', '42 view-mismatch', '62 view-mismatch', '81 constructor-raises', '95 constructor-raises', '112 sequential-mismatch']);
   });
 
   test('Llama-2-7B in the Llama style of the fixture has its published count, 6,738,415,616', async () => {
@@ -125,7 +127,7 @@ suite('attention written by hand', () => {
     // A directive inside a string is no comment: line 42 keeps its finding.
     text[41] += '; note = "# attention-lens: ignore"';
     const analysis = await analyzeText(text.join('\n'));
-    assert.deepStrictEqual(analysis.findings.map((f) => `${f.span.startLine + 1} ${f.code}`), ['41 view-mismatch', '42 view-mismatch', '62 view-mismatch', '81 constructor-raises', '95 constructor-raises']);
+    assert.deepStrictEqual(analysis.findings.map((f) => `${f.span.startLine + 1} ${f.code}`), ['41 view-mismatch', '42 view-mismatch', '62 view-mismatch', '81 constructor-raises', '95 constructor-raises', '112 sequential-mismatch']);
   });
 
   test('Whisper style: a Linear subclass with its own forward() is still the projection; tiny as PyTorch counts it, and no KV cache total across cross attention', async () => {

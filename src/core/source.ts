@@ -119,3 +119,17 @@ export interface SourceModel {
 export interface ImportResolver {
   resolve(module: string): SourceModel | undefined;
 }
+
+/** The index of the top-level statement holding `offset` (statements are in source order), or -1. */
+export function fragmentIndexAt(fragments: readonly Fragment[], offset: number): number {
+  let lo = 0;
+  let hi = fragments.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const f = fragments[mid];
+    if (offset < f.span.start) hi = mid - 1;
+    else if (offset >= f.span.end) lo = mid + 1;
+    else return mid;
+  }
+  return -1;
+}

@@ -1,6 +1,6 @@
 /** Tree -> SourceModel for either language, with expressions converted on demand and memoised. */
 import type { Expr } from '../core/expr';
-import type { ExprRef, Fragment, Language, SourceModel } from '../core/source';
+import { fragmentIndexAt, type ExprRef, type Fragment, type Language, type SourceModel } from '../core/source';
 import { CATALOG_NAMES } from '../core/catalog';
 import { ignoredLines } from './ignores';
 import { LineIndex, type Syn } from './mirror';
@@ -69,7 +69,7 @@ export function sourceModel(language: Language, tree: Tree, source: string, frag
   const adapter = ADAPTERS[language];
   let root: Node | undefined;
   const convert = (ref: ExprRef): Expr => {
-    const f = fragmentAt(fragments, ref.start);
+    const f = fragments[fragmentIndexAt(fragments, ref.start)];
     const syn = f && COPIES.get(f);
     if (syn && adapter.exprOf) {
       const delta = f.span.start - syn.start;
@@ -102,18 +102,6 @@ export function buildModel(language: Language, tree: Tree, source: string): Sour
   return sourceModel(language, tree, source, fragments, lines);
 }
 
-function fragmentAt(fragments: readonly Fragment[], offset: number): Fragment | undefined {
-  let lo = 0;
-  let hi = fragments.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const f = fragments[mid];
-    if (offset < f.span.start) hi = mid - 1;
-    else if (offset >= f.span.end) lo = mid + 1;
-    else return f;
-  }
-  return undefined;
-}
 
 /** The deepest node spanning [start, end), as `descendantForIndex` finds it, if it spans exactly that. */
 function nodeAt(syn: Syn, start: number, end: number): Syn | undefined {

@@ -1,6 +1,6 @@
 /** Running user functions: parameters bound as Python binds them, bodies run, depth bounded. */
 import type { Evaluator } from '../evaluate';
-import type { ExprRef, Param, Scope } from '../source';
+import { fragmentIndexAt, type ExprRef, type Param, type Scope } from '../source';
 import { NONE, UNKNOWN, type DefRef, type Value } from '../value';
 import { compare } from './arith';
 import { LIMITS } from './budget';
@@ -127,18 +127,7 @@ export class Functions {
 
 /** An arrow function with a body, as the value of the function scope it was lowered to (the one starting at `start`). */
 export function inlineFunction(ev: Evaluator, start: number, frame: Frame): Value {
-  const fragments = ev.model.fragments;
-  let lo = 0;
-  let hi = fragments.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const f = fragments[mid];
-    if (start < f.span.start) hi = mid - 1;
-    else if (start >= f.span.end) lo = mid + 1;
-    else {
-      const scope = f.scopes.findIndex((s) => s.kind === 'function' && s.extent.start === start);
-      return scope >= 0 ? ev.names.definition(mid, scope, frame) : UNKNOWN;
-    }
-  }
-  return UNKNOWN;
+  const at = fragmentIndexAt(ev.model.fragments, start);
+  const scope = at < 0 ? -1 : ev.model.fragments[at].scopes.findIndex((s) => s.kind === 'function' && s.extent.start === start);
+  return scope >= 0 ? ev.names.definition(at, scope, frame) : UNKNOWN;
 }

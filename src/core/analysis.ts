@@ -167,12 +167,10 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
    * sizes that are names give no hint and no error.
    */
   const followQuietly = (value: Value) => {
-    evaluator.quiet++;
     symbolic = true;
     try {
-      evaluator.flows.followForward(value);
+      evaluator.quietly(() => evaluator.flows.followForward(value));
     } finally {
-      evaluator.quiet--;
       symbolic = false;
     }
   };

@@ -60,8 +60,18 @@ export class Evaluator implements Interp {
   private ran = false;
   /** Set while an entry point whose reads are recorded runs. */
   reads: Reads | undefined;
-  /** Above 0 while applying the inner layers of a Sequential, whose mismatches are reported where it is built. */
+  /** Above 0 while what is met proves no error (a Sequential's inner layers, runs with names for sizes). */
   quiet = 0;
+
+  /** Runs `work` reporting no shape error. */
+  quietly<T>(work: () => T): T {
+    this.quiet++;
+    try {
+      return work();
+    } finally {
+      this.quiet--;
+    }
+  }
 
   constructor(
     readonly model: SourceModel,

@@ -111,12 +111,7 @@ export function followParts(evaluator: Evaluator, root: ModuleTree, wanted: (cls
     const value = evaluator.torch.asValue(tree);
     if (value.t === 'module' && value.cls && !classes.has(value.cls.name) && wanted(value.cls, tree)) {
       classes.add(value.cls.name);
-      evaluator.quiet++;
-      try {
-        evaluator.flows.followForward(value);
-      } finally {
-        evaluator.quiet--;
-      }
+      evaluator.quietly(() => evaluator.flows.followForward(value));
     }
     for (const child of tree.children.values()) visit(child);
   };
@@ -142,9 +137,7 @@ export function runUnreached(evaluator: Evaluator, model: SourceModel, defaults:
       if (fn.t !== 'function') continue;
       // Its parameters are names: what it builds is recorded, but a shape it meets proves no error.
       evaluator.shared.paramsAsNames = scope;
-      evaluator.quiet++;
-      evaluator.guard(() => evaluator.functions.callFunction(fn, [], new Map(), self));
-      evaluator.quiet--;
+      evaluator.quietly(() => evaluator.guard(() => evaluator.functions.callFunction(fn, [], new Map(), self)));
       evaluator.shared.paramsAsNames = undefined;
     }
   });

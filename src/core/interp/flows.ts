@@ -95,12 +95,7 @@ export class Flows {
       return callee.items.reduce<Value>((x, layer, i) => {
         if (layer.t !== 'layer' && layer.t !== 'module') return UNKNOWN;
         if (i === 0) return this.applyCallable(layer, [x], new Map(), span);
-        this.ev.quiet++;
-        try {
-          return this.applyCallable(layer, [x], new Map(), span);
-        } finally {
-          this.ev.quiet--;
-        }
+        return this.ev.quietly(() => this.applyCallable(layer, [x], new Map(), span));
       }, positional[0] ?? UNKNOWN);
     }
     if (callee.cls) {
@@ -131,7 +126,6 @@ export class Flows {
     // hold parts no real build holds together: following it finds its attention, but no error and no size.
     const uncertain = unknownIn(instance.tree) !== undefined;
     const sizes: { at: Expr; features: Poly }[] = [];
-    if (uncertain) this.ev.quiet++;
     this.ev.assigned = (value, expr) => {
       if (uncertain) return;
       const f = value.t === 'tensor' ? value.shape[value.shape.length - 1] : undefined;
@@ -142,10 +136,11 @@ export class Flows {
       // Each input is traced by its name: keys from another input than the queries make cross attention.
       const inputs = scope.params.slice(this.ev.language === 'python' ? 1 : 0).filter((p) => !p.default && !p.variadic).map((p): Value => ({ ...OPAQUE, lead: p.name, trace: { source: { input: p.name } } }));
       this.ev.checks.forgetLeads();
-      this.ev.guard(() => this.forward(instance, () => (forward.owner ?? this.ev).functions.callFunction(forward, inputs, new Map(), instance)));
+      const run = () => this.ev.guard(() => this.forward(instance, () => (forward.owner ?? this.ev).functions.callFunction(forward, inputs, new Map(), instance)));
+      if (uncertain) this.ev.quietly(run);
+      else run();
     } finally {
       this.ev.assigned = undefined;
-      if (uncertain) this.ev.quiet--;
     }
     return sizes;
   }

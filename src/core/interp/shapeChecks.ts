@@ -86,12 +86,23 @@ export class ShapeChecks {
     }
     const input = positional[0];
     this.checkSize(input, layer.inFeatures, span, callee, 'feature-mismatch', 'its input', 'input features', () => FEATURE_FAILURE[layer.framework]);
-    const traced = input?.t === 'tensor' ? input.trace : undefined;
-    if (traced?.core?.v) this.attention.output(traced.core, callee);
+    this.outputOf(callee, input);
     if (!LAST_AXIS_KINDS.has(layer.kind)) return UNKNOWN;
-    const shaped = input?.t === 'tensor' ? withFeatures(input, layer.outFeatures, origin) : { ...OPAQUE, shape: [layer.outFeatures], origin };
-    const out: Tensor = { ...shaped, trace: { source: { layer: callee, width: layer.outFeatures, input: traced?.source?.input } } };
+    const out = this.projected(callee, input);
     return RECURRENT_KINDS.has(layer.kind) ? { t: 'seq', items: [out, UNKNOWN], tuple: true } : out;
+  }
+
+  /** An attention core reaching a layer: the layer is its output projection. */
+  private outputOf(callee: LayerValue, input: Value | undefined): void {
+    if (input?.t === 'tensor' && input.trace?.core?.v) this.attention.output(input.trace.core, callee);
+  }
+
+  /** What `callee` makes of `input`: its features after the input's leading dimensions, traced to it as a projection. */
+  private projected(callee: LayerValue, input: Value | undefined): Tensor {
+    const layer = callee.layer;
+    const origin = { label: layerLabel(callee), span: callee.span };
+    const shaped = input?.t === 'tensor' ? withFeatures(input, layer.outFeatures, origin) : { ...OPAQUE, shape: [layer.outFeatures], origin };
+    return { ...shaped, trace: { source: { layer: callee, width: layer.outFeatures, input: input?.t === 'tensor' ? input.trace?.source?.input : undefined } } };
   }
 
   /** A new following of forward(): its arguments' ranks are not known yet. */
@@ -135,14 +146,10 @@ export class ShapeChecks {
 
   /** What `callee`'s own forward() returned for `input`, taken as the output of the layer it subclasses. */
   layerOutput(callee: LayerValue, input: Value | undefined, out: Value): Value {
-    const layer = callee.layer;
-    if (!LAST_AXIS_KINDS.has(layer.kind)) return out;
-    const traced = input?.t === 'tensor' ? input.trace : undefined;
-    if (traced?.core?.v) this.attention.output(traced.core, callee);
-    const origin = { label: layerLabel(callee), span: callee.span };
+    if (!LAST_AXIS_KINDS.has(callee.layer.kind)) return out;
+    this.outputOf(callee, input);
     // The layer keeps the input's leading dimensions, whatever its own forward() did that this file cannot follow.
-    const shaped = input?.t === 'tensor' ? withFeatures(input, layer.outFeatures, origin) : { ...OPAQUE, shape: [layer.outFeatures], origin };
-    return out.t === 'tensor' || out.t === 'unknown' ? { ...shaped, trace: { source: { layer: callee, width: layer.outFeatures, input: traced?.source?.input } } } : out;
+    return out.t === 'tensor' || out.t === 'unknown' ? this.projected(callee, input) : out;
   }
 
   /** `a @ b`, `torch.matmul`, a two-operand einsum: the product, and the attention core it may form. */

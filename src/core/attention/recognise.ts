@@ -89,7 +89,10 @@ export function describe(className: string, tree: ModuleTree, found: Attention, 
 function notes(paths: Record<'q' | 'k' | 'v' | 'o', string | undefined>, fused: string, heads: Poly | undefined, headDim: Poly | undefined, grouped: Poly | undefined, cross: boolean): string[] {
   const out = [`Attention written by hand: ${fused} (W_Q in \`${paths.q}\`, W_K in \`${paths.k}\`, W_V in \`${paths.v}\`)${paths.o ? `, output projection \`${paths.o}\`` : ', no output projection in this class'}.`];
   if (heads && headDim) out.push(`The heads split the projections into ${dimText(heads)} slices of d_k = ${dimText(headDim)}; softmax(QKᵀ/√d_k)V itself has no parameters.`);
-  if (grouped && heads) out.push(`Grouped-query attention: ${dimText(grouped)} key/value heads serve ${dimText(heads)} query heads, so W_K, W_V and the KV cache are ${heads.constant && grouped.constant ? `${heads.constant / grouped.constant} times` : ''} smaller than W_Q.`.replace('are  smaller', 'are smaller'));
+  if (grouped && heads) {
+    const times = heads.constant && grouped.constant ? `${heads.constant / grouped.constant} times ` : '';
+    out.push(`Grouped-query attention: ${dimText(grouped)} key/value heads serve ${dimText(heads)} query heads, so W_K, W_V and the KV cache are ${times}smaller than W_Q.`);
+  }
   if (cross) out.push('Cross attention: the keys and values come from another input than the queries.');
   return out;
 }

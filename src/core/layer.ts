@@ -58,6 +58,8 @@ export interface AttentionShape {
   readonly layout: 'pytorch' | 'keras' | 'js-pytorch' | 'module';
   /** Key/value heads, when fewer than the query heads (grouped-query and multi-query attention). */
   readonly kvHeads?: Poly;
+  /** Keys and values from another input than the queries (written by hand, where the code shows it). */
+  readonly cross?: boolean;
   /** Per-head value size when it differs from d_k (Keras valueDim). */
   readonly valueHeadDim?: Poly;
   /** The output's trailing dimensions (Keras outputShape; E otherwise). */

@@ -49,8 +49,7 @@ export function sizing(root: ModuleTree, attentionOf: (node: ModuleTree) => Laye
       layers = layers.add(here);
       // PyTorch's nn.MultiheadAttention projects keys and values to E (kdim/vdim in); written by hand, to
       // kv heads · head size.
-      const cross = found!.summary.endsWith('· cross');
-      const perLayer = cross ? undefined : a.layout === 'module' ? (a.headDim ? (a.kvHeads ?? a.heads).mul(a.headDim.add(a.valueHeadDim ?? a.headDim)) : undefined) : a.embed.mul(Poly.int(2));
+      const perLayer = a.cross ? undefined : a.layout === 'module' ? (a.headDim ? (a.kvHeads ?? a.heads).mul(a.headDim.add(a.valueHeadDim ?? a.headDim)) : undefined) : a.embed.mul(Poly.int(2));
       kv = kv && perLayer ? kv.add(perLayer.mul(here)) : undefined;
       return;
     }

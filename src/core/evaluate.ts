@@ -211,7 +211,9 @@ export class Evaluator implements Interp {
         if (t !== undefined) return this.eval(t ? e.then : e.otherwise, frame);
         const a = this.eval(e.then, frame);
         const b = this.eval(e.otherwise, frame);
-        return a === b || (a.t !== 'module' && a.t !== 'layer' && compare('==', a, b).t === 'bool' && (compare('==', a, b) as { v: boolean }).v) ? a : UNKNOWN;
+        if (a === b || (a.t !== 'module' && a.t !== 'layer' && compare('==', a, b).t === 'bool' && (compare('==', a, b) as { v: boolean }).v)) return a;
+        // One of two plain values is still no module: only a branch that may hold parameters leaves its owner's total unknown.
+        return isPlain(a) && isPlain(b) ? SCALAR : UNKNOWN;
       }
       case 'list':
         return listDisplay(this, e, frame);
@@ -313,4 +315,9 @@ export class Evaluator implements Interp {
   isCatalogLayer(path: string): boolean {
     return layerSpec(normalizePath(path)) !== undefined;
   }
+}
+
+/** A value that holds no module or parameter, whatever it is. */
+function isPlain(v: Value): boolean {
+  return v.t === 'int' || v.t === 'float' || v.t === 'bool' || v.t === 'str' || v.t === 'none' || v.t === 'sym' || (v.t === 'unknown' && !!v.scalar);
 }

@@ -28,6 +28,15 @@ suite('interpreter', () => {
     assert.strictEqual(unknown.modules[0].summary.params, undefined);
   });
 
+  test('a module chosen by a conditional expression on a condition not known here leaves the total unknown, never smaller (HF classifier)', async () => {
+    // transformers: `nn.Linear(hidden, config.num_labels) if config.num_labels > 0 else nn.Identity()`; PyTorch counts the Linear when there are labels.
+    const analysis = await analyzeText(`${torch}from somewhere import labels\nclass C(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(8, 8)\n        self.head = nn.Linear(8, labels) if labels > 0 else nn.Identity()\n        self.scale = 0.5 if labels > 1 else 1.0\n`);
+    assert.strictEqual(analysis.modules[0].summary.params, undefined);
+    // Two plain values are no module: the total stays known.
+    const plain = await analyzeText(`${torch}from somewhere import labels\nclass C(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(8, 8)\n        self.scale = 0.5 if labels > 1 else 1.0\n`);
+    assert.strictEqual(plain.modules[0].summary.params?.constant, 72n);
+  });
+
   test('an unknown bias flag gives no count and a formula that shows what depends on it', async () => {
     const [fc] = await layers('def block(d, use_bias):\n    return nn.Linear(d, d, bias=use_bias)\n');
     assert.strictEqual(paramsOf(fc), null);

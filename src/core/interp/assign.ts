@@ -30,7 +30,7 @@ export class Assignments {
       }
       case 'attr': {
         const obj = this.ev.eval(target.object, frame);
-        this.setAttribute(obj, target.id, value, source?.k === 'call');
+        this.setAttribute(obj, target.id, value, source?.k === 'call' || source?.k === 'cond');
         return;
       }
       case 'index': {
@@ -66,13 +66,14 @@ export class Assignments {
 
   /**
    * `obj.name = value`: a module registers submodules and parameters; other objects keep fields. A value a
-   * call returned that cannot be followed may be a module: the module's total is then not known.
+   * call returned, or a conditional expression chose, that cannot be followed may be a module: the module's
+   * total is then not known.
    */
-  setAttribute(target: Value, name: string, value: Value, fromCall = false): void {
+  setAttribute(target: Value, name: string, value: Value, mayBeModule = false): void {
     // `self.out.weight = ...` on a catalog layer: its module tree takes the parameter (weight tying).
     const obj: Value = target.t === 'layer' ? { t: 'module', tree: this.ev.torch.moduleOf(target)!, fields: new Map() } : target;
     if (obj.t === 'module') {
-      if (value.t === 'unknown' && !value.scalar && fromCall) this.ev.torch.owner(obj.tree).differs(obj.tree.children as Map<string, unknown>, name, `self.${name} cannot be followed`);
+      if (value.t === 'unknown' && !value.scalar && mayBeModule) this.ev.torch.owner(obj.tree).differs(obj.tree.children as Map<string, unknown>, name, `self.${name} cannot be followed`);
       this.ev.torch.setMember(obj, name, value);
     } else if (obj.t === 'dict' && obj.fields instanceof Map) {
       this.ev.journal.set(this.fieldsOwner, obj.fields as Map<string, Value>, name, value);

@@ -66,6 +66,8 @@ function isInstance(ev: Evaluator, v: Value, cls: Value): Value {
     'builtins.tuple': (x) => (x.t === 'seq' ? !!x.tuple : known(x) ? false : undefined),
     'builtins.list': (x) => (x.t === 'seq' ? !x.tuple : known(x) ? false : undefined),
     'builtins.dict': (x) => (x.t === 'dict' && !x.cls ? true : known(x) ? false : undefined),
+    // Hugging Face's `size if isinstance(size, collections.abc.Iterable) else (size, size)`.
+    'collections.abc.Iterable': (x) => (x.t === 'seq' || x.t === 'str' || (x.t === 'dict' && !x.cls) ? true : (x.t === 'int' && x.p.isConstant) || x.t === 'float' || x.t === 'bool' || x.t === 'none' ? false : undefined),
   };
   if (path && primitive[path]) {
     const r = primitive[path](v);

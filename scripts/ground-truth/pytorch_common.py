@@ -58,9 +58,14 @@ def install_einops_fallback():
 
 
 def install_transformers_fallback():
-    """Debian has no transformers package: the two base classes the Hugging Face style fixtures build on.
+    """Debian has no transformers package: the base classes the Hugging Face style fixtures build on, with
+    what transformers 4.57 does in them that changes a count.
 
-    PreTrainedModel keeps its config and adds no parameters; PretrainedConfig keeps its keyword arguments.
+    PretrainedConfig keeps its keyword arguments over its own defaults (tie_word_embeddings True, two labels);
+    PreTrainedModel keeps its config, adds no parameters, and its post_init() ties the output embeddings
+    (get_output_embeddings(), by default lm_head) to the input embeddings (get_input_embeddings(), by default
+    embed_tokens, model.embed_tokens or the base model's) when tie_word_embeddings is set, then runs the
+    class's own _tie_weights().
     """
     try:
         import transformers  # noqa: F401
@@ -70,17 +75,62 @@ def install_transformers_fallback():
     import torch
 
     class PretrainedConfig:
-        def __init__(self, **kwargs):
+        def __init__(self, tie_word_embeddings=True, is_encoder_decoder=False, is_decoder=False, tie_encoder_decoder=False, torchscript=False, num_labels=2, **kwargs):
+            self.tie_word_embeddings = tie_word_embeddings
+            self.is_encoder_decoder = is_encoder_decoder
+            self.is_decoder = is_decoder
+            self.tie_encoder_decoder = tie_encoder_decoder
+            self.torchscript = torchscript
+            self.num_labels = num_labels
             for key, value in kwargs.items():
                 setattr(self, key, value)
 
     class PreTrainedModel(torch.nn.Module):
+        _input_embed_layer = "embed_tokens"
+        base_model_prefix = ""
+
         def __init__(self, config, *inputs, **kwargs):
             super().__init__()
             self.config = config
 
+        def get_input_embeddings(self):
+            own = getattr(self, self._input_embed_layer, None)
+            if own is not None:
+                return own
+            if hasattr(self, "model") and hasattr(self.model, "embed_tokens"):
+                return self.model.embed_tokens
+            base = getattr(self, self.base_model_prefix, None) if self.base_model_prefix else None
+            if base is not None and base is not self:
+                return base.get_input_embeddings()
+            raise NotImplementedError(type(self).__name__)
+
+        def get_output_embeddings(self):
+            if not hasattr(self, "lm_head"):
+                return None
+            try:
+                self.get_input_embeddings()
+            except NotImplementedError:
+                return None
+            return self.lm_head
+
+        def _tie_or_clone_weights(self, output_embeddings, input_embeddings):
+            if self.config.torchscript:
+                output_embeddings.weight = torch.nn.Parameter(input_embeddings.weight.clone())
+            else:
+                output_embeddings.weight = input_embeddings.weight
+
+        def tie_weights(self):
+            for module in self.modules():
+                if isinstance(module, PreTrainedModel):
+                    if getattr(module.config, "tie_word_embeddings", True):
+                        output = module.get_output_embeddings()
+                        if output is not None:
+                            module._tie_or_clone_weights(output, module.get_input_embeddings())
+                    if hasattr(module, "_tie_weights"):
+                        module._tie_weights()
+
         def post_init(self):
-            pass
+            self.tie_weights()
 
     class Conv1D(torch.nn.Module):
         """transformers.pytorch_utils.Conv1D as the library defines it: a linear layer, weight [nx, nf]."""

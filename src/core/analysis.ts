@@ -246,10 +246,10 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   for (const value of built) if (value.t === 'module') followParts(evaluator, value.tree, unseen);
   const hints = [...sizes.values()].filter((h): h is SizeHint => h !== undefined).sort((a, b) => a.span.start - b.span.start);
   runFactories(evaluator, model);
-  runConfigured(evaluator, model);
+  const configured = runConfigured(evaluator, model);
   const modules: ModuleResult[] = classes.map(({ key, result }) => {
     const withAttention = { ...result, attention: shown([...(attentions.get(key)?.values() ?? [])], result.summary.params) };
-    return result.summary.params?.isConstant ? withAttention : { ...withAttention, built: agreed(constructions.get(key)) };
+    return result.summary.params?.isConstant ? withAttention : { ...withAttention, built: agreed(constructions.get(key), configured.get(key)) };
   });
   symbolic = true;
   runUnreached(evaluator, model, defaults);

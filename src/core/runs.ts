@@ -9,7 +9,7 @@ import type { LayerInstance } from './layer';
 import { emptyModule, summarize, type ModuleSummary, type ModuleTree } from './modules';
 import type { ModuleResult } from './results';
 import type { SourceModel } from './source';
-import type { Poly } from './symbolic';
+import { groupDigits, type Poly } from './symbolic';
 import type { DefRef, Value } from './value';
 
 /**
@@ -37,24 +37,49 @@ export function mayHoldAttention(text: string): boolean {
 
 /**
  * The attention a class shows: with its defaults' total shown, the description of that build; else the one
- * every concrete build agrees on, else its description in names.
+ * every concrete build agrees on, else its description in names. A run that lost the sizes on the way
+ * (a model's forward() through layers not followed) finds the core without its heads: it disagrees with none.
  */
 export function shown(all: readonly LayerInstance[], total: Poly | undefined): LayerInstance | undefined {
   // Two paths to one core (sdpa or a softmax, as torch allows): the one that reached the output projection.
-  const found = [...all].sort((a, b) => Number(!!b.attention?.output) - Number(!!a.attention?.output));
+  const rank = (l: LayerInstance) => 2 * Number(!!l.attention?.output) + Number(!!l.attention?.heads.isConstant);
+  const found = [...all].sort((a, b) => rank(b) - rank(a));
   if (total?.isConstant) return found.find((l) => l.params?.equals(total));
-  const concrete = found.filter((l) => l.params?.isConstant);
+  const withSizes = found.filter((l) => l.params?.isConstant);
+  const withHeads = withSizes.filter((l) => l.attention?.heads.isConstant);
+  const concrete = withHeads.length ? withHeads : withSizes;
   const first = concrete[0];
-  if (first && concrete.every((l) => l.params!.equals(first.params!) && l.summary === first.summary)) return first;
+  if (first && concrete.every((l) => l.summary === first.summary)) return concrete.every((l) => l.params!.equals(first.params!)) ? first : shared(concrete);
   return found.find((l) => !l.params?.isConstant);
 }
 
 /**
- * The build every context agrees on (the same total), if there is one: a context whose total is not known
- * (a block of a loop that adds a layer this file cannot follow) may be another size, so there is none.
+ * Builds that agree on the heads but not on every tensor (T5's relative bias table, in the first block of a
+ * stack only): the tensors they all have, and no total.
  */
-export function agreed(list: readonly Construction[] | undefined): ModuleResult['built'] {
+function shared(builds: readonly LayerInstance[]): LayerInstance {
+  const [first, ...rest] = builds;
+  const same = (a: LayerInstance['tensors'][number], b: LayerInstance['tensors'][number]) => a.name === b.name && a.shape.length === b.shape.length && a.shape.every((d, i) => d && b.shape[i] && d.equals(b.shape[i]!));
+  const totals = [...new Set(builds.map((l) => groupDigits(l.params!.constant!)))];
+  return {
+    ...first,
+    tensors: first.tensors.filter((t) => rest.every((l) => l.tensors.some((u) => same(t, u)))),
+    params: undefined,
+    formula: '',
+    unknownReason: `Its builds have different parameters (${totals.join(', ')}): no one total; the tensors listed are those every build has.`,
+  };
+}
+
+/**
+ * The build every context agrees on (the same total), if there is one: a context whose total is not known
+ * (a block of a loop that adds a layer this file cannot follow) may be another size, so there is none. A
+ * Hugging Face class built with its own configuration's defaults (`own`) is that build, whatever other
+ * classes build it with (ViTForImageClassification's ViTModel has no pooler).
+ */
+export function agreed(list: readonly Construction[] | undefined, own?: string): ModuleResult['built'] {
   const builds = list?.map((b) => ({ context: b.context, summary: b.summary ?? summarize(b.tree!) }));
+  const configured = own === undefined ? undefined : builds?.find((b) => b.context === own);
+  if (configured) return configured.summary.params?.isConstant ? configured : undefined;
   const first = builds?.[0];
   if (!first?.summary.params?.isConstant || !builds!.every((b) => b.summary.params?.isConstant && b.summary.params.equals(first.summary.params!))) return undefined;
   return first;
@@ -77,11 +102,13 @@ export function runFactories(evaluator: Evaluator, model: SourceModel): void {
 
 /**
  * A Hugging Face model names its configuration class (`config_class = BertConfig`) and is built with one;
- * built with that configuration's defaults, it is a context of its own: `BertModel(BertConfig())`.
+ * built with that configuration's defaults, it is a context of its own: `BertModel(BertConfig())`. Returns
+ * that context by class.
  */
-export function runConfigured(evaluator: Evaluator, model: SourceModel): void {
+export function runConfigured(evaluator: Evaluator, model: SourceModel): Map<string, string> {
+  const contexts = new Map<string, string>();
   const last = model.fragments[model.fragments.length - 1];
-  if (!last || !model.text({ start: 0, end: last.span.end }).includes('config_class')) return;
+  if (!last || !model.text({ start: 0, end: last.span.end }).includes('config_class')) return contexts;
   model.fragments.forEach((fragment, fi) => {
     fragment.scopes.forEach((scope, si) => {
       if (scope.parent !== -1 || scope.kind !== 'class' || evaluator.budget.exhausted) return;
@@ -89,13 +116,16 @@ export function runConfigured(evaluator: Evaluator, model: SourceModel): void {
       if (cls.t !== 'class') return;
       const config = evaluator.guard(() => evaluator.classes.attribute(cls, 'config_class', undefined));
       if (config?.t !== 'class' || !evaluator.guard(() => evaluator.classes.needsArguments(cls))) return;
+      const context = `${scope.name}(${config.name}())`;
+      contexts.set(classKey(model, fi, si), context);
       const built = evaluator.guard(() => {
         const defaults = (config.owner ?? evaluator).classes.instantiate(config, { positional: [], keywords: new Map() }, undefined);
-        return evaluator.classes.instantiate(cls, { positional: [{ value: defaults }], keywords: new Map() }, undefined, `${scope.name}(${config.name}())`);
+        return evaluator.classes.instantiate(cls, { positional: [{ value: defaults }], keywords: new Map() }, undefined, context);
       });
       if (built?.t === 'module') followParts(evaluator, built.tree);
     });
   });
+  return contexts;
 }
 
 /**

@@ -165,3 +165,35 @@ export const BUILTIN_NAMES = {
   python: new Set(['int', 'float', 'max', 'min', 'abs', 'round', 'dict', 'len', 'bool', 'range', 'zip', 'enumerate', 'reversed', 'list', 'tuple', 'sum', 'str', 'isinstance', 'issubclass', 'getattr', 'hasattr', 'setattr', 'super', 'print', 'callable', 'type', 'map']),
   typescript: new Set(['Math', 'Number', 'parseInt']),
 };
+
+/**
+ * The string methods configurations use to read their options (`feed_forward_proj.split("-")`,
+ * `act.startswith("gated")`); undefined for the others, whose result is not known.
+ */
+export function stringMethod(s: string, method: string, args: readonly Value[]): Value | undefined {
+  const text = (v: Value | undefined) => (v?.t === 'str' ? v.v : undefined);
+  const str = (v: string): Value => ({ t: 'str', v });
+  switch (method) {
+    case 'split': {
+      if (args.length > 1) return undefined;
+      const sep = args[0] && args[0].t !== 'none' ? text(args[0]) : undefined;
+      if (args[0] && args[0].t !== 'none' && !sep) return undefined;
+      const parts = sep === undefined ? s.trim().split(/\s+/).filter(Boolean) : s.split(sep);
+      return parts.length > LIMITS.listItems ? undefined : { t: 'seq', items: parts.map(str) };
+    }
+    case 'startswith':
+    case 'endswith': {
+      const affix = text(args[0]);
+      if (affix === undefined || args.length > 1) return undefined;
+      return { t: 'bool', v: method === 'startswith' ? s.startsWith(affix) : s.endsWith(affix) };
+    }
+    case 'lower':
+      return str(s.toLowerCase());
+    case 'upper':
+      return str(s.toUpperCase());
+    case 'strip':
+      return args.length ? undefined : str(s.trim());
+    default:
+      return undefined;
+  }
+}

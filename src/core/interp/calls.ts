@@ -9,9 +9,10 @@ import type { BoundCall, CallExpr } from './hooks';
 import { normalizePath } from '../imports';
 import { NONE, UNKNOWN, type Value } from '../value';
 import { APPLY_METHODS, tensorSource } from '../flow';
-import { BUILTIN_CALLS, itemsOf } from './builtins';
+import { BUILTIN_CALLS, itemsOf, stringMethod } from './builtins';
 import { classBuiltin } from './classBuiltins';
 import { Frame } from './frame';
+import { transformersMethod } from './transformersApi';
 
 /** TF.js merge layers of equal shapes: the shape passes on. */
 const TFJS_MERGES = new Set(['add', 'multiply', 'average', 'maximum', 'minimum', 'subtract']);
@@ -99,6 +100,11 @@ export class Calls {
       const flowed = this.ev.flows.flowCall(obj, method, e.args, frame, e.span);
       if (flowed) return flowed;
     }
+    if (obj.t === 'str' && this.ev.language === 'python') {
+      const args = this.bind(e.args, frame);
+      const result = args && !args.keywords.size ? stringMethod(obj.v, method, args.positional.map((p) => p.value)) : undefined;
+      if (result) return result;
+    }
     if (obj.t === 'tensor') {
       const args = this.bind(e.args, frame);
       return args ? this.ev.checks.tensorMethod(obj, method, args.positional.map((p) => p.value), plain(args.keywords), e.span) : UNKNOWN;
@@ -109,7 +115,7 @@ export class Calls {
       const args = this.bind(e.args, frame);
       if (!args) return undefined;
       if (method === 'forward' || (method === 'call' && this.ev.language === 'typescript' && obj.t === 'module')) return this.ev.flows.applyCallable(obj, args.positional.map((p) => p.value), plain(args.keywords), e.span);
-      return this.ev.torch.moduleMethod(obj, method, args.positional.map((p) => p.value));
+      return transformersMethod(this.ev, obj, method, args.positional.map((p) => p.value)) ?? this.ev.torch.moduleMethod(obj, method, args.positional.map((p) => p.value));
     }
     return undefined;
   }

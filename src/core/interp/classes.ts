@@ -11,6 +11,7 @@ import { emptyModule, layerModule } from '../modules';
 import { NONE, UNKNOWN, type DefRef, type Value } from '../value';
 import type { Scope } from '../source';
 import { Frame } from './frame';
+import { transformersInit } from './transformersApi';
 
 type ClassRef = DefRef;
 /** A base that is not a class of the workspace: `torch.nn.Module`, `torch.nn.Linear`, ... */
@@ -222,6 +223,8 @@ export class ClassModel {
         if (grafted.t === 'module' && grafted.layer) (s.self as { layer?: unknown }).layer = grafted.layer;
         return NONE;
       }
+      const library = transformersInit(this.ev, b.path, s.self, bound);
+      if (library) return library;
       // A library base's constructor given nothing (`super().__init__(*inputs, **kwargs)` with neither):
       // `PreTrainedModel` needs its config, so whether it builds is not known here.
       if (!MODULE_BASES.has(b.path) && s.self.t === 'module' && !bound.positional.length && !bound.keywords.size) {

@@ -9,7 +9,9 @@ Writes test/fixtures/expected/pytorch-attention.json:
    "forward": {model: null | "ErrorType: message"},
    "mistakes": {class or builder: {"line", "error"}},
    "realistic": {fixture: {model: null | "ErrorType: message"}}: the models the realistic fixtures build at
-   module level, run on an input of their kind: where PyTorch runs them, Attention Lens must report no error}
+   module level, run on an input of their kind: where PyTorch runs them, Attention Lens must report no error,
+   "styles": the fixtures in the styles of real model code, built with documented configurations and run
+   (see pytorch_styles.py)}
 """
 import traceback
 import json
@@ -18,10 +20,10 @@ import sys
 from pathlib import Path
 
 import torch
-import torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from pytorch_common import install_einops_fallback  # noqa: E402
+from pytorch_styles import ScoreRecorder, styles  # noqa: E402
 
 install_einops_fallback()
 
@@ -48,26 +50,7 @@ def inputs(name, model):
 
 def main():
     namespace = runpy.run_path(str(ROOT / FIXTURE))
-    running = []
-    scores = {}
-
-    def record(t):
-        # The module whose forward() takes the softmax: an nn.Softmax is a part of it.
-        owners = [m for m in running if not isinstance(m, torch.nn.Softmax)]
-        if owners and t.dim() == 4:
-            scores.setdefault(type(owners[-1]).__name__, tuple(t.shape))
-
-    for owner, name in ((torch, "softmax"), (F, "softmax"), (torch.Tensor, "softmax")):
-        original = getattr(owner, name)
-
-        def patched(t, *args, _original=original, **kwargs):
-            record(t)
-            return _original(t, *args, **kwargs)
-
-        setattr(owner, name, patched)
-    softmax_forward = torch.nn.Softmax.forward
-    torch.nn.Softmax.forward = lambda self, t: (record(t), softmax_forward(self, t))[1]
-
+    recorder = ScoreRecorder()
     models = {name: value for name, value in namespace.items() if isinstance(value, torch.nn.Module)}
     for name, cls in namespace.items():
         if isinstance(cls, type) and issubclass(cls, torch.nn.Module) and cls.__module__ == "<run_path>":
@@ -80,21 +63,23 @@ def main():
     for name, model in models.items():
         if type(model).forward is torch.nn.Module.forward:
             continue  # a model of counts only (Llama here): nothing to run
-        for m in model.modules():
-            m.register_forward_pre_hook(lambda mod, _args: running.append(mod) and None)
-            # A forward hook that returns a value replaces the output: this one returns None.
-            m.register_forward_hook(lambda _mod, _args, _out: running.pop() and None)
+        recorder.watch(model)
         try:
             model(*inputs(name, model))
             forward[name] = None
         except Exception as e:  # the error is the datum
             forward[name] = f"{type(e).__name__}: {str(e).splitlines()[0]}"
-        for m in model.modules():
-            shape = scores.get(type(m).__name__)
-            if shape and type(m).__name__ not in classes:
-                projections = {n: c.out_features for n, c in m.named_modules() if isinstance(c, torch.nn.Linear)}
-                classes[type(m).__name__] = {"heads": shape[1], "queries": shape[2], "keys": shape[3], "projections": projections}
-    result = {"generatedBy": "scripts/ground-truth/pytorch_attention.py", "torch": torch.__version__, "classes": classes, "forward": forward, "mistakes": mistakes(), "realistic": realistic()}
+        for cls, seen in recorder.classes(model).items():
+            classes.setdefault(cls, seen)
+    result = {
+        "generatedBy": "scripts/ground-truth/pytorch_attention.py",
+        "torch": torch.__version__,
+        "classes": classes,
+        "forward": forward,
+        "mistakes": mistakes(),
+        "realistic": realistic(),
+        "styles": styles(recorder),
+    }
     OUT.write_text(json.dumps(result, indent=2) + "\n")
     for name, c in classes.items():
         print(f"{name:<22} heads {c['heads']:>3}  projections {c['projections']}")
@@ -105,6 +90,10 @@ def main():
     for path, runs in result["realistic"].items():
         for name, error in runs.items():
             print(f"realistic {path}:{name} {error or 'ok'}")
+    for path, style in result["styles"].items():
+        for expr, params in style["totals"].items():
+            print(f"style {path.rsplit('/', 1)[-1]}: {expr} = {params:,}")
+        print(f"style {path.rsplit('/', 1)[-1]}: {style['run']} forward {style['forward'] or 'ok'}; heads {({n: c['heads'] for n, c in style['classes'].items()})}")
 
 
 # The realistic fixtures' models and an input each takes: token ids for the GPTs, a sequence of features for

@@ -9,8 +9,7 @@ import { readFileSync } from 'fs';
 import * as path from 'path';
 import { attentionLayers } from '../../src/core/analysis';
 import { explain } from '../../src/core/explain';
-import type { LayerInstance } from '../../src/core/layer';
-import { analyzeText, ROOT } from './helpers';
+import { analyzeText, ROOT, widthsByRole } from './helpers';
 
 const FIXTURE = 'test/fixtures/models/pytorch/handwritten_attention.py';
 
@@ -29,18 +28,6 @@ const CODE_OF = [
 ] as const;
 
 const truth = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-attention.json'), 'utf8')) as Truth;
-
-/** Each projection's out_features shared among the roles it holds: a fused qkv gives each a third. */
-function widthsByRole(layer: LayerInstance, projections: Record<string, number>): Map<string, number> {
-  const widths = new Map<string, number>();
-  for (const t of layer.tensors) {
-    if (!t.role?.startsWith('W_')) continue;
-    const roles = t.role.replace(' stacked', '').split(', ');
-    const width = projections[t.name.slice(0, t.name.lastIndexOf('.'))];
-    for (const role of roles) widths.set(role, width / roles.length);
-  }
-  return widths;
-}
 
 suite('attention written by hand', () => {
   test('every class whose forward() PyTorch runs a softmax over heads in is recognised, with the heads of its real scores', async () => {
@@ -92,7 +79,7 @@ suite('attention written by hand', () => {
       if (code === 'constructor-raises') assert.ok(analysis.findings.some((f) => f.message.includes(raised.error.slice(raised.error.indexOf(': ') + 2))), raised.error);
     }
     // The two other views of the same wrong head size would raise too, had the first not.
-    assert.deepStrictEqual(reported, ['26 feature-mismatch', '40 view-mismatch', '41 view-mismatch', '42 view-mismatch', '62 view-mismatch', '81 constructor-raises', '95 constructor-raises', '112 sequential-mismatch']);
+    assert.deepStrictEqual(reported, ['26 feature-mismatch', '40 view-mismatch', '41 view-mismatch', '42 view-mismatch', '62 view-mismatch', '81 constructor-raises', '95 constructor-raises', '112 sequential-mismatch', '135 feature-mismatch', '136 feature-mismatch']);
   });
 
   test('Llama-2-7B in the Llama style of the fixture has its published count, 6,738,415,616', async () => {
@@ -127,7 +114,7 @@ suite('attention written by hand', () => {
     // A directive inside a string is no comment: line 42 keeps its finding.
     text[41] += '; note = "# attention-lens: ignore"';
     const analysis = await analyzeText(text.join('\n'));
-    assert.deepStrictEqual(analysis.findings.map((f) => `${f.span.startLine + 1} ${f.code}`), ['41 view-mismatch', '42 view-mismatch', '62 view-mismatch', '81 constructor-raises', '95 constructor-raises', '112 sequential-mismatch']);
+    assert.deepStrictEqual(analysis.findings.map((f) => `${f.span.startLine + 1} ${f.code}`), ['41 view-mismatch', '42 view-mismatch', '62 view-mismatch', '81 constructor-raises', '95 constructor-raises', '112 sequential-mismatch', '135 feature-mismatch', '136 feature-mismatch']);
   });
 
   test('Whisper style: a Linear subclass with its own forward() is still the projection; tiny as PyTorch counts it, and no KV cache total across cross attention', async () => {

@@ -2,7 +2,7 @@
 import { readFileSync } from 'fs';
 import * as path from 'path';
 import type { Analysis, LayerResult } from '../../src/core/analysis';
-import { tensorSize, type Tensor } from '../../src/core/layer';
+import { tensorSize, type LayerInstance, type Tensor } from '../../src/core/layer';
 import type { Language } from '../../src/core/source';
 import { DocumentAnalyzer } from '../../src/syntax/documentAnalyzer';
 import { fsWasmLoader } from '../../src/syntax/fsLoader';
@@ -74,4 +74,16 @@ export function paramsOf(l: LayerResult): number | null {
 
 export function sumTensors(tensors: readonly Tensor[]): bigint | undefined {
   return tensors.reduce<bigint | undefined>((acc, t) => (acc === undefined || tensorSize(t).constant === undefined ? undefined : acc + tensorSize(t).constant!), 0n);
+}
+
+/** Each projection's out_features shared among the roles it holds: a fused qkv gives each a third. */
+export function widthsByRole(layer: LayerInstance, projections: Record<string, number>): Map<string, number> {
+  const widths = new Map<string, number>();
+  for (const t of layer.tensors) {
+    if (!t.role?.startsWith('W_')) continue;
+    const roles = t.role.replace(' stacked', '').split(', ');
+    const width = projections[t.name.slice(0, t.name.lastIndexOf('.'))];
+    for (const role of roles) widths.set(role, width / roles.length);
+  }
+  return widths;
 }

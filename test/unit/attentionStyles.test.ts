@@ -1,0 +1,75 @@
+/**
+ * Attention in the styles of real model code (Hugging Face ViT, T5 and Whisper, ...), written as fixtures and
+ * checked against what PyTorch 1.13 does with them (the "styles" of test/fixtures/expected/pytorch-attention.json,
+ * written by scripts/ground-truth/pytorch_attention.py): the heads of the scores each attention class really
+ * computes, its projections' widths, the totals of documented configurations, and no error where PyTorch runs.
+ */
+import * as assert from 'assert';
+import { readFileSync } from 'fs';
+import * as path from 'path';
+import { analyzeText, ROOT, widthsByRole } from './helpers';
+
+interface Style {
+  readonly totals: Record<string, number>;
+  readonly run: string;
+  readonly forward: string | null;
+  readonly classes: Record<string, { heads: number; queries: number; keys: number; projections: Record<string, number> }>;
+}
+
+const styles = (JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-attention.json'), 'utf8')) as { styles: Record<string, Style> }).styles;
+
+/** The lens line of each style's attention, as its heads and head size come out of PyTorch's scores. */
+const SUMMARIES: Record<string, Record<string, string>> = {
+  'hf_modeling_vit.py': { ViTSelfAttention: '12 heads × 64' },
+  'hf_modeling_t5.py': { T5Attention: '8 heads × 64' },
+  'hf_modeling_whisper.py': { WhisperAttention: '6 heads × 64' },
+};
+
+async function analyzeFile(file: string, extra = '') {
+  return analyzeText(readFileSync(path.join(ROOT, file), 'utf8') + extra, 'python', path.join(ROOT, file));
+}
+
+suite('attention in the styles of real model code', () => {
+  test('every style has its truth, and PyTorch runs each style\'s model forward', () => {
+    assert.deepStrictEqual(Object.keys(styles).map((f) => path.basename(f)).sort(), Object.keys(SUMMARIES).sort());
+    for (const [file, style] of Object.entries(styles)) assert.strictEqual(style.forward, null, `${file}: ${style.run}`);
+  });
+
+  for (const [file, style] of Object.entries(styles)) {
+    const name = path.basename(file);
+    test(`${name}: each attention class has the heads of its real scores and the widths of its real projections`, async () => {
+      const analysis = await analyzeFile(file);
+      for (const [cls, real] of Object.entries(style.classes)) {
+        const found = analysis.modules.find((m) => m.name === cls)?.attention;
+        assert.ok(found?.attention, `${cls} is recognised as attention`);
+        assert.strictEqual(found.summary, SUMMARIES[name][cls], cls);
+        const a = found.attention;
+        assert.strictEqual(a.heads.constant, BigInt(real.heads), `${cls} heads`);
+        const headDim = Number(a.headDim!.constant);
+        const kvHeads = Number((a.kvHeads ?? a.heads).constant);
+        const widths = widthsByRole(found, real.projections);
+        assert.strictEqual(widths.get('W_Q'), real.heads * headDim, `${cls}: W_Q is heads × d_k wide`);
+        assert.strictEqual(widths.get('W_K'), kvHeads * headDim, `${cls}: W_K is kv heads × d_k wide`);
+        assert.strictEqual(widths.get('W_V'), kvHeads * headDim, `${cls}: W_V is kv heads × d_k wide`);
+        // Every Linear of the class has its role; ViT keeps its output projection in a sibling class.
+        const roles = new Set(found.tensors.filter((t) => t.role?.startsWith('W_')).map((t) => t.name.slice(0, t.name.lastIndexOf('.'))));
+        assert.deepStrictEqual([...roles].sort(), Object.keys(real.projections).sort(), `${cls}: projections by role`);
+      }
+    });
+
+    test(`${name}: the documented configurations have PyTorch's totals`, async () => {
+      const exprs = Object.keys(style.totals);
+      const analysis = await analyzeFile(file, exprs.map((e, i) => `\nmodel_${i} = ${e}\n`).join(''));
+      const lines = readFileSync(path.join(ROOT, file), 'utf8').split('\n').length;
+      const totals = Object.fromEntries(exprs.map((e, i) => [e, Number(analysis.instances.find((x) => x.span.startLine + 1 === lines + 1 + 2 * i)?.summary.params?.constant)]));
+      assert.deepStrictEqual(totals, style.totals);
+    });
+
+    test(`${name}: no diagnostic, as PyTorch builds and runs it`, async () => {
+      const analysis = await analyzeFile(file);
+      assert.deepStrictEqual(analysis.findings.map((f) => `${f.span.startLine + 1} ${f.code}`), []);
+      const config = file.replace('hf_modeling_', 'hf_configuration_');
+      assert.deepStrictEqual((await analyzeFile(config)).findings, [], config);
+    });
+  }
+});

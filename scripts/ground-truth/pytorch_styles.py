@@ -5,7 +5,9 @@ class really computes (the softmax input is (batch, heads, queries, keys)) and i
 
 Used by pytorch_attention.py, which writes the result under "styles" in pytorch-attention.json:
   {fixture: {"totals": {expression: params}, "run": expression, "forward": null | "ErrorType: message",
-             "classes": {name: {"heads", "queries", "keys", "projections": {attribute: out_features}}}}}
+             "classes": {name: {"heads", "queries", "keys", "projections": {attribute: out_features}}},
+             "attentionLayers": attention modules in the run model (of those classes, or nn.MultiheadAttention),
+             "multiheadAttention": [{"embed", "heads", "headDim"}] of its nn.MultiheadAttention layers}}
 """
 import runpy
 import sys
@@ -42,6 +44,22 @@ STYLES = {
         "totals": ["WhisperModel(WhisperConfig())", "WhisperForConditionalGeneration(WhisperConfig())"],
         "run": "WhisperForConditionalGeneration(WhisperConfig())",
         "input": lambda model: (torch.randn(1, 80, 3000), torch.randint(0, 100, (1, 5))),
+    },
+    # OpenAI's published configurations: ViT-B/32, ViT-B/16, ViT-L/14.
+    "clip_style.py": {
+        "totals": [
+            "CLIP(512, 224, 12, 768, 32, 77, 49408, 512, 8, 12)",
+            "CLIP(512, 224, 12, 768, 16, 77, 49408, 512, 8, 12)",
+            "CLIP(768, 224, 24, 1024, 14, 77, 49408, 768, 12, 12)",
+        ],
+        "run": "CLIP(512, 224, 12, 768, 32, 77, 49408, 512, 8, 12)",
+        "input": lambda model: (torch.randn(1, 3, 224, 224), torch.randint(0, 49408, (2, 77))),
+    },
+    # DETR's COCO detector (91 classes) and its panoptic one (250), its backbone stubbed.
+    "detr_style.py": {
+        "totals": ["build_detr()", "build_detr(num_classes=250)", "Transformer(d_model=256, return_intermediate_dec=True)"],
+        "run": "build_detr()",
+        "input": lambda model: (torch.randn(1, 3, 256, 256),),
     },
 }
 
@@ -103,7 +121,19 @@ def styles(recorder):
         except Exception as e:  # the error is the datum
             error = f"{type(e).__name__}: {str(e).splitlines()[0]}"
         rel = (FIXTURES / name).relative_to(REPO_ROOT).as_posix()
-        result[rel] = {"totals": totals, "run": style["run"], "forward": error, "classes": recorder.classes(model)}
+        classes = recorder.classes(model)
+        # nn.MultiheadAttention computes its scores in one fused call: its heads are its own attributes.
+        mha = [m for m in model.modules() if isinstance(m, torch.nn.MultiheadAttention)]
+        heads = sorted({(m.embed_dim, m.num_heads, m.head_dim) for m in mha})
+        layers = len(mha) + sum(type(m).__name__ in classes for m in model.modules())
+        result[rel] = {
+            "totals": totals,
+            "run": style["run"],
+            "forward": error,
+            "classes": classes,
+            "attentionLayers": layers,
+            "multiheadAttention": [{"embed": e, "heads": h, "headDim": d} for e, h, d in heads],
+        }
     return result
 
 

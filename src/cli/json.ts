@@ -55,7 +55,7 @@ function fileJson(r: FileReport): object {
       framework: l.layer.framework,
       ...exactCount(layerCount(l.layer)),
       formula: l.layer.formula,
-      values: l.values.map((v) => ({ ...exactCount(v.params), context: v.context, contexts: v.contexts })),
+      values: l.values.map((v) => ({ ...exactCount(v.params), context: v.context, contexts: v.contexts, summary: v.summary })),
     })),
     modules: inSourceOrder(r.analysis.modules).map((m) => {
       const { cell, line } = at(m.span);

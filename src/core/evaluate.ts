@@ -26,6 +26,7 @@ import { comprehension, dictDisplay, fstring, listDisplay } from './interp/displ
 import { arithmetic, compare, unary } from './interp/arith';
 import { countOf, itemsOf } from './interp/builtins';
 import { ShapeChecks } from './interp/shapeChecks';
+import type { Tensor } from './tensors';
 import { ClassModel } from './interp/classes';
 import { TorchApi } from './interp/torchApi';
 import { TfjsLayerClasses } from './interp/tfjsLayerClasses';
@@ -303,6 +304,13 @@ export class Evaluator implements Interp {
   binary(op: string, l: Value, r: Value, span?: Span): Value {
     // In TypeScript `+` on tensors is no tensor operation (js-pytorch and TF.js use add()): nothing to check.
     if (l.t === 'tensor' && r.t === 'tensor') return this.checks.broadcast(op, l, r, this.language === 'python' ? span : undefined);
+    // A parameter added to a tensor (DETR's `tgt + query_pos` from an nn.Embedding's weight) must broadcast like a
+    // tensor of its shape; the result keeps the tensor's shape, whose leading dimensions the parameter may not have.
+    if (op !== '@' && this.language === 'python' && ((l.t === 'tensor' && r.t === 'param') || (l.t === 'param' && r.t === 'tensor'))) {
+      const asTensor = (v: Value): Tensor => (v.t === 'param' ? { t: 'tensor', shape: v.ref.shape } : (v as Tensor));
+      this.checks.broadcast(op, asTensor(l), asTensor(r), span);
+      return l.t === 'tensor' ? l : r;
+    }
     // `torch.randn(n, d) * 0.02` is still a tensor of that shape.
     if (l.t === 'tensor') return l;
     if (r.t === 'tensor') return r;

@@ -56,7 +56,7 @@ export function hoverMarkdown(layer: LayerInstance, qualifiedName: string, value
   lines.push('');
   if (layer.formula) lines.push(`Formula: ${codeSpan(layer.formula)}`, '');
   const built = values.filter((v) => v.context);
-  for (const v of built.slice(0, 6)) lines.push(`- in ${md(v.context)}: ${groupDigits(v.params.constant!)}${v.contexts > 1 ? ` (${v.contexts} models)` : ''}`);
+  for (const v of built.slice(0, 6)) lines.push(`- in ${md(v.context)}: ${groupDigits(v.params.constant!)}${built.length > 1 && v.summary ? ` · ${md(v.summary)}` : ''}${v.contexts > 1 ? ` (${v.contexts} models)` : ''}`);
   if (built.length > 6) lines.push(`- and ${built.length - 6} more sizes`);
   if (built.length) lines.push('');
   if (c !== undefined && c > 0n) lines.push(`Weights: ${bytes(c * 4n)} in fp32, ${bytes(c * 2n)} in bf16`, '');

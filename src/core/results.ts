@@ -74,4 +74,6 @@ export interface SiteValue {
   readonly context: string;
   /** How many contexts built it with this count. */
   readonly contexts: number;
+  /** What that context built, as the lens says it (`12 heads × 64`, `768 → 3,072`). */
+  readonly summary: string;
 }

@@ -17,7 +17,7 @@ export function siteResult(span: Span, list: readonly SiteRecord[], lexical: Rea
     if (!p?.isConstant || r.layer.rejected || r.varies) continue;
     const same = values.findIndex((v) => v.params.equals(p));
     if (same >= 0) values[same] = { ...values[same], contexts: values[same].contexts + 1 };
-    else values.push({ params: p, context: r.context, contexts: 1 });
+    else values.push({ params: p, context: r.context, contexts: 1, summary: r.layer.summary });
   }
   const generic = list.find((r) => r.layer.params !== undefined && !r.layer.params.isConstant);
   const rejected = list.find((r) => r.layer.rejected);

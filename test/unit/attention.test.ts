@@ -23,6 +23,7 @@ interface Truth {
 /** What each error PyTorch raises in attention_mistakes.py is reported as. */
 const CODE_OF = [
   [/^RuntimeError: mat1 and mat2 shapes cannot be multiplied/, 'feature-mismatch'],
+  [/^RuntimeError: The size of tensor a \(\d+\) must match the size of tensor b/, 'feature-mismatch'],
   [/^RuntimeError: shape '.*' is invalid for input of size/, 'view-mismatch'],
   [/^(AssertionError|ValueError):/, 'constructor-raises'],
 ] as const;
@@ -79,7 +80,7 @@ suite('attention written by hand', () => {
       if (code === 'constructor-raises') assert.ok(analysis.findings.some((f) => f.message.includes(raised.error.slice(raised.error.indexOf(': ') + 2))), raised.error);
     }
     // The two other views of the same wrong head size would raise too, had the first not.
-    assert.deepStrictEqual(reported, ['26 feature-mismatch', '40 view-mismatch', '41 view-mismatch', '42 view-mismatch', '62 view-mismatch', '81 constructor-raises', '95 constructor-raises', '112 sequential-mismatch', '135 feature-mismatch', '136 feature-mismatch']);
+    assert.deepStrictEqual(reported, ['26 feature-mismatch', '40 view-mismatch', '41 view-mismatch', '42 view-mismatch', '62 view-mismatch', '81 constructor-raises', '95 constructor-raises', '112 sequential-mismatch', '135 feature-mismatch', '136 feature-mismatch', '150 feature-mismatch']);
   });
 
   test('Llama-2-7B in the Llama style of the fixture has its published count, 6,738,415,616', async () => {
@@ -114,7 +115,7 @@ suite('attention written by hand', () => {
     // A directive inside a string is no comment: line 42 keeps its finding.
     text[41] += '; note = "# attention-lens: ignore"';
     const analysis = await analyzeText(text.join('\n'));
-    assert.deepStrictEqual(analysis.findings.map((f) => `${f.span.startLine + 1} ${f.code}`), ['41 view-mismatch', '42 view-mismatch', '62 view-mismatch', '81 constructor-raises', '95 constructor-raises', '112 sequential-mismatch', '135 feature-mismatch', '136 feature-mismatch']);
+    assert.deepStrictEqual(analysis.findings.map((f) => `${f.span.startLine + 1} ${f.code}`), ['41 view-mismatch', '42 view-mismatch', '62 view-mismatch', '81 constructor-raises', '95 constructor-raises', '112 sequential-mismatch', '135 feature-mismatch', '136 feature-mismatch', '150 feature-mismatch']);
   });
 
   test('Whisper style: a Linear subclass with its own forward() is still the projection; tiny as PyTorch counts it, and no KV cache total across cross attention', async () => {

@@ -72,7 +72,7 @@ suite('attention-lens CLI', () => {
       attentionLayers: 12,
       kvCachePerToken: { numbers: 18432, bytes: { fp16: 36864, bf16: 36864, fp32: 73728, int8: 18432 } },
     });
-    assert.deepStrictEqual(gpt.layers[0].values, [{ params: 1771776, paramsExact: '1771776', context: 'GPT (line 202) via Block ×12 via CausalSelfAttention', contexts: 1 }]);
+    assert.deepStrictEqual(gpt.layers[0].values, [{ params: 1771776, paramsExact: '1771776', context: 'GPT (line 202) via Block ×12 via CausalSelfAttention', contexts: 1, summary: '768 → 2,304' }]);
     const errors = files.find((f) => f.path.endsWith('shape_errors.py'));
     assert.deepStrictEqual(Object.keys(errors!.diagnostics[0]), ['line', 'column', 'severity', 'code', 'message']);
     assert.deepStrictEqual(errors!.diagnostics[0], { ...errors!.diagnostics[0], line: 16, column: 13, severity: 'error', code: 'heads-divisibility' });
@@ -181,7 +181,7 @@ suite('attention-lens CLI', () => {
       assert.ok(r.stdout.length > 4 * 65536, `only ${r.stdout.length} characters`);
       const layers = filesOf(r.stdout)[0].layers;
       assert.strictEqual(layers.length, 3000);
-      assert.deepStrictEqual(layers[2999], { line: 3001, column: 14, kind: 'Linear', framework: 'pytorch', params: 3000 * 64 + 64, paramsExact: String(3000 * 64 + 64), formula: 'in·out + out', values: [{ params: 3000 * 64 + 64, paramsExact: String(3000 * 64 + 64), context: '', contexts: 1 }] });
+      assert.deepStrictEqual(layers[2999], { line: 3001, column: 14, kind: 'Linear', framework: 'pytorch', params: 3000 * 64 + 64, paramsExact: String(3000 * 64 + 64), formula: 'in·out + out', values: [{ params: 3000 * 64 + 64, paramsExact: String(3000 * 64 + 64), context: '', contexts: 1, summary: '3,000 → 64' }] });
     } finally {
       remove();
     }

@@ -133,8 +133,12 @@ export class Calls {
         else if (frame.isModule && built.t === 'module') this.ev.hooks.instance?.(callee, e, built);
         return built;
       }
-      case 'function':
-        return (callee.owner ?? this.ev).functions.callFunction(callee, positional, keywords, callee.self);
+      case 'function': {
+        const out = (callee.owner ?? this.ev).functions.callFunction(callee, positional, keywords, callee.self);
+        // A factory called by the module body (`detr = build_detr()`) builds one of the file's models too.
+        if (frame.isModule && out.t === 'module' && out.cls?.owner === this.ev && !this.ev.tfjsLayers.is(out.cls)) this.ev.hooks.instance?.(out.cls, e, out);
+        return out;
+      }
       case 'lambda':
         return this.callLambda(callee, positional, keywords);
       case 'partial': {

@@ -5,7 +5,8 @@
 import { layerSpec } from './catalog';
 import { instantiate } from './catalog/instantiate';
 import { siteResult } from './siteResults';
-import { describe } from './attention/recognise';
+import { describe, moduleParts } from './attention/recognise';
+import { fieldParts } from './attention/fieldParts';
 import { sizing } from './sizing';
 import type { Core } from './attention/trace';
 import type { Span } from './expr';
@@ -144,7 +145,8 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     attention(module, found) {
       const cls = module.cls;
       if (!cls || cls.owner !== evaluator) return;
-      const layer = describe(cls.name, module.tree, found, (l) => evaluator.torch.pathIn(module.tree, l));
+      const parts = evaluator.tfjsLayers.is(cls) ? fieldParts(module.fields, (l) => evaluator.flows.tfjs.built(l)) : moduleParts(module.tree, (l) => evaluator.torch.pathIn(module.tree, l));
+      const layer = describe(cls.name, found, parts);
       if (!layer) return;
       attention(classKey(model, cls.fragment, cls.scope), found.core, layer);
       if (!attentionByTree.get(module.tree)?.attention?.output || found.output) attentionByTree.set(module.tree, layer);

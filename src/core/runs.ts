@@ -44,7 +44,9 @@ export function shown(all: readonly LayerInstance[], total: Poly | undefined): L
   // Two paths to one core (sdpa or a softmax, as torch allows): the one that reached the output projection.
   const rank = (l: LayerInstance) => 2 * Number(!!l.attention?.output) + Number(!!l.attention?.heads.isConstant);
   const found = [...all].sort((a, b) => rank(b) - rank(a));
-  if (total?.isConstant) return found.find((l) => l.params?.equals(total));
+  // TF.js keeps a subclass's dense layers out of its count: its attention's weights are not its total.
+  const ofTotal = total?.isConstant ? found.find((l) => l.params?.equals(total)) : undefined;
+  if (ofTotal || (total?.isConstant && found[0]?.framework !== 'tfjs')) return ofTotal;
   const withSizes = found.filter((l) => l.params?.isConstant);
   const withHeads = withSizes.filter((l) => l.attention?.heads.isConstant);
   const concrete = withHeads.length ? withHeads : withSizes;

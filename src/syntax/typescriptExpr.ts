@@ -122,6 +122,23 @@ export function typescriptExpr(node: Node, source: string): Expr {
     }
     case 'array':
       return { k: 'list', items: namedChildren(node).map((c) => typescriptExpr(c, source)), span };
+    case 'array_pattern': {
+      // `const [q, k] = ...`, holes (`[, k]`) keeping their place; `...rest` takes what is left.
+      const items: Expr[] = [];
+      let hole = true;
+      for (const c of node.children) {
+        if (!c) continue;
+        if (c.type === ',') {
+          if (hole) items.push({ k: 'unknown', text: '', span: spanOf(c) });
+          hole = true;
+        } else if (c.isNamed) {
+          const rest = c.type === 'rest_pattern' ? namedChildren(c)[0] : undefined;
+          items.push(rest ? { k: 'star', value: typescriptExpr(rest, source), span: spanOf(c) } : c.type === 'assignment_pattern' ? { k: 'unknown', text: textOf(c, source), span: spanOf(c) } : typescriptExpr(c, source));
+          hole = false;
+        }
+      }
+      return { k: 'list', items, span };
+    }
     case 'arrow_function': {
       // `(x) => expr` is a lambda; `(x) => { ... }` is lowered as a function scope of its own (typescript.ts).
       const body = node.childForFieldName('body');

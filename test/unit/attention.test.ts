@@ -153,6 +153,32 @@ suite('attention written by hand', () => {
     assert.deepStrictEqual(analysis.findings, []);
   });
 
+  test('TF.js: attention written by hand in tf.layers.Layer subclasses, with the heads of its real scores and the weights TF.js creates', async () => {
+    const truth = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/js-attention.json'), 'utf8')) as { files: Record<string, Record<string, { heads: number; projections: Record<string, number>; weights: Record<string, number>; countParams: number }>> };
+    const [[file, classes]] = Object.entries(truth.files);
+    const analysis = await analyzeText(readFileSync(path.join(ROOT, file), 'utf8'), 'typescript', path.join(ROOT, file));
+    const summaries = Object.fromEntries(analysis.modules.filter((m) => m.attention).map((m) => [m.name, m.attention!.summary]));
+    assert.deepStrictEqual(summaries, { SelfAttention: '4 heads × 16', CrossAttention: '8 heads × 16 · GQA 8 q / 2 kv heads · cross' });
+    for (const [name, real] of Object.entries(classes)) {
+      const module = analysis.modules.find((m) => m.name === name)!;
+      const found = module.attention!;
+      assert.strictEqual(found.framework, 'tfjs');
+      assert.strictEqual(found.attention!.heads.constant, BigInt(real.heads), `${name} heads`);
+      const headDim = Number(found.attention!.headDim!.constant);
+      const kvHeads = Number((found.attention!.kvHeads ?? found.attention!.heads).constant);
+      const widths = widthsByRole(found, real.projections);
+      assert.strictEqual(widths.get('W_Q'), real.heads * headDim, `${name}: W_Q`);
+      assert.strictEqual(widths.get('W_K'), kvHeads * headDim, `${name}: W_K`);
+      assert.strictEqual(widths.get('W_V'), kvHeads * headDim, `${name}: W_V`);
+      assert.ok(widths.has('W_O'), `${name} has its output projection`);
+      // The weights its dense layers create on their first apply(); the subclass's own countParams() leaves them out.
+      assert.strictEqual(found.params?.constant, BigInt(Object.values(real.weights).reduce((a, b) => a + b, 0)), `${name} weights`);
+      assert.strictEqual(module.built?.summary.params?.constant, BigInt(real.countParams), `${name} countParams()`);
+      assert.ok(found.notes.some((n) => n.includes('countParams() leaves them out')), found.notes.join('\n'));
+    }
+    assert.deepStrictEqual(analysis.findings, []);
+  });
+
   test('Hugging Face GPT-2 style: Conv1D projections and heads split from x.size()[:-1], as GPT2Model(GPT2Config())', async () => {
     const file = path.join(ROOT, 'test/fixtures/models/pytorch/hf_modeling_gpt2.py');
     const analysis = await analyzeText(readFileSync(file, 'utf8'), 'python', file);

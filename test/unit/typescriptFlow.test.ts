@@ -25,6 +25,15 @@ suite('TypeScript control flow', () => {
     assert.notStrictEqual(counts[0], 2 + 1);
   });
 
+  test('array destructuring binds items in order; a hole keeps its place; a rest element takes what is left', async () => {
+    const code = 'const [a, b] = [2, 3];\nconst [, c] = [5, 7];\nconst [d, ...rest] = [11, 13, 17];\nconst l1 = new nn.Linear(a, b);\nconst l2 = new nn.Linear(c, 1);\nconst l3 = new nn.Linear(d, rest.length);';
+    assert.deepStrictEqual(await countsOf(code), [2 * 3 + 3, 7 + 1, 11 * 2 + 2]);
+  });
+
+  test('a property an object literal does not have is undefined: `??` gives the default', async () => {
+    assert.deepStrictEqual(await countsOf('const config: { width?: number } = {};\nconst layer = new nn.Linear(config.width ?? 8, Math.sqrt(16));'), [8 * 4 + 4]);
+  });
+
   test('do/while runs its body before the first test', async () => {
     assert.deepStrictEqual(await countsOf('let n = 5;\ndo {\n  n++;\n} while (n < 3);\nconst layer = new nn.Linear(n, 1);'), [6 + 1]);
   });

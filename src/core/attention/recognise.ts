@@ -20,20 +20,33 @@ export interface Attention {
 
 const LETTERS = { q: 'Q', k: 'K', v: 'V', o: 'O' } as const;
 
-/** `module`'s attention; `pathOf` names a layer inside the module (`c_attn`), undefined when it is not in it. */
-export function describe(className: string, tree: ModuleTree, found: Attention, pathOf: (layer: LayerValue) => string | undefined): LayerInstance | undefined {
+/** Where a module keeps the layers of its attention, and the parameters that come with them. */
+export interface Parts {
+  /** A layer's place in the module (`c_attn`); undefined when it is not the module's. */
+  pathOf(layer: LayerValue): string | undefined;
+  /** The parameters, named as the framework lists them, given the paths of the attention's layers. */
+  tensors(layers: ReadonlyMap<string, LayerValue>): { tensors: Tensor[]; params: Poly | undefined; reason?: string; note?: string };
+}
+
+/** The module's attention, its projections found through `parts`. */
+export function describe(className: string, found: Attention, parts: Parts): LayerInstance | undefined {
   const { q, k, v } = found.core;
   if (!q.layer || !k.layer || !v?.layer) return undefined;
-  const paths = { q: pathOf(q.layer), k: pathOf(k.layer), v: pathOf(v.layer), o: found.output && pathOf(found.output) };
+  const paths = { q: parts.pathOf(q.layer), k: parts.pathOf(k.layer), v: parts.pathOf(v.layer), o: found.output && parts.pathOf(found.output) };
   if (!paths.q || !paths.k || !paths.v) return undefined;
   const roles = new Map<string, string[]>();
+  const layers = new Map<string, LayerValue>();
   for (const role of ['q', 'k', 'v', 'o'] as const) {
     const path = paths[role];
-    if (path) roles.set(path, [...(roles.get(path) ?? []), LETTERS[role]]);
+    const layer = role === 'o' ? found.output : found.core[role]?.layer;
+    if (!path || !layer) continue;
+    roles.set(path, [...(roles.get(path) ?? []), LETTERS[role]]);
+    layers.set(path, layer);
   }
-  const tensors = namedTensors(tree).map((t) => ({ ...t, role: roleOf(t.name, roles) }));
-  const reason = unknownIn(tree);
-  const params = reason === undefined ? totalOf(tree) : undefined;
+  const own = parts.tensors(layers);
+  const tensors = own.tensors.map((t) => ({ ...t, role: roleOf(t.name, roles) }));
+  const reason = own.reason;
+  const params = own.params;
 
   const heads = q.heads;
   const headDim = q.headDim ?? (heads?.constant && q.width ? q.width.divExact(heads.constant) : undefined);
@@ -79,7 +92,7 @@ export function describe(className: string, tree: ModuleTree, found: Attention, 
     params,
     formula: params && !params.isConstant ? params.toString() : '',
     summary: `${shape}${variant}${cross ? ' · cross' : ''}`,
-    notes: notes(paths, fused, heads, headDim, grouped, cross),
+    notes: [...notes(paths, fused, heads, headDim, grouped, cross), ...(own.note ? [own.note] : [])],
     unknownReason: reason,
     attention,
     inFeatures: embed,
@@ -103,13 +116,25 @@ function roleOf(name: string, roles: ReadonlyMap<string, readonly string[]>): st
   const letters = roles.get(name.slice(0, dot));
   if (!letters) return '';
   const leaf = name.slice(dot + 1);
-  // torch.nn names them weight and bias; js-pytorch, W and b.
-  const kind = leaf === 'weight' || leaf === 'W' ? 'W' : leaf === 'bias' || leaf === 'b' ? 'b' : undefined;
+  // torch.nn names them weight and bias; js-pytorch, W and b; TF.js, kernel and bias.
+  const kind = leaf === 'weight' || leaf === 'W' || leaf === 'kernel' ? 'W' : leaf === 'bias' || leaf === 'b' ? 'b' : undefined;
   if (!kind) return '';
   const names = letters.map((l) => `${kind}_${l}`);
   return names.length > 1 ? `${names.join(', ')} stacked` : names[0];
 }
 
+/** A torch (or js-pytorch) module: its layers are its children, its parameters what `named_parameters()` lists. */
+export function moduleParts(tree: ModuleTree, pathOf: (layer: LayerValue) => string | undefined): Parts {
+  return {
+    pathOf,
+    tensors: () => {
+      const reason = unknownIn(tree);
+      return { tensors: namedTensors(tree), params: reason === undefined ? totalOf(tree) : undefined, reason };
+    },
+  };
+}
+
+/** The module's parameters as `named_parameters()` lists them. */
 /** The module's parameters as `named_parameters()` lists them. */
 function namedTensors(tree: ModuleTree): Tensor[] {
   const out: Tensor[] = [];

@@ -90,8 +90,11 @@ export function fusedCore(q: Value | undefined, k: Value | undefined, v: Value |
 /** The source after a reshape whose last two dimensions split the features into (heads, headDim). */
 export function splitHeads(source: Source, last: readonly (Poly | undefined)[]): Source {
   if (last.length < 2) return source;
-  const [heads, headDim] = last.slice(-2);
+  const [named, headDim] = last.slice(-2);
   const width = source.width;
+  // A singleton axis between the heads and the head size (`reshape([b, -1, kvHeads, 1, headSize])` before a
+  // repeat of the keys): the heads are the axis before it, unless one head of that size is the whole width.
+  const heads = named?.constant === 1n && last.length >= 3 && width && headDim && !headDim.equals(width) ? last[last.length - 3] : named;
   const h = heads ?? (width && headDim?.constant ? width.divExact(headDim.constant) : undefined);
   const d = headDim ?? (width && heads?.constant ? width.divExact(heads.constant) : undefined);
   return { ...source, heads: h, headDim: d };

@@ -4,6 +4,7 @@
  */
 import type { Expr } from '../expr';
 import type { Evaluator } from '../evaluate';
+import { OPAQUE } from '../tensors';
 import { UNKNOWN, type Value } from '../value';
 import type { Frame } from './frame';
 import type { Owner } from './journal';
@@ -43,7 +44,7 @@ export class Assignments {
       case 'list': {
         // `B, T, C = x.size()`: the names fix the rank of the argument `x` for the views that follow.
         const unpacked = value.t === 'dims' && !target.items.some((t) => t.k === 'star') ? this.ev.checks.unpacked(value, target.items.length) : undefined;
-        const items = value.t === 'seq' ? value.items : unpacked;
+        const items = value.t === 'seq' ? value.items : (unpacked ?? this.inputItems(value, target.items.length));
         const star = target.items.findIndex((t) => t.k === 'star');
         if (star < 0) {
           target.items.forEach((t, i) => this.assign(t, items?.[i] ?? (value.t === 'repeat' ? value.item : UNKNOWN), frame));
@@ -62,6 +63,16 @@ export class Assignments {
       default:
         return;
     }
+  }
+
+  /**
+   * `const [text, audio] = inputs` of a tf.layers.Layer's call(): a forward() argument of TypeScript that is
+   * a list of tensors; each is an input of its own, so that keys from the second are cross attention.
+   */
+  private inputItems(value: Value, count: number): Value[] | undefined {
+    const input = value.t === 'tensor' && !value.trace?.source?.layer && !value.trace?.core ? value.trace?.source?.input : undefined;
+    if (this.ev.language !== 'typescript' || !input) return undefined;
+    return Array.from({ length: count }, (_, i): Value => ({ ...OPAQUE, trace: { source: { input: `${input}[${i}]` } } }));
   }
 
   /**

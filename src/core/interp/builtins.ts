@@ -157,6 +157,11 @@ export const BUILTIN_CALLS: Record<string, Builtin> = {
   'builtins.Math.ceil': toInt(Math.ceil),
   'builtins.Math.round': toInt(Math.round),
   'builtins.Math.trunc': toInt(Math.trunc),
+  // JavaScript has one number type: a whole result is an integer size, as a whole literal is.
+  'builtins.Math.sqrt': ([v]) => {
+    const x = floatOf(v, Math.sqrt);
+    return x.t === 'float' && x.v !== undefined && Number.isSafeInteger(x.v) ? int(x.v) : x;
+  },
   'builtins.Number': ([v]) => v ?? UNKNOWN,
   'builtins.parseInt': toInt(Math.trunc),
 };

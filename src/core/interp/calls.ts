@@ -13,6 +13,7 @@ import { BUILTIN_CALLS, itemsOf, stringMethod } from './builtins';
 import { classBuiltin } from './classBuiltins';
 import { Frame } from './frame';
 import { transformersMethod } from './transformersApi';
+import { tfjsTensorOp } from './tfjsTensors';
 
 /** TF.js merge layers of equal shapes: the shape passes on. */
 const TFJS_MERGES = new Set(['add', 'multiply', 'average', 'maximum', 'minimum', 'subtract']);
@@ -107,7 +108,10 @@ export class Calls {
     }
     if (obj.t === 'tensor') {
       const args = this.bind(e.args, frame);
-      return args ? this.ev.checks.tensorMethod(obj, method, args.positional.map((p) => p.value), plain(args.keywords), e.span) : UNKNOWN;
+      if (!args) return UNKNOWN;
+      const positional = args.positional.map((p) => p.value);
+      const tfjs = this.ev.language === 'typescript' ? tfjsTensorOp(this.ev.checks, method, obj, positional, e.span) : undefined;
+      return tfjs ?? this.ev.checks.tensorMethod(obj, method, positional, plain(args.keywords), e.span);
     }
     const layerClass = this.ev.tfjsLayers.method(obj, method, e, frame);
     if (layerClass) return layerClass;
@@ -173,6 +177,8 @@ export class Calls {
     if (built) return built;
     const builtin = BUILTIN_CALLS[path];
     if (builtin) return builtin(positional, keywords);
+    const tensorOp = path.startsWith('tfjs.') && positional[0]?.t === 'tensor' ? tfjsTensorOp(this.ev.checks, path.slice('tfjs.'.length), positional[0], positional.slice(1), e.span) : undefined;
+    if (tensorOp) return tensorOp;
     const source = tensorSource(path, positional);
     if (source) return source;
     if (path === 'tfjs.sequential') return this.ev.flows.sequential(positional[0], e);

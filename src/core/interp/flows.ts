@@ -68,7 +68,15 @@ export class Flows {
     }
     if (target.t === 'model') return undefined;
     const inputs = appliedTensors(values);
-    return (inputs && this.tfjs.apply(target, inputs, span)) ?? UNKNOWN;
+    const out = inputs && this.tfjs.apply(target, inputs, span);
+    if (!out) return UNKNOWN;
+    // A dense layer projects the last axis: its output is traced to it, for attention written by hand.
+    return target.t === 'layer' && target.layer.kind === 'dense' && out.t === 'tensor' ? this.ev.checks.traced(target, inputs[0], out) : out;
+  }
+
+  /** Runs a tf.layers.Layer subclass's call() as its forward(): the attention it computes is its own. */
+  within(module: Value, run: () => Value): Value {
+    return module.t === 'module' ? this.forward(module, run) : run();
   }
 
   /** `tf.sequential({layers: [...]})`: each layer is fed what the one before it produces. */
@@ -120,7 +128,7 @@ export class Flows {
    */
   followForward(instance: Value): { at: Expr; features: Poly }[] {
     if (instance.t !== 'module' || !instance.cls) return [];
-    const forward = this.ev.classes.method(instance.cls, 'forward');
+    const forward = this.ev.classes.method(instance.cls, this.ev.tfjsLayers.is(instance.cls) ? 'call' : 'forward');
     if (!forward) return [];
     // A model whose build took paths that are not known (`if self.depth > 0:` with the depth a name) may
     // hold parts no real build holds together: following it finds its attention, but no error and no size.

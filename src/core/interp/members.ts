@@ -1,7 +1,7 @@
 /** `obj.id`: attributes of imports, dicts, classes, modules, layers, tensors, and JavaScript's `length`. */
 import type { Evaluator } from '../evaluate';
 import { shapeOf } from '../views';
-import { int, UNKNOWN, type Value } from '../value';
+import { int, NONE, UNKNOWN, type Value } from '../value';
 
 export function memberOf(ev: Evaluator, obj: Value, id: string): Value {
   switch (obj.t) {
@@ -17,7 +17,9 @@ export function memberOf(ev: Evaluator, obj: Value, id: string): Value {
       const field = obj.fields.get(id);
       if (field) return field;
       if (obj.cls) return ev.classes.attribute(obj.cls, id, obj) ?? UNKNOWN;
-      return obj.origin ? { t: 'sym', name: `${obj.origin}.${id}` } : UNKNOWN;
+      if (obj.origin) return { t: 'sym', name: `${obj.origin}.${id}` };
+      // A property a JavaScript object literal does not have is undefined (`config.heads ?? 8` on `{}`).
+      return ev.language === 'typescript' ? NONE : UNKNOWN;
     }
     case 'sym':
       return { t: 'sym', name: `${obj.name}.${id}` };

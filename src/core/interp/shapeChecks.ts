@@ -97,6 +97,12 @@ export class ShapeChecks {
     if (input?.t === 'tensor' && input.trace?.core?.v) this.attention.output(input.trace.core, callee);
   }
 
+  /** A TF.js layer's output `out` for `input`, traced to the layer as a projection; an attention core reaching it ends there. */
+  traced(callee: LayerValue, input: Value | undefined, out: Tensor): Tensor {
+    this.outputOf(callee, input);
+    return { ...out, trace: { source: { layer: callee, width: callee.layer.outFeatures, input: input?.t === 'tensor' ? input.trace?.source?.input : undefined } } };
+  }
+
   /** What `callee` makes of `input`: its features after the input's leading dimensions, traced to it as a projection. */
   private projected(callee: LayerValue, input: Value | undefined): Tensor {
     const layer = callee.layer;
@@ -153,7 +159,7 @@ export class ShapeChecks {
   }
 
   /** `a @ b`, `torch.matmul`, a two-operand einsum: the product, and the attention core it may form. */
-  private product(a: Tensor, b: Tensor, shaped: Tensor): Tensor {
+  product(a: Tensor, b: Tensor, shaped: Tensor): Tensor {
     const trace = product(a, b);
     if (trace?.core?.v) this.attention.core(trace.core);
     return { ...shaped, trace };

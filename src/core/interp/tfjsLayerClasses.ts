@@ -44,7 +44,11 @@ export class TfjsLayerClasses {
     const call = this.ev.classes.method(cls, 'call');
     // Layer.call() of the base returns its inputs.
     if (!call) return positional[0] ?? UNKNOWN;
-    return (call.owner ?? this.ev).functions.callFunction(call, positional, keywords, obj);
+    // Each tensor given is an input of its own, by the parameter that receives it: keys computed from the
+    // second of `[text, audio]` make cross attention.
+    const name = (call.owner ?? this.ev).scopeAt(call.fragment, call.scope).params[0]?.name;
+    const args = name && input ? [named(input, name), ...positional.slice(1)] : positional;
+    return this.ev.flows.within(obj, () => (call.owner ?? this.ev).functions.callFunction(call, args, keywords, obj));
   }
 
   /**
@@ -91,4 +95,10 @@ export class TfjsLayerClasses {
 /** A shape as TF.js hands it to build() and computeOutputShape(): an array, null where a size is not known. */
 function shapeValue(shape: Shape): Value {
   return { t: 'seq', items: shape.map((d): Value => (d ? { t: 'int', p: d } : NONE)) };
+}
+
+/** `input` traced to the argument `name` (`inputs[1]` for the second of a list), where nothing traces it yet. */
+function named(input: Value, name: string): Value {
+  const tag = (v: Value, id: string): Value => (v.t === 'tensor' && !v.trace ? { ...v, trace: { source: { input: id } } } : v);
+  return input.t === 'seq' ? { ...input, items: input.items.map((v, i) => tag(v, `${name}[${i}]`)) } : tag(input, name);
 }

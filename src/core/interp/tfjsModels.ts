@@ -6,7 +6,7 @@
  */
 import type { Span } from '../expr';
 import { mergeHistory, feed } from '../flow';
-import type { Finding } from '../layer';
+import type { Finding, LayerInstance } from '../layer';
 import { container, layerModule, type ModuleTree } from '../modules';
 import type { Poly } from '../symbolic';
 import type { LayerUse, Shape, Value } from '../value';
@@ -34,6 +34,8 @@ export class TfjsModels {
   private readonly models = new Map<number, ModelState>();
   /** The shape each layer was first applied to: TF.js builds its weights for it. */
   private readonly firstShapes = new WeakMap<object, Shape>();
+  /** Each layer as its first apply() built it. */
+  private readonly firstBuilds = new WeakMap<object, LayerInstance>();
 
   constructor(
     private readonly report: (f: Finding) => void,
@@ -86,8 +88,14 @@ export class TfjsModels {
     const out = feed(layer, inputs);
     if (!out) return undefined;
     const history = mergeHistory(inputs.map((i) => i.history));
+    if (layer.t === 'layer' && out.built && !this.firstBuilds.has(layer)) this.firstBuilds.set(layer, out.built);
     const use = layer.t === 'layer' && out.built ? [{ layer, built: out.built }] : [];
     return { t: 'tensor', shape: out.shape, history: history && mergeHistory([history, use]), origin: layer.t === 'layer' ? { label: `${layer.layer.kind} (line ${layer.span.startLine + 1})`, span: layer.span } : inputs[0]?.origin };
+  }
+
+  /** `layer` with the weights its first apply() created, when it was applied. */
+  built(layer: Value): LayerInstance | undefined {
+    return this.firstBuilds.get(layer);
   }
 
   private check(layer: Extract<Value, { t: 'layer' }>, input: TensorValue, span: Span, inSequential: boolean): void {

@@ -8,7 +8,7 @@
  * With --check nothing is written: the run fails when the committed file differs from what TF.js gives now.
  * Writes test/fixtures/expected/js-attention.json:
  *   {"files": {path: {className: {"heads", "queries", "keys", "projections": {field: units},
- *                                 "weights": {field: countParams}, "countParams"}}}}
+ *                                 "weights": {field: countParams}, "inputs": {field: input features}, "countParams"}}}}
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
@@ -63,6 +63,7 @@ async function main() {
         keys: shape[3],
         projections: Object.fromEntries(dense.map(([field, layer]) => [field, layer.units])),
         weights: Object.fromEntries(dense.map(([field, layer]) => [field, layer.countParams()])),
+        inputs: Object.fromEntries(dense.map(([field, layer]) => [field, layer.kernel.shape[0]])),
         countParams: owner.countParams(),
       };
     }

@@ -154,7 +154,7 @@ suite('attention written by hand', () => {
   });
 
   test('TF.js: attention written by hand in tf.layers.Layer subclasses, with the heads of its real scores and the weights TF.js creates', async () => {
-    const truth = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/js-attention.json'), 'utf8')) as { files: Record<string, Record<string, { heads: number; projections: Record<string, number>; weights: Record<string, number>; countParams: number }>> };
+    const truth = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/js-attention.json'), 'utf8')) as { files: Record<string, Record<string, { heads: number; projections: Record<string, number>; weights: Record<string, number>; inputs: Record<string, number>; countParams: number }>> };
     const [[file, classes]] = Object.entries(truth.files);
     const analysis = await analyzeText(readFileSync(path.join(ROOT, file), 'utf8'), 'typescript', path.join(ROOT, file));
     const summaries = Object.fromEntries(analysis.modules.filter((m) => m.attention).map((m) => [m.name, m.attention!.summary]));
@@ -171,6 +171,10 @@ suite('attention written by hand', () => {
       assert.strictEqual(widths.get('W_K'), kvHeads * headDim, `${name}: W_K`);
       assert.strictEqual(widths.get('W_V'), kvHeads * headDim, `${name}: W_V`);
       assert.ok(widths.has('W_O'), `${name} has its output projection`);
+      // The features each projection reads, as TF.js built its kernel on the first apply().
+      const field = (role: string) => found.tensors.find((t) => t.role?.startsWith(role))!.name.split('.')[0];
+      assert.strictEqual(found.attention!.embed.constant, BigInt(real.inputs[field('W_Q')]), `${name} query features`);
+      assert.strictEqual(found.attention!.kdim.constant, BigInt(real.inputs[field('W_K')]), `${name} key features`);
       // The weights its dense layers create on their first apply(); the subclass's own countParams() leaves them out.
       assert.strictEqual(found.params?.constant, BigInt(Object.values(real.weights).reduce((a, b) => a + b, 0)), `${name} weights`);
       assert.strictEqual(module.built?.summary.params?.constant, BigInt(real.countParams), `${name} countParams()`);

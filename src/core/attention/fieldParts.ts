@@ -15,6 +15,7 @@ type LayerValue = Extract<Value, { t: 'layer' }>;
 export function fieldParts(fields: ReadonlyMap<string, Value>, built: (layer: LayerValue) => LayerInstance | undefined): Parts {
   return {
     pathOf: (layer) => [...fields].find(([, v]) => v === layer)?.[0],
+    built,
     tensors: (layers) => {
       const tensors: Tensor[] = [];
       let unbuilt = false;

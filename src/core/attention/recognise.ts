@@ -24,6 +24,8 @@ const LETTERS = { q: 'Q', k: 'K', v: 'V', o: 'O' } as const;
 export interface Parts {
   /** A layer's place in the module (`c_attn`); undefined when it is not the module's. */
   pathOf(layer: LayerValue): string | undefined;
+  /** A layer as it was built where it was applied (TF.js sizes a dense layer by its first input). */
+  built?(layer: LayerValue): LayerInstance | undefined;
   /** The parameters, named as the framework lists them, given the paths of the attention's layers. */
   tensors(layers: ReadonlyMap<string, LayerValue>): { tensors: Tensor[]; params: Poly | undefined; reason?: string; note?: string };
 }
@@ -54,15 +56,16 @@ export function describe(className: string, found: Attention, parts: Parts): Lay
   const grouped = heads && kvHeads && !kvHeads.equals(heads) ? kvHeads : undefined;
   const valueHeadDim = v.headDim && headDim && !v.headDim.equals(headDim) ? v.headDim : undefined;
   const cross = q.input !== undefined && k.input !== undefined && q.input !== k.input;
-  const embed = q.layer.layer.inFeatures ?? Poly.symbol('E');
-  const bias = q.layer.layer.tensors.some((t) => t.name === 'bias');
+  const built = (l: LayerValue) => parts.built?.(l) ?? l.layer;
+  const embed = built(q.layer).inFeatures ?? Poly.symbol('E');
+  const bias = built(q.layer).tensors.some((t) => t.name === 'bias');
   const fused = paths.q === paths.k ? (paths.k === paths.v ? 'Q, K and V from one projection' : 'Q and K from one projection') : paths.k === paths.v ? 'K and V from one projection' : 'separate projections';
   const attention: AttentionShape = {
     embed,
     heads: heads ?? Poly.symbol('h'),
     headDim,
-    kdim: k.layer.layer.inFeatures ?? embed,
-    vdim: v.layer.layer.inFeatures ?? embed,
+    kdim: built(k.layer).inFeatures ?? embed,
+    vdim: built(v.layer).inFeatures ?? embed,
     layout: 'module',
     kvHeads: grouped,
     cross,

@@ -34,6 +34,7 @@ const DENSE: LayerSpec = {
       problems: positiveSize(a, 'units'),
       unknownReason: unknownInput(inF),
       outFeatures: units,
+      inFeatures: inF,
       inputShape: shape,
       reshape: (input) => withLast(input, units),
     };

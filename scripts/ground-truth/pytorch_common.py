@@ -61,8 +61,9 @@ def install_transformers_fallback():
     """Debian has no transformers package: the base classes the Hugging Face style fixtures build on, with
     what transformers 4.57 does in them that changes a count.
 
-    PretrainedConfig keeps its keyword arguments over its own defaults (tie_word_embeddings True, two labels);
-    PreTrainedModel keeps its config, adds no parameters, and its post_init() ties the output embeddings
+    PretrainedConfig keeps its keyword arguments over its own defaults (tie_word_embeddings True, two labels)
+    and reads the attributes its attribute_map renames; PreTrainedModel keeps its config, adds no parameters,
+    builds a class with _from_config(config), and its post_init() ties the output embeddings
     (get_output_embeddings(), by default lm_head) to the input embeddings (get_input_embeddings(), by default
     embed_tokens, model.embed_tokens or the base model's) when tie_word_embeddings is set, then runs the
     class's own _tie_weights().
@@ -75,6 +76,16 @@ def install_transformers_fallback():
     import torch
 
     class PretrainedConfig:
+        attribute_map = {}
+
+        def __setattr__(self, key, value):
+            super().__setattr__(type(self).attribute_map.get(key, key), value)
+
+        def __getattribute__(self, key):
+            if key != "attribute_map" and key in type(self).attribute_map:
+                key = type(self).attribute_map[key]
+            return super().__getattribute__(key)
+
         def __init__(self, tie_word_embeddings=True, is_encoder_decoder=False, is_decoder=False, tie_encoder_decoder=False, torchscript=False, num_labels=2, **kwargs):
             self.tie_word_embeddings = tie_word_embeddings
             self.is_encoder_decoder = is_encoder_decoder
@@ -89,9 +100,20 @@ def install_transformers_fallback():
         _input_embed_layer = "embed_tokens"
         base_model_prefix = ""
 
+        def __init_subclass__(cls, **kwargs):
+            # transformers 4.5x names the configuration class by annotating `config: BertConfig`.
+            super().__init_subclass__(**kwargs)
+            annotated = cls.__dict__.get("__annotations__", {}).get("config")
+            if isinstance(annotated, type):
+                cls.config_class = annotated
+
         def __init__(self, config, *inputs, **kwargs):
             super().__init__()
             self.config = config
+
+        @classmethod
+        def _from_config(cls, config, **kwargs):
+            return cls(config)
 
         def get_input_embeddings(self):
             own = getattr(self, self._input_embed_layer, None)
@@ -146,14 +168,27 @@ def install_transformers_fallback():
             size_out = x.size()[:-1] + (self.nf,)
             return torch.addmm(self.bias, x.view(-1, x.size(-1)), self.weight).view(size_out)
 
+    class GradientCheckpointingLayer(torch.nn.Module):
+        """transformers.modeling_layers.GradientCheckpointingLayer: an nn.Module that may checkpoint its call."""
+
+    def can_return_tuple(forward):
+        return forward
+
     module = types.ModuleType("transformers")
     module.PretrainedConfig = PretrainedConfig
     module.PreTrainedModel = PreTrainedModel
     utils = types.ModuleType("transformers.pytorch_utils")
     utils.Conv1D = Conv1D
     module.pytorch_utils = utils
+    layers = types.ModuleType("transformers.modeling_layers")
+    layers.GradientCheckpointingLayer = GradientCheckpointingLayer
+    generic = types.ModuleType("transformers.utils.generic")
+    generic.can_return_tuple = can_return_tuple
     sys.modules["transformers"] = module
     sys.modules["transformers.pytorch_utils"] = utils
+    sys.modules["transformers.modeling_layers"] = layers
+    sys.modules["transformers.utils"] = types.ModuleType("transformers.utils")
+    sys.modules["transformers.utils.generic"] = generic
 
 
 def is_lazy(module):

@@ -36,6 +36,7 @@ STYLES = {
             "T5Model(T5Config())",
             "T5ForConditionalGeneration(T5Config())",
             "T5ForConditionalGeneration(T5Config(tie_word_embeddings=False))",
+            "T5ForTokenClassification(T5Config(num_labels=9))",
         ],
         "run": "T5ForConditionalGeneration(T5Config())",
         "input": lambda model: (torch.randint(0, 100, (2, 7)), torch.randint(0, 100, (2, 5))),

@@ -11,6 +11,7 @@ import type { ModuleResult } from './results';
 import type { SourceModel } from './source';
 import { groupDigits, type Poly } from './symbolic';
 import type { DefRef, Value } from './value';
+import type { Expr } from './expr';
 
 /**
  * The runs of a site's own code: its enclosing top-level class or function built or called with its own
@@ -81,6 +82,7 @@ function shared(builds: readonly LayerInstance[]): LayerInstance {
 export function agreed(list: readonly Construction[] | undefined, own?: string): ModuleResult['built'] {
   const builds = list?.map((b) => ({ context: b.context, summary: b.summary ?? summarize(b.tree!) }));
   const configured = own === undefined ? undefined : builds?.find((b) => b.context === own);
+  if (process.env.DBG && own) console.log("agreed", own, builds?.map((b) => `${b.context}=${b.summary.params} ${b.summary.reason ?? ""}`));
   if (configured) return configured.summary.params?.isConstant ? configured : undefined;
   const first = builds?.[0];
   if (!first?.summary.params?.isConstant || !builds!.every((b) => b.summary.params?.isConstant && b.summary.params.equals(first.summary.params!))) return undefined;
@@ -110,13 +112,14 @@ export function runFactories(evaluator: Evaluator, model: SourceModel): void {
 export function runConfigured(evaluator: Evaluator, model: SourceModel): Map<string, string> {
   const contexts = new Map<string, string>();
   const last = model.fragments[model.fragments.length - 1];
-  if (!last || !model.text({ start: 0, end: last.span.end }).includes('config_class')) return contexts;
+  const text = last ? model.text({ start: 0, end: last.span.end }) : '';
+  if (!text.includes('config_class') && !text.includes('config:')) return contexts;
   model.fragments.forEach((fragment, fi) => {
     fragment.scopes.forEach((scope, si) => {
       if (scope.parent !== -1 || scope.kind !== 'class' || evaluator.budget.exhausted) return;
       const cls = evaluator.names.definition(fi, si, undefined);
       if (cls.t !== 'class') return;
-      const config = evaluator.guard(() => evaluator.classes.attribute(cls, 'config_class', undefined));
+      const config = evaluator.guard(() => configClass(evaluator, cls));
       if (config?.t !== 'class' || !evaluator.guard(() => evaluator.classes.needsArguments(cls))) return;
       const context = `${scope.name}(${config.name}())`;
       contexts.set(classKey(model, fi, si), context);
@@ -128,6 +131,28 @@ export function runConfigured(evaluator: Evaluator, model: SourceModel): Map<str
     });
   });
   return contexts;
+}
+
+/**
+ * The configuration class a Hugging Face model names: `config_class = BertConfig`, or, as transformers 4.5x
+ * writes it, the annotation `config: BertConfig` in the class or a base.
+ */
+function configClass(evaluator: Evaluator, cls: DefRef): Value | undefined {
+  // transformers' own PreTrainedModel says `config_class = None`, and takes the annotation of a subclass instead.
+  const named = evaluator.classes.attribute(cls, 'config_class', undefined);
+  if (named && named.t !== 'none') return named;
+  for (const base of evaluator.classes.mro(cls) ?? []) {
+    if ('path' in base) continue;
+    const owner = base.owner ?? evaluator;
+    for (const s of owner.scopeAt(base.fragment, base.scope).body) {
+      if (s.k !== 'assign' || s.value || !s.annotation || s.targets.length !== 1 || !/^[\w.]+$/.test(s.annotation)) continue;
+      const target = owner.expr(s.targets[0]);
+      if (target.k !== 'name' || target.id !== 'config') continue;
+      const value = owner.eval(s.annotation.split('.').slice(1).reduce<Expr>((e, id) => ({ k: 'attr', object: e, id, span: target.span }), { k: 'name', id: s.annotation.split('.')[0], span: target.span }), owner.moduleFrame);
+      return value.t === 'class' ? value : undefined;
+    }
+  }
+  return undefined;
 }
 
 /**

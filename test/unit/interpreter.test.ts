@@ -37,6 +37,13 @@ suite('interpreter', () => {
     assert.strictEqual(plain.modules[0].summary.params?.constant, 72n);
   });
 
+  test('transformers\' own PreTrainedModel (config_class = None) read from the workspace: the annotation `config: Cfg` names the configuration', async () => {
+    // As transformers 4.5x's __init_subclass__ takes it; the model is then built with Cfg's defaults: 8·8 + 8.
+    const analysis = await analyzeText(`${torch}class PreTrainedModel(nn.Module):\n    config_class = None\n    def __init__(self, config):\n        super().__init__()\n        self.config = config\nclass Cfg:\n    def __init__(self, d=8):\n        self.d = d\nclass Pre(PreTrainedModel):\n    config: Cfg\nclass M(Pre):\n    def __init__(self, config):\n        super().__init__(config)\n        self.fc = nn.Linear(config.d, config.d)\n        self.seen = set()\n`);
+    const m = analysis.modules.find((x) => x.name === 'M')!;
+    assert.deepStrictEqual([m.built?.context, m.built?.summary.params?.constant], ['M(Cfg())', 72n]);
+  });
+
   test('an unknown bias flag gives no count and a formula that shows what depends on it', async () => {
     const [fc] = await layers('def block(d, use_bias):\n    return nn.Linear(d, d, bias=use_bias)\n');
     assert.strictEqual(paramsOf(fc), null);

@@ -1,6 +1,6 @@
 /** Python and JavaScript built-ins that size code uses, on values; unknown wherever an argument is. */
 import { Poly } from '../symbolic';
-import { UNKNOWN, asPoly, int, truthy, type Value } from '../value';
+import { SCALAR, UNKNOWN, asPoly, int, truthy, type Value } from '../value';
 import { toNumber } from './arith';
 import { LIMITS } from './budget';
 
@@ -107,7 +107,12 @@ function listOf(args: readonly Value[]): Value {
   return items ? { t: 'seq', items } : UNKNOWN;
 }
 
+/** Built-ins whose value, even when not known, is never a module or a parameter (`self.pruned_heads = set()`). */
+export const SCALAR_BUILTINS = new Set(['builtins.int', 'builtins.float', 'builtins.bool', 'builtins.str', 'builtins.len', 'builtins.abs', 'builtins.round', 'builtins.set', 'builtins.frozenset', 'math.sqrt', 'math.log', 'math.log2', 'math.exp', 'math.ceil', 'math.floor', 'math.prod']);
+
 export const BUILTIN_CALLS: Record<string, Builtin> = {
+  'builtins.set': () => SCALAR,
+  'builtins.frozenset': () => SCALAR,
   'builtins.int': toInt(Math.trunc),
   'builtins.round': toInt(Math.round),
   'builtins.bool': ([v]) => (v && truthy(v) !== undefined ? { t: 'bool', v: truthy(v)! } : v ? UNKNOWN : { t: 'bool', v: false }),
@@ -167,7 +172,7 @@ export const BUILTIN_CALLS: Record<string, Builtin> = {
 };
 
 export const BUILTIN_NAMES = {
-  python: new Set(['int', 'float', 'max', 'min', 'abs', 'round', 'dict', 'len', 'bool', 'range', 'zip', 'enumerate', 'reversed', 'list', 'tuple', 'sum', 'str', 'isinstance', 'issubclass', 'getattr', 'hasattr', 'setattr', 'super', 'print', 'callable', 'type', 'map']),
+  python: new Set(['int', 'float', 'max', 'min', 'abs', 'round', 'dict', 'len', 'bool', 'range', 'zip', 'enumerate', 'reversed', 'list', 'tuple', 'sum', 'str', 'isinstance', 'issubclass', 'getattr', 'hasattr', 'setattr', 'super', 'print', 'callable', 'type', 'map', 'set', 'frozenset']),
   typescript: new Set(['Math', 'Number', 'parseInt']),
 };
 

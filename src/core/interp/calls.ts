@@ -7,12 +7,12 @@ import type { Arg } from '../expr';
 import type { Evaluator } from '../evaluate';
 import type { BoundCall, CallExpr } from './hooks';
 import { normalizePath } from '../imports';
-import { NONE, UNKNOWN, type Value } from '../value';
+import { NONE, SCALAR, UNKNOWN, type Value } from '../value';
 import { APPLY_METHODS, tensorSource } from '../flow';
-import { BUILTIN_CALLS, itemsOf, stringMethod } from './builtins';
+import { BUILTIN_CALLS, SCALAR_BUILTINS, itemsOf, stringMethod } from './builtins';
 import { classBuiltin } from './classBuiltins';
 import { Frame } from './frame';
-import { transformersMethod } from './transformersApi';
+import { transformersClassMethod, transformersMethod } from './transformersApi';
 import { tfjsTensorOp } from './tfjsTensors';
 
 /** TF.js merge layers of equal shapes: the shape passes on. */
@@ -113,6 +113,11 @@ export class Calls {
       const tfjs = this.ev.language === 'typescript' ? tfjsTensorOp(this.ev.checks, method, obj, positional, e.span) : undefined;
       return tfjs ?? this.ev.checks.tensorMethod(obj, method, positional, plain(args.keywords), e.span);
     }
+    if (obj.t === 'class' && method === '_from_config') {
+      const args = this.bind(e.args, frame);
+      const built = args && transformersClassMethod(this.ev, obj, method, args, (cls, bound) => this.callValue(cls, bound, e, frame));
+      if (built) return built;
+    }
     const layerClass = this.ev.tfjsLayers.method(obj, method, e, frame);
     if (layerClass) return layerClass;
     if (obj.t === 'module' || obj.t === 'layer') {
@@ -176,7 +181,10 @@ export class Calls {
     const built = this.ev.torch.construct(path, positional, keywords);
     if (built) return built;
     const builtin = BUILTIN_CALLS[path];
-    if (builtin) return builtin(positional, keywords);
+    if (builtin) {
+      const value = builtin(positional, keywords);
+      return value.t === 'unknown' && SCALAR_BUILTINS.has(path) ? SCALAR : value;
+    }
     const tensorOp = path.startsWith('tfjs.') && positional[0]?.t === 'tensor' ? tfjsTensorOp(this.ev.checks, path.slice('tfjs.'.length), positional[0], positional.slice(1), e.span) : undefined;
     if (tensorOp) return tensorOp;
     const source = tensorSource(path, positional);

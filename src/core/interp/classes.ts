@@ -22,7 +22,9 @@ const MODULE_BASES = new Set(['torch.nn.Module', 'jspytorch.torch.nn.Module', 't
  * Library base classes that are nn.Module subclasses holding no parameters of their own, known by name
  * wherever they are imported from (`from ...modeling_utils import PreTrainedModel`).
  */
-const MODULE_BASE_NAMES = new Set(['PreTrainedModel', 'LightningModule', 'ModelMixin']);
+const MODULE_BASE_NAMES = new Set(['PreTrainedModel', 'LightningModule', 'ModelMixin', 'GradientCheckpointingLayer']);
+/** Of those, the ones built with no arguments (nn.Module's constructor, or one taking only `*args, **kwargs`). */
+const NO_ARGUMENT_BASES = new Set(['LightningModule', 'ModelMixin', 'GradientCheckpointingLayer']);
 const PLAIN_BASES = new Set(['builtins.object', 'typing.NamedTuple', 'typing.Generic', 'abc.ABC']);
 
 /** A class by its place in its file. */
@@ -227,7 +229,7 @@ export class ClassModel {
       if (library) return library;
       // A library base's constructor given nothing (`super().__init__(*inputs, **kwargs)` with neither):
       // `PreTrainedModel` needs its config, so whether it builds is not known here.
-      if (!MODULE_BASES.has(b.path) && s.self.t === 'module' && !bound.positional.length && !bound.keywords.size) {
+      if (!MODULE_BASES.has(b.path) && !NO_ARGUMENT_BASES.has(b.path.slice(b.path.lastIndexOf('.') + 1)) && s.self.t === 'module' && !bound.positional.length && !bound.keywords.size) {
         s.self.tree.unknown ??= `its base ${b.path.slice(b.path.lastIndexOf('.') + 1)} is built with no arguments, which Attention Lens cannot check`;
       }
       return NONE;

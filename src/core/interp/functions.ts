@@ -41,10 +41,12 @@ export class Functions {
   callFunction(fn: DefRef & { closure?: Frame }, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, self?: Value): Value {
     const scope = this.ev.scopeAt(fn.fragment, fn.scope);
     // A module's method behind a decorator this file does not follow (`@singleton('projector')` setting
-    // `self.projector` on its first call) may add modules: what it does is not known, nor the total after it.
+    // `self.projector` on its first call) may add modules: called while a model is built, the total after it is
+    // not known. Called after (Hugging Face's `@check_model_inputs` forward() followed for its attention), what
+    // it returns is not known, and the model stays as it was built.
     const unfollowed = self?.t === 'module' && scope.decorators.find((d) => !TRANSPARENT_DECORATORS.has(d));
     if (unfollowed && self?.t === 'module') {
-      this.ev.torch.owner(self.tree).differs(self.tree.children as Map<string, unknown>, '', `${scope.name}() is decorated with @${unfollowed}, which Attention Lens does not follow`);
+      if (this.ev.shared.building > 0) this.ev.torch.owner(self.tree).differs(self.tree.children as Map<string, unknown>, '', `${scope.name}() is decorated with @${unfollowed}, which Attention Lens does not follow`);
       return UNKNOWN;
     }
     const frame = new Frame(fn.fragment, fn.scope, fn.closure ?? this.ev.moduleFrame);

@@ -16,7 +16,7 @@ export function memberOf(ev: Evaluator, obj: Value, id: string): Value {
       if (ev.dicts.isTainted(obj)) return UNKNOWN;
       const field = obj.fields.get(id);
       if (field) return field;
-      if (obj.cls) return ev.classes.attribute(obj.cls, id, obj) ?? UNKNOWN;
+      if (obj.cls) return ev.classes.attribute(obj.cls, id, obj) ?? mappedAttribute(ev, obj, id) ?? UNKNOWN;
       if (obj.origin) return { t: 'sym', name: `${obj.origin}.${id}` };
       // A property a JavaScript object literal does not have is undefined (`config.heads ?? 8` on `{}`).
       return ev.language === 'typescript' ? NONE : UNKNOWN;
@@ -48,4 +48,16 @@ export function memberOf(ev: Evaluator, obj: Value, id: string): Value {
     default:
       return UNKNOWN;
   }
+}
+
+/**
+ * A Hugging Face configuration's `attribute_map` (`{"hidden_size": "n_embd"}`): PretrainedConfig reads the
+ * attribute it names instead.
+ */
+function mappedAttribute(ev: Evaluator, obj: Extract<Value, { t: 'dict' }>, id: string): Value | undefined {
+  const pretrained = ev.classes.mro(obj.cls!)?.some((b) => ('path' in b ? b.path : b.name).endsWith('PretrainedConfig'));
+  if (!pretrained) return undefined;
+  const map = ev.classes.attribute(obj.cls!, 'attribute_map', undefined);
+  const target = map?.t === 'dict' ? map.fields.get(id) : undefined;
+  return target?.t === 'str' ? obj.fields.get(target.v) : undefined;
 }

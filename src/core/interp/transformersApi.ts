@@ -7,7 +7,7 @@
  * fixtures with the same semantics.
  */
 import type { Evaluator } from '../evaluate';
-import { NONE, UNKNOWN, int, type Value } from '../value';
+import { NONE, UNKNOWN, int, type DefRef, type Value } from '../value';
 import type { BoundCall } from './hooks';
 
 type ModuleValue = Extract<Value, { t: 'module' }>;
@@ -42,6 +42,15 @@ export function transformersInit(ev: Evaluator, base: string, self: Value, bound
   return undefined;
 }
 
+/**
+ * `CLIPTextModel._from_config(config)`, the class method transformers builds a part with: the class built with
+ * that configuration. `build` instantiates a class; undefined for any other call.
+ */
+export function transformersClassMethod(ev: Evaluator, cls: Value, method: string, bound: BoundCall, build: (cls: Extract<Value, { t: 'class' }>, bound: BoundCall) => Value): Value | undefined {
+  if (cls.t !== 'class' || method !== '_from_config' || ev.classes.attribute(cls, method, undefined) || !preTrainedClass(ev, cls)) return undefined;
+  return build(cls, { positional: bound.positional.slice(0, 1), keywords: new Map() });
+}
+
 /** A method of PreTrainedModel the class does not write itself; undefined for any other call. */
 export function transformersMethod(ev: Evaluator, obj: Value, method: string, positional: readonly Value[]): Value | undefined {
   if (obj.t !== 'module' || !obj.cls || !isPreTrained(ev, obj) || ev.classes.method(obj.cls, method)) return undefined;
@@ -59,7 +68,11 @@ export function transformersMethod(ev: Evaluator, obj: Value, method: string, po
 }
 
 function isPreTrained(ev: Evaluator, obj: ModuleValue): boolean {
-  return !!obj.cls && !!ev.classes.mro(obj.cls)?.some((b) => 'path' in b && named(b.path, 'PreTrainedModel'));
+  return !!obj.cls && preTrainedClass(ev, obj.cls);
+}
+
+function preTrainedClass(ev: Evaluator, cls: DefRef): boolean {
+  return !!ev.classes.mro(cls)?.some((b) => 'path' in b && named(b.path, 'PreTrainedModel'));
 }
 
 /** `tie_weights()`: lm_head (or what get_output_embeddings() returns) takes the input embeddings' weight. */

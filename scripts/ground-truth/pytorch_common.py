@@ -86,10 +86,11 @@ def install_transformers_fallback():
                 key = type(self).attribute_map[key]
             return super().__getattribute__(key)
 
-        def __init__(self, tie_word_embeddings=True, is_encoder_decoder=False, is_decoder=False, tie_encoder_decoder=False, torchscript=False, num_labels=2, **kwargs):
+        def __init__(self, tie_word_embeddings=True, is_encoder_decoder=False, is_decoder=False, add_cross_attention=False, tie_encoder_decoder=False, torchscript=False, num_labels=2, **kwargs):
             self.tie_word_embeddings = tie_word_embeddings
             self.is_encoder_decoder = is_encoder_decoder
             self.is_decoder = is_decoder
+            self.add_cross_attention = add_cross_attention
             self.tie_encoder_decoder = tie_encoder_decoder
             self.torchscript = torchscript
             self.num_labels = num_labels

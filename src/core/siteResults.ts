@@ -19,13 +19,16 @@ export function siteResult(span: Span, list: readonly SiteRecord[], lexical: Rea
     if (same >= 0) values[same] = { ...values[same], contexts: values[same].contexts + 1 };
     else values.push({ params: p, context: r.context, contexts: 1, summary: r.layer.summary });
   }
-  const generic = list.find((r) => r.layer.params !== undefined && !r.layer.params.isConstant);
+  // The formula over the site's own names (`inplanes·planes`) when its own code was run alone; a caller's
+  // (`4·width²` for one block of a ResNet stage) holds for that caller only.
+  const symbolicRuns = list.filter((r) => r.layer.params !== undefined && !r.layer.params.isConstant);
+  const generic = symbolicRuns.find((r) => lexical.has(r.context)) ?? symbolicRuns[0];
   const rejected = list.find((r) => r.layer.rejected);
   const unknownCaller = list.find((r) => !r.symbolic && !lexical.has(r.context.split(' via ')[0]) && !r.layer.params?.isConstant && !r.layer.rejected);
   const looped = list.find((r) => r.varies);
   let layer: LayerInstance;
   if (rejected) layer = rejected.layer;
-  else if (looped) layer = withoutCount(looped.layer, 'Built in a loop whose passes change its sizes, and whose number of passes is not known here.');
+  else if (looped) layer = withoutCount(generic?.layer ?? looped.layer, 'Built in a loop whose passes change its sizes, and whose number of passes is not known here.');
   else if (values.length === 1 && unknownCaller) layer = withoutCount(unknownCaller.layer, `${unknownCaller.context} builds it with sizes not known here; ${groupDigits(values[0].params.constant!)} in ${values[0].context || 'this file'}.`);
   else if (values.length === 1) {
     const chosen = list.find((r) => r.layer.params?.equals(values[0].params))!.layer;

@@ -44,6 +44,12 @@ suite('interpreter', () => {
     assert.deepStrictEqual([m.built?.context, m.built?.summary.params?.constant], ['M(Cfg())', 72n]);
   });
 
+  test('a block a stage builds with several widths shows the formula of its own code, not one block\'s (CLIP ModifiedResNet)', async () => {
+    const [conv] = await layers('class Bottleneck(nn.Module):\n    def __init__(self, inplanes, planes):\n        super().__init__()\n        self.conv1 = nn.Conv2d(inplanes, planes, 1, bias=False)\nclass Net(nn.Module):\n    def __init__(self, layers, width=64):\n        super().__init__()\n        self._inplanes = width\n        blocks = [Bottleneck(self._inplanes, width)]\n        self._inplanes = width * 4\n        for _ in range(1, layers[0]):\n            blocks.append(Bottleneck(self._inplanes, width))\n        self.layer1 = nn.Sequential(*blocks)\n');
+    assert.strictEqual(paramsOf(conv), null);
+    assert.strictEqual(conv.layer.formula, 'inplanes·planes');
+  });
+
   test('an unknown bias flag gives no count and a formula that shows what depends on it', async () => {
     const [fc] = await layers('def block(d, use_bias):\n    return nn.Linear(d, d, bias=use_bias)\n');
     assert.strictEqual(paramsOf(fc), null);

@@ -9,7 +9,8 @@ import type { LayerSpec } from './spec';
 const ALL = new Map<string, LayerSpec>([...PYTORCH_LAYERS, ...TRANSFORMERS_LAYERS, ...TFJS_LAYERS, ...JSPYTORCH_LAYERS]);
 
 export function layerSpec(path: string): LayerSpec | undefined {
-  return ALL.get(normalizePath(path));
+  // `from ...pytorch_utils import Conv1D` in a model file of the transformers package itself.
+  return ALL.get(normalizePath(path)) ?? (path.startsWith('.') ? ALL.get(`transformers.${path.replace(/^\.+/, '')}`) : undefined);
 }
 
 /** The last names of all catalog paths: a call whose callee ends with none of them cannot build a layer. */

@@ -17,6 +17,7 @@ const CONFIG_DEFAULTS: readonly [string, Value][] = [
   ['tie_word_embeddings', { t: 'bool', v: true }],
   ['is_encoder_decoder', { t: 'bool', v: false }],
   ['is_decoder', { t: 'bool', v: false }],
+  ['add_cross_attention', { t: 'bool', v: false }],
   ['tie_encoder_decoder', { t: 'bool', v: false }],
   ['torchscript', { t: 'bool', v: false }],
   // `num_labels` is the length of id2label, which has two entries unless told otherwise.

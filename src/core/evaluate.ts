@@ -7,7 +7,7 @@
 import type { Expr, Span } from './expr';
 import type { ExprRef, ImportResolver, Scope, SourceModel } from './source';
 import { memberOf } from './interp/members';
-import { NONE, SCALAR, UNKNOWN, int, truthy, type Value } from './value';
+import { NONE, SCALAR, UNKNOWN, eitherOf, int, truthy, type Value } from './value';
 import { Poly } from './symbolic';
 import { layerSpec } from './catalog';
 import { normalizePath } from './imports';
@@ -26,7 +26,6 @@ import { comprehension, dictDisplay, fstring, listDisplay } from './interp/displ
 import { arithmetic, compare, unary } from './interp/arith';
 import { countOf, itemsOf } from './interp/builtins';
 import { ShapeChecks } from './interp/shapeChecks';
-import type { Tensor } from './tensors';
 import { ClassModel } from './interp/classes';
 import { TorchApi } from './interp/torchApi';
 import { TfjsLayerClasses } from './interp/tfjsLayerClasses';
@@ -210,11 +209,8 @@ export class Evaluator implements Interp {
       case 'cond': {
         const t = truthy(this.eval(e.test, frame));
         if (t !== undefined) return this.eval(t ? e.then : e.otherwise, frame);
-        const a = this.eval(e.then, frame);
-        const b = this.eval(e.otherwise, frame);
-        if (a === b || (a.t !== 'module' && a.t !== 'layer' && compare('==', a, b).t === 'bool' && (compare('==', a, b) as { v: boolean }).v)) return a;
-        // One of two plain values is still no module: only a branch that may hold parameters leaves its owner's total unknown.
-        return isPlain(a) && isPlain(b) ? SCALAR : UNKNOWN;
+        const [a, b] = [this.eval(e.then, frame), this.eval(e.otherwise, frame)];
+        return a === b || (a.t !== 'module' && a.t !== 'layer' && (compare('==', a, b) as { v?: boolean }).v === true) ? a : eitherOf(a, b);
       }
       case 'list':
         return listDisplay(this, e, frame);
@@ -304,13 +300,7 @@ export class Evaluator implements Interp {
   binary(op: string, l: Value, r: Value, span?: Span): Value {
     // In TypeScript `+` on tensors is no tensor operation (js-pytorch and TF.js use add()): nothing to check.
     if (l.t === 'tensor' && r.t === 'tensor') return this.checks.broadcast(op, l, r, this.language === 'python' ? span : undefined);
-    // A parameter added to a tensor (DETR's `tgt + query_pos` from an nn.Embedding's weight) must broadcast like a
-    // tensor of its shape; the result keeps the tensor's shape, whose leading dimensions the parameter may not have.
-    if (op !== '@' && this.language === 'python' && ((l.t === 'tensor' && r.t === 'param') || (l.t === 'param' && r.t === 'tensor'))) {
-      const asTensor = (v: Value): Tensor => (v.t === 'param' ? { t: 'tensor', shape: v.ref.shape } : (v as Tensor));
-      this.checks.broadcast(op, asTensor(l), asTensor(r), span);
-      return l.t === 'tensor' ? l : r;
-    }
+    if (this.language === 'python' && op !== '@') this.checks.withParameter(op, l, r, span);
     // `torch.randn(n, d) * 0.02` is still a tensor of that shape.
     if (l.t === 'tensor') return l;
     if (r.t === 'tensor') return r;
@@ -325,7 +315,3 @@ export class Evaluator implements Interp {
   }
 }
 
-/** A value that holds no module or parameter, whatever it is. */
-function isPlain(v: Value): boolean {
-  return v.t === 'int' || v.t === 'float' || v.t === 'bool' || v.t === 'str' || v.t === 'none' || v.t === 'sym' || (v.t === 'unknown' && !!v.scalar);
-}

@@ -196,6 +196,19 @@ export function joinValues(a: Value, b: Value): Value {
   return sameValue(a, b) ? a : UNKNOWN;
 }
 
+/**
+ * `a if test else b` with the test not known and the two not equal: one of two plain values is still no
+ * module; only a branch that may hold parameters leaves the owner's total unknown.
+ */
+export function eitherOf(a: Value, b: Value): Value {
+  return isPlain(a) && isPlain(b) ? SCALAR : UNKNOWN;
+}
+
+/** A value that holds no module or parameter, whatever it is. */
+function isPlain(v: Value): boolean {
+  return v.t === 'int' || v.t === 'float' || v.t === 'bool' || v.t === 'str' || v.t === 'none' || v.t === 'sym' || (v.t === 'unknown' && !!v.scalar);
+}
+
 /** Two branches' tensors: the dimensions they agree on, and the trace they share (two paths to one core). */
 function joinTensors(a: Extract<Value, { t: 'tensor' }>, b: Extract<Value, { t: 'tensor' }>): Value {
   const aligned = a.shape.length === b.shape.length && !!a.partial === !!b.partial;

@@ -50,6 +50,11 @@ suite('interpreter', () => {
     assert.strictEqual(conv.layer.formula, 'inplanes·planes');
   });
 
+  test('Conv1D imported relatively inside the transformers package is the library\'s layer', async () => {
+    const [conv] = await layers('from ...pytorch_utils import Conv1D\nclass A(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.c_attn = Conv1D(3 * 8, 8)\n');
+    assert.strictEqual(paramsOf(conv), 8 * 24 + 24);
+  });
+
   test('an unknown bias flag gives no count and a formula that shows what depends on it', async () => {
     const [fc] = await layers('def block(d, use_bias):\n    return nn.Linear(d, d, bias=use_bias)\n');
     assert.strictEqual(paramsOf(fc), null);

@@ -204,6 +204,16 @@ export class ShapeChecks {
     return { ...side, trace: joined([l, r]) };
   }
 
+  /**
+   * A parameter added to a tensor (DETR's `tgt + query_pos` from an nn.Embedding's weight) must broadcast like
+   * a tensor of its shape; the result keeps the tensor's shape, whose leading dimensions the parameter may not have.
+   */
+  withParameter(op: string, l: Value, r: Value, span: Span | undefined): void {
+    const asTensor = (v: Value): Tensor | undefined => (v.t === 'param' ? { t: 'tensor', shape: v.ref.shape } : v.t === 'tensor' ? v : undefined);
+    const [a, b] = [asTensor(l), asTensor(r)];
+    if (a && b && (l.t === 'param') !== (r.t === 'param')) this.broadcast(op, a, b, span);
+  }
+
   /** `torch.cat`, activations from torch and torch.nn.functional, and scaled dot-product attention. */
   tensorFunction(path: string, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value | undefined {
     const name = path.slice(path.lastIndexOf('.') + 1);

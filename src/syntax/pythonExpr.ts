@@ -81,8 +81,12 @@ class Converter {
         const attr = fieldOf(node, 'attribute');
         return { k: 'attr', object: sub(fieldOf(node, 'object')), id: attr ? this.text(attr) : '', span };
       }
-      case 'subscript':
-        return { k: 'index', object: sub(fieldOf(node, 'value')), index: sub(fieldOf(node, 'subscript')), span };
+      case 'subscript': {
+        // `x[:, [-1], :]` holds one subscript field per item: the index is their tuple, as Python builds it.
+        const items = fieldsOf(node, 'subscript');
+        const index = items.length > 1 ? { k: 'list' as const, items: items.map(sub), tuple: true, span } : sub(items[0]);
+        return { k: 'index', object: sub(fieldOf(node, 'value')), index, span };
+      }
       case 'parenthesized_expression': {
         const inner = namedOf(node)[0];
         return inner ? this.expr(inner) : undefined;

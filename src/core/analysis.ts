@@ -6,7 +6,8 @@ import { layerSpec } from './catalog';
 import { instantiate } from './catalog/instantiate';
 import { siteResult } from './siteResults';
 import { describe } from './attention/recognise';
-import { sizing } from './sizing';
+import { sizing, type GradOf, type NodeFacts } from './sizing';
+import { followActivations } from './activations/follow';
 import type { Core } from './attention/trace';
 import type { Span } from './expr';
 import { summarize, type ModuleSummary, type ModuleTree } from './modules';
@@ -15,7 +16,7 @@ import { newShared, type Hooks, type Reads } from './interp/hooks';
 import type { AnalysisCache, BuildOutputs, CachedBuild, Construction, SiteRecord } from './analysisCache';
 import type { Finding, LayerInstance } from './layer';
 import type { Analysis, InstanceResult, LayerResult, ModuleResult, SizeHint } from './results';
-import { agreed, classKey, followParts, lexicalContexts, mayHoldAttention, runConfigured, runFactories, runUnreached, shown, unknownSummary } from './runs';
+import { agreed, classKey, followParts, layerOf, lexicalContexts, mayHoldAttention, runConfigured, runFactories, runUnreached, shown, unknownSummary } from './runs';
 import type { ImportResolver, SourceModel } from './source';
 import type { Poly } from './symbolic';
 import type { DefRef, Shape, Value } from './value';
@@ -34,7 +35,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   const inputs = new Map<number, readonly Shape[]>();
   const flowFindings = new Map<string, Finding>();
   const instances = new Map<number, InstanceResult>();
-  const instanceTrees = new WeakMap<InstanceResult, ModuleTree>();
+  const instanceValues = new WeakMap<InstanceResult, Value>();
   /** Each class of the file as the runs built it: class -> totals with their contexts. */
   const constructions = new Map<string, Construction[]>();
   const sizes = new Map<number, SizeHint | undefined>();
@@ -85,6 +86,8 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   const hooks: Hooks = {
     layer(path, call, bound, site) {
       const spec = layerSpec(path);
+      // Following forward() for its activations builds nothing the file shows.
+      if (shared.tape) return undefined;
       if (!spec) return undefined;
       const built = instantiate(spec, bound, call.span, inputs.get(call.span.start) ?? []);
       const entry: SiteRecord = { layer: built.layer, findings: built.findings, context: context(), symbolic };
@@ -106,12 +109,13 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     report: flow,
     recorded: () => made.length,
     varied(since) {
+      if (shared.tape) return;
       for (const r of made.slice(since)) r.varies = true;
     },
     instance(cls, call, value) {
       if (value.t !== 'module' || instances.has(call.span.start)) return;
       const result = { className: cls.name, span: call.span, summary: summarize(value.tree) };
-      instanceTrees.set(result, value.tree);
+      instanceValues.set(result, value);
       instances.set(call.span.start, result);
       built.push(value);
     },
@@ -119,6 +123,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       if (!models.has(call.span.start)) models.set(call.span.start, { className, span: call.span, tree });
     },
     built(call, layer) {
+      if (shared.tape) return;
       record(call.span.start, { layer: layer.layer, findings: [], context: context(), symbolic });
     },
     raised(span, exception, message) {
@@ -152,7 +157,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     constructed(cls, value) {
       // The class built with its own defaults is the module result itself, not a context of it; a class
       // built with names for its arguments gives no total a part of it could take.
-      if (value.t !== 'module' || cls.owner !== evaluator || symbolic || (buildingDefaults && shared.contexts.length === 1)) return;
+      if (value.t !== 'module' || cls.owner !== evaluator || symbolic || shared.tape || (buildingDefaults && shared.contexts.length === 1)) return;
       // Its tree, not its total yet: the model building it may still add to it (a projector made on the
       // first call of forward() inside the model's own constructor).
       construction(classKey(model, cls.fragment, cls.scope), { tree: value.tree, context: context() });
@@ -263,9 +268,11 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     const cls = value.t === 'module' ? value.cls : undefined;
     return cls && cls.owner === evaluator && attentions.has(classKey(model, cls.fragment, cls.scope)) ? 'unknown' : undefined;
   };
+  const grad: GradOf = (p) => shared.grad.get(String(p.id)) ?? 'trainable';
+  const facts: NodeFacts = { attention: attentionAt, layer: (node) => layerOf(evaluator.torch.asValue(node)), grad };
   for (const [start, i] of instances) {
-    const tree = instanceTrees.get(i);
-    if (tree && i.summary.params?.isConstant) instances.set(start, { ...i, sizing: sizing(tree, attentionAt) });
+    const value = instanceValues.get(i);
+    if (value?.t === 'module' && i.summary.params?.isConstant) instances.set(start, { ...i, sizing: sizing(value.tree, facts, followActivations(evaluator, value, grad)) });
   }
   const layers: LayerResult[] = [];
   const findings: Finding[] = [];

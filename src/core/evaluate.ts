@@ -11,7 +11,7 @@ import { NONE, SCALAR, UNKNOWN, int, truthy, type Value } from './value';
 import { Poly } from './symbolic';
 import { layerSpec } from './catalog';
 import { normalizePath } from './imports';
-import type { Budget } from './interp/budget';
+import { LIMITS, type Budget } from './interp/budget';
 import { Frame } from './interp/frame';
 import { Journal } from './interp/journal';
 import { Runner, type Interp } from './interp/statements';
@@ -29,7 +29,9 @@ import { ShapeChecks } from './interp/shapeChecks';
 import { ClassModel } from './interp/classes';
 import { TorchApi } from './interp/torchApi';
 import { TfjsLayerClasses } from './interp/tfjsLayerClasses';
+import { RequiresGrad } from './interp/requiresGrad';
 import { newShared, type Hooks, type Reads, type Shared } from './interp/hooks';
+import type { TorchTape } from './activations/torchTape';
 
 export class Evaluator implements Interp {
   readonly moduleFrame: Frame;
@@ -44,6 +46,7 @@ export class Evaluator implements Interp {
   readonly names: Names;
   readonly assignments: Assignments;
   readonly dicts: Dicts;
+  readonly grads: RequiresGrad;
   readonly repeats: Poly[] = [];
   /** The offsets of the calls some run evaluated. */
   readonly reached = new Set<number>();
@@ -62,6 +65,10 @@ export class Evaluator implements Interp {
   reads: Reads | undefined;
   /** Above 0 while what is met proves no error (a Sequential's inner layers, runs with names for sizes). */
   quiet = 0;
+  /** Set while one forward() is followed for the tensors autograd keeps (activations/follow.ts), in every file's evaluator. */
+  get tape(): TorchTape | undefined {
+    return this.shared.tape;
+  }
 
   /** Runs `work` reporting no shape error. */
   quietly<T>(work: () => T): T {
@@ -92,6 +99,7 @@ export class Evaluator implements Interp {
     this.names = new Names(this);
     this.assignments = new Assignments(this);
     this.dicts = new Dicts(this.shared.journal, this.assignments.fieldsOwner);
+    this.grads = new RequiresGrad(this.shared);
     this.checks = new ShapeChecks((f) => {
       if (this.quiet === 0) this.hooks.report(f);
     }, this.flows.attention);
@@ -188,14 +196,21 @@ export class Evaluator implements Interp {
         return this.member(this.eval(e.object, frame), e.id);
       case 'index': {
         const obj = this.eval(e.object, frame);
-        return obj.t === 'dict' && this.dicts.isTainted(obj) ? UNKNOWN : subscript(obj, this.eval(e.index, frame), (o, id) => this.member(o, id));
+        const key = this.eval(e.index, frame);
+        const item = obj.t === 'dict' && this.dicts.isTainted(obj) ? UNKNOWN : subscript(obj, key, (o, id) => this.member(o, id));
+        return this.tape && obj.t === 'tensor' ? this.tape.subscript(obj, key, item) : item;
       }
       case 'binary':
         return this.binary(e.op, this.eval(e.left, frame), this.eval(e.right, frame), e.span);
-      case 'unary':
-        return unary(e.op, this.eval(e.operand, frame));
+      case 'unary': {
+        const operand = this.eval(e.operand, frame);
+        const result = unary(e.op, operand);
+        return this.tape && operand.t === 'tensor' ? this.tape.unary(e.op, operand, result) : result;
+      }
       case 'compare': {
-        const result = compare(e.op, this.eval(e.left, frame), this.eval(e.right, frame));
+        const [l, r] = [this.eval(e.left, frame), this.eval(e.right, frame)];
+        const result = compare(e.op, l, r);
+        if (this.tape && (l.t === 'tensor' || r.t === 'tensor')) return this.tape.compare(e.op, l, r, result);
         return result.t === 'unknown' ? SCALAR : result;
       }
       case 'logic': {
@@ -209,6 +224,7 @@ export class Evaluator implements Interp {
       case 'cond': {
         const t = truthy(this.eval(e.test, frame));
         if (t !== undefined) return this.eval(t ? e.then : e.otherwise, frame);
+        this.tape?.uncertain('a conditional expression whose condition is not known');
         const a = this.eval(e.then, frame);
         const b = this.eval(e.otherwise, frame);
         return a === b || (a.t !== 'module' && a.t !== 'layer' && compare('==', a, b).t === 'bool' && (compare('==', a, b) as { v: boolean }).v) ? a : UNKNOWN;
@@ -239,18 +255,26 @@ export class Evaluator implements Interp {
   iteration(v: Value): { values?: readonly Value[]; count?: Poly; item?: Value } {
     if (v.t === 'module' && !v.items) {
       const children = [...v.tree.children.values()];
-      if (children.some((c) => c.repeat)) return children.length === 1 ? { count: children[0].repeat, item: this.torch.asValue(children[0]) } : {};
+      if (children.some((c) => c.repeat)) return children.length === 1 ? this.copies(children[0].repeat!, this.torch.asValue(children[0])) : {};
       return { values: children.map((c) => this.torch.asValue(c)), count: Poly.int(children.length) };
     }
     if (v.t === 'module' && v.items) return { values: v.items, count: Poly.int(v.items.length) };
-    if (v.t === 'repeat') return { count: v.count, item: v.item };
+    if (v.t === 'repeat') return this.copies(v.count, v.item);
     return { values: itemsOf(v), count: countOf(v) };
+  }
+
+  /** `count` copies of `item`: run once for them all, except when forward() is followed for the activations (each copy keeps its own). */
+  private copies(count: Poly, item: Value): { values?: readonly Value[]; count: Poly; item: Value } {
+    const n = count.constant;
+    const each = this.tape && n !== undefined && n <= BigInt(LIMITS.loopPasses);
+    return { values: each ? Array.from({ length: Number(n) }, () => item) : undefined, count, item };
   }
 
   // ---- attributes and items -----------------------------------------------------------------------
 
   member(obj: Value, id: string): Value {
-    return memberOf(this, obj, id);
+    const v = memberOf(this, obj, id);
+    return this.tape && obj.t === 'tensor' ? this.tape.member(obj, id, v) : v;
   }
 
   assign(target: Expr, value: Value, frame: Frame, source?: Expr): void {
@@ -262,7 +286,7 @@ export class Evaluator implements Interp {
   }
 
   recorded(): number {
-    return this.hooks.recorded?.() ?? 0;
+    return (this.hooks.recorded?.() ?? 0) + (this.tape?.tape.size ?? 0);
   }
 
   varied(since: number): void {
@@ -298,7 +322,12 @@ export class Evaluator implements Interp {
     this.hooks.raised(span, name, message?.t === 'str' ? message.v : undefined);
   }
 
-  binary(op: string, l: Value, r: Value, span?: Span): Value {
+  binary(op: string, l: Value, r: Value, span?: Span, inPlace = false): Value {
+    const result = this.arithmetic(op, l, r, span);
+    return this.tape && [l, r].some((v) => v.t === 'tensor' || v.t === 'param') ? this.tape.binary(op, l, r, inPlace, result) : result;
+  }
+
+  private arithmetic(op: string, l: Value, r: Value, span?: Span): Value {
     // In TypeScript `+` on tensors is no tensor operation (js-pytorch and TF.js use add()): nothing to check.
     if (l.t === 'tensor' && r.t === 'tensor') return this.checks.broadcast(op, l, r, this.language === 'python' ? span : undefined);
     // `torch.randn(n, d) * 0.02` is still a tensor of that shape.

@@ -146,3 +146,8 @@ export function runUnreached(evaluator: Evaluator, model: SourceModel, defaults:
 export function unknownSummary(name: string): ModuleSummary {
   return { params: undefined, reason: `${name} could not be built within Attention Lens's work budget`, children: [], tied: [] };
 }
+
+/** The catalog layer a module of a model is: a layer, or a subclass of one. */
+export function layerOf(v: Value): LayerInstance | undefined {
+  return v.t === 'layer' ? v.layer : v.t === 'module' ? v.layer?.layer : undefined;
+}

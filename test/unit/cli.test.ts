@@ -64,14 +64,23 @@ suite('attention-lens CLI', () => {
       ],
     });
     assert.deepStrictEqual(gpt.instances.map((i) => Object.fromEntries(Object.entries(i).filter(([k]) => k !== 'sizing'))), [{ class: 'GPT', line: 202, params: 124439808, paramsExact: '124439808' }]);
-    assert.deepStrictEqual(gpt.instances[0].sizing, {
+    const { activations, ...sizing } = gpt.instances[0].sizing as { activations: { bytes: number; layers: { path: string }[] } };
+    assert.deepStrictEqual(sizing, {
       embedding: 39383808,
       nonEmbedding: 85056000,
+      trainable: 124439808,
+      frozen: 0,
       weightBytes: { fp32: 497759232, bf16: 248879616, fp16: 248879616, int8: 124439808, int4: 62219904 },
       trainingBytes: { adamwMixed: 1991036928, adamwFp32: 1991036928, sgdMomentum: 1493277696 },
       attentionLayers: 12,
       kvCachePerToken: { numbers: 18432, bytes: { fp16: 36864, bf16: 36864, fp32: 73728, int8: 18432 } },
+      options: { dtype: 'bf16', optimizer: 'adamwMixed', batch: 1, sequence: 1024 },
+      kvCacheBytes: 37748736,
+      flops: { forwardPerToken: 284812800, trainingPerToken: 854438400, trainingStep: 874944921600 },
     });
+    // PyTorch 1.13 keeps 618,255,976 bytes for GPT-2 small on one sequence of 1,024 tokens in bf16 (pytorch-activations.json).
+    assert.strictEqual(activations.bytes, 618255976);
+    assert.deepStrictEqual(activations.layers.find((l) => l.path === 'transformer.h.{i}'), { path: 'transformer.h.{i}', kind: 'Block', calls: 12, bytes: 12 * 51388424 });
     assert.deepStrictEqual(gpt.layers[0].values, [{ params: 1771776, paramsExact: '1771776', context: 'GPT (line 202) via Block ×12 via CausalSelfAttention', contexts: 1 }]);
     const errors = files.find((f) => f.path.endsWith('shape_errors.py'));
     assert.deepStrictEqual(Object.keys(errors!.diagnostics[0]), ['line', 'column', 'severity', 'code', 'message']);

@@ -69,6 +69,7 @@ export class Assignments {
    * call returned that cannot be followed may be a module: the module's total is then not known.
    */
   setAttribute(target: Value, name: string, value: Value, fromCall = false): void {
+    if (this.ev.grads.assign(target, name, value)) return;
     // `self.out.weight = ...` on a catalog layer: its module tree takes the parameter (weight tying).
     const obj: Value = target.t === 'layer' ? { t: 'module', tree: this.ev.torch.moduleOf(target)!, fields: new Map() } : target;
     if (obj.t === 'module') {

@@ -101,11 +101,20 @@ export class Calls {
     }
     if (obj.t === 'tensor') {
       const args = this.bind(e.args, frame);
-      return args ? this.ev.checks.tensorMethod(obj, method, args.positional.map((p) => p.value), plain(args.keywords), e.span) : UNKNOWN;
+      if (!args) return this.ev.tape ? this.ev.tape.uncertain('arguments not followed') : UNKNOWN;
+      const [positional, keywords] = [args.positional.map((p) => p.value), plain(args.keywords)];
+      const result = this.ev.checks.tensorMethod(obj, method, positional, keywords, e.span);
+      return this.ev.tape ? this.ev.tape.method(obj, method, positional, keywords, result) : result;
+    }
+    if (method === 'requires_grad_' && (obj.t === 'param' || obj.t === 'repeat')) {
+      const args = this.bind(e.args, frame);
+      const set = args && this.ev.grads.method(obj, method, args.positional.map((p) => p.value), plain(args.keywords));
+      if (set) return set;
     }
     const layerClass = this.ev.tfjsLayers.method(obj, method, e, frame);
     if (layerClass) return layerClass;
-    if (obj.t === 'module' || obj.t === 'layer') {
+    // Only the methods torch.nn gives a meaning of their own: the others (user methods) bind their arguments once, as calls.
+    if ((obj.t === 'module' || obj.t === 'layer') && (method === 'forward' || this.ev.torch.handles(method))) {
       const args = this.bind(e.args, frame);
       if (!args) return undefined;
       if (method === 'forward' || (method === 'call' && this.ev.language === 'typescript' && obj.t === 'module')) return this.ev.flows.applyCallable(obj, args.positional.map((p) => p.value), plain(args.keywords), e.span);
@@ -146,12 +155,18 @@ export class Calls {
       case 'ref':
         return this.library(normalizePath(callee.path), bound, e, frame);
       default:
+        this.ev.tape?.opaque([...positional, ...keywords.values()]);
         // Something not known applied to a traced tensor (`self.q_norm(q)` where the norm is not known).
         return this.ev.checks.untracked(positional) ?? UNKNOWN;
     }
   }
 
   private library(path: string, bound: BoundCall, e: CallExpr, frame: Frame): Value {
+    const result = this.libraryCall(path, bound, e, frame);
+    return this.ev.tape ? this.ev.tape.library(path, bound.positional.map((p) => p.value), plain(bound.keywords), result) : result;
+  }
+
+  private libraryCall(path: string, bound: BoundCall, e: CallExpr, frame: Frame): Value {
     const positional = bound.positional.map((p) => p.value);
     const keywords = plain(bound.keywords);
     if (path === 'builtins.map') return this.map(positional, e, frame);

@@ -49,7 +49,7 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
     lenses,
     diagnostics,
     vscode.languages.registerInlayHintsProvider(SELECTOR, guardedInlayHints(log, sizeHints)),
-    vscode.languages.registerHoverProvider(SELECTOR, guardedHover(log, new LayerHoverProvider(service, (doc) => settingsFor(doc).hover))),
+    vscode.languages.registerHoverProvider(SELECTOR, guardedHover(log, new LayerHoverProvider(service, (doc) => settingsFor(doc).hover, (doc) => settingsFor(doc).sizing))),
     vscode.languages.registerCodeLensProvider(SELECTOR, guardedCodeLens(log, lenses)),
     vscode.languages.registerCodeActionsProvider(SELECTOR, guardedCodeActions(log, new FixProvider(service)), { providedCodeActionKinds: FixProvider.kinds }),
     vscode.commands.registerCommand(SHOW_DETAILS_COMMAND, guarded(log, 'show details', showDetails, undefined)),

@@ -1,6 +1,7 @@
 /** Hover on a layer call: the count, its formula, the parameter tensors and what they mean. */
 import * as vscode from 'vscode';
 import { attentionHoverMarkdown, hoverMarkdown, moduleHoverMarkdown, sizingMarkdown } from '../core/format';
+import { DEFAULT_SIZING, type SizingOptions } from '../core/memory';
 import type { AnalysisService } from './documents';
 import { layerAt } from './layerAt';
 import { EXPLAIN_COMMAND } from './commands';
@@ -12,6 +13,8 @@ export class LayerHoverProvider implements vscode.HoverProvider {
     private readonly service: AnalysisService,
     /** Whether the surface is on for this document's language. */
     private readonly enabled: (doc: vscode.TextDocument) => boolean,
+    /** What a model's sizing is given for, from the settings. */
+    private readonly sizing: (doc: vscode.TextDocument) => SizingOptions = () => DEFAULT_SIZING,
   ) {}
 
   async provideHover(doc: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined> {
@@ -29,7 +32,7 @@ export class LayerHoverProvider implements vscode.HoverProvider {
     }
     const instance = analysis.instances.find((i) => this.service.range(doc, i.span).contains(position) && i.sizing);
     if (instance?.sizing) {
-      const md = new vscode.MarkdownString(`${moduleHoverMarkdown(instance.className, instance.summary, undefined, true)}\n\n${sizingMarkdown(instance.sizing)}`);
+      const md = new vscode.MarkdownString(`${moduleHoverMarkdown(instance.className, instance.summary, undefined, true)}\n\n${sizingMarkdown(instance.sizing, this.sizing(doc))}`);
       return new vscode.Hover(md, this.service.range(doc, instance.span));
     }
     const hit = layerAt(this.service, doc, analysis, position);

@@ -214,12 +214,27 @@ suite('attention-lens CLI', () => {
       [['-x'], 'unknown option -x'],
       [['--format', 'xml', 'x.py'], 'unknown format xml (text, json or sarif)'],
       [['--format'], '--format needs a value: text, json or sarif'],
+      [['--dtype', 'fp8', 'x.py'], '--dtype fp8: expected fp32, bf16, fp16, int8, int4'],
+      [['--optimizer=adam', 'x.py'], '--optimizer adam: expected adamwMixed, adamwFp32, sgdMomentum'],
+      [['--batch', '0', 'x.py'], '--batch 0: expected a positive whole number'],
+      [['--seq=1.5', 'x.py'], '--seq 1.5: expected a positive whole number'],
+      [['--seq'], '--seq needs a value: a positive whole number'],
       [[], 'no path given'],
     ];
     for (const [args, message] of cases) {
       const r = run(args);
       assert.deepStrictEqual([r.status, r.stdout, r.stderr], [2, '', `attention-lens: ${message}\n${USAGE}\n`], args.join(' '));
     }
+  });
+
+  test('--dtype, --optimizer, --batch and --seq set what the JSON sizing is given for: GPT-2 small at 2 × 64 in fp32 keeps what PyTorch keeps', () => {
+    const r = run(['--json', '--dtype', 'fp32', '--optimizer=sgdMomentum', '--batch', '2', '--seq=64', 'test/fixtures/models/pytorch/gpt.py']);
+    assert.strictEqual(r.status, 0, r.stderr);
+    const sizing = filesOf(r.stdout)[0].instances[0].sizing as { options: unknown; kvCacheBytes: number; activations: { bytes: number } };
+    assert.deepStrictEqual(sizing.options, { dtype: 'fp32', optimizer: 'sgdMomentum', batch: 2, sequence: 64 });
+    // 2 · 12 layers · 768 keys and values · 4 bytes · 64 tokens; 80,691,816 bytes as pytorch-activations.json measured.
+    assert.strictEqual(sizing.kvCacheBytes, 2 * 12 * 768 * 4 * 64);
+    assert.strictEqual(sizing.activations.bytes, 80_691_816);
   });
 
   test('-- ends the options: a file named --json after it is a path', () => {

@@ -6,8 +6,6 @@ import { layerSpec } from './catalog';
 import { instantiate } from './catalog/instantiate';
 import { siteResult } from './siteResults';
 import { describe } from './attention/recognise';
-import { sizing, type GradOf, type NodeFacts } from './sizing';
-import { followActivations } from './activations/follow';
 import type { Core } from './attention/trace';
 import type { Span } from './expr';
 import { summarize, type ModuleSummary, type ModuleTree } from './modules';
@@ -16,7 +14,7 @@ import { newShared, type Hooks, type Reads } from './interp/hooks';
 import type { AnalysisCache, BuildOutputs, CachedBuild, Construction, SiteRecord } from './analysisCache';
 import type { Finding, LayerInstance } from './layer';
 import type { Analysis, InstanceResult, LayerResult, ModuleResult, SizeHint } from './results';
-import { agreed, classKey, followParts, layerOf, lexicalContexts, mayHoldAttention, runConfigured, runFactories, runUnreached, shown, unknownSummary } from './runs';
+import { agreed, classKey, followParts, lexicalContexts, mayHoldAttention, runConfigured, runFactories, runUnreached, shown, sizeModel, unknownSummary } from './runs';
 import type { ImportResolver, SourceModel } from './source';
 import type { Poly } from './symbolic';
 import type { DefRef, Shape, Value } from './value';
@@ -87,8 +85,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     layer(path, call, bound, site) {
       const spec = layerSpec(path);
       // Following forward() for its activations builds nothing the file shows.
-      if (shared.tape) return undefined;
-      if (!spec) return undefined;
+      if (!spec || shared.tape) return undefined;
       const built = instantiate(spec, bound, call.span, inputs.get(call.span.start) ?? []);
       const entry: SiteRecord = { layer: built.layer, findings: built.findings, context: context(), symbolic };
       if (site && !spec.weightless) record(call.span.start, entry);
@@ -268,11 +265,9 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     const cls = value.t === 'module' ? value.cls : undefined;
     return cls && cls.owner === evaluator && attentions.has(classKey(model, cls.fragment, cls.scope)) ? 'unknown' : undefined;
   };
-  const grad: GradOf = (p) => shared.grad.get(String(p.id)) ?? 'trainable';
-  const facts: NodeFacts = { attention: attentionAt, layer: (node) => layerOf(evaluator.torch.asValue(node)), grad };
   for (const [start, i] of instances) {
     const value = instanceValues.get(i);
-    if (value?.t === 'module' && i.summary.params?.isConstant) instances.set(start, { ...i, sizing: sizing(value.tree, facts, followActivations(evaluator, value, grad)) });
+    if (value?.t === 'module' && i.summary.params?.isConstant) instances.set(start, { ...i, sizing: sizeModel(evaluator, value, attentionAt) });
   }
   const layers: LayerResult[] = [];
   const findings: Finding[] = [];

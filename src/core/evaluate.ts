@@ -11,7 +11,7 @@ import { NONE, SCALAR, UNKNOWN, int, truthy, type Value } from './value';
 import { Poly } from './symbolic';
 import { layerSpec } from './catalog';
 import { normalizePath } from './imports';
-import { LIMITS, type Budget } from './interp/budget';
+import type { Budget } from './interp/budget';
 import { Frame } from './interp/frame';
 import { Journal } from './interp/journal';
 import { Runner, type Interp } from './interp/statements';
@@ -24,12 +24,13 @@ import { Dicts } from './interp/dicts';
 import { subscript } from './interp/items';
 import { comprehension, dictDisplay, fstring, listDisplay } from './interp/displays';
 import { arithmetic, compare, unary } from './interp/arith';
-import { countOf, itemsOf } from './interp/builtins';
 import { ShapeChecks } from './interp/shapeChecks';
 import { ClassModel } from './interp/classes';
 import { TorchApi } from './interp/torchApi';
 import { TfjsLayerClasses } from './interp/tfjsLayerClasses';
 import { RequiresGrad } from './interp/requiresGrad';
+import { iterationOf, type Iteration } from './interp/iteration';
+import { reportRaise, type RaiseSite } from './interp/raises';
 import { newShared, type Hooks, type Reads, type Shared } from './interp/hooks';
 import type { TorchTape } from './activations/torchTape';
 
@@ -252,22 +253,8 @@ export class Evaluator implements Interp {
     }
   }
 
-  iteration(v: Value): { values?: readonly Value[]; count?: Poly; item?: Value } {
-    if (v.t === 'module' && !v.items) {
-      const children = [...v.tree.children.values()];
-      if (children.some((c) => c.repeat)) return children.length === 1 ? this.copies(children[0].repeat!, this.torch.asValue(children[0])) : {};
-      return { values: children.map((c) => this.torch.asValue(c)), count: Poly.int(children.length) };
-    }
-    if (v.t === 'module' && v.items) return { values: v.items, count: Poly.int(v.items.length) };
-    if (v.t === 'repeat') return this.copies(v.count, v.item);
-    return { values: itemsOf(v), count: countOf(v) };
-  }
-
-  /** `count` copies of `item`: run once for them all, except when forward() is followed for the activations (each copy keeps its own). */
-  private copies(count: Poly, item: Value): { values?: readonly Value[]; count: Poly; item: Value } {
-    const n = count.constant;
-    const each = this.tape && n !== undefined && n <= BigInt(LIMITS.loopPasses);
-    return { values: each ? Array.from({ length: Number(n) }, () => item) : undefined, count, item };
+  iteration(v: Value): Iteration {
+    return iterationOf(this, v);
   }
 
   // ---- attributes and items -----------------------------------------------------------------------
@@ -311,15 +298,8 @@ export class Evaluator implements Interp {
     return other;
   }
 
-  /** A raise certain to happen while a model is built: what is raised, with its message where known. */
-  raised(span: Span, what: { readonly raise?: Expr; readonly message?: Expr }, frame: Frame): void {
-    if (this.shared.unsure > 0 || this.shared.building === 0 || !this.hooks.raised) return;
-    const call = what.raise?.k === 'call' ? what.raise : undefined;
-    const exception = what.raise ? (call?.callee ?? what.raise) : undefined;
-    const name = exception?.k === 'name' ? exception.id : exception?.k === 'attr' ? exception.id : what.raise ? 'an exception' : 'AssertionError';
-    const text = what.message ?? call?.args[0]?.value;
-    const message = text && this.eval(text, frame);
-    this.hooks.raised(span, name, message?.t === 'str' ? message.v : undefined);
+  raised(span: Span, what: RaiseSite, frame: Frame): void {
+    reportRaise(this, span, what, frame);
   }
 
   binary(op: string, l: Value, r: Value, span?: Span, inPlace = false): Value {

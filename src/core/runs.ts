@@ -11,6 +11,8 @@ import type { ModuleResult } from './results';
 import type { SourceModel } from './source';
 import type { Poly } from './symbolic';
 import type { DefRef, Value } from './value';
+import { sizing, type GradOf, type NodeFacts, type Sizing } from './sizing';
+import { followActivations } from './activations/follow';
 
 /**
  * The runs of a site's own code: its enclosing top-level class or function built or called with its own
@@ -147,7 +149,13 @@ export function unknownSummary(name: string): ModuleSummary {
   return { params: undefined, reason: `${name} could not be built within Attention Lens's work budget`, children: [], tied: [] };
 }
 
-/** The catalog layer a module of a model is: a layer, or a subclass of one. */
-export function layerOf(v: Value): LayerInstance | undefined {
-  return v.t === 'layer' ? v.layer : v.t === 'module' ? v.layer?.layer : undefined;
+/** A model's sizing: its module tree with what the runs found in its parts, and the activations of its forward(). */
+export function sizeModel(evaluator: Evaluator, model: Extract<Value, { t: 'module' }>, attention: NodeFacts['attention']): Sizing {
+  const grad: GradOf = (p) => evaluator.shared.grad.get(String(p.id)) ?? 'trainable';
+  // The catalog layer a part is: a layer, or a subclass of one.
+  const layer = (node: ModuleTree) => {
+    const v = evaluator.torch.asValue(node);
+    return v.t === 'layer' ? v.layer : v.t === 'module' ? v.layer?.layer : undefined;
+  };
+  return sizing(model.tree, { attention, layer, grad }, followActivations(evaluator, model, grad));
 }

@@ -4,7 +4,7 @@
  * `add_module`, `register_parameter`, `nn.Parameter`, `copy.deepcopy`, tensors and weightless layers.
  */
 import type { Evaluator } from '../evaluate';
-import { container, deepCopy, emptyModule, layerModule, param, unknownIn, type ModuleTree } from '../modules';
+import { container, deepCopy, emptyModule, layerModule, param, pathTo, unknownIn, type ModuleTree } from '../modules';
 import { Poly } from '../symbolic';
 import { NONE, SCALAR, UNKNOWN, asPoly, type Value } from '../value';
 import type { Owner } from './journal';
@@ -39,19 +39,7 @@ export class TorchApi {
   /** Where `v` sits inside `root`, as `named_modules()` names it (`attn.c_attn`); undefined when it is not in it. */
   pathIn(root: ModuleTree, v: Value): string | undefined {
     const target = this.moduleOf(v);
-    const visited = new Set<ModuleTree>();
-    const queue: [ModuleTree, string][] = [[root, '']];
-    for (let next = queue.shift(); next; next = queue.shift()) {
-      const [node, path] = next;
-      if (visited.has(node)) continue;
-      visited.add(node);
-      for (const [name, child] of node.children) {
-        const here = path ? `${path}.${name}` : name;
-        if (child === target) return here;
-        queue.push([child, here]);
-      }
-    }
-    return undefined;
+    return target && pathTo(root, target);
   }
 
   /** Makes `tree` the module tree of a layer value (a copy of another layer's tree). */

@@ -66,6 +66,8 @@ export type Op = { readonly layer: number } & (
   | { readonly k: 'embedding'; readonly in: number; readonly out: number; readonly dim: Poly; readonly grads: Weights }
   | { readonly k: 'maskedFill'; readonly in: number; readonly mask: number; readonly out: number }
   | { readonly k: 'cat'; readonly ins: readonly number[]; readonly dim: number; readonly out: number }
+  /** `sum` or `mean` over the dimensions given (all of them when `dims` is undefined). */
+  | { readonly k: 'reduce'; readonly fn: 'sum' | 'mean'; readonly in: number; readonly out: number; readonly dims?: readonly number[]; readonly keepdim: boolean }
 );
 
 /** A part of the model that forward() calls, which the figures are broken down by. */

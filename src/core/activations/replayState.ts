@@ -4,7 +4,7 @@
  */
 import { BATCH, SEQUENCE, type Dim, type Dtype, type Operand } from './program';
 import { Unfollowed } from './shapes';
-import { contiguousStrides, inOrder, numel, viewStrides } from './strides';
+import { contiguousStrides, elementwiseStrides, numel, viewStrides } from './strides';
 
 export interface Storage {
   readonly elements: bigint;
@@ -24,6 +24,11 @@ export interface Tensor {
 /** A new contiguous tensor with a storage of its own. */
 export function fresh(shape: readonly bigint[], dtype: Dtype, grad: boolean): Tensor {
   return { shape, strides: contiguousStrides(shape), storage: { elements: numel(shape), dtype }, grad, dtype };
+}
+
+/** A new tensor laid out with `strides` over a storage of its own. */
+export function freshLike(shape: readonly bigint[], strides: readonly bigint[], dtype: Dtype, grad: boolean): Tensor {
+  return { shape, strides, storage: { elements: numel(shape), dtype }, grad, dtype };
 }
 
 /** `reshape`: a view where the strides allow one, else a copy (which saves nothing itself). */
@@ -80,8 +85,8 @@ export class ReplayState {
     return t;
   }
 
-  /** An element-wise result is laid out as its operands are; only the plain row-major order is followed. */
-  ordered(t: Tensor): void {
-    if (!inOrder(t.shape, t.strides)) throw new Unfollowed('an element-wise operation on a transposed tensor');
+  /** Where the result of an element-wise operation over these operands (Python numbers aside) lays its numbers. */
+  elementwise(operands: readonly Tensor[], shape: readonly bigint[]): readonly bigint[] {
+    return elementwiseStrides(operands.filter((t) => t.storage.dtype !== 'scalar'), shape);
   }
 }

@@ -2,15 +2,15 @@
  * Operations that compute, and what autograd keeps of each for backward in PyTorch 1.13 (derivatives.yaml,
  * keeping only what the inputs that need a gradient use): a product keeps each operand for the other's
  * gradient, GELU and SiLU their input, ReLU, tanh, sigmoid and softmax their output, LayerNorm its input and
- * row statistics, an embedding its indices, dropout its noise, masked_fill its mask. Results get storages of
- * their own.
+ * row statistics, an embedding its indices, dropout its noise, masked_fill its mask, a mean over dimensions
+ * its input. Results get storages of their own.
  */
 import type { Dtype, Op, Operand } from './program';
-import { fresh, reshaped, type ReplayState, type Tensor } from './replayState';
+import { fresh, freshLike, reshaped, type ReplayState, type Tensor } from './replayState';
 import { broadcastShapes, normalize, Unfollowed } from './shapes';
-import { isContiguous, numel } from './strides';
+import { isContiguous, numel, preservedStrides } from './strides';
 
-type ComputeOp = Extract<Op, { k: 'pointwise' | 'softmax' | 'dropout' | 'matmul' | 'linear' | 'layerNorm' | 'embedding' | 'maskedFill' | 'cat' }>;
+type ComputeOp = Extract<Op, { k: 'pointwise' | 'softmax' | 'dropout' | 'matmul' | 'linear' | 'layerNorm' | 'embedding' | 'maskedFill' | 'cat' | 'reduce' }>;
 
 export function compute(s: ReplayState, op: ComputeOp): void {
   switch (op.k) {
@@ -56,9 +56,18 @@ export function compute(s: ReplayState, op: ComputeOp): void {
       const mask = s.get(op.mask);
       if (mask.dtype !== 'bool') throw new Unfollowed('masked_fill with a mask whose dtype is not followed');
       broadcastShapes([t.shape, mask.shape]);
-      s.ordered(t);
       if (t.grad) s.save(mask);
-      return s.set(op.out, fresh(t.shape, t.dtype, t.grad));
+      // A clone of its input (memory format preserved), filled in place.
+      return s.set(op.out, freshLike(t.shape, preservedStrides(t.shape, t.strides), t.dtype, t.grad));
+    }
+    case 'reduce': {
+      const t = s.get(op.in);
+      if (!isContiguous(t.shape, t.strides)) throw new Unfollowed('a sum or mean over a tensor not laid out contiguously');
+      // mean over given dimensions keeps its whole input (its derivative reads self.sizes()); sum keeps nothing.
+      if (op.fn === 'mean' && op.dims && t.grad) s.save(t);
+      const dims = (op.dims ?? t.shape.map((_, i) => i)).map((d) => normalize(d, t.shape.length));
+      const shape = op.keepdim ? t.shape.map((size, j) => (dims.includes(j) ? 1n : size)) : t.shape.filter((_, j) => !dims.includes(j));
+      return s.set(op.out, fresh(shape, t.dtype, t.grad));
     }
     case 'cat': {
       const ts = op.ins.map((id) => s.get(id));
@@ -72,12 +81,12 @@ export function compute(s: ReplayState, op: ComputeOp): void {
 function pointwise(s: ReplayState, op: Extract<Op, { k: 'pointwise' }>): void {
   const args = op.args.map((a) => s.operand(a));
   const shape = broadcastShapes(args.map((a) => a.shape));
-  for (const a of args) if (a.shape.length) s.ordered(a);
+  const strides = s.elementwise(args, shape);
   const grad = op.fn !== 'compare' && args.some((a) => a.grad);
   const tensors = args.filter((a) => a.shape.length || a.storage.dtype !== 'scalar');
   // Integer tensors with a Python number may become floats: not followed.
   const dtype: Dtype = op.fn === 'compare' ? 'bool' : tensors.some((a) => a.dtype === 'float') ? 'float' : tensors.length === args.length ? tensors[0].dtype : 'unknown';
-  const out = fresh(shape, dtype, grad);
+  const out = freshLike(shape, strides, dtype, grad);
   const [a, b] = args;
   switch (op.fn) {
     case 'mul':
@@ -109,9 +118,10 @@ function dropout(s: ReplayState, id: number, out: number, p: number): void {
   // CPU; CUDA keeps a 1-byte mask instead), kept for backward.
   if (p === 0) return s.set(out, t);
   if (!(p > 0 && p < 1)) throw new Unfollowed(`dropout with p = ${p}`);
-  s.ordered(t);
-  if (t.grad) s.save(fresh(t.shape, t.dtype, false));
-  s.set(out, fresh(t.shape, t.dtype, t.grad));
+  const noise = preservedStrides(t.shape, t.strides);
+  const strides = s.elementwise([t, { ...t, strides: noise }], t.shape);
+  if (t.grad) s.save(freshLike(t.shape, noise, t.dtype, false));
+  s.set(out, freshLike(t.shape, strides, t.dtype, t.grad));
 }
 
 /** matmul as ATen's _matmul_impl: mm for matrices, a batch folded into rows by a matrix, bmm for batches. */

@@ -95,9 +95,11 @@ export class Tape {
     return id;
   }
 
-  /** The same tensor under another value (dropout with p = 0, nn.Identity): PyTorch returns its input itself. */
-  alias(v: Value, to: number): void {
-    this.ids.set(v, to);
+  /** A value for the interpreter standing for tensor `id`, one a layer made among its own steps. */
+  valueOf(id: number, like?: Value): TensorValue {
+    const value: TensorValue = { t: 'tensor', shape: this.shape(id), ...(like?.t === 'tensor' ? { origin: like.origin, trace: like.trace } : {}) };
+    this.ids.set(value, id);
+    return value;
   }
 
   isTensor(v: Value | undefined): boolean {
@@ -151,12 +153,16 @@ export class Tape {
 
   /** Whether a layer's weight and bias train. */
   weights(layer: Value): Weights {
-    const tree = this.host.moduleOf(layer);
-    const of = (name: string) => {
-      const ref = tree?.params.get(name);
-      return ref ? this.trains(ref) : undefined;
-    };
-    return { weight: of('weight'), bias: of('bias') };
+    return { weight: this.trainsAt(layer, 'weight'), bias: this.trainsAt(layer, 'bias') };
+  }
+
+  /** Whether the parameter at `path` in a layer (`out_proj.weight`) trains; undefined when it has none there. */
+  trainsAt(layer: Value, path: string): boolean | undefined {
+    const segments = path.split('.');
+    let tree = this.host.moduleOf(layer);
+    for (const s of segments.slice(0, -1)) tree = tree?.children.get(s);
+    const ref = tree?.params.get(segments[segments.length - 1]);
+    return ref ? this.trains(ref) : undefined;
   }
 
   /** Runs a module forward() calls; calls from the root's own forward() are the layers of the breakdown. */

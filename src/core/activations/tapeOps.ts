@@ -10,9 +10,12 @@ import type { Dim, Dtype, Operand, Pointwise } from './program';
 import { broadcast, partCount, productShape, swapped, viewed } from './tapeShapes';
 import { normalize } from './shapes';
 import type { Tape } from './tape';
+import { multiheadAttention } from './multihead';
 import { dims, int, probability, truth, type Args, type Keywords } from './tapeArgs';
 
 const MODULES: Readonly<Record<string, Pointwise>> = { GELU: 'gelu', SiLU: 'silu', ReLU: 'relu', Tanh: 'tanh', Sigmoid: 'sigmoid' };
+/** The catalog layers whose steps are followed. */
+const FOLLOWED = new Set(['Linear', 'LayerNorm', 'Embedding', 'MultiheadAttention']);
 
 export class TapeOps {
   constructor(readonly tape: Tape) {}
@@ -85,6 +88,22 @@ export class TapeOps {
     return out.value;
   }
 
+  /** `x.sum(dim)`, `x.mean(dim, keepdim=True)`: all dimensions when none is given. */
+  protected reduce(fn: 'sum' | 'mean', x: Value | undefined, dim: Value | undefined, keepdim: Value | undefined, keywords: Keywords, evaluated: Value): Value {
+    const t = this.tape;
+    const id = t.id(x);
+    const shape = t.shape(id);
+    if (keywords.has('dtype') || (keepdim && truth(keepdim) === undefined)) return t.fail('a reduction not followed');
+    const all = dim === undefined || dim.t === 'none';
+    const picked = all ? shape.map((_, i) => i) : (dim.t === 'seq' ? dim.items : [dim]).map((d) => int(d));
+    if (picked.some((d) => d === undefined)) return t.fail('a reduction over dimensions not known');
+    const dims = picked.map((d) => normalize(d!, shape.length));
+    const kept = truth(keepdim) === true;
+    const out = t.make(kept ? shape.map((s, i) => (dims.includes(i) ? Poly.ONE : s)) : shape.filter((_, i) => !dims.includes(i)), t.dtype(id), evaluated);
+    t.record({ k: 'reduce', fn, in: id, out: out.id, dims: all ? undefined : dims, keepdim: kept });
+    return out.value;
+  }
+
   protected matmul(a: Value | undefined, b: Value | undefined, evaluated: Value): Value {
     const t = this.tape;
     const [oa, ob] = [t.operand(a), t.operand(b)];
@@ -116,13 +135,14 @@ export class TapeOps {
     return out.value;
   }
 
-  /** A catalog layer applied: nn.Linear, nn.LayerNorm, nn.Embedding; any other is not followed. */
+  /** A catalog layer applied: nn.Linear, nn.LayerNorm, nn.Embedding, nn.MultiheadAttention; any other is not followed. */
   protected layer(value: Value, layer: LayerInstance, positional: Args, keywords: Keywords, run: () => Value): Value {
     const t = this.tape;
     const x = positional[0] ?? keywords.get('input');
     const weight = layer.tensors.find((w) => w.name === 'weight');
     const grads = t.weights(value);
-    const evaluated = layer.framework === 'pytorch' && (layer.kind === 'Linear' || layer.kind === 'LayerNorm' || layer.kind === 'Embedding') ? run() : undefined;
+    const evaluated = layer.framework === 'pytorch' && FOLLOWED.has(layer.kind) ? run() : undefined;
+    if (evaluated && layer.kind === 'MultiheadAttention') return multiheadAttention(t, value, layer, positional, keywords, evaluated);
     if (!evaluated || !weight) return t.fail(`${layer.framework === 'pytorch' ? 'nn.' : ''}${layer.kind}`);
     if (layer.kind === 'Linear') {
       const [outF, inF] = weight.shape;

@@ -89,6 +89,9 @@ export class TorchTape extends TapeOps {
       }
       case 'matmul':
         return this.matmul(x, positional[0], evaluated);
+      case 'sum':
+      case 'mean':
+        return this.reduce(name, x, positional[0] ?? keywords.get('dim'), positional[1] ?? keywords.get('keepdim'), keywords, evaluated);
       default:
         return ACTIVATIONS[name] ? this.pointwise(ACTIVATIONS[name], [x], evaluated) : t.fail(`Tensor.${name}()`);
     }
@@ -118,6 +121,9 @@ export class TorchTape extends TapeOps {
       case 'matmul':
       case 'bmm':
         return this.matmul(x, positional[1], evaluated);
+      case 'sum':
+      case 'mean':
+        return this.reduce(name, x, positional[1] ?? keywords.get('dim'), positional[2] ?? keywords.get('keepdim'), keywords, evaluated);
       case 'transpose':
         return this.transpose(x, int(positional[1]), int(positional[2]));
       case 'reshape':

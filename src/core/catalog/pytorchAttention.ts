@@ -2,7 +2,7 @@
 import type { Fix, Tensor } from '../layer';
 import { childTensors } from '../layer';
 import { Poly } from '../symbolic';
-import { NONE } from '../value';
+import { NONE, type Value } from '../value';
 import { dimText, type Args, type LayerSpec, type Problem } from './spec';
 import { DEVICE_DTYPE, FALSE, TRUE, linearTensors } from './pytorchTensors';
 
@@ -119,6 +119,7 @@ export const MULTIHEAD_ATTENTION: LayerSpec = {
         embed: E, heads: h, headDim, kdim, vdim, layout: 'pytorch', bias, addBiasKv,
         batchFirst: a.flag('batch_first', false),
         dropout: a.value('dropout').t === 'float' ? (a.value('dropout') as { v?: number }).v !== 0 : a.given('dropout'),
+        dropoutRate: rate(a.value('dropout')),
         settings: [
           ['embed_dim (E)', dimText(E)], ['num_heads (h)', dimText(h)], ['d_k = E / h', headDim ? dimText(headDim) : `${dimText(E)} / ${dimText(h)}`],
           ['kdim', a.isNone('kdim') ? `${dimText(kdim)} (= E)` : dimText(kdim)], ['vdim', a.isNone('vdim') ? `${dimText(vdim)} (= E)` : dimText(vdim)],
@@ -131,3 +132,9 @@ export const MULTIHEAD_ATTENTION: LayerSpec = {
     };
   },
 };
+
+/** A probability written as a number (`0.1`, `0`); undefined when it is not known. */
+function rate(v: Value): number | undefined {
+  if (v.t === 'float') return v.v;
+  return v.t === 'int' && v.p.constant !== undefined ? Number(v.p.constant) : undefined;
+}

@@ -3,7 +3,7 @@ import { bytesOf, bytesText as bytes, DEFAULT_SIZING, OPTIMIZER_NAMES, TRAINING_
 import type { Sizing } from './sizing';
 import { sizingFigures } from './sizingFigures';
 import { groupDigits, type Poly } from './symbolic';
-import { escapeMarkdown as md } from './markdown';
+import { codeSpan, escapeMarkdown as md } from './markdown';
 
 /** `284.8 M`, `1.75 T`: FLOP counts at a glance (the CLI JSON has them exactly). */
 export function flopsText(n: bigint): string {
@@ -36,7 +36,7 @@ export function sizingMarkdown(s: Sizing, options: SizingOptions = DEFAULT_SIZIN
   if ('unknown' in a) lines.push(`Activations kept for backward (${where}): not known, ${md(a.unknown)}`);
   else {
     const largest = [...a.layers].sort((x, y) => (y.bytes > x.bytes ? 1 : y.bytes < x.bytes ? -1 : 0))[0];
-    const part = largest && largest.bytes > 0n ? `; ${largest.calls > 1 ? `${largest.calls} × ` : ''}\`${md(largest.path.replace(/\.\{i\}$/, ''))}\` (${md(largest.kind)}) ${bytes(largest.bytes)}` : '';
+    const part = largest && largest.bytes > 0n ? `; ${largest.calls > 1 ? `${largest.calls} × ` : ''}${codeSpan(largest.path.replace(/\.\{i\}$/, ''))} (${md(largest.kind)}) ${bytes(largest.bytes)}` : '';
     lines.push(`Activations kept for backward (${where}, as PyTorch 1.13 on the CPU): ${bytes(a.bytes)}${part}`);
   }
   if (s.kvPerToken) {

@@ -83,6 +83,15 @@ suite('sizing', () => {
     assert.ok(text.includes('- Activations kept for backward (batch 2 × 16 tokens, bf16, as PyTorch 1.13 on the CPU): 20.5 KiB'), text);
   });
 
+  test('activations past what the model can run are not known: 1,024 positions into an embedding of 64', async () => {
+    const s = (await analyzeText(fixture('sizing.py'))).instances.find((i) => i.className === 'TinyLM')!.sizing!;
+    assert.deepStrictEqual(sizingFigures(s, { ...DEFAULT_SIZING, sequence: 1024 }).activations, { unknown: 'an embedding of 64 rows indexed up to 1023: PyTorch raises IndexError at this sequence length' });
+    assert.ok('bytes' in sizingFigures(s, { ...DEFAULT_SIZING, sequence: 64 }).activations);
+    // GPT-2 small slices its causal mask to the sequence: 2,048 tokens do not fit its 1,024.
+    const gpt = (await analyzeText(fixture('gpt.py'))).instances[0].sizing!;
+    assert.ok('unknown' in sizingFigures(gpt, { ...DEFAULT_SIZING, sequence: 2048 }).activations);
+  });
+
   test('activations in a storage type PyTorch does not train in are not known', async () => {
     const s = (await analyzeText(fixture('sizing.py'))).instances.find((i) => i.className === 'MLP')!.sizing!;
     assert.ok('unknown' in sizingFigures(s, { ...DEFAULT_SIZING, dtype: 'int8' }).activations);

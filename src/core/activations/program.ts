@@ -43,8 +43,8 @@ export interface Weights {
 
 export type Op = { readonly layer: number } & (
   | { readonly k: 'input'; readonly out: number; readonly shape: readonly Poly[]; readonly dtype: 'long' | 'float' }
-  /** A tensor forward() did not compute from its input: a buffer, `torch.arange(T)`; nothing in it trains. */
-  | { readonly k: 'constant'; readonly out: number; readonly shape: readonly Dim[]; readonly dtype: Dtype }
+  /** A tensor forward() did not compute from its input: a buffer, `torch.arange(T)` (whose values stay below `upTo`); nothing in it trains. */
+  | { readonly k: 'constant'; readonly out: number; readonly shape: readonly Dim[]; readonly dtype: Dtype; readonly upTo?: Dim }
   /** `view` raises where the strides do not allow it; `reshape` copies there. */
   | { readonly k: 'view'; readonly in: number; readonly out: number; readonly shape: readonly Dim[]; readonly copies: boolean }
   | { readonly k: 'transpose'; readonly in: number; readonly out: number; readonly a: number; readonly b: number }
@@ -63,7 +63,7 @@ export type Op = { readonly layer: number } & (
   | { readonly k: 'linear'; readonly in: number; readonly out: number; readonly shape: readonly Poly[]; readonly bias: boolean; readonly grads: Weights }
   /** `normalized` trailing dimensions are normalised. */
   | { readonly k: 'layerNorm'; readonly in: number; readonly out: number; readonly normalized: number; readonly grads: Weights }
-  | { readonly k: 'embedding'; readonly in: number; readonly out: number; readonly dim: Poly; readonly grads: Weights }
+  | { readonly k: 'embedding'; readonly in: number; readonly out: number; readonly rows: Poly; readonly dim: Poly; readonly grads: Weights }
   | { readonly k: 'maskedFill'; readonly in: number; readonly mask: number; readonly out: number }
   | { readonly k: 'cat'; readonly ins: readonly number[]; readonly dim: number; readonly out: number }
   /** `sum` or `mean` over the dimensions given (all of them when `dims` is undefined). */

@@ -32,7 +32,8 @@ export function replay(program: Program, batch: number, sequence: number): Repla
   try {
     for (const op of program.ops) {
       s.layer = op.layer;
-      if (op.k === 'input' || op.k === 'constant') s.set(op.out, fresh(op.shape.map((d) => s.dim(d)), op.dtype, false));
+      if (op.k === 'input') s.set(op.out, fresh(op.shape.map((d) => s.dim(d)), op.dtype, false));
+      else if (op.k === 'constant') s.set(op.out, { ...fresh(op.shape.map((d) => s.dim(d)), op.dtype, false), ...(op.upTo ? { upTo: s.dim(op.upTo) } : {}) });
       else if (isLayout(op)) layout(s, op);
       else compute(s, op);
     }

@@ -19,6 +19,8 @@ export interface Tensor {
   readonly storage: Storage;
   readonly grad: boolean;
   readonly dtype: Dtype;
+  /** Indices known to stay below this (`torch.arange(T)`, and the views of it). */
+  readonly upTo?: bigint;
 }
 
 /** A new contiguous tensor with a storage of its own. */

@@ -48,6 +48,8 @@ export function compute(s: ReplayState, op: ComputeOp): void {
     case 'embedding': {
       const t = s.get(op.in);
       if (t.dtype !== 'long') throw new Unfollowed('an embedding given something other than indices');
+      const rows = s.dim(op.rows);
+      if (t.upTo !== undefined && t.upTo > rows) throw new Unfollowed(`an embedding of ${rows} rows indexed up to ${t.upTo - 1n}: PyTorch raises IndexError at this sequence length`);
       if (op.grads.weight) s.save(t);
       return s.set(op.out, fresh([...t.shape, s.dim(op.dim)], 'float', !!op.grads.weight));
     }

@@ -160,7 +160,7 @@ export class TapeOps {
     const id = t.id(x);
     if (t.dtype(id) !== 'long') return t.fail('an embedding given something other than indices');
     const out = t.make([...t.shape(id), weight.shape[1]], 'float', evaluated);
-    t.record({ k: 'embedding', in: id, out: out.id, dim: weight.shape[1], grads });
+    t.record({ k: 'embedding', in: id, out: out.id, rows: weight.shape[0], dim: weight.shape[1], grads });
     return out.value;
   }
 
@@ -181,15 +181,17 @@ export class TapeOps {
     const ints = positional.map((v) => (v.t === 'int' ? v.p : undefined));
     let shape: Dim[];
     let dtype: Dtype = 'float';
+    let upTo: Dim;
     if (name === 'arange') {
       if (ints.some((d) => !d) || !ints.length || ints.length > 2 || keywords.has('step')) return t.fail('torch.arange not followed');
       shape = [ints.length === 1 ? ints[0] : ints[1]!.sub(ints[0]!)];
+      upTo = ints[ints.length - 1];
       dtype = 'long';
     } else shape = positional.length === 1 && positional[0].t === 'seq' ? dims([positional[0]]) : ints;
     const requested = keywords.get('dtype');
     if (requested) dtype = requested.t === 'ref' && /\.(long|int64)$/.test(requested.path) ? 'long' : requested.t === 'ref' && /\.bool$/.test(requested.path) ? 'bool' : requested.t === 'ref' && /\.(float|float32)$/.test(requested.path) ? 'float' : 'unknown';
     const out = t.make(shape, dtype, evaluated);
-    t.record({ k: 'constant', out: out.id, shape, dtype });
+    t.record({ k: 'constant', out: out.id, shape, dtype, upTo });
     return out.value;
   }
 }

@@ -85,7 +85,7 @@ suite('sizing', () => {
 
   test('activations past what the model can run are not known: 1,024 positions into an embedding of 64', async () => {
     const s = (await analyzeText(fixture('sizing.py'))).instances.find((i) => i.className === 'TinyLM')!.sizing!;
-    assert.deepStrictEqual(sizingFigures(s, { ...DEFAULT_SIZING, sequence: 1024 }).activations, { unknown: 'an embedding of 64 rows indexed up to 1023: PyTorch raises IndexError at this sequence length' });
+    assert.deepStrictEqual(sizingFigures(s, { ...DEFAULT_SIZING, sequence: 1024 }).activations, { unknown: 'an embedding of 64 rows indexed up to 1,023, where PyTorch raises IndexError' });
     assert.ok('bytes' in sizingFigures(s, { ...DEFAULT_SIZING, sequence: 64 }).activations);
     // GPT-2 small slices its causal mask to the sequence: 2,048 tokens do not fit its 1,024.
     const gpt = (await analyzeText(fixture('gpt.py'))).instances[0].sizing!;

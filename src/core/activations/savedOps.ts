@@ -9,6 +9,7 @@ import type { Dtype, Op, Operand } from './program';
 import { fresh, freshLike, reshaped, type ReplayState, type Tensor } from './replayState';
 import { broadcastShapes, normalize, Unfollowed } from './shapes';
 import { isContiguous, numel, preservedStrides } from './strides';
+import { groupDigits } from '../symbolic';
 
 type ComputeOp = Extract<Op, { k: 'pointwise' | 'softmax' | 'dropout' | 'matmul' | 'linear' | 'layerNorm' | 'embedding' | 'maskedFill' | 'cat' | 'reduce' }>;
 
@@ -49,7 +50,7 @@ export function compute(s: ReplayState, op: ComputeOp): void {
       const t = s.get(op.in);
       if (t.dtype !== 'long') throw new Unfollowed('an embedding given something other than indices');
       const rows = s.dim(op.rows);
-      if (t.upTo !== undefined && t.upTo > rows) throw new Unfollowed(`an embedding of ${rows} rows indexed up to ${t.upTo - 1n}: PyTorch raises IndexError at this sequence length`);
+      if (t.upTo !== undefined && t.upTo > rows) throw new Unfollowed(`an embedding of ${groupDigits(rows)} rows indexed up to ${groupDigits(t.upTo - 1n)}, where PyTorch raises IndexError`);
       if (op.grads.weight) s.save(t);
       return s.set(op.out, fresh([...t.shape, s.dim(op.dim)], 'float', !!op.grads.weight));
     }

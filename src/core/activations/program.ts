@@ -66,6 +66,11 @@ export type Op = { readonly layer: number } & (
   | { readonly k: 'embedding'; readonly in: number; readonly out: number; readonly rows: Poly; readonly dim: Poly; readonly grads: Weights }
   | { readonly k: 'maskedFill'; readonly in: number; readonly mask: number; readonly out: number }
   | { readonly k: 'cat'; readonly ins: readonly number[]; readonly dim: number; readonly out: number }
+  /**
+   * A loop over `times` alike blocks, its body recorded once: before each pass, each `slot` the body reads
+   * holds `from` (the first pass) or `to` as the pass before left it.
+   */
+  | { readonly k: 'repeat'; readonly times: number; readonly body: readonly Op[]; readonly carried: readonly { readonly slot: number; readonly from: number; readonly to: number }[] }
   /** `sum` or `mean` over the dimensions given (all of them when `dims` is undefined). */
   | { readonly k: 'reduce'; readonly fn: 'sum' | 'mean'; readonly in: number; readonly out: number; readonly dims?: readonly number[]; readonly keepdim: boolean }
 );

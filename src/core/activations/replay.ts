@@ -3,7 +3,7 @@
  * as PyTorch 1.13 does on the CPU: each operation's saved tensors, counted once per storage, parameters left
  * out. Checked against PyTorch itself by scripts/ground-truth/pytorch_activations.py.
  */
-import type { Program } from './program';
+import type { Op, Program } from './program';
 import { isLayout, layout } from './layoutOps';
 import { fresh, ReplayState } from './replayState';
 import { compute } from './savedOps';
@@ -27,16 +27,25 @@ export type Replayed = { readonly saved: Saved; readonly layers: readonly LayerS
 
 const FIXED_BYTES = { long: 8n, bool: 1n, scalar: 8n } as const;
 
+function run(s: ReplayState, ops: readonly Op[]): void {
+  for (const op of ops) {
+    s.layer = op.layer;
+    if (op.k === 'input') s.set(op.out, fresh(op.shape.map((d) => s.dim(d)), op.dtype, false));
+    else if (op.k === 'constant') s.set(op.out, { ...fresh(op.shape.map((d) => s.dim(d)), op.dtype, false), ...(op.upTo ? { upTo: s.dim(op.upTo) } : {}) });
+    else if (op.k === 'repeat') {
+      for (let pass = 0; pass < op.times; pass++) {
+        for (const c of op.carried) s.set(c.slot, s.get(pass === 0 ? c.from : c.to));
+        run(s, op.body);
+      }
+    } else if (isLayout(op)) layout(s, op);
+    else compute(s, op);
+  }
+}
+
 export function replay(program: Program, batch: number, sequence: number): Replayed {
   const s = new ReplayState(batch, sequence);
   try {
-    for (const op of program.ops) {
-      s.layer = op.layer;
-      if (op.k === 'input') s.set(op.out, fresh(op.shape.map((d) => s.dim(d)), op.dtype, false));
-      else if (op.k === 'constant') s.set(op.out, { ...fresh(op.shape.map((d) => s.dim(d)), op.dtype, false), ...(op.upTo ? { upTo: s.dim(op.upTo) } : {}) });
-      else if (isLayout(op)) layout(s, op);
-      else compute(s, op);
-    }
+    run(s, program.ops);
   } catch (e) {
     if (e instanceof Unfollowed) return { unknown: e.message };
     throw e;

@@ -30,7 +30,9 @@ export interface TapeHost {
 }
 
 export class Tape {
-  private readonly ops: Op[] = [];
+  /** Where operations are recorded now: the program, or the body of the loop being recorded. */
+  private ops: Op[] = [];
+  private recorded = 0;
   private readonly layers: { path: string; kind: string; calls: number }[] = [];
   private readonly ids = new WeakMap<object, number>();
   private readonly shapes = new Map<number, readonly Dim[]>();
@@ -49,7 +51,7 @@ export class Tape {
 
   /** How many operations were recorded: a loop pass that records some is not skipped as idle. */
   get size(): number {
-    return this.ops.length;
+    return this.recorded;
   }
 
   program(): Program {
@@ -78,7 +80,43 @@ export class Tape {
   }
 
   record(op: Recorded): void {
+    this.recorded++;
     this.ops.push({ ...op, layer: this.layer } as Op);
+  }
+
+  /**
+   * Starts recording the body of a loop over `times` alike blocks (`for block in self.h:`), run once by the
+   * interpreter; `end` makes it one op the replay runs `times` times. Each name the pass rebinds must be a
+   * tensor handed to the next pass (`x = block(x)`) or one first bound in it; any other change, or a write
+   * to the model, makes the passes differ and ends the recording.
+   */
+  repeat(times: bigint): { end(before: ReadonlyMap<string, Value>, after: ReadonlyMap<string, Value>, wrote: boolean): void } {
+    if (times > 100_000n) this.fail('a loop of more blocks than followed');
+    const outer = this.ops;
+    const body: Op[] = [];
+    this.ops = body;
+    const calls = this.layers.map((l) => l.calls);
+    return {
+      end: (before, after, wrote) => {
+        this.ops = outer;
+        if (wrote) this.fail('a loop whose passes write to the model');
+        const carried: { slot: number; from: number; to: number }[] = [];
+        const slots = new Map<number, number>();
+        for (const [name, now] of after) {
+          const old = before.get(name);
+          // A name first bound in the pass is bound again before any later pass reads it.
+          if (old === now || old === undefined) continue;
+          if (old?.t !== 'tensor' || now.t !== 'tensor') this.fail(`a loop whose passes change ${name}`);
+          const from = this.id(old);
+          const slot = this.register({}, this.shape(from), this.dtype(from));
+          slots.set(from, slot);
+          carried.push({ slot, from, to: this.id(now) });
+        }
+        // Each layer the body called is called once a pass.
+        this.layers.forEach((l, i) => (l.calls += (l.calls - (calls[i] ?? 0)) * (Number(times) - 1)));
+        this.record({ k: 'repeat', times: Number(times), body: body.map((op) => readingFrom(op, slots)), carried });
+      },
+    };
   }
 
   /** A new tensor value for the interpreter, with the trace of what it computed (for attention written by hand). */
@@ -183,5 +221,28 @@ export class Tape {
       this.depth--;
       this.layer = before;
     }
+  }
+}
+
+/** `op` reading each tensor of `slots`' keys from its slot instead: the body of a loop, from the tensor its pass is handed. */
+function readingFrom(op: Op, slots: ReadonlyMap<number, number>): Op {
+  const id = (n: number) => slots.get(n) ?? n;
+  const operand = (o: Operand): Operand => (o.t === 'tensor' ? { t: 'tensor', id: id(o.id) } : o);
+  switch (op.k) {
+    case 'input':
+    case 'constant':
+      return op;
+    case 'pointwise':
+      return { ...op, args: op.args.map(operand) };
+    case 'matmul':
+      return { ...op, a: operand(op.a), b: operand(op.b) };
+    case 'cat':
+      return { ...op, ins: op.ins.map(id) };
+    case 'maskedFill':
+      return { ...op, in: id(op.in), mask: id(op.mask) };
+    case 'repeat':
+      return { ...op, body: op.body.map((b) => readingFrom(b, slots)), carried: op.carried.map((c) => ({ ...c, from: id(c.from) })) };
+    default:
+      return { ...op, in: id(op.in) };
   }
 }

@@ -9,6 +9,7 @@ import type { Dim, Pointwise } from './program';
 import { indexedShape } from './tapeShapes';
 import { normalize } from './shapes';
 import { TapeOps } from './tapeOps';
+import type { Tape } from './tape';
 import { dims, indexItem, inPlace, int, probability, truth, type Args, type Keywords } from './tapeArgs';
 
 /** Element-wise functions by name, as methods, torch functions and torch.nn.functional functions. */
@@ -21,6 +22,10 @@ const COMPARE = new Set(['==', '!=', '<', '<=', '>', '>=']);
 export class TorchTape extends TapeOps {
   uncertain(why: string): never {
     return this.tape.fail(why);
+  }
+
+  repeat(times: bigint): ReturnType<Tape['repeat']> {
+    return this.tape.repeat(times);
   }
 
   /** `x.view(...)`, `x.softmax(-1)`, ... */

@@ -39,8 +39,11 @@ export interface Interp {
   varied(since: number): void;
   /** Counts the paths that may not be taken, inside which a raise is not certain. */
   readonly shared: { unsure: number };
-  /** Set while forward() is followed for its activations, which takes one path only: any other ends it. */
-  readonly tape?: { uncertain(why: string): void };
+  /**
+   * Set while forward() is followed for its activations, which takes one path only: any other ends it. A
+   * loop over `times` alike blocks is recorded once, with the tensors each pass hands the next.
+   */
+  readonly tape?: { uncertain(why: string): never; repeat(times: bigint): { end(before: ReadonlyMap<string, Value>, after: ReadonlyMap<string, Value>, wrote: boolean): void } };
   /** Called after each assignment, for inlay hints. */
   assigned?(value: Value, expr: Expr): void;
   binary(op: string, l: Value, r: Value, span: Span, inPlace?: boolean): Value;
@@ -233,7 +236,8 @@ export class Runner {
    */
   private once(body: readonly Stmt[], frame: Frame, count: Poly | undefined, bindTarget: () => void): Exit {
     const i = this.i;
-    i.tape?.uncertain('a loop Attention Lens cannot unroll');
+    const times = count?.constant;
+    const repeat = i.tape && (times !== undefined ? i.tape.repeat(times) : i.tape.uncertain('a loop Attention Lens cannot unroll'));
     bindTarget();
     const before = new Map(frame.vars);
     const start = i.journal.position;
@@ -244,6 +248,7 @@ export class Runner {
     } finally {
       if (count) i.repeats.pop();
     }
+    repeat?.end(before, frame.vars, i.journal.position !== start);
     const appended = appendedIn(frame, before);
     // A name the pass rebinds (`d = d * 2`) makes the passes differ: the copies appended are then not alike.
     const alike = [...frame.vars].every(([k, v]) => before.get(k) === v || appended.has(k));

@@ -13,7 +13,7 @@ import { typescriptDeclaredNames } from './typescriptImports';
 import { typescriptExpr } from './typescriptExpr';
 
 interface Adapter {
-  declaredNames(root: Node, source: string): string[];
+  declaredNames(statement: Node, source: string): string[];
   /** The lowered statement, and for Python the copy of its subtree that its expressions come from. */
   fragment(node: Node, source: string, candidates: ReadonlySet<string>, lines: LineIndex): { fragment: Omit<Fragment, 'id'>; syn?: Syn };
   expr(node: Node, source: string, lines: LineIndex): Expr;
@@ -29,27 +29,42 @@ const ADAPTERS: Record<Language, Adapter> = {
   },
 };
 
-/** The callee names worth looking for: the catalog's, plus what the file imports or declares. */
-export function candidateNames(language: Language, tree: Tree, source: string): ReadonlySet<string> {
-  return new Set([...CATALOG_NAMES, ...ADAPTERS[language].declaredNames(tree.rootNode, source)]);
+/** The names one top-level statement declares (a class, imported names): callees worth looking for. */
+export function declaredNames(language: Language, statement: Node, source: string): readonly string[] {
+  return ADAPTERS[language].declaredNames(statement, source);
+}
+
+/** The callee names worth looking for: the catalog's, plus what the file's statements declare. */
+export function candidateNames(declared: Iterable<readonly string[]>): ReadonlySet<string> {
+  const names = new Set(CATALOG_NAMES);
+  for (const list of declared) for (const name of list) names.add(name);
+  return names;
 }
 
 let nextFragmentId = 1;
 
 /** Each fragment's copy of its subtree, offsets as they were when it was extracted; shifted fragments keep it. */
 const COPIES = new WeakMap<Fragment, Syn>();
+/** The names each fragment's statement declares, so that a statement an edit leaves alone is not read again. */
+const DECLARED = new WeakMap<Fragment, readonly string[]>();
 
-export function extractFragment(language: Language, node: Node, source: string, candidates: ReadonlySet<string>, lines: LineIndex): Fragment {
+export function extractFragment(language: Language, node: Node, source: string, candidates: ReadonlySet<string>, lines: LineIndex, declared: readonly string[]): Fragment {
   const { fragment, syn } = ADAPTERS[language].fragment(node, source, candidates, lines);
   const f = { ...fragment, id: nextFragmentId++ };
   if (syn) COPIES.set(f, syn);
+  DECLARED.set(f, declared);
   return f;
+}
+
+export function declaredBy(f: Fragment): readonly string[] {
+  return DECLARED.get(f) ?? [];
 }
 
 /** `moved` is `f` shifted after an edit above it. */
 export function keepCopy(f: Fragment, moved: Fragment): Fragment {
   const syn = COPIES.get(f);
   if (syn) COPIES.set(moved, syn);
+  DECLARED.set(moved, declaredBy(f));
   return moved;
 }
 
@@ -96,9 +111,11 @@ export function sourceModel(language: Language, tree: Tree, source: string, frag
 
 /** Parses nothing: builds the whole model of an already parsed tree. */
 export function buildModel(language: Language, tree: Tree, source: string): SourceModel {
-  const candidates = candidateNames(language, tree, source);
+  const nodes = topLevelNodes(tree);
+  const declared = nodes.map((n) => declaredNames(language, n, source));
+  const candidates = candidateNames(declared);
   const lines = new LineIndex(source);
-  const fragments = topLevelNodes(tree).map((n) => extractFragment(language, n, source, candidates, lines));
+  const fragments = nodes.map((n, i) => extractFragment(language, n, source, candidates, lines, declared[i]));
   return sourceModel(language, tree, source, fragments, lines);
 }
 

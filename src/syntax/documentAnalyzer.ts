@@ -9,7 +9,7 @@ import { AnalysisCache } from '../core/analysisCache';
 import type { Fragment, ImportResolver, Language } from '../core/source';
 import type { Edit, Grammars, Tree } from './parser';
 import { LineIndex } from './mirror';
-import { candidateNames, declaredBy, declaredNames, extractFragment, keepCopy, sourceModel, topLevelNodes } from './model';
+import { candidateNames, declaredBy, declaredNames, extractFragment, sourceModel, topLevelNodes } from './model';
 import type { Node } from './nodes';
 import { shiftFragment } from './shift';
 
@@ -102,7 +102,7 @@ export class DocumentAnalyzer {
         (!after || text.lastIndexOf('\n', node.startIndex - 1) >= newEnd) &&
         // Outside every changed range the subtree is the old one, error nodes included.
         !changed.some((r) => r.startIndex < node.endIndex && r.endIndex > node.startIndex);
-      return same ? (after ? keepCopy(f, shiftFragment(f, delta, lineDelta)) : f) : undefined;
+      return same ? (after ? shiftFragment(f, delta, lineDelta) : f) : undefined;
     });
   }
 

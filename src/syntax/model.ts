@@ -7,6 +7,7 @@ import { LineIndex, type Syn } from './mirror';
 import type { Tree } from './parser';
 import { namedChildren, type Node } from './nodes';
 import { pythonDeclaredNames, pythonFragment } from './python';
+import { extractedOf } from './shift';
 import { pythonExpr, pythonExprOf } from './pythonExpr';
 import { typescriptFragment } from './typescript';
 import { typescriptDeclaredNames } from './typescriptImports';
@@ -43,29 +44,24 @@ export function candidateNames(declared: Iterable<readonly string[]>): ReadonlyS
 
 let nextFragmentId = 1;
 
-/** Each fragment's copy of its subtree, offsets as they were when it was extracted; shifted fragments keep it. */
-const COPIES = new WeakMap<Fragment, Syn>();
-/** The names each fragment's statement declares, so that a statement an edit leaves alone is not read again. */
-const DECLARED = new WeakMap<Fragment, readonly string[]>();
+/** What the syntax layer keeps of a statement it extracted; a shifted fragment reads its extracted one's. */
+interface Kept {
+  /** The copy of its subtree, offsets as they were when it was extracted. */
+  readonly syn?: Syn;
+  /** The names it declares, so that a statement an edit leaves alone is not read again. */
+  readonly declared: readonly string[];
+}
+const KEPT = new WeakMap<Fragment, Kept>();
 
 export function extractFragment(language: Language, node: Node, source: string, candidates: ReadonlySet<string>, lines: LineIndex, declared: readonly string[]): Fragment {
   const { fragment, syn } = ADAPTERS[language].fragment(node, source, candidates, lines);
   const f = { ...fragment, id: nextFragmentId++ };
-  if (syn) COPIES.set(f, syn);
-  DECLARED.set(f, declared);
+  KEPT.set(f, { syn, declared });
   return f;
 }
 
 export function declaredBy(f: Fragment): readonly string[] {
-  return DECLARED.get(f) ?? [];
-}
-
-/** `moved` is `f` shifted after an edit above it. */
-export function keepCopy(f: Fragment, moved: Fragment): Fragment {
-  const syn = COPIES.get(f);
-  if (syn) COPIES.set(moved, syn);
-  DECLARED.set(moved, declaredBy(f));
-  return moved;
+  return KEPT.get(extractedOf(f))?.declared ?? [];
 }
 
 export function topLevelNodes(tree: Tree): Node[] {
@@ -85,7 +81,7 @@ export function sourceModel(language: Language, tree: Tree, source: string, frag
   let root: Node | undefined;
   const convert = (ref: ExprRef): Expr => {
     const f = fragments[fragmentIndexAt(fragments, ref.start)];
-    const syn = f && COPIES.get(f);
+    const syn = f && KEPT.get(extractedOf(f))?.syn;
     if (syn && adapter.exprOf) {
       const delta = f.span.start - syn.start;
       const node = nodeAt(syn, ref.start - delta, ref.end - delta);

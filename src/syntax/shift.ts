@@ -8,14 +8,6 @@ function spanShifter(delta: number, lineDelta: number): Shift {
   return (s) => ({ ...s, start: s.start + delta, end: s.end + delta, startLine: s.startLine + lineDelta, endLine: s.endLine + lineDelta });
 }
 
-/** Where a shifted fragment came from: the fragment as extracted, and how far every edit since has moved it. */
-interface Origin {
-  readonly fragment: Fragment;
-  readonly delta: number;
-  readonly lineDelta: number;
-}
-const ORIGINS = new WeakMap<Fragment, Origin>();
-
 /**
  * `f` moved by an edit above it. Typing shifts every statement below the cursor on each key, and a
  * statement's body is mostly read by nobody (its class build is replayed): the statements are shifted when
@@ -23,16 +15,12 @@ const ORIGINS = new WeakMap<Fragment, Origin>();
  */
 export function shiftFragment(f: Fragment, delta: number, lineDelta: number): Fragment {
   if (delta === 0 && lineDelta === 0) return f;
-  const prior = ORIGINS.get(f);
-  const origin: Origin = { fragment: prior?.fragment ?? f, delta: (prior?.delta ?? 0) + delta, lineDelta: (prior?.lineDelta ?? 0) + lineDelta };
-  const { fragment: base } = origin;
-  const span = spanShifter(origin.delta, origin.lineDelta);
-  const ref = (r: ExprRef): ExprRef => ({ start: r.start + origin.delta, end: r.end + origin.delta });
-  const param = (p: Param): Param => ({ ...p, default: p.default && ref(p.default) });
-  const stmt = stmtShifter(origin.delta, span, ref);
-  const moved = new MovedFragment(base, span, ref, (s) => new MovedScope(s, span, ref, param, stmt), stmt);
-  ORIGINS.set(moved, origin);
-  return moved;
+  return f instanceof MovedFragment ? new MovedFragment(f.base, f.delta + delta, f.lineDelta + lineDelta) : new MovedFragment(f, delta, lineDelta);
+}
+
+/** The fragment as it was extracted, before the edits that moved it. */
+export function extractedOf(f: Fragment): Fragment {
+  return f instanceof MovedFragment ? f.base : f;
 }
 
 /** A fragment moved by edits; its statements are shifted when first read. */
@@ -42,19 +30,22 @@ class MovedFragment implements Fragment {
   readonly imports: Fragment['imports'];
   readonly scopes: readonly Scope[];
   readonly calls: Fragment['calls'];
+  private readonly stmt: (s: Stmt) => Stmt;
   private moved?: readonly Stmt[];
 
   constructor(
-    private readonly base: Fragment,
-    span: Shift,
-    ref: (r: ExprRef) => ExprRef,
-    scope: (s: Scope) => Scope,
-    private readonly stmt: (s: Stmt) => Stmt,
+    readonly base: Fragment,
+    readonly delta: number,
+    readonly lineDelta: number,
   ) {
+    const span = spanShifter(delta, lineDelta);
+    const ref = (r: ExprRef): ExprRef => ({ start: r.start + delta, end: r.end + delta });
+    const param = (p: Param): Param => ({ ...p, default: p.default && ref(p.default) });
+    this.stmt = stmtShifter(delta, span, ref);
     this.id = base.id;
     this.span = span(base.span);
     this.imports = base.imports;
-    this.scopes = base.scopes.map(scope);
+    this.scopes = base.scopes.map((s) => new MovedScope(s, span, ref, param, this.stmt));
     this.calls = base.calls.map((c) => ({ scope: c.scope, call: ref(c.call), span: span(c.span) }));
   }
 

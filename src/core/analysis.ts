@@ -188,6 +188,37 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     [...c.reads.fragments].every((id) => ids.has(id)) &&
     [...c.reads.names].every(([name, id]) => evaluator.names.originOf(name) === id) &&
     [...c.reads.files].every(([module, file]) => resolver?.resolve(module) === file);
+  /** What a run added in the last version, added again, when nothing it read has changed since. */
+  const replay = (key: string): BuildOutputs | undefined => {
+    const cached = keep?.builds.get(key);
+    if (!cached || !valid(cached)) return undefined;
+    const o = cached.outputs;
+    for (const [start, r] of o.records) record(start, r);
+    for (const f of o.flows) flow(f);
+    for (const [k, c] of o.constructions) construction(k, c);
+    for (const h of o.hints) hint(h.span, h.features);
+    for (const at of o.reached) evaluator.reach(at);
+    o.attentions.forEach(([k, layer], i) => attention(k, -1 - i, layer));
+    return o;
+  };
+  /** Runs `work`, keeping what it adds and everything it reads for the next version (`always`: even without a total). */
+  const recorded = (key: string, work: () => ModuleSummary | undefined, always: boolean): ModuleSummary | undefined => {
+    capture = { records: [], flows: [], constructions: [], hints: [], reached: [], summary: undefined, attentions: [] };
+    const reachedBefore = evaluator.reachedInOrder.length;
+    const reads: Reads = { fragments: new Set(), names: new Map(), files: new Map() };
+    evaluator.reads = reads;
+    try {
+      capture.summary = work();
+    } finally {
+      evaluator.reads = undefined;
+    }
+    capture.reached = evaluator.reachedInOrder.slice(reachedBefore);
+    // Once the run is over, what it built inside is complete: the next version replays their totals.
+    const outputs = { ...capture, constructions: capture.constructions.map(([k, c]): [string, Construction] => [k, { context: c.context, summary: c.summary ?? summarize(c.tree!) }]) };
+    if (keep && !shared.budget.exhausted && (always || capture.summary)) keep.builds.set(key, { reads, outputs });
+    capture = undefined;
+    return outputs.summary;
+  };
   const defaults = new Map<string, Value>();
   const classes: { key: string; result: ModuleResult }[] = [];
   model.fragments.forEach((fragment, fi) => {
@@ -195,47 +226,36 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       if (scope.parent !== -1 || scope.kind !== 'class') return;
       const key = classKey(model, fi, si);
       const result = (summary: ModuleSummary) => ({ key, result: { name: scope.name, span: scope.nameSpan, extent: scope.extent, summary } });
-      const cached = keep?.builds.get(key);
-      if (cached && valid(cached)) {
-        const o = cached.outputs;
-        for (const [start, r] of o.records) record(start, r);
-        for (const f of o.flows) flow(f);
-        for (const [k, c] of o.constructions) construction(k, c);
-        for (const h of o.hints) hint(h.span, h.features);
-        for (const at of o.reached) evaluator.reach(at);
-        o.attentions.forEach(([k, layer], i) => attention(k, -1 - i, layer));
-        if (o.summary) classes.push(result(o.summary));
+      const cached = replay(key);
+      if (cached) {
+        if (cached.summary) classes.push(result(cached.summary));
         return;
       }
       const cls = evaluator.names.definition(fi, si, undefined);
       if (cls.t !== 'class' || !evaluator.guard(() => evaluator.classes.isModuleClass(cls))) return;
-      capture = { records: [], flows: [], constructions: [], hints: [], reached: [], summary: undefined, attentions: [] };
-      const reachedBefore = evaluator.reachedInOrder.length;
-      const reads: Reads = { fragments: new Set(), names: new Map(), files: new Map() };
-      evaluator.reads = reads;
-      buildingDefaults = true;
-      const needsArguments = evaluator.guard(() => evaluator.classes.needsArguments(cls)) ?? true;
-      symbolic = needsArguments;
-      shared.paramsAsNames = needsArguments ? evaluator.guard(() => evaluator.classes.constructorScope(cls)) : undefined;
-      const value = shared.budget.exhausted ? undefined : evaluator.guard(() => evaluator.classes.instantiate(cls, { positional: [], keywords: new Map() }, undefined));
-      buildingDefaults = false;
-      symbolic = false;
-      shared.paramsAsNames = undefined;
-      if (value?.t === 'module') {
-        defaults.set(key, value);
-        capture.summary = summarize(value.tree);
-        // Built with names for its arguments, its forward() carries sizes that are names too: no hint and
-        // no mismatch can come of it; the models the file builds are followed instead.
-        if (!needsArguments) for (const size of evaluator.flows.followForward(value)) hint(size.at.span, size.features);
-        else if (mayHoldAttention(model.text(scope.extent))) followQuietly(value);
-      }
-      classes.push(result(capture.summary ?? unknownSummary(scope.name)));
-      evaluator.reads = undefined;
-      capture.reached = evaluator.reachedInOrder.slice(reachedBefore);
-      // Once the class is built, what it built inside is complete: the next version replays their totals.
-      const outputs = { ...capture, constructions: capture.constructions.map(([k, c]): [string, Construction] => [k, { context: c.context, summary: c.summary ?? summarize(c.tree!) }]) };
-      if (keep && !shared.budget.exhausted && capture.summary) keep.builds.set(key, { reads, outputs });
-      capture = undefined;
+      const summary = recorded(
+        key,
+        () => {
+          buildingDefaults = true;
+          const needsArguments = evaluator.guard(() => evaluator.classes.needsArguments(cls)) ?? true;
+          symbolic = needsArguments;
+          shared.paramsAsNames = needsArguments ? evaluator.guard(() => evaluator.classes.constructorScope(cls)) : undefined;
+          const value = shared.budget.exhausted ? undefined : evaluator.guard(() => evaluator.classes.instantiate(cls, { positional: [], keywords: new Map() }, undefined));
+          buildingDefaults = false;
+          symbolic = false;
+          shared.paramsAsNames = undefined;
+          if (value?.t !== 'module') return undefined;
+          defaults.set(key, value);
+          const total = summarize(value.tree);
+          // Built with names for its arguments, its forward() carries sizes that are names too: no hint and
+          // no mismatch can come of it; the models the file builds are followed instead.
+          if (!needsArguments) for (const size of evaluator.flows.followForward(value)) hint(size.at.span, size.features);
+          else if (mayHoldAttention(model.text(scope.extent))) followQuietly(value);
+          return total;
+        },
+        false,
+      );
+      classes.push(result(summary ?? unknownSummary(scope.name)));
     });
   });
   for (const value of built) for (const size of evaluator.flows.followForward(value)) hint(size.at.span, size.features);
@@ -245,7 +265,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     cls.owner === evaluator && !attentionByTree.has(tree) && mayHoldAttention(model.text(model.fragments[cls.fragment].scopes[cls.scope].extent));
   for (const value of built) if (value.t === 'module') followParts(evaluator, value.tree, unseen);
   const hints = [...sizes.values()].filter((h): h is SizeHint => h !== undefined).sort((a, b) => a.span.start - b.span.start);
-  runFactories(evaluator, model);
+  runFactories(evaluator, model, (key, run) => void (replay(key) ?? recorded(key, () => (run(), undefined), true)));
   runConfigured(evaluator, model);
   const modules: ModuleResult[] = classes.map(({ key, result }) => {
     const withAttention = { ...result, attention: shown([...(attentions.get(key)?.values() ?? [])], result.summary.params) };

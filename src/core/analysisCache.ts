@@ -66,8 +66,13 @@ export class AnalysisCache {
       related: f.related?.map((r) => ({ ...r, span: span(r.span) })),
       fixes: f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, span: span(e.span) })) })),
     });
-    for (const build of this.builds.values()) {
+    for (const [key, build] of this.builds) {
       const o = build.outputs;
+      // Messages name lines ("nn.Linear (line 113) expects …"): a build that reported anything runs again.
+      if (lineDelta !== 0 && (o.flows.length > 0 || o.records.some(([, r]) => r.findings.length > 0))) {
+        this.builds.delete(key);
+        continue;
+      }
       build.outputs = {
         records: o.records.map(([at, r]) => [at >= oldEnd ? at + delta : at, { ...r, findings: r.findings.map(finding) }]),
         flows: o.flows.map(finding),

@@ -24,7 +24,7 @@ const INSERTS = ['\n', '\n\n', ' ', '1', '0', '# note\n', 'x = 3\n', 'D_MODEL = 
 
 suite('incremental analysis', () => {
   test('a sequence of edits anywhere gives what a fresh analysis gives', async () => {
-    const files = ['test/fixtures/models/pytorch/gpt.py', 'test/fixtures/models/pytorch/encoder_classifier.py'];
+    const files = ['test/fixtures/models/pytorch/gpt.py', 'test/fixtures/models/pytorch/encoder_classifier.py', 'test/fixtures/models/pytorch/attention_mistakes.py', 'test/fixtures/models/pytorch/annotated_transformer.py', 'test/fixtures/models/pytorch/shape_errors.py'];
     for (const file of files) {
       let text = readFileSync(path.join(ROOT, file), 'utf8');
       const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');

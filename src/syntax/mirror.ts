@@ -56,7 +56,7 @@ export function mirror(node: Node, shape: Shape): Syn {
   }
 }
 
-type Open = { -readonly [K in keyof Syn]: Syn[K] } & { children: Syn[] };
+type Open = { -readonly [K in keyof Syn]: Syn[K] };
 
 /**
  * Parent types whose children fill no field in either grammar: their children's field is not asked for.
@@ -77,6 +77,9 @@ const UNSPANNED = new Set(['module', 'ERROR', 'string_content', 'format_specifie
  */
 function copy(cursor: Cursor, language: Language, tables: Tables, shape: Shape): Syn {
   const open: Open[] = [];
+  /** The children of every open node, in order, and where each open node's begin: each node gets an exact-size array once done. */
+  const pending: Syn[] = [];
+  const bases: number[] = [];
   let root: Syn | undefined;
   for (;;) {
     const id = cursor.nodeTypeId;
@@ -89,13 +92,13 @@ function copy(cursor: Cursor, language: Language, tables: Tables, shape: Shape):
     let node: Open;
     if (!named && field === null) node = (tables.punctuation[id] ??= { type, field, named, start: -1, end: -1, children: NO_CHILDREN }) as Open;
     else node = { type, field, named, start: -1, end: -1, children: NO_CHILDREN } as Open;
-    if (parent) parent.children.push(node);
+    if (parent) pending.push(node);
     else root = node;
     if (named && open.length >= MAX_DEPTH) node.type = TOO_DEEP;
     // Tokens have no children worth a round trip.
     else if (named && !shape.leaves.has(type) && cursor.gotoFirstChild()) {
-      node.children = [];
       open.push(node);
+      bases.push(pending.length);
       continue;
     }
     if (named || field !== null) {
@@ -105,6 +108,9 @@ function copy(cursor: Cursor, language: Language, tables: Tables, shape: Shape):
     while (open.length > 0 && !cursor.gotoNextSibling()) {
       cursor.gotoParent();
       const done = open.pop()!;
+      const base = bases.pop()!;
+      done.children = pending.slice(base);
+      pending.length = base;
       const first = done.children[0];
       const last = done.children[done.children.length - 1];
       const spanned = !UNSPANNED.has(done.type);

@@ -7,6 +7,7 @@ import { tensorSize } from './layer';
 import { dimText } from './catalog/spec';
 import { groupDigits, type Poly } from './symbolic';
 import { codeSpan, escapeMarkdown as md } from './markdown';
+import { bytesText as bytes } from './units';
 
 const FRAMEWORK_NAMES = { pytorch: 'PyTorch', tfjs: 'TensorFlow.js', 'js-pytorch': 'js-pytorch' } as const;
 
@@ -108,13 +109,6 @@ export function builtWhere(name: string, context: string): string {
   if (outer === context && outer.startsWith(`${name}(`) && outer.endsWith('())')) return `as ${outer}`;
   const prefix = `${name} (line `;
   return outer.startsWith(prefix) && outer.endsWith(')') ? `as built on line ${outer.slice(prefix.length, -1)}` : `in ${outer}`;
-}
-
-function bytes(n: bigint): string {
-  const x = Number(n);
-  if (x >= 2 ** 30) return `${(x / 2 ** 30).toFixed(2)} GiB`;
-  if (x >= 2 ** 20) return `${(x / 2 ** 20).toFixed(1)} MiB`;
-  return `${(x / 2 ** 10).toFixed(1)} KiB`;
 }
 
 /** A model's sizing, below its hover: non-embedding parameters, memory, and the KV cache per token. */

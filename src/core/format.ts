@@ -82,6 +82,13 @@ export function formatTotal(summary: ModuleSummary): string {
   return summary.reason?.startsWith('needs arguments') ? 'needs arguments' : 'not known';
 }
 
+/** `124,439,808 params`, or why there is none, read after the class's name: `GPT: needs arguments`, `GPT: total not known`. */
+export function totalText(summary: ModuleSummary): string {
+  const c = summary.params?.constant;
+  if (c !== undefined) return `${groupDigits(c)} params`;
+  return summary.reason?.startsWith('needs arguments') ? 'needs arguments' : 'total not known';
+}
+
 /** `124.4 M`, `590.6 K`. */
 export function shortCount(n: bigint): string {
   const x = Number(n);
@@ -98,7 +105,7 @@ export function shortCount(n: bigint): string {
 export function moduleLensTitle(summary: ModuleSummary, built?: { readonly name: string; readonly context: string }, attention?: string): string {
   const c = summary.params?.constant;
   const stack = summary.stack ? ` · ${dimText(summary.stack.count)} × ${summary.stack.kind}` : attention ? ` · ${attention}` : '';
-  if (c === undefined) return `${summary.reason?.startsWith('needs arguments') ? 'params need arguments' : 'params not known'}${stack}`;
+  if (c === undefined) return `${totalText(summary)}${stack}`;
   return `${groupDigits(c)} params (${shortCount(c)})${stack}${built ? ` · ${builtWhere(built.name, built.context)}` : ''}`;
 }
 

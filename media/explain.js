@@ -26,9 +26,8 @@
     const head = el('tr', {}, ...headers.map((h) => el('th', { scope: 'col', text: h })));
     const body = rows.map((r) => el('tr', {}, ...r.map((c, i) => {
       const cell = typeof c === 'object' ? c : { text: c };
-      const td = el('td', { text: cell.text, 'data-label': headers[i], class: numeric && numeric.includes(i) ? 'num' : '' });
-      if (cell.title) td.title = cell.title;
-      return td;
+      const attrs = { 'data-label': headers[i], class: numeric && numeric.includes(i) ? 'num' : '' };
+      return cell.title ? el('td', attrs, el('span', { class: 'exact', title: cell.title, text: cell.text })) : el('td', { ...attrs, text: cell.text });
     })));
     return el('table', { class: wide ? 'wide' : '' }, el('thead', {}, head), el('tbody', {}, ...body));
   }

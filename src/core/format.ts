@@ -61,18 +61,21 @@ export function hoverMarkdown(layer: LayerInstance, qualifiedName: string, value
   if (built.length > 6) lines.push(`- and ${built.length - 6} more sizes`);
   if (built.length) lines.push('');
   if (c !== undefined && c > 0n) lines.push(`Weights: ${bytes(c * 4n)} in fp32, ${bytes(c * 2n)} in bf16`, '');
-  if (layer.tensors.length) {
-    lines.push('| tensor | shape | count |', '|---|---|---:|');
-    for (const t of layer.tensors) {
-      const size = tensorSize(t);
-      const shape = shapeText(t.shape);
-      const count = size.constant !== undefined ? groupDigits(size.constant) : size.toString();
-      lines.push(`| ${codeSpan(t.name, true)} | ${t.repeat ? `${md(t.repeat.toString())} × ` : ''}${md(shape)} | ${md(count)} |`);
-    }
-    lines.push('');
-  }
+  if (layer.tensors.length) lines.push(...tensorTable(layer), '');
   for (const n of layer.notes) lines.push(`- ${md(n)}`);
   return lines.join('\n');
+}
+
+/** The parameter tensors as a Markdown table: name, shape (with its copies), count. */
+export function tensorTable(layer: LayerInstance): string[] {
+  const lines = ['| tensor | shape | count |', '|---|---|---:|'];
+  for (const t of layer.tensors) {
+    const size = tensorSize(t);
+    const shape = shapeText(t.shape);
+    const count = size.constant !== undefined ? groupDigits(size.constant) : size.toString();
+    lines.push(`| ${codeSpan(t.name, true)} | ${t.repeat ? `${md(t.repeat.toString())} × ` : ''}${md(shape)} | ${md(count)} |`);
+  }
+  return lines;
 }
 
 /** A model total: `124,439,808`, or why there is none. */

@@ -24,6 +24,8 @@ export async function moreDetails(hover: { expand(uri: string, start: vscode.Pos
   if (!target || !doc) return;
   const start = new vscode.Position(target[1], target[2]);
   hover.expand(target[0], start);
+  // A hover still showing would only take the focus (showHover focuses an open hover): close it first.
+  await vscode.commands.executeCommand('editor.action.hideHover');
   await showDetails(doc.uri, start);
 }
 

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { attentionHoverMarkdown, hoverMarkdown, moduleHoverMarkdown, sizingMarkdown } from '../core/format';
 import { hasMore, withFactsOnly } from '../core/hoverFacts';
 import { partHoverMarkdown } from '../core/partHover';
+import { shortHoverMarkdown } from '../core/shortHover';
 import type { Analysis, LayerResult, PartResult } from '../core/analysis';
 import type { AnalysisService } from './documents';
 import { layerAt } from './layerAt';
@@ -63,7 +64,8 @@ export class LayerHoverProvider implements vscode.HoverProvider {
     const full = this.isExpanded(doc, hit.span);
     // The models that build the layer, when its count comes from them or differs between them.
     const built = hit.context !== undefined || hit.values.length > 1 ? hit.values : [];
-    const md = new vscode.MarkdownString(hoverMarkdown(full ? hit.layer : withFactsOnly(hit.layer), `${QUALIFIERS[hit.layer.framework]}${hit.layer.kind}`, built));
+    const name = `${QUALIFIERS[hit.layer.framework]}${hit.layer.kind}`;
+    const md = new vscode.MarkdownString(full ? hoverMarkdown(hit.layer, name, built) : shortHoverMarkdown(hit.layer, name, built));
     this.links(md, doc, hit.span, hit.layer.attention !== undefined, !full && hasMore(hit.layer));
     return new vscode.Hover(md, this.service.range(doc, hit.span));
   }

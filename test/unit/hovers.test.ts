@@ -3,7 +3,9 @@ import * as assert from 'assert';
 import { readFileSync } from 'fs';
 import * as path from 'path';
 import { hoverMarkdown } from '../../src/core/format';
-import { factNotes, hasMore, withFactsOnly } from '../../src/core/hoverFacts';
+import { factNotes, hasMore } from '../../src/core/hoverFacts';
+import { shortHoverMarkdown } from '../../src/core/shortHover';
+import { Poly } from '../../src/core/symbolic';
 import { partHoverMarkdown } from '../../src/core/partHover';
 import { DocumentAnalyzer } from '../../src/syntax/documentAnalyzer';
 import { analyzeText, loadGrammars, ROOT } from './helpers';
@@ -20,20 +22,34 @@ async function firstLayer(source: string, language: 'python' | 'typescript' = 'p
 suite('short hovers', () => {
   test('attention: count, formula, tensors and d_k; what the numbers mean waits behind More', async () => {
     const layer = await firstLayer('import torch.nn as nn\nattn = nn.MultiheadAttention(512, 8)\n');
-    const short = read(hoverMarkdown(withFactsOnly(layer), 'nn.MultiheadAttention'));
+    const short = read(shortHoverMarkdown(layer, 'nn.MultiheadAttention'));
     const full = hoverMarkdown(layer, 'nn.MultiheadAttention');
-    for (const part of ['1,050,624 parameters', 'Formula: `4·E² + 4·E`', '| `in_proj_weight` | [1536, 512] | 786,432 |', '- d_k = 512 / 8 = 64 features per head']) {
-      assert.ok(short.includes(part), `${part} in:\n${short}`);
-    }
-    assert.ok(!short.includes('holds no parameters') && full.includes('holds no parameters'), 'the teaching note is in the full hover only');
-    assert.ok(short.split('\n').length < full.split('\n').length);
+    assert.strictEqual(short, [
+      '**nn.MultiheadAttention**: 1,050,624 parameters · `4·E² + 4·E`',
+      '',
+      '| tensor | shape | count |',
+      '|---|---|---:|',
+      '| `in_proj_weight` | [1536, 512] | 786,432 |',
+      '| `in_proj_bias` | [1536] | 1,536 |',
+      '| `out_proj.weight` | [512, 512] | 262,144 |',
+      '| `out_proj.bias` | [512] | 512 |',
+      '',
+      '- d_k = 512 / 8 = 64 features per head',
+      '- Weights: 4.0 MiB in fp32, 2.0 MiB in bf16',
+    ].join('\n'));
+    assert.ok(full.includes('holds no parameters'), 'the teaching note is in the full hover');
     assert.ok(hasMore(layer));
   });
 
   test('a layer without facts of its own shows no notes; Keras-style attention names its keyDim', async () => {
     const linear = await firstLayer('import torch.nn as nn\nlin = nn.Linear(512, 512)\n');
     assert.deepStrictEqual(factNotes(linear), []);
-    assert.ok(!hoverMarkdown(withFactsOnly(linear), 'nn.Linear').includes('y = x·Wᵀ'));
+    assert.ok(!shortHoverMarkdown(linear, 'nn.Linear').includes('y = x·Wᵀ'));
+    // A site built by several models names three of them, then counts the rest.
+    const values = [1, 2, 3, 4, 5].map((i) => ({ params: Poly.int(i), context: `M${i} (line ${i})`, contexts: 1 }));
+    const many = read(shortHoverMarkdown({ ...linear, params: undefined, unknownReason: 'Built with 5 different sizes here.' }, 'nn.Linear', values));
+    assert.ok(many.includes('- in M3 (line 3): 3\n- and 2 more sizes'), many);
+    assert.ok(many.startsWith('**nn.Linear**: Built with 5 different sizes here.\n\nFormula: `in·out + out`'), many);
     assert.ok(hasMore(linear), 'its formula note is behind More');
     const keras = await firstLayer([
       "import * as tf from '@tensorflow/tfjs';",

@@ -15,6 +15,8 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const { ROOT, ensureCodeServer, copyToTemp, run, startCodeServer, launchChromium, remoteUri } = require('./lib-codeserver');
+const { flat, workbench } = require('./e2e-workbench');
+const { surfaceSteps } = require('./e2e-surfaces');
 
 const OUT = path.join(ROOT, 'test-output', 'e2e');
 const arg = (name) => process.argv.slice(2).find(a => a === `--${name}` || a.startsWith(`--${name}=`));
@@ -35,9 +37,6 @@ async function step(name, fn) {
     console.log(`    (screen at failure: ${path.relative(ROOT, shot)})`);
   }
 }
-
-/** Whitespace-collapsed text, as a person reads it. */
-const flat = (s) => s.replace(/\s+/g, ' ').trim();
 
 async function main() {
   const t0 = Date.now();
@@ -69,56 +68,8 @@ async function main() {
     ]);
     await page.goto(`${server.url}/?folder=${encodeURIComponent(examples)}&payload=${encodeURIComponent(payload)}`);
 
-    // Monaco renders spaces in code as no-break spaces: match any white space.
-    const loose = (text) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s'));
-    const editorLine = (text) => page.locator('.editor-instance .view-line', { hasText: loose(text) }).first();
-    async function openFile(name, firstText) {
-      await page.keyboard.press('Control+P');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor();
-      await input.fill(name);
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
-      await page.keyboard.press('Enter');
-      await editorLine(firstText).waitFor();
-    }
-    // Screen box of a word inside an editor line. Monaco puts several words in one token span,
-    // so measure the characters themselves with a DOM Range.
-    async function wordBox(line, word) {
-      return line.evaluate((el, w) => {
-        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-          const at = n.data.indexOf(w);
-          if (at < 0) continue;
-          const r = document.createRange();
-          r.setStart(n, at);
-          r.setEnd(n, at + w.length);
-          const { x, y, width, height } = r.getBoundingClientRect();
-          return { x, y, width, height };
-        }
-        throw new Error(`"${w}" not found in the line`);
-      }, word);
-    }
-    async function goTo(line, col) { // Ctrl+G, as a person would, to put the cursor on a squiggle
-      await page.keyboard.press('Control+G');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor();
-      // Type only into the "Go to Line" box (prefilled ':'), never into the file.
-      await page.waitForFunction(() => document.querySelector('.quick-input-widget input')?.value === ':');
-      await input.fill(`:${line}:${col}`);
-      await page.keyboard.press('Enter');
-      await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
-    }
-
-    /** Runs a command from the palette by its title, as a person does. */
-    async function runCommand(title) {
-      await page.keyboard.press('Control+Shift+P');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor();
-      await input.fill(`>${title}`);
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
-      await page.keyboard.press('Enter');
-      await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
-    }
+    const wb = workbench(page);
+    const { editorLine, openFile, wordBox, goTo, panel } = wb;
 
     await step('workbench opens examples/', async () => {
       await page.locator('.monaco-workbench').waitFor();
@@ -205,8 +156,6 @@ async function main() {
       await page.keyboard.press('Escape');
     });
 
-    // The panel lives in nested iframes: iframe.webview > #active-frame.
-    const panel = () => page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
     // The rest of the panel, section by section, as a reader scrolls it.
     async function panelSections(prefix) {
       for (const [i, title] of ['Data flow', 'Parameters', 'Why W_Q and W_K are two matrices'].entries()) {
@@ -244,154 +193,7 @@ async function main() {
       await panelSections('09');
     });
 
-    /** Widens or narrows the window until the panel's editor group is `width` pixels wide (groups share the editor area evenly). */
-    async function panelGroupWidth(width) {
-      const group = page.locator('.editor-group-container', { has: page.locator('.tab', { hasText: 'Explain attention shapes' }) });
-      for (let i = 0; i < 4; i++) {
-        const box = await group.boundingBox();
-        if (Math.abs(box.width - width) <= 2) return box.width;
-        const viewport = page.viewportSize();
-        await page.setViewportSize({ width: Math.round(viewport.width + 2 * (width - box.width)), height: viewport.height });
-        await page.waitForTimeout(300); // the workbench lays out on the next frames after a resize
-      }
-      return (await group.boundingBox()).width;
-    }
-    const panelText = async () => flat(await panel().locator('main').innerText());
-
-    await step('the panel in a 500-pixel-wide editor group: each table row a card, nothing wrapped word by word', async () => {
-      await runCommand('View: Hide Panel'); // the Problems panel away: the editors get the whole height
-      // Wide first: the steps as a table.
-      assert.ok(Math.abs(await panelGroupWidth(900) - 900) <= 2, 'a 900-pixel group');
-      await panel().locator('h2', { hasText: 'Each step' }).evaluate((h) => h.scrollIntoView({ block: 'start' }));
-      assert.strictEqual(await panel().locator('table.wide tbody tr').first().evaluate((row) => getComputedStyle(row).display), 'table-row');
-      await shot('11w-explain-900px-each.png');
-      await panel().locator('h1').scrollIntoViewIfNeeded();
-      const width = await panelGroupWidth(500);
-      assert.ok(Math.abs(width - 500) <= 2, `the group is ${width} px wide`);
-      await panel().locator('h1', { hasText: 'attention.py:12' }).waitFor();
-      const layout = await panel().locator('table.wide').first().evaluate((table) => {
-        const row = table.querySelector('tbody tr');
-        const cells = [...row.querySelectorAll('td')].filter((td) => td.textContent);
-        return { row: getComputedStyle(row).display, narrowest: Math.min(...cells.map((td) => td.getBoundingClientRect().width)), width: table.getBoundingClientRect().width };
-      });
-      console.log('    narrow layout:', JSON.stringify(layout));
-      assert.strictEqual(layout.row, 'block', 'rows are cards');
-      assert.ok(layout.narrowest > layout.width * 0.9, 'each cell spans the card');
-      assert.match(await panelText(), /Total: \d+(\.\d+)? GFLOP\./);
-      await shot('11a-explain-500px.png');
-      for (const [i, title] of ['Each step', 'Parameters', 'Why W_Q and W_K are two matrices'].entries()) {
-        await panel().locator('h2', { hasText: title }).evaluate((h) => h.scrollIntoView({ block: 'start' }));
-        await shot(`11${'bcd'[i]}-explain-500px-${title.split(' ')[0].toLowerCase()}.png`);
-        if (i === 0) await shotOf('11e-explain-500px-group.png', page.locator('.editor-group-container', { has: page.locator('.tab', { hasText: 'Explain attention shapes' }) }));
-      }
-      await panel().locator('h1').scrollIntoViewIfNeeded();
-    });
-
-    await step('a size that is not one gets a message beside its field; a right one clears it', async () => {
-      const batch = panel().locator('#batch');
-      await batch.fill('0');
-      const error = panel().locator('#batch-error');
-      await error.filter({ hasText: '0 is not a size: enter 1 or more.' }).waitFor();
-      assert.strictEqual(await batch.getAttribute('aria-invalid'), 'true');
-      await shot('12a-explain-invalid-size.png');
-      await batch.fill('2');
-      await panel().locator('#batch:not([aria-invalid])').waitFor();
-      assert.strictEqual(await error.innerText(), '');
-      await batch.fill('8');
-    });
-
-    await step('the short hover, and More for the notes that teach', async () => {
-      const box = await wordBox(editorLine('nn.MultiheadAttention(512, 8)'), 'MultiheadAttention');
-      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-      const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: '1,050,624' }).first();
-      await hover.waitFor();
-      await hover.evaluate(el => Promise.all(el.closest('.monaco-hover').getAnimations({ subtree: true }).map(a => a.finished)));
-      const short = flat(await hover.innerText());
-      console.log('    short hover:', JSON.stringify(short));
-      assert.ok(short.includes('d_k = 512 / 8 = 64') && !short.includes('holds no parameters'), short);
-      // The README's first picture: the editors only (code, lens and hover on the left, the panel on the right).
-      await shotOf('11-lens-hover-panel.png', page.locator('.part.editor'));
-      await hover.locator('a', { hasText: 'More' }).click();
-      const full = page.locator('.monaco-hover:not(.hidden)', { hasText: 'holds no parameters' }).first();
-      await full.waitFor();
-      await full.evaluate(el => Promise.all(el.closest('.monaco-hover').getAnimations({ subtree: true }).map(a => a.finished)));
-      await shot('12c-hover-more.png');
-      await page.keyboard.press('Escape');
-      await page.mouse.move(5, 5);
-    });
-
-    await step('Copy as Markdown says it copied; the title goes back to the layer', async () => {
-      await panel().locator('#copy').click();
-      await panel().locator('#copy', { hasText: 'Copied ✓' }).waitFor();
-      await shot('12b-explain-copied.png');
-      await page.locator('.tab', { hasText: 'attention.py' }).first().click();
-      await goTo(30, 1); // elsewhere in the file, away from any attention layer
-      await panel().locator('#source').click();
-      await page.locator('.statusbar-item', { hasText: /Ln 12, Col 21/ }).first().waitFor();
-    });
-
-    /** Sets a setting in the Settings editor (Ctrl+,), as a person does: the drop-down of a choice, the box of a switch. */
-    async function setSetting(id, value) {
-      await page.keyboard.press('Control+Comma');
-      const search = page.locator('.settings-editor .suggest-input-container textarea').first();
-      await search.waitFor();
-      await search.fill(`@id:${id}`);
-      const item = page.locator(`.settings-editor .setting-item-contents[data-key="${id}"]`);
-      await item.waitFor();
-      if (typeof value === 'boolean') {
-        const box = item.locator('.setting-value-checkbox');
-        if ((await box.getAttribute('aria-checked')) !== String(value)) await box.click();
-      } else {
-        await item.locator('select').selectOption(value);
-      }
-      return item;
-    }
-    /** Back to attention.py, once the editor shows what `ready` (an expression run in the page) waits for. */
-    async function density(ready) {
-      await page.locator('.tab', { hasText: 'attention.py' }).first().click();
-      await editorLine('class SelfAttentionBlock').waitFor();
-      await page.waitForFunction(ready, undefined, { timeout: 15000 });
-      const lenses = (await page.locator('.monaco-editor .codelens-decoration').allInnerTexts()).map(flat).filter(Boolean);
-      const lines = (await page.locator('.editor-instance .view-line').allInnerTexts()).map(flat);
-      return { lenses, inline: lines.filter(l => / params/.test(l)) };
-    }
-
-    // What the editor shows, read in the page: lens titles, and lines holding a count at their end.
-    const lensTitles = () => [...document.querySelectorAll('.monaco-editor .codelens-decoration')].map(e => e.textContent.replace(/\s+/g, ' ').trim()).filter(Boolean);
-    const countLines = () => [...document.querySelectorAll('.editor-instance .view-line')].map(l => l.textContent.replace(/\s+/g, ' '));
-
-    await step('density: CodeLens on classes only, inline counts, inline only', async () => {
-      await runCommand('View: Toggle Maximize Editor Group'); // the code's group alone, as wide as the window
-      try {
-        await setSetting('attentionLens.codeLens.mode', 'classes');
-        await shot('13-settings-codelens-mode.png');
-        // A layer's lens reads `262,656 params · 512 → 512`; a class's `2,101,248 params (2.1 M)`.
-        const classes = await density(`(${lensTitles})().length > 0 && !(${lensTitles})().some(t => /^[\\d,]+ params · /.test(t))`);
-        console.log('    classes:', JSON.stringify(classes.lenses));
-        await shot('13a-density-classes.png');
-        await setSetting('attentionLens.codeLens.mode', 'all');
-        await setSetting('attentionLens.inline.enabled', true);
-        const inline = await density(`(${countLines})().some(l => /nn\\.MultiheadAttention\\(512, 8\\) ?1,050,624 params · 8 heads × 64/.test(l)) && !(${lensTitles})().some(t => t.includes('8 heads × 64'))`);
-        console.log('    inline:', JSON.stringify(inline.inline));
-        assert.ok(inline.lenses.some(t => /^[\d,]+ params \(/.test(t)), 'class totals stay in their lenses');
-        await shot('13b-density-inline.png');
-        await shotOf('13d-density-inline-editor.png', page.locator('.part.editor'));
-        await setSetting('attentionLens.codeLens.mode', 'off');
-        const only = await density(`(${lensTitles})().length === 0 && (${countLines})().some(l => /class SelfAttentionBlock\\(nn\\.Module\\): ?[\\d,]+ params/.test(l))`);
-        assert.deepStrictEqual(only.lenses, []);
-        await shot('13c-density-inline-only.png');
-        // Ctrl+click on a class's inline count shows what the model is made of, as its lens does.
-        const hint = page.locator('.editor-instance .view-line span', { hasText: /^[\d,]+\sparams\s\([\d.]+\s[KMB]\)$/ }).first();
-        await hint.click({ modifiers: ['Control'] });
-        await page.locator('.monaco-hover:not(.hidden)', { hasText: 'SelfAttentionBlock' }).first().waitFor();
-        await page.keyboard.press('Escape');
-      } finally {
-        await setSetting('attentionLens.codeLens.mode', 'all');
-        await setSetting('attentionLens.inline.enabled', false);
-        await density(`(${lensTitles})().length > 0`).catch(() => {});
-        await runCommand('View: Toggle Maximize Editor Group');
-      }
-    });
+    await surfaceSteps({ page, step, shot, shotOf, wb });
 
     await step('the panel reads well in a dark theme', async () => {
       await editorLine('import torch.nn as nn').click({ position: { x: 5, y: 5 } }); // keyboard focus in the editor

@@ -55,8 +55,9 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   const parts = new Map<number, PartRecord[]>();
   const part = (r: PartRecord) => {
     const list = parts.get(r.span.start) ?? [];
-    // A loop building the same part many times says nothing new after the first few builds.
+    // Up to 64 builds of a part; one more leaves its total unknown (a loop of parts of many sizes).
     if (list.length < 64) list.push(r);
+    else if (list.length === 64) list.push({ ...r, tree: undefined, summary: { params: undefined, reason: 'built more times here than are followed', children: [], tied: [] } });
     parts.set(r.span.start, list);
     capture?.parts.push(r);
   };

@@ -1,7 +1,8 @@
 /**
  * What each call building a model class inside other code (`self.attn = CausalSelfAttention(config)`) shows
  * on hover: the total its models build it with, and which model that is. Several models building it with
- * different totals give each one; built only with names for its arguments, the class's own reason stays.
+ * different totals give each one; a model building it with sizes not followed leaves it without a total;
+ * built only with names for its arguments, its total over those names stays.
  */
 import type { PartRecord } from './analysisCache';
 import { summarize, type ModuleSummary } from './modules';
@@ -23,11 +24,13 @@ export function partResults(parts: ReadonlyMap<number, readonly PartRecord[]>): 
         agreed ??= summary;
       }
     }
-    const first = list[0];
-    const summary: ModuleSummary = values.length === 1 ? agreed! : values.length > 1
-      ? { params: undefined, reason: `built with ${values.length} different totals`, children: [], tied: [] }
-      : builds[0].summary;
-    out.push({ className: first.className, span: first.span, summary, values });
+    // A model building it with sizes not followed may make it any size: no total is shown as the site's.
+    const unsure = builds.find((b) => !b.record.symbolic && !b.summary.params?.isConstant);
+    const unknown = (reason: string): ModuleSummary => ({ params: undefined, reason, children: [], tied: [] });
+    const summary = values.length > 1 ? unknown(`built with ${values.length} different totals`)
+      : unsure ? (values.length ? unknown(`${unsure.record.context} builds it with a total not known here`) : unsure.summary)
+      : values.length === 1 ? agreed! : builds[0].summary;
+    out.push({ className: list[0].className, span: list[0].span, summary, values });
   }
   return out.sort((a, b) => a.span.start - b.span.start);
 }

@@ -138,3 +138,26 @@ suite('sub-module calls after an edit', () => {
     }
   });
 });
+
+suite('sub-module calls without one total', () => {
+  test('a model building the part with a size not followed: no total, and which model says why', async () => {
+    const analysis = await analyzeText([
+      'import torch.nn as nn',
+      'class Head(nn.Module):',
+      '    def __init__(self, d):',
+      '        super().__init__()',
+      '        self.proj = nn.Linear(d, d)',
+      'class Pair(nn.Module):',
+      '    def __init__(self, d):',
+      '        super().__init__()',
+      '        self.head = Head(d)',
+      'small = Pair(8)',
+      'other = Pair(int(input()))',
+      '',
+    ].join('\n'));
+    const [part] = analysis.parts;
+    assert.deepStrictEqual(part.values.map((v) => [v.params.toString(), v.context]), [['72', 'Pair (line 10)']]);
+    assert.strictEqual(part.summary.params, undefined);
+    assert.ok(partHoverMarkdown(part).startsWith('**Head**: Pair \\(line 11\\) builds it with a total not known here'), partHoverMarkdown(part));
+  });
+});

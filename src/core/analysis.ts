@@ -12,16 +12,17 @@ import type { Span } from './expr';
 import { summarize, type ModuleSummary, type ModuleTree } from './modules';
 import { Evaluator } from './evaluate';
 import { newShared, type Hooks, type Reads } from './interp/hooks';
-import type { AnalysisCache, BuildOutputs, CachedBuild, Construction, SiteRecord } from './analysisCache';
+import type { AnalysisCache, BuildOutputs, CachedBuild, Construction, PartRecord, SiteRecord } from './analysisCache';
 import type { Finding, LayerInstance } from './layer';
 import type { Analysis, InstanceResult, LayerResult, ModuleResult, SizeHint } from './results';
+import { partResults } from './partResults';
 import { agreed, classKey, followParts, lexicalContexts, mayHoldAttention, runConfigured, runFactories, runUnreached, shown, unknownSummary } from './runs';
 import type { ImportResolver, SourceModel } from './source';
 import type { Poly } from './symbolic';
 import type { DefRef, Shape, Value } from './value';
 
 export { attentionLayers } from './results';
-export type { Analysis, InstanceResult, LayerResult, ModuleResult, SiteValue, SizeHint } from './results';
+export type { Analysis, InstanceResult, LayerResult, ModuleResult, PartResult, SiteValue, SizeHint } from './results';
 
 /**
  * Runs the interpreter over the file: its module body (instances built there, `if __name__ == "__main__"`),
@@ -49,6 +50,16 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     made.push(r);
     records.set(start, list);
     capture?.records.push([start, r]);
+  };
+  /** The model classes built inside other code, by the offset of the call that builds them. */
+  const parts = new Map<number, PartRecord[]>();
+  const part = (r: PartRecord) => {
+    const list = parts.get(r.span.start) ?? [];
+    // Up to 64 builds of a part; one more leaves its total unknown (a loop of parts of many sizes).
+    if (list.length < 64) list.push(r);
+    else if (list.length === 64) list.push({ ...r, tree: undefined, summary: { params: undefined, reason: 'built more times here than are followed', children: [], tied: [] } });
+    parts.set(r.span.start, list);
+    capture?.parts.push(r);
   };
   const flow = (f: Finding) => {
     flowFindings.set(`${f.span.start}:${f.code}`, f);
@@ -114,6 +125,10 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       instanceTrees.set(result, value.tree);
       instances.set(call.span.start, result);
       built.push(value);
+    },
+    part(cls, call, value) {
+      // A subclass of a catalog layer is a layer site of its own.
+      if (value.t === 'module' && !value.layer) part({ className: cls.name, span: call.span, context: context(), symbolic, tree: value.tree });
     },
     model(call, className, tree) {
       if (!models.has(call.span.start)) models.set(call.span.start, { className, span: call.span, tree });
@@ -194,6 +209,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     if (!cached || !valid(cached)) return undefined;
     const o = cached.outputs;
     for (const [start, r] of o.records) record(start, r);
+    for (const p of o.parts) part(p);
     for (const f of o.flows) flow(f);
     for (const [k, c] of o.constructions) construction(k, c);
     for (const h of o.hints) hint(h.span, h.features);
@@ -203,7 +219,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   };
   /** Runs `work`, keeping what it adds and everything it reads for the next version (`always`: even without a total). */
   const recorded = (key: string, work: () => ModuleSummary | undefined, always: boolean): ModuleSummary | undefined => {
-    capture = { records: [], flows: [], constructions: [], hints: [], reached: [], summary: undefined, attentions: [] };
+    capture = { records: [], parts: [], flows: [], constructions: [], hints: [], reached: [], summary: undefined, attentions: [] };
     const reachedBefore = evaluator.reachedInOrder.length;
     const reads: Reads = { fragments: new Set(), names: new Map(), files: new Map() };
     evaluator.reads = reads;
@@ -214,7 +230,11 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     }
     capture.reached = evaluator.reachedInOrder.slice(reachedBefore);
     // Once the run is over, what it built inside is complete: the next version replays their totals.
-    const outputs = { ...capture, constructions: capture.constructions.map(([k, c]): [string, Construction] => [k, { context: c.context, summary: c.summary ?? summarize(c.tree!) }]) };
+    const outputs = {
+      ...capture,
+      constructions: capture.constructions.map(([k, c]): [string, Construction] => [k, { context: c.context, summary: c.summary ?? summarize(c.tree!) }]),
+      parts: capture.parts.map((p): PartRecord => ({ ...p, tree: undefined, summary: p.summary ?? summarize(p.tree!) })),
+    };
     if (keep && !shared.budget.exhausted && (always || capture.summary)) keep.builds.set(key, { reads, outputs });
     capture = undefined;
     return outputs.summary;
@@ -309,6 +329,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     findings: [...findings, ...flows].filter((f) => !silenced(f)).sort((a, b) => a.span.start - b.span.start),
     modules,
     instances: [...instances.values()],
+    parts: partResults(parts),
     hints,
   };
 }

@@ -11,6 +11,7 @@ const summary = (a: Analysis | undefined) => ({
   findings: a?.findings.map((f) => [f.span.startLine, f.span.start, f.code, f.message, f.fixes.map((x) => x.edits.map((e) => e.span.start)), f.related?.map((r) => r.span.start)]),
   modules: a?.modules.map((m) => [m.name, m.span.start, m.extent.end, m.summary.params?.toString(), m.summary.reason, m.built?.context]),
   instances: a?.instances.map((i) => [i.className, i.span.start, i.summary.params?.toString()]),
+  parts: a?.parts.map((p) => [p.className, p.span.start, p.span.startLine, p.span.endChar, p.summary.params?.toString(), p.values.map((v) => `${v.params}@${v.context}×${v.contexts}`)]),
   hints: a?.hints.map((h) => [h.span.start, h.features.toString()]),
 });
 

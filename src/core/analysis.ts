@@ -11,16 +11,17 @@ import type { Span } from './expr';
 import { summarize, type ModuleSummary, type ModuleTree } from './modules';
 import { Evaluator } from './evaluate';
 import { newShared, type Hooks, type Reads } from './interp/hooks';
-import type { AnalysisCache, BuildOutputs, CachedBuild, Construction, SiteRecord } from './analysisCache';
+import type { AnalysisCache, BuildOutputs, CachedBuild, Construction, PartRecord, SiteRecord } from './analysisCache';
 import type { Finding, LayerInstance } from './layer';
 import type { Analysis, InstanceResult, LayerResult, ModuleResult, SizeHint } from './results';
+import { partResults } from './partResults';
 import { agreed, classKey, followParts, lexicalContexts, mayHoldAttention, runConfigured, runFactories, runUnreached, shown, sizeModel, unknownSummary } from './runs';
 import type { ImportResolver, SourceModel } from './source';
 import type { Poly } from './symbolic';
 import type { DefRef, Shape, Value } from './value';
 
 export { attentionLayers } from './results';
-export type { Analysis, InstanceResult, LayerResult, ModuleResult, SiteValue, SizeHint } from './results';
+export type { Analysis, InstanceResult, LayerResult, ModuleResult, PartResult, SiteValue, SizeHint } from './results';
 
 /**
  * Runs the interpreter over the file: its module body (instances built there, `if __name__ == "__main__"`),
@@ -48,6 +49,16 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     made.push(r);
     records.set(start, list);
     capture?.records.push([start, r]);
+  };
+  /** The model classes built inside other code, by the offset of the call that builds them. */
+  const parts = new Map<number, PartRecord[]>();
+  const part = (r: PartRecord) => {
+    const list = parts.get(r.span.start) ?? [];
+    // Up to 64 builds of a part; one more leaves its total unknown (a loop of parts of many sizes).
+    if (list.length < 64) list.push(r);
+    else if (list.length === 64) list.push({ ...r, tree: undefined, summary: { params: undefined, reason: 'built more times here than are followed', children: [], tied: [] } });
+    parts.set(r.span.start, list);
+    capture?.parts.push(r);
   };
   const flow = (f: Finding) => {
     flowFindings.set(`${f.span.start}:${f.code}`, f);
@@ -115,6 +126,10 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       instanceValues.set(result, value);
       instances.set(call.span.start, result);
       built.push(value);
+    },
+    part(cls, call, value) {
+      // A subclass of a catalog layer is a layer site of its own.
+      if (value.t === 'module' && !value.layer && !shared.tape) part({ className: cls.name, span: call.span, context: context(), symbolic, tree: value.tree });
     },
     model(call, className, tree) {
       if (!models.has(call.span.start)) models.set(call.span.start, { className, span: call.span, tree });
@@ -190,6 +205,42 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     [...c.reads.fragments].every((id) => ids.has(id)) &&
     [...c.reads.names].every(([name, id]) => evaluator.names.originOf(name) === id) &&
     [...c.reads.files].every(([module, file]) => resolver?.resolve(module) === file);
+  /** What a run added in the last version, added again, when nothing it read has changed since. */
+  const replay = (key: string): BuildOutputs | undefined => {
+    const cached = keep?.builds.get(key);
+    if (!cached || !valid(cached)) return undefined;
+    const o = cached.outputs;
+    for (const [start, r] of o.records) record(start, r);
+    for (const p of o.parts) part(p);
+    for (const f of o.flows) flow(f);
+    for (const [k, c] of o.constructions) construction(k, c);
+    for (const h of o.hints) hint(h.span, h.features);
+    for (const at of o.reached) evaluator.reach(at);
+    o.attentions.forEach(([k, layer], i) => attention(k, -1 - i, layer));
+    return o;
+  };
+  /** Runs `work`, keeping what it adds and everything it reads for the next version (`always`: even without a total). */
+  const recorded = (key: string, work: () => ModuleSummary | undefined, always: boolean): ModuleSummary | undefined => {
+    capture = { records: [], parts: [], flows: [], constructions: [], hints: [], reached: [], summary: undefined, attentions: [] };
+    const reachedBefore = evaluator.reachedInOrder.length;
+    const reads: Reads = { fragments: new Set(), names: new Map(), files: new Map() };
+    evaluator.reads = reads;
+    try {
+      capture.summary = work();
+    } finally {
+      evaluator.reads = undefined;
+    }
+    capture.reached = evaluator.reachedInOrder.slice(reachedBefore);
+    // Once the run is over, what it built inside is complete: the next version replays their totals.
+    const outputs = {
+      ...capture,
+      constructions: capture.constructions.map(([k, c]): [string, Construction] => [k, { context: c.context, summary: c.summary ?? summarize(c.tree!) }]),
+      parts: capture.parts.map((p): PartRecord => ({ ...p, tree: undefined, summary: p.summary ?? summarize(p.tree!) })),
+    };
+    if (keep && !shared.budget.exhausted && (always || capture.summary)) keep.builds.set(key, { reads, outputs });
+    capture = undefined;
+    return outputs.summary;
+  };
   const defaults = new Map<string, Value>();
   const classes: { key: string; result: ModuleResult }[] = [];
   model.fragments.forEach((fragment, fi) => {
@@ -197,47 +248,36 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       if (scope.parent !== -1 || scope.kind !== 'class') return;
       const key = classKey(model, fi, si);
       const result = (summary: ModuleSummary) => ({ key, result: { name: scope.name, span: scope.nameSpan, extent: scope.extent, summary } });
-      const cached = keep?.builds.get(key);
-      if (cached && valid(cached)) {
-        const o = cached.outputs;
-        for (const [start, r] of o.records) record(start, r);
-        for (const f of o.flows) flow(f);
-        for (const [k, c] of o.constructions) construction(k, c);
-        for (const h of o.hints) hint(h.span, h.features);
-        for (const at of o.reached) evaluator.reach(at);
-        o.attentions.forEach(([k, layer], i) => attention(k, -1 - i, layer));
-        if (o.summary) classes.push(result(o.summary));
+      const cached = replay(key);
+      if (cached) {
+        if (cached.summary) classes.push(result(cached.summary));
         return;
       }
       const cls = evaluator.names.definition(fi, si, undefined);
       if (cls.t !== 'class' || !evaluator.guard(() => evaluator.classes.isModuleClass(cls))) return;
-      capture = { records: [], flows: [], constructions: [], hints: [], reached: [], summary: undefined, attentions: [] };
-      const reachedBefore = evaluator.reachedInOrder.length;
-      const reads: Reads = { fragments: new Set(), names: new Map(), files: new Map() };
-      evaluator.reads = reads;
-      buildingDefaults = true;
-      const needsArguments = evaluator.guard(() => evaluator.classes.needsArguments(cls)) ?? true;
-      symbolic = needsArguments;
-      shared.paramsAsNames = needsArguments ? evaluator.guard(() => evaluator.classes.constructorScope(cls)) : undefined;
-      const value = shared.budget.exhausted ? undefined : evaluator.guard(() => evaluator.classes.instantiate(cls, { positional: [], keywords: new Map() }, undefined));
-      buildingDefaults = false;
-      symbolic = false;
-      shared.paramsAsNames = undefined;
-      if (value?.t === 'module') {
-        defaults.set(key, value);
-        capture.summary = summarize(value.tree);
-        // Built with names for its arguments, its forward() carries sizes that are names too: no hint and
-        // no mismatch can come of it; the models the file builds are followed instead.
-        if (!needsArguments) for (const size of evaluator.flows.followForward(value)) hint(size.at.span, size.features);
-        else if (mayHoldAttention(model.text(scope.extent))) followQuietly(value);
-      }
-      classes.push(result(capture.summary ?? unknownSummary(scope.name)));
-      evaluator.reads = undefined;
-      capture.reached = evaluator.reachedInOrder.slice(reachedBefore);
-      // Once the class is built, what it built inside is complete: the next version replays their totals.
-      const outputs = { ...capture, constructions: capture.constructions.map(([k, c]): [string, Construction] => [k, { context: c.context, summary: c.summary ?? summarize(c.tree!) }]) };
-      if (keep && !shared.budget.exhausted && capture.summary) keep.builds.set(key, { reads, outputs });
-      capture = undefined;
+      const summary = recorded(
+        key,
+        () => {
+          buildingDefaults = true;
+          const needsArguments = evaluator.guard(() => evaluator.classes.needsArguments(cls)) ?? true;
+          symbolic = needsArguments;
+          shared.paramsAsNames = needsArguments ? evaluator.guard(() => evaluator.classes.constructorScope(cls)) : undefined;
+          const value = shared.budget.exhausted ? undefined : evaluator.guard(() => evaluator.classes.instantiate(cls, { positional: [], keywords: new Map() }, undefined));
+          buildingDefaults = false;
+          symbolic = false;
+          shared.paramsAsNames = undefined;
+          if (value?.t !== 'module') return undefined;
+          defaults.set(key, value);
+          const total = summarize(value.tree);
+          // Built with names for its arguments, its forward() carries sizes that are names too: no hint and
+          // no mismatch can come of it; the models the file builds are followed instead.
+          if (!needsArguments) for (const size of evaluator.flows.followForward(value)) hint(size.at.span, size.features);
+          else if (mayHoldAttention(model.text(scope.extent))) followQuietly(value);
+          return total;
+        },
+        false,
+      );
+      classes.push(result(summary ?? unknownSummary(scope.name)));
     });
   });
   for (const value of built) for (const size of evaluator.flows.followForward(value)) hint(size.at.span, size.features);
@@ -247,7 +287,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     cls.owner === evaluator && !attentionByTree.has(tree) && mayHoldAttention(model.text(model.fragments[cls.fragment].scopes[cls.scope].extent));
   for (const value of built) if (value.t === 'module') followParts(evaluator, value.tree, unseen);
   const hints = [...sizes.values()].filter((h): h is SizeHint => h !== undefined).sort((a, b) => a.span.start - b.span.start);
-  runFactories(evaluator, model);
+  runFactories(evaluator, model, (key, run) => void (replay(key) ?? recorded(key, () => (run(), undefined), true)));
   runConfigured(evaluator, model);
   const modules: ModuleResult[] = classes.map(({ key, result }) => {
     const withAttention = { ...result, attention: shown([...(attentions.get(key)?.values() ?? [])], result.summary.params) };
@@ -291,6 +331,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     findings: [...findings, ...flows].filter((f) => !silenced(f)).sort((a, b) => a.span.start - b.span.start),
     modules,
     instances: [...instances.values()],
+    parts: partResults(parts),
     hints,
   };
 }

@@ -6,7 +6,7 @@ import { tensorSize } from './layer';
 import { dimText } from './catalog/spec';
 import { groupDigits, type Poly } from './symbolic';
 import { codeSpan, escapeMarkdown as md } from './markdown';
-import { bytesText as bytes } from './memory';
+import { bytesText as bytes } from './units';
 
 const FRAMEWORK_NAMES = { pytorch: 'PyTorch', tfjs: 'TensorFlow.js', 'js-pytorch': 'js-pytorch' } as const;
 
@@ -60,18 +60,21 @@ export function hoverMarkdown(layer: LayerInstance, qualifiedName: string, value
   if (built.length > 6) lines.push(`- and ${built.length - 6} more sizes`);
   if (built.length) lines.push('');
   if (c !== undefined && c > 0n) lines.push(`Weights: ${bytes(c * 4n)} in fp32, ${bytes(c * 2n)} in bf16`, '');
-  if (layer.tensors.length) {
-    lines.push('| tensor | shape | count |', '|---|---|---:|');
-    for (const t of layer.tensors) {
-      const size = tensorSize(t);
-      const shape = shapeText(t.shape);
-      const count = size.constant !== undefined ? groupDigits(size.constant) : size.toString();
-      lines.push(`| ${codeSpan(t.name, true)} | ${t.repeat ? `${md(t.repeat.toString())} × ` : ''}${md(shape)} | ${md(count)} |`);
-    }
-    lines.push('');
-  }
+  if (layer.tensors.length) lines.push(...tensorTable(layer), '');
   for (const n of layer.notes) lines.push(`- ${md(n)}`);
   return lines.join('\n');
+}
+
+/** The parameter tensors as a Markdown table: name, shape (with its copies), count. */
+export function tensorTable(layer: LayerInstance): string[] {
+  const lines = ['| tensor | shape | count |', '|---|---|---:|'];
+  for (const t of layer.tensors) {
+    const size = tensorSize(t);
+    const shape = shapeText(t.shape);
+    const count = size.constant !== undefined ? groupDigits(size.constant) : size.toString();
+    lines.push(`| ${codeSpan(t.name, true)} | ${t.repeat ? `${md(t.repeat.toString())} × ` : ''}${md(shape)} | ${md(count)} |`);
+  }
+  return lines;
 }
 
 /** A model total: `124,439,808`, or why there is none. */
@@ -79,6 +82,13 @@ export function formatTotal(summary: ModuleSummary): string {
   const c = summary.params?.constant;
   if (c !== undefined) return groupDigits(c);
   return summary.reason?.startsWith('needs arguments') ? 'needs arguments' : 'not known';
+}
+
+/** `124,439,808 params`, or why there is none, read after the class's name: `GPT: needs arguments`, `GPT: total not known`. */
+export function totalText(summary: ModuleSummary): string {
+  const c = summary.params?.constant;
+  if (c !== undefined) return `${groupDigits(c)} params`;
+  return summary.reason?.startsWith('needs arguments') ? 'needs arguments' : 'total not known';
 }
 
 /** `124.4 M`, `590.6 K`. */
@@ -97,7 +107,7 @@ export function shortCount(n: bigint): string {
 export function moduleLensTitle(summary: ModuleSummary, built?: { readonly name: string; readonly context: string }, attention?: string): string {
   const c = summary.params?.constant;
   const stack = summary.stack ? ` · ${dimText(summary.stack.count)} × ${summary.stack.kind}` : attention ? ` · ${attention}` : '';
-  if (c === undefined) return `${summary.reason?.startsWith('needs arguments') ? 'params need arguments' : 'params not known'}${stack}`;
+  if (c === undefined) return `${totalText(summary)}${stack}`;
   return `${groupDigits(c)} params (${shortCount(c)})${stack}${built ? ` · ${builtWhere(built.name, built.context)}` : ''}`;
 }
 

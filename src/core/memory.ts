@@ -35,14 +35,6 @@ export const TRAINING_BYTES: Readonly<Record<Optimizer, { readonly trainable: nu
 
 export const OPTIMIZER_NAMES: Readonly<Record<Optimizer, string>> = { adamwMixed: 'AdamW in mixed precision', adamwFp32: 'AdamW in fp32', sgdMomentum: 'SGD with momentum' };
 
-/** `1.14 GiB`, `36.0 MiB`, `512.0 KiB`. */
-export function bytesText(n: bigint): string {
-  const x = Number(n);
-  if (x >= 2 ** 30) return `${(x / 2 ** 30).toFixed(2)} GiB`;
-  if (x >= 2 ** 20) return `${(x / 2 ** 20).toFixed(1)} MiB`;
-  return `${(x / 2 ** 10).toFixed(1)} KiB`;
-}
-
 /** `n` parameters (or numbers) of `bytes` each, exactly: half a byte rounds up, as 4-bit packing stores pairs. */
 export function bytesOf(n: Poly, bytes: number): Poly | undefined {
   const c = n.constant;

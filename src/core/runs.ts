@@ -64,15 +64,18 @@ export function agreed(list: readonly Construction[] | undefined): ModuleResult[
 
 /**
  * Top-level functions whose parameters all have defaults, run as they are (`def vit_base(**kw): return
- * VisionTransformer(embed_dim=768, ..., **kw)`): the models they build are contexts of their layers.
+ * VisionTransformer(embed_dim=768, ..., **kw)`): the models they build are contexts of their layers. Each run
+ * goes through `each`, which may replay it from the last version instead.
  */
-export function runFactories(evaluator: Evaluator, model: SourceModel): void {
+export function runFactories(evaluator: Evaluator, model: SourceModel, each: (key: string, run: () => void) => void): void {
   model.fragments.forEach((fragment, fi) => {
     fragment.scopes.forEach((scope, si) => {
       if (scope.parent !== -1 || scope.kind !== 'function' || evaluator.budget.exhausted) return;
       if (!scope.params.every((p) => p.default || p.variadic)) return;
-      const fn = evaluator.names.definition(fi, si, undefined);
-      if (fn.t === 'function') evaluator.guard(() => evaluator.inContext(`${scope.name}()`, undefined, () => evaluator.functions.callFunction(fn, [], new Map())));
+      each(`factory ${classKey(model, fi, si)}`, () => {
+        const fn = evaluator.names.definition(fi, si, undefined);
+        if (fn.t === 'function') evaluator.guard(() => evaluator.inContext(`${scope.name}()`, undefined, () => evaluator.functions.callFunction(fn, [], new Map())));
+      });
     });
   });
 }

@@ -1,17 +1,10 @@
 /** A model's sizing below its hover, one line a fact, for the storage type, optimizer, batch and sequence set. */
-import { bytesOf, bytesText as bytes, DEFAULT_SIZING, OPTIMIZER_NAMES, TRAINING_BYTES, WEIGHT_BYTES, type SizingOptions } from './memory';
+import { bytesOf, DEFAULT_SIZING, OPTIMIZER_NAMES, TRAINING_BYTES, WEIGHT_BYTES, type SizingOptions } from './memory';
+import { bytesText as bytes, flopsText } from './units';
 import type { Sizing } from './sizing';
 import { sizingFigures } from './sizingFigures';
 import { groupDigits, type Poly } from './symbolic';
 import { codeSpan, escapeMarkdown as md } from './markdown';
-
-/** `284.8 M`, `1.75 T`: FLOP counts at a glance (the CLI JSON has them exactly). */
-export function flopsText(n: bigint): string {
-  const x = Number(n);
-  const units: [number, string][] = [[1e15, 'P'], [1e12, 'T'], [1e9, 'G'], [1e6, 'M'], [1e3, 'K']];
-  const [scale, unit] = units.find(([u]) => x >= u) ?? [1, ''];
-  return `${(x / scale).toFixed(scale === 1 ? 0 : 1)} ${unit}`.trimEnd();
-}
 
 export function sizingMarkdown(s: Sizing, options: SizingOptions = DEFAULT_SIZING): string {
   const count = (p: Poly | undefined) => (p?.constant !== undefined ? groupDigits(p.constant) : 'not known');

@@ -94,7 +94,8 @@ class Converter {
       case 'binary_operator': {
         const op = this.operator(node);
         if (!BINARY_OPS.has(op)) return undefined;
-        return { k: 'binary', op: op as BinaryOp, left: sub(fieldOf(node, 'left')), right: sub(fieldOf(node, 'right')), span };
+        const opNode = fieldOf(node, 'operator');
+        return { k: 'binary', op: op as BinaryOp, left: sub(fieldOf(node, 'left')), right: sub(fieldOf(node, 'right')), span, opSpan: opNode && this.spanOf(opNode) };
       }
       case 'unary_operator': {
         const op = this.operator(node);

@@ -6,6 +6,7 @@ import type { ExplainPanel } from './explainPanel';
 
 export const SHOW_DETAILS_COMMAND = 'attentionLens.showDetails';
 export const EXPLAIN_COMMAND = 'attentionLens.explainShapes';
+export const MORE_COMMAND = 'attentionLens.moreDetails';
 
 /** Puts the cursor on the layer and opens its hover, which holds the details. */
 export async function showDetails(uri: vscode.Uri, position: vscode.Position): Promise<void> {
@@ -13,6 +14,19 @@ export async function showDetails(uri: vscode.Uri, position: vscode.Position): P
   editor.selection = new vscode.Selection(position, position);
   editor.revealRange(new vscode.Range(position, position), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   await vscode.commands.executeCommand('editor.action.showHover');
+}
+
+/** The hover's "More" link: the same hover again, with the notes that teach what its numbers mean. */
+export async function moreDetails(hover: { expand(uri: string, start: vscode.Position): void }, arg: unknown): Promise<void> {
+  const target = explainTarget(arg);
+  // Only a document already open: the arguments arrive through a link, and a link opens nothing new.
+  const doc = target && vscode.workspace.textDocuments.find((d) => d.uri.toString() === target[0]);
+  if (!target || !doc) return;
+  const start = new vscode.Position(target[1], target[2]);
+  hover.expand(target[0], start);
+  // A hover still showing would only take the focus (showHover focuses an open hover): close it first.
+  await vscode.commands.executeCommand('editor.action.hideHover');
+  await showDetails(doc.uri, start);
 }
 
 /**

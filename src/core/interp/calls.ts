@@ -134,6 +134,7 @@ export class Calls {
         // A tf.layers.Layer subclass gets its weights when first applied: its total is read once the runs are over.
         if (frame.isModule && built.t === 'module' && this.ev.tfjsLayers.is(callee)) this.ev.hooks.model?.(e, callee.name, () => built.tree);
         else if (frame.isModule && built.t === 'module') this.ev.hooks.instance?.(callee, e, built);
+        else if (built.t === 'module') this.ev.hooks.part?.(callee, e, built);
         return built;
       }
       case 'function':

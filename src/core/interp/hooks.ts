@@ -36,6 +36,8 @@ export interface Hooks {
    * model of this file is built: the exception's name and message where they are known.
    */
   raised?(span: Span, exception: string, message: string | undefined): void;
+  /** A model class built by a call inside other code (`self.attn = CausalSelfAttention(config)`), at that call. */
+  part?(cls: DefRef, call: CallExpr, value: Value): void;
   /** Every model instance the run builds (once its constructor has run), with what built it. */
   constructed?(cls: DefRef, value: Value): void;
   /** How many layers were recorded so far. */

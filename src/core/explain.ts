@@ -279,6 +279,7 @@ export function explain(layer: LayerInstance, where: string, inputs: ExplainInpu
       ...(seqFirst ? ['batch_first=False: PyTorch takes and returns (sequence, batch, features).'] : []),
       ...(a.addBiasKv ? ['add_bias_kv=True appends one learned key and value row: S + 1 keys.'] : []),
       'FLOPs count a multiply and an add as two; biases add one per output element.',
+      'Kept for backward counts the tensors autograd saves in training (as PyTorch 1.13 does on the CPU: dropout keeps its full-size scaled mask there, a 1-byte mask on a GPU), each once; it leaves out the parameters and their gradients, the optimizer state, the few numbers autograd keeps as Python scalars (8 bytes each), temporary buffers and the allocator’s overhead.',
     ],
   };
 }

@@ -5,7 +5,7 @@
  */
 import type { Span } from './expr';
 import type { Amount } from './explain';
-import { bytesOf, OPTIMIZER_NAMES, OPTIMIZERS, TRAINING_BYTES, WEIGHT_BYTES, WEIGHT_DTYPES, type SizingOptions } from './memory';
+import { bytesOf, OPTIMIZER_NAMES, OPTIMIZERS, TRAINING_BYTES, WEIGHT_BYTES, WEIGHT_DTYPES, type Optimizer, type SizingOptions } from './memory';
 import type { Sizing } from './sizing';
 import { sizingFigures } from './sizingFigures';
 import { groupDigits, type Poly } from './symbolic';
@@ -39,7 +39,7 @@ export interface ModelPanelData {
   readonly inputs: SizingOptions;
   readonly parameters: readonly CountRow[];
   readonly weights: readonly { readonly dtype: string; readonly bytesEach: string; readonly bytes: Figure }[];
-  readonly training: readonly { readonly optimizer: string; readonly chosen: boolean; readonly perParameter: string; readonly bytes: Figure }[];
+  readonly training: readonly { readonly id: Optimizer; readonly optimizer: string; readonly chosen: boolean; readonly perParameter: string; readonly bytes: Figure }[];
   readonly kvCache: { readonly perToken: Figure; readonly context: Figure; readonly layers: string };
   readonly flops: { readonly forwardPerToken: Figure; readonly trainingPerToken: Figure; readonly trainingStep: Figure };
   readonly activations: { readonly total: Figure; readonly layers: readonly ActivationRow[] };
@@ -66,7 +66,7 @@ export function modelPanel(name: string, where: string, s: Sizing, options: Sizi
   const { dtype, optimizer, sequence } = options;
   const tokens = `${groupDigits(BigInt(sequence))} tokens`;
   const splitUnknown = 'a requires_grad set where the code is not followed';
-  const training = (o: (typeof OPTIMIZERS)[number]) => {
+  const training = (o: Optimizer) => {
     const per = TRAINING_BYTES[o];
     const t = s.trainable && bytesOf(s.trainable, per.trainable)?.constant;
     const fr = s.frozen && bytesOf(s.frozen, per.frozen)?.constant;
@@ -87,7 +87,7 @@ export function modelPanel(name: string, where: string, s: Sizing, options: Sizi
       { label: 'non-embedding', count: count(s.nonEmbedding), note: 'the N of scaling laws' },
     ],
     weights: WEIGHT_DTYPES.map((d) => ({ dtype: d, bytesEach: d === 'int4' ? '½ byte' : `${WEIGHT_BYTES[d]} bytes`, bytes: figure(bytesOf(s.params, WEIGHT_BYTES[d])?.constant, bytesAmount, 'the parameter count is not known') })),
-    training: OPTIMIZERS.map((o) => ({ optimizer: OPTIMIZER_NAMES[o], chosen: o === optimizer, perParameter: `${TRAINING_BYTES[o].trainable} bytes trainable, ${TRAINING_BYTES[o].frozen} frozen`, bytes: training(o) })),
+    training: OPTIMIZERS.map((o) => ({ id: o, optimizer: OPTIMIZER_NAMES[o], chosen: o === optimizer, perParameter: `${TRAINING_BYTES[o].trainable} bytes trainable, ${TRAINING_BYTES[o].frozen} frozen`, bytes: training(o) })),
     kvCache: {
       perToken: figure(s.kvPerToken && bytesOf(s.kvPerToken, WEIGHT_BYTES[dtype])?.constant, bytesAmount, kvUnknown),
       context: figure(f.kvCacheBytes, bytesAmount, kvUnknown),

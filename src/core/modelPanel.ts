@@ -61,6 +61,13 @@ export const LEAVES_OUT: readonly string[] = [
   'The KV cache counts self-attention keys and values only, in the storage type chosen.',
 ];
 
+/** `48.2 %`; a layer that keeps a little reads `< 0.1 %`, not a misleading 0.0. */
+function share(part: bigint, total: bigint | undefined): string {
+  if (!total) return '';
+  const percent = (Number(part) / Number(total)) * 100;
+  return part > 0n && percent < 0.05 ? '< 0.1 %' : `${percent.toFixed(1)} %`;
+}
+
 export function modelPanel(name: string, where: string, s: Sizing, options: SizingOptions): ModelPanelData {
   const f = sizingFigures(s, options);
   const { dtype, optimizer, sequence } = options;
@@ -86,7 +93,7 @@ export function modelPanel(name: string, where: string, s: Sizing, options: Sizi
       { label: 'embedding', count: count(s.embedding), note: 'nn.Embedding tables' },
       { label: 'non-embedding', count: count(s.nonEmbedding), note: 'the N of scaling laws' },
     ],
-    weights: WEIGHT_DTYPES.map((d) => ({ dtype: d, bytesEach: d === 'int4' ? '½ byte' : `${WEIGHT_BYTES[d]} bytes`, bytes: figure(bytesOf(s.params, WEIGHT_BYTES[d])?.constant, bytesAmount, 'the parameter count is not known') })),
+    weights: WEIGHT_DTYPES.map((d) => ({ dtype: d, bytesEach: d === 'int4' ? '½ byte' : d === 'int8' ? '1 byte' : `${WEIGHT_BYTES[d]} bytes`, bytes: figure(bytesOf(s.params, WEIGHT_BYTES[d])?.constant, bytesAmount, 'the parameter count is not known') })),
     training: OPTIMIZERS.map((o) => ({ id: o, optimizer: OPTIMIZER_NAMES[o], chosen: o === optimizer, perParameter: `${TRAINING_BYTES[o].trainable} bytes trainable, ${TRAINING_BYTES[o].frozen} frozen`, bytes: training(o) })),
     kvCache: {
       perToken: figure(s.kvPerToken && bytesOf(s.kvPerToken, WEIGHT_BYTES[dtype])?.constant, bytesAmount, kvUnknown),
@@ -105,7 +112,7 @@ export function modelPanel(name: string, where: string, s: Sizing, options: Sizi
         kind: l.kind,
         calls: l.calls,
         bytes: bytesAmount(l.bytes),
-        share: total ? `${((Number(l.bytes) / Number(total)) * 100).toFixed(1)} %` : '',
+        share: share(l.bytes, total),
         ...(l.at ? { at: l.at } : {}),
       })),
     },

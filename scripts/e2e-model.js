@@ -37,11 +37,12 @@ async function modelSteps({ page, step, shot, shotOf, wb }) {
     console.log('    narrow layout:', JSON.stringify(layout));
     assert.deepStrictEqual([layout.row, layout.first, layout.overflow], ['block', 'transformer.h', 0], 'the layers are cards, the largest first, nothing wider than the panel');
     await shot('14a-model-500px.png');
+    // The README's picture of the panel: its group alone, from the top.
+    await shotOf('14f-model-500px-group.png', page.locator('.editor-group-container', { has: page.locator('.tab', { hasText: TAB }) }));
     for (const [i, title] of ['Training memory', 'KV cache', 'Activations', 'What the figures'].entries()) {
       await panel().locator('h2', { hasText: title }).evaluate((h) => h.scrollIntoView({ block: 'start' }));
       await shot(`14${'bcde'[i]}-model-500px-${title.split(' ')[0].toLowerCase()}.png`);
     }
-    await shotOf('14f-model-500px-group.png', page.locator('.editor-group-container', { has: page.locator('.tab', { hasText: TAB }) }));
     await panel().locator('h1').scrollIntoViewIfNeeded();
   });
 

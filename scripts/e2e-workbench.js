@@ -58,9 +58,12 @@ function workbench(page) {
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   }
 
-  /** Widens or narrows the window until the panel's editor group is `width` pixels wide (groups share the editor area evenly). */
-  async function panelGroupWidth(width) {
-    const group = page.locator('.editor-group-container', { has: page.locator('.tab', { hasText: 'Explain attention shapes' }) });
+  /**
+   * Widens or narrows the window until the editor group of the panel titled `tab` is `width` pixels wide
+   * (groups share the editor area evenly).
+   */
+  async function panelGroupWidth(width, tab = 'Explain attention shapes') {
+    const group = page.locator('.editor-group-container', { has: page.locator('.tab', { hasText: tab }) });
     for (let i = 0; i < 4; i++) {
       const box = await group.boundingBox();
       if (Math.abs(box.width - width) <= 2) return box.width;

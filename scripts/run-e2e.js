@@ -3,7 +3,8 @@
 // .vsix into code-server the way a user would (--install-extension), opens examples/ in headless
 // Chromium and drives the workbench with the keyboard and mouse: CodeLens text, hover text, the
 // Problems panel, a quick fix through the light bulb (Ctrl+.), the command palette, the Explain panel
-// in a 500-pixel-wide editor group, the short hover and its More link, and each CodeLens / inline mode.
+// in a 500-pixel-wide editor group, the short hover and its More link, each CodeLens / inline mode, and
+// the model sizing panel in a 500-pixel group.
 // Screenshots of each step go to test-output/e2e/ (11-lens-hover-panel.png is the README's picture).
 //   node scripts/run-e2e.js                 package, install, test
 //   node scripts/run-e2e.js --vsix=x.vsix   test an existing package
@@ -17,6 +18,7 @@ const path = require('path');
 const { ROOT, ensureCodeServer, copyToTemp, run, startCodeServer, launchChromium, remoteUri } = require('./lib-codeserver');
 const { flat, workbench } = require('./e2e-workbench');
 const { surfaceSteps } = require('./e2e-surfaces');
+const { modelSteps } = require('./e2e-model');
 
 const OUT = path.join(ROOT, 'test-output', 'e2e');
 const arg = (name) => process.argv.slice(2).find(a => a === `--${name}` || a.startsWith(`--${name}=`));
@@ -53,6 +55,8 @@ async function main() {
   }
   // A copy: the test types into files and applies a fix, and examples/ must stay as it is.
   const examples = copyToTemp(path.join(ROOT, 'examples'));
+  // GPT-2 small as the tests check it, for the model panel: its activations are followed.
+  fs.copyFileSync(path.join(ROOT, 'test/fixtures/models/pytorch/gpt.py'), path.join(examples, 'gpt2_small.py'));
   const server = await startCodeServer({ verbose: !!process.env.VERBOSE, installVsix: vsix });
   console.log(`[e2e] code-server up in ${server.startMs} ms`);
   const context = await launchChromium();
@@ -208,6 +212,8 @@ async function main() {
       await shot('10-explain-dark.png');
       await panelSections('10');
     });
+
+    await modelSteps({ page, step, shot, shotOf, wb });
   } finally {
     await context.close();
     await server.stop();

@@ -3,13 +3,14 @@
  * layer, refreshes when the source changes, and survives a window reload. The numbers come from
  * core/explain.ts over the same cached analysis as the hover; the webview only draws them.
  */
-import { webcrypto } from 'crypto';
 import * as vscode from 'vscode';
 import { attentionLayers, type LayerResult } from '../core/analysis';
 import { explain, type ExplainData } from '../core/explain';
 import { DEFAULT_INPUTS, readInputs, type ExplainInputs, type InputErrors } from '../core/explainInputs';
 import { explainMarkdown } from '../core/explainMarkdown';
 import type { AnalysisService } from './documents';
+import { revealAt } from './reveal';
+import { webviewHtml, webviewOptions } from './webviewHtml';
 
 export const EXPLAIN_VIEW = 'attentionLens.explain';
 
@@ -71,10 +72,7 @@ export class ExplainPanel implements vscode.Disposable {
   async show(target: Target): Promise<void> {
     this.target = target;
     if (!this.panel) {
-      const panel = vscode.window.createWebviewPanel(EXPLAIN_VIEW, 'Explain attention shapes', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-        enableScripts: true,
-        localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'media')],
-      });
+      const panel = vscode.window.createWebviewPanel(EXPLAIN_VIEW, 'Explain attention shapes', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, webviewOptions(this.extensionUri));
       this.attach(panel);
     } else {
       this.panel.reveal(undefined, true);
@@ -124,20 +122,15 @@ export class ExplainPanel implements vscode.Disposable {
     await this.post({ type: 'copied', ok });
   }
 
-  /** The title's link: the layer's line in its editor, beside the panel rather than under it. */
+  /** The title's link: the layer's line in its editor. */
   private async reveal(): Promise<void> {
-    const target = this.target;
-    if (!target) return;
-    const uri = vscode.Uri.parse(target.uri);
-    const at = new vscode.Position(target.line, target.character);
-    const open = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === target.uri);
-    await vscode.window.showTextDocument(uri, { selection: new vscode.Range(at, at), viewColumn: open?.viewColumn ?? vscode.ViewColumn.One });
+    if (this.target) await revealAt(this.target.uri, this.target.line, this.target.character);
   }
 
   private attach(panel: vscode.WebviewPanel): void {
     this.panel = panel;
-    panel.webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'media')] };
-    panel.webview.html = this.html(panel.webview);
+    panel.webview.options = webviewOptions(this.extensionUri);
+    panel.webview.html = webviewHtml(panel.webview, this.extensionUri, { title: 'Explain attention shapes', styles: ['explain.css'], script: 'explain.js' });
     this.panelDisposables = [
       panel.webview.onDidReceiveMessage((m: FromWebview) => void this.receive(m)),
       panel.onDidDispose(() => {
@@ -180,25 +173,6 @@ export class ExplainPanel implements vscode.Disposable {
     if (message.type === 'explain' || message.type === 'none') this.view = message;
     this.last = message;
     await this.panel?.webview.postMessage(message);
-  }
-
-  private html(webview: vscode.Webview): string {
-    const nonce = Buffer.from(webcrypto.getRandomValues(new Uint8Array(18))).toString('base64');
-    const media = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', file));
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${media('explain.css')}">
-<title>Explain attention shapes</title>
-</head>
-<body>
-<main id="root" aria-live="polite"><p class="muted">Loading…</p></main>
-<script nonce="${nonce}" src="${media('explain.js')}"></script>
-</body>
-</html>`;
   }
 
   dispose(): void {

@@ -5,13 +5,14 @@ import { LayerHoverProvider } from './hover';
 import { LayerCodeLensProvider } from './codeLens';
 import { DiagnosticsPublisher } from './diagnostics';
 import { FixProvider } from './codeActions';
-import { EXPLAIN_COMMAND, MORE_COMMAND, SHOW_DETAILS_COMMAND, explainShapes, moreDetails, showDetails } from './commands';
+import { EXPLAIN_COMMAND, EXPLAIN_MODEL_COMMAND, MORE_COMMAND, SHOW_DETAILS_COMMAND, explainModel, explainShapes, moreDetails, showDetails } from './commands';
 import { SECTION, Settings, placement } from './settings';
 import { ModelStatus } from './statusBar';
 import { AnalysisStatus } from './analysisStatus';
 import { SizeHintsProvider } from './inlayHints';
 import { InlineCountsProvider } from './inlineCounts';
 import { ExplainPanel, type FromWebview, type ToWebview } from './explainPanel';
+import { ModelPanel, type FromModelWebview, type ToModelWebview } from './modelPanel';
 import { guarded, guardedCodeActions, guardedCodeLens, guardedHover, guardedInlayHints } from './guarded';
 
 const SELECTOR: vscode.DocumentSelector = [{ language: 'python' }, { language: 'typescript' }];
@@ -24,6 +25,8 @@ export interface AttentionLensApi {
   analysisStatus(): { text: string; detail: string | undefined };
   /** The explain panel's last message to its webview, and a way to send it what the webview would. */
   explainPanel: { message(): ToWebview | undefined; receive(message: FromWebview): Promise<void> };
+  /** The same for the model sizing panel. */
+  modelPanel: { message(): ToModelWebview | undefined; receive(message: FromModelWebview): Promise<void> };
 }
 
 /** The settings for the document's language: `"[python]": { ... }` overrides the plain values. */
@@ -41,10 +44,12 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
   const analysisStatus = new AnalysisStatus(service);
   const sizeHints = new SizeHintsProvider(service, (doc) => settingsFor(doc).inlayHints);
   const explainPanel = new ExplainPanel(service, context.extensionUri);
+  const modelPanel = new ModelPanel(service, context.extensionUri, (doc) => settingsFor(doc).sizing);
   const hover = new LayerHoverProvider(service, (doc) => settingsFor(doc).hover, (doc) => settingsFor(doc).sizing);
   context.subscriptions.push(
     log,
     explainPanel,
+    modelPanel,
     status,
     analysisStatus,
     sizeHints,
@@ -60,6 +65,7 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
     vscode.commands.registerCommand(SHOW_DETAILS_COMMAND, guarded(log, 'show details', showDetails, undefined)),
     vscode.commands.registerCommand(MORE_COMMAND, guarded(log, 'more details', (target?: unknown) => moreDetails(hover, target), undefined)),
     vscode.commands.registerCommand(EXPLAIN_COMMAND, guarded(log, 'explain shapes', (target?: unknown) => explainShapes(service, explainPanel, target), undefined)),
+    vscode.commands.registerCommand(EXPLAIN_MODEL_COMMAND, guarded(log, 'explain model sizing', (target?: unknown) => explainModel(service, modelPanel, target), undefined)),
     vscode.workspace.onDidChangeConfiguration((e) => {
       const languages = vscode.workspace.textDocuments.filter(languageOf).map((d) => ({ languageId: d.languageId }));
       if (!e.affectsConfiguration(SECTION) && !languages.some((scope) => e.affectsConfiguration(SECTION, scope))) return;
@@ -73,6 +79,7 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
     modelStatus: () => status.text,
     analysisStatus: () => analysisStatus.state,
     explainPanel: { message: () => explainPanel.message, receive: (m) => explainPanel.receive(m) },
+    modelPanel: { message: () => modelPanel.message, receive: (m) => modelPanel.receive(m) },
   };
 }
 

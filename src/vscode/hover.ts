@@ -13,7 +13,7 @@ import { shortHoverMarkdown } from '../core/shortHover';
 import type { Analysis, LayerResult, PartResult } from '../core/analysis';
 import type { AnalysisService } from './documents';
 import { layerAt } from './layerAt';
-import { EXPLAIN_COMMAND, MORE_COMMAND } from './commands';
+import { EXPLAIN_COMMAND, EXPLAIN_MODEL_COMMAND, MORE_COMMAND } from './commands';
 
 const QUALIFIERS = { pytorch: 'nn.', tfjs: 'tf.layers.', 'js-pytorch': 'nn.' } as const;
 
@@ -45,16 +45,19 @@ export class LayerHoverProvider implements vscode.HoverProvider {
     if (model) {
       const full = this.isExpanded(doc, model.span);
       const md = new vscode.MarkdownString(moduleHoverMarkdown(model.name, model.built?.summary ?? model.summary, model.built?.context));
-      if (model.attention) {
-        md.appendMarkdown(`\n\n${attentionHoverMarkdown(full ? model.attention : withFactsOnly(model.attention))}`);
-        this.links(md, doc, model.span, true, !full && hasMore(model.attention));
-      }
+      if (model.attention) md.appendMarkdown(`\n\n${attentionHoverMarkdown(full ? model.attention : withFactsOnly(model.attention))}`);
+      // The class's sizes are names: its sizing is that of the first model the file builds of it.
+      const sized = analysis.instances.find((i) => i.className === model.name && i.sizing);
+      this.links(md, doc, model.span, { explains: model.attention !== undefined, more: !full && model.attention !== undefined && hasMore(model.attention), model: sized && this.service.range(doc, sized.span).start });
       return new vscode.Hover(md, this.service.range(doc, model.span));
     }
     const instance = analysis.instances.find((i) => contains(i.span));
     if (instance) {
       const md = new vscode.MarkdownString(moduleHoverMarkdown(instance.className, instance.summary, undefined, true));
-      if (instance.sizing) md.appendMarkdown(`\n\n${sizingMarkdown(instance.sizing, this.sizing(doc))}`);
+      if (instance.sizing) {
+        md.appendMarkdown(`\n\n${sizingMarkdown(instance.sizing, this.sizing(doc))}`);
+        this.links(md, doc, instance.span, { explains: false, more: false, model: this.service.range(doc, instance.span).start });
+      }
       return new vscode.Hover(md, this.service.range(doc, instance.span));
     }
     const hit = innermost(layerAt(this.service, doc, analysis, position), analysis.parts.filter((p) => contains(p.span)));
@@ -69,7 +72,7 @@ export class LayerHoverProvider implements vscode.HoverProvider {
     const built = hit.context !== undefined || hit.values.length > 1 ? hit.values : [];
     const name = `${QUALIFIERS[hit.layer.framework]}${hit.layer.kind}`;
     const md = new vscode.MarkdownString(full ? hoverMarkdown(hit.layer, name, built) : shortHoverMarkdown(hit.layer, name, built));
-    this.links(md, doc, hit.span, hit.layer.attention !== undefined, !full && hasMore(hit.layer));
+    this.links(md, doc, hit.span, { explains: hit.layer.attention !== undefined, more: !full && hasMore(hit.layer) });
     return new vscode.Hover(md, this.service.range(doc, hit.span));
   }
 
@@ -86,18 +89,22 @@ export class LayerHoverProvider implements vscode.HoverProvider {
     return false;
   }
 
-  /** "Explain attention shapes" and "More" as command links, the only commands the hover may run. */
-  private links(md: vscode.MarkdownString, doc: vscode.TextDocument, span: Span, explains: boolean, more: boolean): void {
+  /**
+   * "Explain attention shapes", "Explain model sizing" (on the model built at `model`) and "More" as command
+   * links, the only commands the hover may run.
+   */
+  private links(md: vscode.MarkdownString, doc: vscode.TextDocument, span: Span, show: { explains: boolean; more: boolean; model?: vscode.Position }): void {
     // Command links spread a JSON array into arguments: each command takes one [uri, line, character].
-    const start = this.service.range(doc, span).start;
-    const args = encodeURIComponent(JSON.stringify([[doc.uri.toString(), start.line, start.character]]));
+    const argsAt = (at: vscode.Position) => encodeURIComponent(JSON.stringify([[doc.uri.toString(), at.line, at.character]]));
+    const args = argsAt(this.service.range(doc, span).start);
     const links = [
-      ...(explains ? [`[Explain attention shapes](command:${EXPLAIN_COMMAND}?${args} "Walk the layer through Q, K, V, the scores and the heads")`] : []),
-      ...(more ? [`[More](command:${MORE_COMMAND}?${args} "What these numbers mean")`] : []),
+      ...(show.explains ? [`[Explain attention shapes](command:${EXPLAIN_COMMAND}?${args} "Walk the layer through Q, K, V, the scores and the heads")`] : []),
+      ...(show.model ? [`[Explain model sizing](command:${EXPLAIN_MODEL_COMMAND}?${argsAt(show.model)} "Parameters, memory, KV cache, FLOPs and activations, for sizes you choose")`] : []),
+      ...(show.more ? [`[More](command:${MORE_COMMAND}?${args} "What these numbers mean")`] : []),
     ];
     if (!links.length) return;
     md.appendMarkdown(`\n\n${links.join(' · ')}`);
-    md.isTrusted = { enabledCommands: [EXPLAIN_COMMAND, MORE_COMMAND] };
+    md.isTrusted = { enabledCommands: [EXPLAIN_COMMAND, EXPLAIN_MODEL_COMMAND, MORE_COMMAND] };
   }
 }
 

@@ -4,6 +4,7 @@
  * (batch × sequence); when its first layer reads features instead, it gets batch × sequence × that width.
  */
 import type { Evaluator } from '../evaluate';
+import type { Span } from '../expr';
 import type { ModuleTree } from '../modules';
 import type { GradOf } from '../sizing';
 import type { Value } from '../value';
@@ -32,7 +33,7 @@ function settle(outcome: Program | Unfollowed): Activations {
 
 /** One run of forward() on the tape; whatever it writes is undone, so the analysis is as it was. */
 function attempt(ev: Evaluator, model: ModuleValue, grad: GradOf, input: Program['input']): Program | Unfollowed {
-  const tape = new Tape({ moduleOf: (v) => ev.torch.moduleOf(v), pathOf: (v) => ev.torch.pathIn(model.tree, v), grad }, input);
+  const tape = new Tape({ moduleOf: (v) => ev.torch.moduleOf(v), pathOf: (v) => ev.torch.pathIn(model.tree, v), spanOf: (v) => spanIn(ev, v), grad }, input);
   const position = ev.journal.position;
   ev.shared.tape = new TorchTape(tape);
   try {
@@ -51,6 +52,13 @@ function attempt(ev: Evaluator, model: ModuleValue, grad: GradOf, input: Program
     ev.shared.tape = undefined;
     ev.journal.rewind(position);
   }
+}
+
+/** A layer's call, or a module's class name when the class is this file's (an imported one has no place here). */
+function spanIn(ev: Evaluator, v: Value): Span | undefined {
+  if (v.t === 'layer') return v.span;
+  if (v.t === 'module' && v.cls && (v.cls.owner ?? ev) === ev) return ev.scopeAt(v.cls.fragment, v.cls.scope).nameSpan;
+  return undefined;
 }
 
 /** Tensors the model's modules hold besides parameters (`register_buffer`, plain attributes). */

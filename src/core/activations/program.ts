@@ -3,6 +3,7 @@
  * tensors in the order they ran, with sizes that may hold the batch size and the sequence length as names.
  * Replaying it for given sizes (replay.ts) says which tensors autograd keeps for backward.
  */
+import type { Span } from '../expr';
 import { Poly } from '../symbolic';
 
 /** The names the batch size and the sequence length take while forward() is followed (no Python name looks like these). */
@@ -82,6 +83,8 @@ export interface LayerRef {
   readonly kind: string;
   /** How many times forward() called it: 12 for the block of a 12-layer stack. */
   readonly calls: number;
+  /** Where it is written in the file analysed (the layer's call, the module's class name), for a link to it. */
+  readonly at?: Span;
 }
 
 export interface Program {

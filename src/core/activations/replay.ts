@@ -3,7 +3,7 @@
  * as PyTorch 1.13 does on the CPU: each operation's saved tensors, counted once per storage, parameters left
  * out. Checked against PyTorch itself by scripts/ground-truth/pytorch_activations.py.
  */
-import type { Op, Program } from './program';
+import type { LayerRef, Op, Program } from './program';
 import { isLayout, layout } from './layoutOps';
 import { fresh, ReplayState } from './replayState';
 import { compute } from './savedOps';
@@ -15,11 +15,7 @@ export interface Saved {
   readonly bytes: bigint;
 }
 
-export interface LayerSaved {
-  readonly path: string;
-  readonly kind: string;
-  /** How many times forward() called it (12 for the block of a 12-layer stack). */
-  readonly calls: number;
+export interface LayerSaved extends LayerRef {
   readonly saved: Saved;
 }
 

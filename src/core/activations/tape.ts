@@ -4,6 +4,7 @@
  * the model (the layer forward() called) that ran it. An operation it does not know, a tensor it did not see
  * made, or a path the interpreter cannot decide ends the recording: the figure is then not known.
  */
+import type { Span } from '../expr';
 import type { ModuleTree } from '../modules';
 import { Poly } from '../symbolic';
 import type { GradOf } from '../sizing';
@@ -26,6 +27,8 @@ export interface TapeHost {
   moduleOf(v: Value): ModuleTree | undefined;
   /** Where a module or layer sits in the model followed, as `named_modules()` names it. */
   pathOf(v: Value): string | undefined;
+  /** Where the layer or module is written in the file analysed, if it is. */
+  spanOf(v: Value): Span | undefined;
   readonly grad: GradOf;
 }
 
@@ -33,7 +36,7 @@ export class Tape {
   /** Where operations are recorded now: the program, or the body of the loop being recorded. */
   private ops: Op[] = [];
   private recorded = 0;
-  private readonly layers: { path: string; kind: string; calls: number }[] = [];
+  private readonly layers: { path: string; kind: string; calls: number; at?: Span }[] = [];
   private readonly ids = new WeakMap<object, number>();
   private readonly shapes = new Map<number, readonly Dim[]>();
   private readonly dtypes = new Map<number, Dtype>();
@@ -55,7 +58,7 @@ export class Tape {
   }
 
   program(): Program {
-    return { ops: this.ops, layers: this.layers.map(({ path, kind, calls }) => ({ path, kind, calls })), input: this.input };
+    return { ops: this.ops, layers: this.layers.map(({ path, kind, calls, at }) => ({ path, kind, calls, ...(at ? { at } : {}) })), input: this.input };
   }
 
   /** forward()'s argument: batch × sequence token indices, or batch × sequence × width features. */
@@ -210,7 +213,7 @@ export class Tape {
     const before = this.layer;
     if (path !== undefined) {
       let index = this.layers.findIndex((l) => l.path === path);
-      if (index < 0) index = this.layers.push({ path, kind, calls: 0 }) - 1;
+      if (index < 0) index = this.layers.push({ path, kind, calls: 0, at: this.host.spanOf(module) }) - 1;
       this.layers[index].calls++;
       this.layer = index;
     }

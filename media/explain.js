@@ -1,9 +1,14 @@
-// Draws the data the extension sends (typed messages only) and sends back the sizes the user edits.
-// Everything is built with DOM calls and textContent: no data ever becomes HTML.
+// Draws the data the extension sends (typed messages only) and sends back the sizes as the user types them;
+// the extension checks them and says what is wrong with a field. Everything is built with DOM calls and
+// textContent: no data ever becomes HTML. The sizes form is built once and kept, so that typing in it is
+// never interrupted by the walkthrough redrawing around it.
 (function () {
   const vscode = acquireVsCodeApi();
   const root = document.getElementById('root');
-  let current;
+  const FIELDS = [['batch', 'batch N'], ['queryLength', 'query length L'], ['keyLength', 'key length S']];
+  let form; // the sizes form, once built
+  let asked = false; // sizes sent and not answered yet: the next walkthrough answers them
+  let copyTimer;
 
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
@@ -15,35 +20,75 @@
     return node;
   }
 
-  function table(headers, rows, numeric) {
+  // A cell is text, or { text, title } for a readable amount with its exact digits on hover. Each cell
+  // carries its column's name, which the narrow layout shows beside it (a card per row).
+  function table(headers, rows, numeric, wide) {
     const head = el('tr', {}, ...headers.map((h) => el('th', { scope: 'col', text: h })));
-    const body = rows.map((r) => el('tr', {}, ...r.map((c, i) => el('td', { text: c, class: numeric && numeric.includes(i) ? 'num' : '' }))));
-    return el('table', {}, el('thead', {}, head), el('tbody', {}, ...body));
+    const body = rows.map((r) => el('tr', {}, ...r.map((c, i) => {
+      const cell = typeof c === 'object' ? c : { text: c };
+      const attrs = { 'data-label': headers[i], class: numeric && numeric.includes(i) ? 'num' : '' };
+      return cell.title ? el('td', attrs, el('span', { class: 'exact', title: cell.title, text: cell.text })) : el('td', { ...attrs, text: cell.text });
+    })));
+    return el('table', { class: wide ? 'wide' : '' }, el('thead', {}, head), el('tbody', {}, ...body));
   }
+
+  const amount = (a, unit) => (a.text.startsWith(a.exact) ? { text: a.text } : { text: a.text, title: `${a.exact} ${unit}` });
 
   function section(title, ...children) {
     return el('section', {}, el('h2', { text: title }), ...children);
   }
 
-  function inputs(values) {
-    const form = el('form', { class: 'inputs', 'aria-label': 'Sizes for the FLOPs and memory' });
-    const field = (name, label) => {
-      const input = el('input', { type: 'number', min: '1', step: '1', id: name, value: String(values[name]) });
-      return el('label', { for: name }, el('span', { text: label }), input);
-    };
-    const select = el('select', { id: 'dtype' }, ...['float32', 'bfloat16', 'float16', 'float64'].map((d) => {
-      const o = el('option', { value: d, text: d });
-      if (d === values.dtype) o.selected = true;
-      return o;
-    }));
-    form.append(field('batch', 'batch N'), field('queryLength', 'query length L'), field('keyLength', 'key length S'), el('label', { for: 'dtype' }, el('span', { text: 'dtype' }), select));
-    form.addEventListener('change', () => {
-      const read = (id) => Number(document.getElementById(id).value);
-      const next = { batch: read('batch'), queryLength: read('queryLength'), keyLength: read('keyLength'), dtype: select.value };
-      if ([next.batch, next.queryLength, next.keyLength].every((n) => Number.isInteger(n) && n >= 1)) vscode.postMessage({ type: 'inputs', inputs: next });
-    });
-    form.addEventListener('submit', (e) => e.preventDefault());
-    return form;
+  function send() {
+    const value = (id) => document.getElementById(id).value;
+    const inputs = { batch: value('batch'), queryLength: value('queryLength'), keyLength: value('keyLength'), dtype: value('dtype'), selfAttention: document.getElementById('selfAttention').checked };
+    asked = true;
+    vscode.postMessage({ type: 'inputs', inputs });
+  }
+
+  function buildForm() {
+    const f = el('form', { class: 'inputs', 'aria-label': 'Sizes for the FLOPs and memory', novalidate: '' });
+    for (const [name, label] of FIELDS) {
+      // Text, not type=number: the browser would turn "2.5x" into an empty value, and the message would be wrong.
+      const input = el('input', { type: 'text', inputmode: 'numeric', id: name, autocomplete: 'off', 'aria-describedby': `${name}-error` });
+      input.addEventListener('input', send);
+      f.append(el('label', { for: name }, el('span', { text: label }), input, el('small', { id: `${name}-error`, class: 'error', 'aria-live': 'polite' })));
+    }
+    const select = el('select', { id: 'dtype', 'aria-describedby': 'dtype-error' }, ...['float32', 'bfloat16', 'float16', 'float64'].map((d) => el('option', { value: d, text: d })));
+    select.addEventListener('change', send);
+    f.append(el('label', { for: 'dtype' }, el('span', { text: 'dtype' }), select, el('small', { id: 'dtype-error', class: 'error', 'aria-live': 'polite' })));
+    const self = el('input', { type: 'checkbox', id: 'selfAttention' });
+    self.addEventListener('change', send);
+    f.append(el('label', { for: 'selfAttention', class: 'check' }, self, el('span', { text: 'one input X for Q, K and V (self-attention)' })));
+    f.addEventListener('submit', (e) => e.preventDefault());
+    return f;
+  }
+
+  /** The form shows the sizes in use, except in a field being typed in. */
+  function fillForm(d) {
+    for (const [name] of FIELDS) {
+      const input = document.getElementById(name);
+      if (document.activeElement !== input) input.value = String(d.inputs[name]);
+    }
+    const key = document.getElementById('keyLength');
+    key.disabled = d.selfAttention.on;
+    if (d.selfAttention.on) key.value = String(d.inputs.queryLength);
+    document.getElementById('dtype').value = d.inputs.dtype;
+    const self = document.getElementById('selfAttention');
+    self.checked = d.selfAttention.on;
+    self.disabled = !d.selfAttention.possible;
+    // Sizes the extension took leave no error to show; a walkthrough redrawn after an edit of the source keeps them.
+    if (asked) showErrors({});
+    asked = false;
+  }
+
+  function showErrors(errors) {
+    if (!form) return;
+    for (const name of ['batch', 'queryLength', 'keyLength', 'dtype']) {
+      const field = document.getElementById(name);
+      document.getElementById(`${name}-error`).textContent = errors[name] || '';
+      if (errors[name]) field.setAttribute('aria-invalid', 'true');
+      else field.removeAttribute('aria-invalid');
+    }
   }
 
   function diagram(steps) {
@@ -52,36 +97,69 @@
     return flow;
   }
 
+  function header(d) {
+    const source = el('a', { href: '#', id: 'source', title: 'Go to the layer in its file', text: d.where });
+    source.addEventListener('click', (e) => {
+      e.preventDefault();
+      vscode.postMessage({ type: 'reveal' });
+    });
+    const copy = el('button', { type: 'button', id: 'copy', text: 'Copy as Markdown' });
+    copy.addEventListener('click', () => vscode.postMessage({ type: 'copy' }));
+    return el('header', {}, el('h1', {}, `${d.name} at `, source), el('div', { class: 'actions' }, copy, el('span', { id: 'copy-status', role: 'status' })));
+  }
+
+  function copied(ok) {
+    const button = document.getElementById('copy');
+    const status = document.getElementById('copy-status');
+    if (!button) return;
+    button.textContent = ok ? 'Copied ✓' : 'Copy failed';
+    status.textContent = ok ? 'The walkthrough is on the clipboard as Markdown.' : 'The clipboard could not be written.';
+    clearTimeout(copyTimer);
+    copyTimer = setTimeout(() => {
+      button.textContent = 'Copy as Markdown';
+      status.textContent = '';
+    }, 2500);
+  }
+
   function render(message) {
-    root.replaceChildren();
     if (message.type === 'none') {
-      root.append(el('p', { class: 'muted', text: message.reason }));
+      form = undefined;
+      root.replaceChildren(el('p', { class: 'muted', text: message.reason }));
       return;
     }
     const d = message.data;
-    const copy = el('button', { type: 'button', text: 'Copy as Markdown' });
-    copy.addEventListener('click', () => vscode.postMessage({ type: 'copy' }));
-    root.append(
-      el('header', {}, el('h1', { text: d.title }), copy),
-      section('Settings', table(['setting', 'value'], d.settings)),
-      section('Sizes', inputs(d.inputs)),
+    const body = [
       section('Data flow', diagram(d.steps), el('p', { class: 'legend', text: 'Outlined steps multiply by trained weights; the others hold no parameters.' })),
-      section('Each step', table(['step', 'what happens', 'shape', 'FLOPs', 'kept for backward', 'numbers kept'], d.steps.map((s) => [s.name, s.formula, s.shape, s.flops, s.saved, s.savedElements]), [3, 5]),
-        el('p', { text: `Total: ${d.totalFlops} FLOPs. The score matrix N·h·L·S holds ${d.scores.elements} numbers (${d.scores.bytes} bytes). Autograd keeps ${d.savedElements} numbers (${d.savedBytes} bytes) of this layer for the backward pass.` })),
-      section('Parameters', table(['tensor', 'role', 'shape', 'count', 'bytes'], [...d.parameters.map((p) => [p.name, p.role, p.shape, p.count, p.bytes]), ['total', '', '', d.totalParameters, d.totalBytes]], [3, 4]),
+      section('Each step', table(['step', 'what happens', 'shape', 'FLOPs', 'kept for backward', 'memory'], d.steps.map((s) => [s.name, s.formula, s.shape, amount(s.flops, 'FLOPs'), s.saved, amount(s.savedBytes, 'bytes')]), [3, 5], true),
+        el('p', { text: `Total: ${d.totalFlops.text}. The score matrix N·h·L·S holds ${d.scores.elements} numbers (${d.scores.bytes.text}). Autograd keeps ${d.savedBytes.text} of this layer (${d.savedElements} numbers) for the backward pass.` })),
+      section('Parameters', table(['tensor', 'role', 'shape', 'count', 'memory'], [...d.parameters.map((p) => [p.name, p.role, p.shape, p.count, amount(p.bytes, 'bytes')]), ['total', '', '', d.totalParameters, amount(d.totalBytes, 'bytes')]], [3, 4], true),
         el('p', { text: `No parameters in ${d.withoutParameters.join(', ')}.` })),
       d.lowRank ? section('Why W_Q and W_K are two matrices', el('p', { text: d.lowRank.text }),
-        table(['per head', 'merged W_Q·W_Kᵀ', 'W_Q and W_K apart'], [['parameters', d.lowRank.merged, d.lowRank.separate], ['FLOPs to apply', d.lowRank.mergedFlops, d.lowRank.separateFlops], ['rank', `≤ ${d.lowRank.rank}`, `≤ ${d.lowRank.rank}`]], [1, 2])) : undefined,
+        table(['per head', 'merged W_Q·W_Kᵀ', 'W_Q and W_K apart'], [['parameters', d.lowRank.merged, d.lowRank.separate], ['FLOPs to apply', d.lowRank.mergedFlops, d.lowRank.separateFlops], ['rank', `≤ ${d.lowRank.rank}`, `≤ ${d.lowRank.rank}`]], [1, 2], true)) : undefined,
       section('Notes', el('ul', {}, ...d.notes.map((n) => el('li', { text: n })))),
-    );
+    ];
+    if (!form) {
+      form = buildForm();
+      root.replaceChildren(el('header'), el('section', { id: 'settings' }), section('Sizes', form), el('div', { id: 'walkthrough' }));
+    }
+    root.firstElementChild.replaceWith(header(d));
+    document.getElementById('settings').replaceChildren(el('h2', { text: 'Settings' }), table(['setting', 'value'], d.settings));
+    document.getElementById('walkthrough').replaceChildren(...body.filter(Boolean));
+    fillForm(d);
   }
 
   window.addEventListener('message', (event) => {
     const message = event.data;
-    if (!message || (message.type !== 'explain' && message.type !== 'none')) return;
-    current = message;
-    if (message.type === 'explain') vscode.setState({ target: message.target, inputs: message.data.inputs });
-    render(current);
+    if (!message || typeof message.type !== 'string') return;
+    if (message.type === 'invalid') {
+      asked = false;
+      showErrors(message.errors || {});
+    }
+    else if (message.type === 'copied') copied(message.ok === true);
+    else if (message.type === 'explain' || message.type === 'none') {
+      if (message.type === 'explain') vscode.setState({ target: message.target, inputs: message.data.inputs });
+      render(message);
+    }
   });
   vscode.postMessage({ type: 'ready' });
 })();

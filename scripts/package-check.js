@@ -47,15 +47,14 @@ function main() {
   }
   fs.rmSync(out, { force: true });
   const vsce = path.join(ROOT, 'node_modules/@vscode/vsce/vsce');
-  // --allow-missing-repository: no public repository yet, and vsce would otherwise ask (CI has no stdin).
-  const args = [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--out', out];
+  const args = [vsce, 'package', '--no-dependencies', '--out', out];
   if (run(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] }) !== 0) return fail('vsce package failed');
 
   const { entries, read } = zipEntries(out);
   const files = entries.map(e => e.name).filter(n => !n.endsWith('/'));
   const problems = [];
   const need = ['extension/package.json', 'extension/dist/extension.js', 'extension/readme.md',
-    'extension/changelog.md', 'extension/LICENSE.txt'];
+    'extension/changelog.md', 'extension/LICENSE.txt', `extension/${pkg.icon}`];
   const lower = new Set(files.map(f => f.toLowerCase()));
   for (const f of need) if (!lower.has(f.toLowerCase())) problems.push(`missing ${f}`);
   // Every grammar the build produced must ship: the extension loads them at run time.

@@ -2,8 +2,10 @@
 // End-to-end check of what a person sees: packages the extension (npm run package), installs the
 // .vsix into code-server the way a user would (--install-extension), opens examples/ in headless
 // Chromium and drives the workbench with the keyboard and mouse: CodeLens text, hover text, the
-// Problems panel, a quick fix through the light bulb (Ctrl+.), and the command palette.
-// Screenshots of each step go to test-output/e2e/.
+// Problems panel, a quick fix through the light bulb (Ctrl+.), the command palette, the Explain panel
+// in a 500-pixel-wide editor group, the short hover and its More link, each CodeLens / inline mode, and
+// the model sizing panel in a 500-pixel group.
+// Screenshots of each step go to test-output/e2e/ (11-lens-hover-panel.png is the README's picture).
 //   node scripts/run-e2e.js                 package, install, test
 //   node scripts/run-e2e.js --vsix=x.vsix   test an existing package
 //   node scripts/run-e2e.js --dev           load the working tree as a development extension
@@ -14,6 +16,9 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const { ROOT, ensureCodeServer, copyToTemp, run, startCodeServer, launchChromium, remoteUri } = require('./lib-codeserver');
+const { flat, workbench } = require('./e2e-workbench');
+const { surfaceSteps } = require('./e2e-surfaces');
+const { modelSteps } = require('./e2e-model');
 
 const OUT = path.join(ROOT, 'test-output', 'e2e');
 const arg = (name) => process.argv.slice(2).find(a => a === `--${name}` || a.startsWith(`--${name}=`));
@@ -35,9 +40,6 @@ async function step(name, fn) {
   }
 }
 
-/** Whitespace-collapsed text, as a person reads it. */
-const flat = (s) => s.replace(/\s+/g, ' ').trim();
-
 async function main() {
   const t0 = Date.now();
   fs.rmSync(OUT, { recursive: true, force: true });
@@ -53,6 +55,8 @@ async function main() {
   }
   // A copy: the test types into files and applies a fix, and examples/ must stay as it is.
   const examples = copyToTemp(path.join(ROOT, 'examples'));
+  // GPT-2 small as the tests check it, for the model panel: its activations are followed.
+  fs.copyFileSync(path.join(ROOT, 'test/fixtures/models/pytorch/gpt.py'), path.join(examples, 'gpt2_small.py'));
   const server = await startCodeServer({ verbose: !!process.env.VERBOSE, installVsix: vsix });
   console.log(`[e2e] code-server up in ${server.startMs} ms`);
   const context = await launchChromium();
@@ -60,51 +64,16 @@ async function main() {
     page = context.pages()[0] || await context.newPage();
     page.setDefaultTimeout(30000);
     const shot = (n) => page.screenshot({ path: path.join(OUT, n) });
+    // A part of the window only (the README's pictures): the editors, or one editor group.
+    const shotOf = async (n, locator) => page.screenshot({ path: path.join(OUT, n), clip: await locator.boundingBox() });
     const payload = JSON.stringify([
       ...(dev ? [['extensionDevelopmentPath', remoteUri(server.port, process.env.EXT_DEV_PATH || ROOT)]] : []),
       ['skipWelcome', 'true'],
     ]);
     await page.goto(`${server.url}/?folder=${encodeURIComponent(examples)}&payload=${encodeURIComponent(payload)}`);
 
-    // Monaco renders spaces in code as no-break spaces: match any white space.
-    const loose = (text) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s'));
-    const editorLine = (text) => page.locator('.editor-instance .view-line', { hasText: loose(text) }).first();
-    async function openFile(name, firstText) {
-      await page.keyboard.press('Control+P');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor();
-      await input.fill(name);
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
-      await page.keyboard.press('Enter');
-      await editorLine(firstText).waitFor();
-    }
-    // Screen box of a word inside an editor line. Monaco puts several words in one token span,
-    // so measure the characters themselves with a DOM Range.
-    async function wordBox(line, word) {
-      return line.evaluate((el, w) => {
-        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-          const at = n.data.indexOf(w);
-          if (at < 0) continue;
-          const r = document.createRange();
-          r.setStart(n, at);
-          r.setEnd(n, at + w.length);
-          const { x, y, width, height } = r.getBoundingClientRect();
-          return { x, y, width, height };
-        }
-        throw new Error(`"${w}" not found in the line`);
-      }, word);
-    }
-    async function goTo(line, col) { // Ctrl+G, as a person would, to put the cursor on a squiggle
-      await page.keyboard.press('Control+G');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor();
-      // Type only into the "Go to Line" box (prefilled ':'), never into the file.
-      await page.waitForFunction(() => document.querySelector('.quick-input-widget input')?.value === ':');
-      await input.fill(`:${line}:${col}`);
-      await page.keyboard.press('Enter');
-      await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
-    }
+    const wb = workbench(page);
+    const { editorLine, openFile, wordBox, goTo, panel } = wb;
 
     await step('workbench opens examples/', async () => {
       await page.locator('.monaco-workbench').waitFor();
@@ -191,8 +160,6 @@ async function main() {
       await page.keyboard.press('Escape');
     });
 
-    // The panel lives in nested iframes: iframe.webview > #active-frame.
-    const panel = () => page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
     // The rest of the panel, section by section, as a reader scrolls it.
     async function panelSections(prefix) {
       for (const [i, title] of ['Data flow', 'Parameters', 'Why W_Q and W_K are two matrices'].entries()) {
@@ -230,6 +197,8 @@ async function main() {
       await panelSections('09');
     });
 
+    await surfaceSteps({ page, step, shot, shotOf, wb });
+
     await step('the panel reads well in a dark theme', async () => {
       await editorLine('import torch.nn as nn').click({ position: { x: 5, y: 5 } }); // keyboard focus in the editor
       await page.keyboard.press('Control+K');
@@ -243,6 +212,8 @@ async function main() {
       await shot('10-explain-dark.png');
       await panelSections('10');
     });
+
+    await modelSteps({ page, step, shot, shotOf, wb });
   } finally {
     await context.close();
     await server.stop();

@@ -30,7 +30,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   for (const p of problems) process.stderr.write(`attention-lens: ${p}\n`);
   const reports = await analyzeFiles(files);
   const code = exitCode(reports, problems.length > 0);
-  const output = command.format === 'json' ? toJson(reports) : command.format === 'sarif' ? toSarif({ reports, problems, version: packageVersion(), exitCode: code }) : toText(reports, problems.length, paint(wantsColour(process.env, process.stdout.isTTY === true)));
+  const output = command.format === 'json' ? toJson(reports, command.sizing) : command.format === 'sarif' ? toSarif({ reports, problems, version: packageVersion(), exitCode: code }) : toText(reports, problems.length, paint(wantsColour(process.env, process.stdout.isTTY === true)));
   process.stdout.write(output);
   return code;
 }

@@ -1,9 +1,10 @@
 /** The command line as eslint, ruff and tsc read theirs: options anywhere, `--` ends them. */
+import { DEFAULT_SIZING, OPTIMIZERS, WEIGHT_DTYPES, type SizingOptions } from '../core/memory';
 
 export type Format = 'text' | 'json' | 'sarif';
 
 export type Command =
-  | { readonly kind: 'analyse'; readonly format: Format; readonly paths: readonly string[] }
+  | { readonly kind: 'analyse'; readonly format: Format; readonly paths: readonly string[]; readonly sizing: SizingOptions }
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
   | { readonly kind: 'usage-error'; readonly message: string };
@@ -18,14 +19,34 @@ the shape errors the framework would raise.
 options:
   --format text|json|sarif  output format (default: text; sarif is SARIF 2.1.0 for code scanning)
   --json                    same as --format json
+  --dtype fp32|bf16|fp16|int8|int4
+                            storage type of a model's sizing in JSON: KV cache, activations (default bf16)
+  --optimizer adamwMixed|adamwFp32|sgdMomentum
+                            optimizer of a model's training memory in JSON (default adamwMixed)
+  --batch N, --seq N        batch size and sequence length of the activations, FLOPs and KV cache in
+                            JSON (default 1 and 1024)
   -h, --help                show this help
   --version                 show the version
 
 exit status: 0 clean, 1 an error diagnostic was found, 2 bad usage or a path or file that could not be
 read or parsed (the other paths are still analysed).`;
 
+/** Options that take a value (`--seq 2048` or `--seq=2048`): what each accepts, and where it goes. */
+const VALUED: Readonly<Record<string, { readonly accepts: string; readonly read: (v: string) => Partial<{ format: Format } & SizingOptions> | undefined }>> = {
+  '--format': { accepts: 'text, json or sarif', read: (v) => (FORMATS.includes(v as Format) ? { format: v as Format } : undefined) },
+  '--dtype': { accepts: WEIGHT_DTYPES.join(', '), read: (v) => (WEIGHT_DTYPES.includes(v as SizingOptions['dtype']) ? { dtype: v as SizingOptions['dtype'] } : undefined) },
+  '--optimizer': { accepts: OPTIMIZERS.join(', '), read: (v) => (OPTIMIZERS.includes(v as SizingOptions['optimizer']) ? { optimizer: v as SizingOptions['optimizer'] } : undefined) },
+  '--batch': { accepts: 'a positive whole number', read: (v) => positive(v, (batch) => ({ batch })) },
+  '--seq': { accepts: 'a positive whole number', read: (v) => positive(v, (sequence) => ({ sequence })) },
+};
+
+function positive<T>(v: string, make: (n: number) => T): T | undefined {
+  const n = Number(v);
+  return /^[0-9]+$/.test(v) && Number.isSafeInteger(n) && n > 0 ? make(n) : undefined;
+}
+
 export function parseArgs(argv: readonly string[]): Command {
-  let format: Format = 'text';
+  let settings: { format: Format } & SizingOptions = { format: 'text', ...DEFAULT_SIZING };
   const paths: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -36,19 +57,23 @@ export function parseArgs(argv: readonly string[]): Command {
     if (arg === '-h' || arg === '--help') return { kind: 'help' };
     if (arg === '--version') return { kind: 'version' };
     if (arg === '--json') {
-      format = 'json';
+      settings = { ...settings, format: 'json' };
       continue;
     }
-    if (arg === '--format' || arg.startsWith('--format=')) {
-      const value = arg === '--format' ? argv[++i] : arg.slice('--format='.length);
-      if (value === undefined) return { kind: 'usage-error', message: '--format needs a value: text, json or sarif' };
-      if (!FORMATS.includes(value as Format)) return { kind: 'usage-error', message: `unknown format ${value} (text, json or sarif)` };
-      format = value as Format;
+    const name = arg.split('=')[0];
+    const option = VALUED[name];
+    if (option) {
+      const value = arg === name ? argv[++i] : arg.slice(name.length + 1);
+      if (value === undefined) return { kind: 'usage-error', message: `${name} needs a value: ${option.accepts}` };
+      const read = option.read(value);
+      if (!read) return { kind: 'usage-error', message: name === '--format' ? `unknown format ${value} (${option.accepts})` : `${name} ${value}: expected ${option.accepts}` };
+      settings = { ...settings, ...read };
       continue;
     }
     if (arg.startsWith('-')) return { kind: 'usage-error', message: `unknown option ${arg}` };
     paths.push(arg);
   }
   if (!paths.length) return { kind: 'usage-error', message: 'no path given' };
-  return { kind: 'analyse', format, paths };
+  const { format, ...sizing } = settings;
+  return { kind: 'analyse', format, paths, sizing };
 }

@@ -1,30 +1,49 @@
 /** `--format json`: one entry per file, with its layers, models and diagnostics in source order. */
 import type { LayerInstance } from '../core/layer';
-import { bytesOf, TRAINING_BYTES, WEIGHT_BYTES, type Sizing } from '../core/sizing';
+import { bytesOf, DEFAULT_SIZING, TRAINING_BYTES, WEIGHT_BYTES, type SizingOptions } from '../core/memory';
+import type { Sizing } from '../core/sizing';
+import { sizingFigures } from '../core/sizingFigures';
 import type { Poly } from '../core/symbolic';
 import { exactCount, inSourceOrder, isFailed, layerCount, type FileReport } from './report';
 
-export function toJson(reports: readonly FileReport[]): string {
-  return `${JSON.stringify({ files: reports.map(fileJson) })}\n`;
+export function toJson(reports: readonly FileReport[], options: SizingOptions = DEFAULT_SIZING): string {
+  return `${JSON.stringify({ files: reports.map((r) => fileJson(r, options)) })}\n`;
 }
 
 /** A count as a JSON number where one holds it exactly, else its decimal string; null when not known. */
-function exact(p: Poly | undefined): number | string | null {
-  const c = p?.constant;
+function exact(p: Poly | bigint | undefined): number | string | null {
+  const c = typeof p === 'bigint' ? p : p?.constant;
   if (c === undefined) return null;
   return Number.isSafeInteger(Number(c)) ? Number(c) : c.toString();
 }
 
-/** What the model is sized with: parameters by kind, weights and training memory in bytes, KV cache per token. */
-function sizingJson(s: Sizing) {
+/**
+ * What the model is sized with: parameters by kind, weights and training memory in bytes, KV cache per token;
+ * then, for the storage type, optimizer, batch and sequence length chosen, the KV cache of that context, the
+ * FLOPs, and the activations autograd keeps (or why they are not known).
+ */
+function sizingJson(s: Sizing, options: SizingOptions) {
   const table = <K extends string>(per: Record<K, number>, n: Poly) => Object.fromEntries(Object.entries(per).map(([k, b]) => [k, exact(bytesOf(n, b as number))]));
+  const training = (t: { trainable: number; frozen: number }) => {
+    const trainable = s.trainable && bytesOf(s.trainable, t.trainable)?.constant;
+    const frozen = s.frozen && bytesOf(s.frozen, t.frozen)?.constant;
+    return exact(trainable !== undefined && frozen !== undefined ? trainable + frozen : undefined);
+  };
+  const f = sizingFigures(s, options);
+  const a = f.activations;
   return {
     embedding: exact(s.embedding),
     nonEmbedding: exact(s.nonEmbedding),
+    trainable: exact(s.trainable),
+    frozen: exact(s.frozen),
     weightBytes: table(WEIGHT_BYTES, s.params),
-    trainingBytes: table(TRAINING_BYTES, s.params),
+    trainingBytes: Object.fromEntries(Object.entries(TRAINING_BYTES).map(([k, t]) => [k, training(t)])),
     attentionLayers: exact(s.attentionLayers),
     kvCachePerToken: s.kvPerToken ? { numbers: exact(s.kvPerToken), bytes: table({ fp16: 2, bf16: 2, fp32: 4, int8: 1 }, s.kvPerToken) } : null,
+    options,
+    kvCacheBytes: exact(f.kvCacheBytes),
+    flops: f.flops ? { forwardPerToken: exact(f.flops.forwardPerToken), trainingPerToken: exact(f.flops.trainingPerToken), trainingStep: exact(f.flops.trainingStep) } : null,
+    activations: 'unknown' in a ? { bytes: null, unknown: a.unknown } : { bytes: exact(a.bytes), layers: a.layers.map((l) => ({ path: l.path, kind: l.kind, calls: l.calls, bytes: exact(l.bytes) })) },
   };
 }
 
@@ -43,7 +62,7 @@ function attentionJson(layer: LayerInstance) {
 }
 
 /** One file's entry: the one place to extend when the analysis gains fields. */
-function fileJson(r: FileReport): object {
+function fileJson(r: FileReport, options: SizingOptions): object {
   const head = { path: r.path, language: r.language };
   if (isFailed(r)) return { ...head, error: r.error, layers: [], modules: [], diagnostics: [] };
   const at = (span: { startLine: number; startChar: number }) => r.locate(span.startLine, span.startChar);
@@ -70,7 +89,7 @@ function fileJson(r: FileReport): object {
     }),
     instances: inSourceOrder(r.analysis.instances).map((i) => {
       const { cell, line } = at(i.span);
-      return { class: i.className, ...(cell === undefined ? {} : { cell }), line, ...exactCount(i.summary.params), ...(i.sizing ? { sizing: sizingJson(i.sizing) } : {}) };
+      return { class: i.className, ...(cell === undefined ? {} : { cell }), line, ...exactCount(i.summary.params), ...(i.sizing ? { sizing: sizingJson(i.sizing, options) } : {}) };
     }),
     diagnostics: inSourceOrder(r.analysis.findings).map((f) => ({ ...at(f.span), severity: f.severity, code: f.code, message: f.message })),
   };

@@ -30,7 +30,7 @@ export const RULES: readonly Rule[] = [
   {
     id: 'non-integer-size',
     summary: 'A size the framework rejects: not an integer.',
-    help: 'Layer sizes must be integers: PyTorch raises TypeError for a float such as 384.0. Use // for integer division.',
+    help: 'Layer sizes must be whole numbers: PyTorch raises TypeError for a float such as 384.0, js-pytorch and TensorFlow.js throw creating the weights. Divide with // in Python, round with Math.floor in TypeScript; the editor offers these as quick fixes.',
   },
   {
     id: 'sequential-mismatch',

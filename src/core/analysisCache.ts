@@ -27,8 +27,20 @@ export interface Construction {
   readonly summary?: ModuleSummary;
 }
 
+/** A model class built by a call inside other code, as one run built it: its tree until every run is over, then its total. */
+export interface PartRecord {
+  readonly className: string;
+  readonly span: Span;
+  readonly context: string;
+  /** Built by a run whose own parameters were not given: its total is in names, no model's. */
+  readonly symbolic: boolean;
+  readonly tree?: ModuleTree;
+  readonly summary?: ModuleSummary;
+}
+
 export interface BuildOutputs {
   readonly records: [number, SiteRecord][];
+  readonly parts: PartRecord[];
   readonly flows: Finding[];
   readonly constructions: [string, Construction][];
   readonly hints: { span: Span; features: Poly }[];
@@ -66,10 +78,16 @@ export class AnalysisCache {
       related: f.related?.map((r) => ({ ...r, span: span(r.span) })),
       fixes: f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, span: span(e.span) })) })),
     });
-    for (const build of this.builds.values()) {
+    for (const [key, build] of this.builds) {
       const o = build.outputs;
+      // Messages name lines ("nn.Linear (line 113) expects …"): a build that reported anything runs again.
+      if (lineDelta !== 0 && (o.flows.length > 0 || o.records.some(([, r]) => r.findings.length > 0))) {
+        this.builds.delete(key);
+        continue;
+      }
       build.outputs = {
         records: o.records.map(([at, r]) => [at >= oldEnd ? at + delta : at, { ...r, findings: r.findings.map(finding) }]),
+        parts: o.parts.map((p) => ({ ...p, span: span(p.span) })),
         flows: o.flows.map(finding),
         constructions: o.constructions,
         hints: o.hints.map((h) => ({ ...h, span: span(h.span) })),

@@ -24,12 +24,15 @@ import { Dicts } from './interp/dicts';
 import { subscript } from './interp/items';
 import { comprehension, dictDisplay, fstring, listDisplay } from './interp/displays';
 import { arithmetic, compare, unary } from './interp/arith';
-import { countOf, itemsOf } from './interp/builtins';
 import { ShapeChecks } from './interp/shapeChecks';
 import { ClassModel } from './interp/classes';
 import { TorchApi } from './interp/torchApi';
 import { TfjsLayerClasses } from './interp/tfjsLayerClasses';
+import { RequiresGrad } from './interp/requiresGrad';
+import { iterationOf, type Iteration } from './interp/iteration';
+import { reportRaise, type RaiseSite } from './interp/raises';
 import { newShared, type Hooks, type Reads, type Shared } from './interp/hooks';
+import type { TorchTape } from './activations/torchTape';
 
 export class Evaluator implements Interp {
   readonly moduleFrame: Frame;
@@ -44,6 +47,7 @@ export class Evaluator implements Interp {
   readonly names: Names;
   readonly assignments: Assignments;
   readonly dicts: Dicts;
+  readonly grads: RequiresGrad;
   readonly repeats: Poly[] = [];
   /** The offsets of the calls some run evaluated. */
   readonly reached = new Set<number>();
@@ -62,6 +66,10 @@ export class Evaluator implements Interp {
   reads: Reads | undefined;
   /** Above 0 while what is met proves no error (a Sequential's inner layers, runs with names for sizes). */
   quiet = 0;
+  /** Set while one forward() is followed for the tensors autograd keeps (activations/follow.ts), in every file's evaluator. */
+  get tape(): TorchTape | undefined {
+    return this.shared.tape;
+  }
 
   /** Runs `work` reporting no shape error. */
   quietly<T>(work: () => T): T {
@@ -92,6 +100,7 @@ export class Evaluator implements Interp {
     this.names = new Names(this);
     this.assignments = new Assignments(this);
     this.dicts = new Dicts(this.shared.journal, this.assignments.fieldsOwner);
+    this.grads = new RequiresGrad(this.shared);
     this.checks = new ShapeChecks((f) => {
       if (this.quiet === 0) this.hooks.report(f);
     }, this.flows.attention);
@@ -188,14 +197,21 @@ export class Evaluator implements Interp {
         return this.member(this.eval(e.object, frame), e.id);
       case 'index': {
         const obj = this.eval(e.object, frame);
-        return obj.t === 'dict' && this.dicts.isTainted(obj) ? UNKNOWN : subscript(obj, this.eval(e.index, frame), (o, id) => this.member(o, id));
+        const key = this.eval(e.index, frame);
+        const item = obj.t === 'dict' && this.dicts.isTainted(obj) ? UNKNOWN : subscript(obj, key, (o, id) => this.member(o, id));
+        return this.tape && obj.t === 'tensor' ? this.tape.subscript(obj, key, item) : item;
       }
       case 'binary':
         return this.binary(e.op, this.eval(e.left, frame), this.eval(e.right, frame), e.span);
-      case 'unary':
-        return unary(e.op, this.eval(e.operand, frame));
+      case 'unary': {
+        const operand = this.eval(e.operand, frame);
+        const result = unary(e.op, operand);
+        return this.tape && operand.t === 'tensor' ? this.tape.unary(e.op, operand, result) : result;
+      }
       case 'compare': {
-        const result = compare(e.op, this.eval(e.left, frame), this.eval(e.right, frame));
+        const [l, r] = [this.eval(e.left, frame), this.eval(e.right, frame)];
+        const result = compare(e.op, l, r);
+        if (this.tape && (l.t === 'tensor' || r.t === 'tensor')) return this.tape.compare(e.op, l, r, result);
         return result.t === 'unknown' ? SCALAR : result;
       }
       case 'logic': {
@@ -209,6 +225,7 @@ export class Evaluator implements Interp {
       case 'cond': {
         const t = truthy(this.eval(e.test, frame));
         if (t !== undefined) return this.eval(t ? e.then : e.otherwise, frame);
+        this.tape?.uncertain('a conditional expression whose condition is not known');
         const [a, b] = [this.eval(e.then, frame), this.eval(e.otherwise, frame)];
         return a === b || (a.t !== 'module' && a.t !== 'layer' && (compare('==', a, b) as { v?: boolean }).v === true) ? a : eitherOf(a, b);
       }
@@ -235,21 +252,15 @@ export class Evaluator implements Interp {
     }
   }
 
-  iteration(v: Value): { values?: readonly Value[]; count?: Poly; item?: Value } {
-    if (v.t === 'module' && !v.items) {
-      const children = [...v.tree.children.values()];
-      if (children.some((c) => c.repeat)) return children.length === 1 ? { count: children[0].repeat, item: this.torch.asValue(children[0]) } : {};
-      return { values: children.map((c) => this.torch.asValue(c)), count: Poly.int(children.length) };
-    }
-    if (v.t === 'module' && v.items) return { values: v.items, count: Poly.int(v.items.length) };
-    if (v.t === 'repeat') return { count: v.count, item: v.item };
-    return { values: itemsOf(v), count: countOf(v) };
+  iteration(v: Value): Iteration {
+    return iterationOf(this, v);
   }
 
   // ---- attributes and items -----------------------------------------------------------------------
 
   member(obj: Value, id: string): Value {
-    return memberOf(this, obj, id);
+    const v = memberOf(this, obj, id);
+    return this.tape && obj.t === 'tensor' ? this.tape.member(obj, id, v) : v;
   }
 
   assign(target: Expr, value: Value, frame: Frame, source?: Expr): void {
@@ -261,7 +272,7 @@ export class Evaluator implements Interp {
   }
 
   recorded(): number {
-    return this.hooks.recorded?.() ?? 0;
+    return (this.hooks.recorded?.() ?? 0) + (this.tape?.tape.size ?? 0);
   }
 
   varied(since: number): void {
@@ -286,18 +297,16 @@ export class Evaluator implements Interp {
     return other;
   }
 
-  /** A raise certain to happen while a model is built: what is raised, with its message where known. */
-  raised(span: Span, what: { readonly raise?: Expr; readonly message?: Expr }, frame: Frame): void {
-    if (this.shared.unsure > 0 || this.shared.building === 0 || !this.hooks.raised) return;
-    const call = what.raise?.k === 'call' ? what.raise : undefined;
-    const exception = what.raise ? (call?.callee ?? what.raise) : undefined;
-    const name = exception?.k === 'name' ? exception.id : exception?.k === 'attr' ? exception.id : what.raise ? 'an exception' : 'AssertionError';
-    const text = what.message ?? call?.args[0]?.value;
-    const message = text && this.eval(text, frame);
-    this.hooks.raised(span, name, message?.t === 'str' ? message.v : undefined);
+  raised(span: Span, what: RaiseSite, frame: Frame): void {
+    reportRaise(this, span, what, frame);
   }
 
-  binary(op: string, l: Value, r: Value, span?: Span): Value {
+  binary(op: string, l: Value, r: Value, span?: Span, inPlace = false): Value {
+    const result = this.arithmetic(op, l, r, span);
+    return this.tape && [l, r].some((v) => v.t === 'tensor' || v.t === 'param') ? this.tape.binary(op, l, r, inPlace, result) : result;
+  }
+
+  private arithmetic(op: string, l: Value, r: Value, span?: Span): Value {
     // In TypeScript `+` on tensors is no tensor operation (js-pytorch and TF.js use add()): nothing to check.
     if (l.t === 'tensor' && r.t === 'tensor') return this.checks.broadcast(op, l, r, this.language === 'python' ? span : undefined);
     if (this.language === 'python' && op !== '@') this.checks.withParameter(op, l, r, span);

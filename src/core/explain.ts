@@ -8,60 +8,59 @@ import type { AttentionShape, LayerInstance } from './layer';
 import { tensorSize, totalParams } from './layer';
 import { dimText } from './catalog/spec';
 import { Poly } from './symbolic';
-
-export const DTYPES = { float32: 4, bfloat16: 2, float16: 2, float64: 8 } as const;
-export type Dtype = keyof typeof DTYPES;
-
-export interface ExplainInputs {
-  /** Batch size. */
-  readonly batch: number;
-  /** Query sequence length. */
-  readonly queryLength: number;
-  /** Key/value sequence length. */
-  readonly keyLength: number;
-  readonly dtype: Dtype;
-}
-
-export const DEFAULT_INPUTS: ExplainInputs = { batch: 8, queryLength: 128, keyLength: 128, dtype: 'float32' };
+import { DEFAULT_INPUTS, DTYPES, type ExplainInputs } from './explainInputs';
+import { bytesText, flopsText } from './units';
 
 /** A number or formula, ready to show: exact digits, or the polynomial when a size is a symbol. */
 export type Quantity = string;
+
+/** A FLOP count or a size in bytes: exact (digits or formula) and in a unit people read (`5.25 GFLOP`). */
+export interface Amount {
+  readonly exact: Quantity;
+  readonly text: string;
+}
 
 export interface Step {
   readonly name: string;
   readonly formula: string;
   readonly shape: string;
-  readonly flops: Quantity;
+  readonly flops: Amount;
   /** What autograd keeps from this step for the backward pass, and how much. */
   readonly saved: string;
   readonly savedElements: Quantity;
+  readonly savedBytes: Amount;
   readonly parameters: boolean;
 }
 
-type RawStep = Omit<Step, 'flops' | 'savedElements'> & { readonly flops: Poly; readonly savedElements: Poly };
+type RawStep = Omit<Step, 'flops' | 'savedElements' | 'savedBytes'> & { readonly flops: Poly; readonly savedElements: Poly };
 
 export interface ParameterRow {
   readonly name: string;
   readonly role: string;
   readonly shape: string;
   readonly count: Quantity;
-  readonly bytes: Quantity;
+  readonly bytes: Amount;
 }
 
 export interface ExplainData {
+  /** `nn.MultiheadAttention at model.py:12`: the layer and where it is. */
   readonly title: string;
+  readonly name: string;
+  readonly where: string;
   readonly layout: AttentionShape['layout'];
+  /** Whether queries, keys and values can be one input here (not with cross attention or kdim/vdim ≠ E), and whether they are. */
+  readonly selfAttention: { readonly possible: boolean; readonly on: boolean };
   readonly settings: readonly (readonly [string, string])[];
   readonly inputs: ExplainInputs;
   readonly steps: readonly Step[];
   readonly parameters: readonly ParameterRow[];
   readonly totalParameters: Quantity;
-  readonly totalBytes: Quantity;
+  readonly totalBytes: Amount;
   readonly withoutParameters: readonly string[];
-  readonly scores: { readonly elements: Quantity; readonly bytes: Quantity };
-  readonly totalFlops: Quantity;
+  readonly scores: { readonly elements: Quantity; readonly bytes: Amount };
+  readonly totalFlops: Amount;
   readonly savedElements: Quantity;
-  readonly savedBytes: Quantity;
+  readonly savedBytes: Amount;
   readonly lowRank?: {
     readonly merged: Quantity;
     readonly separate: Quantity;
@@ -74,6 +73,8 @@ export interface ExplainData {
 }
 
 const q = (p: Poly): Quantity => dimText(p);
+const flops = (p: Poly): Amount => ({ exact: q(p), text: p.constant !== undefined ? flopsText(p.constant) : `${q(p)} FLOPs` });
+const inBytes = (p: Poly): Amount => ({ exact: q(p), text: p.constant !== undefined ? bytesText(p.constant) : `${q(p)} bytes` });
 const n = (x: number | bigint) => Poly.int(x);
 const TWO = n(2);
 
@@ -109,12 +110,16 @@ function attentionTensors(layer: LayerInstance) {
 export function explain(layer: LayerInstance, where: string, inputs: ExplainInputs = DEFAULT_INPUTS): ExplainData | undefined {
   const a = layer.attention;
   if (!a) return undefined;
-  const N = n(inputs.batch);
-  const L = n(inputs.queryLength);
-  const S = n(inputs.keyLength);
-  const bytes = n(DTYPES[inputs.dtype]);
   const h = a.heads;
   const E = a.embed;
+  // One tensor read three times is saved once by autograd, and its length is the keys' length too.
+  const possible = !a.cross && a.kdim.equals(E) && a.vdim.equals(E);
+  const self = possible && inputs.selfAttention;
+  const N = n(inputs.batch);
+  const L = n(inputs.queryLength);
+  const S = self ? L : n(inputs.keyLength);
+  const bytes = n(DTYPES[inputs.dtype]);
+  const X = (role: string) => (self ? 'X' : `X_${role}`);
   const dk = a.headDim ?? Poly.symbol('d_k');
   const keras = a.layout === 'keras';
   const written = a.layout === 'module';
@@ -135,30 +140,30 @@ export function explain(layer: LayerInstance, where: string, inputs: ExplainInpu
   const bias = (rows: Poly, cols: Poly) => (a.bias ? rows.mul(cols) : Poly.ZERO);
   const raw: RawStep[] = [
     {
-      name: 'Q = X_q · W_Q' + (a.bias ? ' + b_Q' : ''),
+      name: `Q = ${X('q')} · W_Q` + (a.bias ? ' + b_Q' : ''),
       formula: keras ? 'einsum over the query features into h heads of keyDim' : 'one matrix product for all heads at once',
       shape: keras ? dims('N', 'L', h, dk) : bsd('L', qProj),
       flops: TWO.mul(N).mul(L).mul(E).mul(qProj).add(bias(N.mul(L), qProj)),
-      saved: 'X_q (for the gradient of W_Q)',
+      saved: self ? 'X, once for Q, K and V (for the gradients of W_Q, W_K and W_V)' : 'X_q (for the gradient of W_Q)',
       savedElements: N.mul(L).mul(E),
       parameters: true,
     },
     {
-      name: 'K = X_k · W_K' + (a.bias ? ' + b_K' : ''),
+      name: `K = ${X('k')} · W_K` + (a.bias ? ' + b_K' : ''),
       formula: a.kdim.equals(E) || keras ? 'keys projected to the heads' : 'kdim ≠ E: keys come in with kdim features',
       shape: keras ? dims('N', 'S', h, dk) : bsd(`S${extraKv}`, kProj),
       flops: TWO.mul(N).mul(S).mul(a.kdim).mul(kProj).add(bias(N.mul(S), kProj)),
-      saved: 'X_k',
-      savedElements: N.mul(S).mul(a.kdim),
+      saved: self ? 'nothing more: X is already kept' : 'X_k',
+      savedElements: self ? Poly.ZERO : N.mul(S).mul(a.kdim),
       parameters: true,
     },
     {
-      name: 'V = X_v · W_V' + (a.bias ? ' + b_V' : ''),
+      name: `V = ${X('v')} · W_V` + (a.bias ? ' + b_V' : ''),
       formula: a.vdim.equals(E) || keras ? 'values projected to the heads' : 'vdim ≠ E: values come in with vdim features',
       shape: keras ? dims('N', 'S', h, dv) : bsd(`S${extraKv}`, vProj),
       flops: TWO.mul(N).mul(S).mul(a.vdim).mul(vProj).add(bias(N.mul(S), vProj)),
-      saved: 'X_v',
-      savedElements: N.mul(S).mul(a.vdim),
+      saved: self ? 'nothing more: X is already kept' : 'X_v',
+      savedElements: self ? Poly.ZERO : N.mul(S).mul(a.vdim),
       parameters: true,
     },
     {
@@ -223,7 +228,7 @@ export function explain(layer: LayerInstance, where: string, inputs: ExplainInpu
     role: t.role ?? roleOf(t.name),
     shape: `[${t.shape.map((d) => (d.constant !== undefined ? String(d.constant) : d.toString())).join(', ')}]`,
     count: q(tensorSize(t)),
-    bytes: q(tensorSize(t).mul(bytes)),
+    bytes: inBytes(tensorSize(t).mul(bytes)),
   }));
   const total = totalParams(tensors);
   const scores = N.mul(h).mul(L).mul(Skv);
@@ -231,27 +236,31 @@ export function explain(layer: LayerInstance, where: string, inputs: ExplainInpu
   const kvCache = N.mul(S).mul(kvh).mul(dk.add(dv));
   const flopsTotal = raw.reduce((acc, s) => acc.add(s.flops), Poly.ZERO);
   const saved = raw.reduce((acc, s) => acc.add(s.savedElements), Poly.ZERO);
-  const steps: Step[] = raw.map((s) => ({ ...s, flops: q(s.flops), savedElements: q(s.savedElements) }));
+  const steps: Step[] = raw.map((s) => ({ ...s, flops: flops(s.flops), savedElements: q(s.savedElements), savedBytes: inBytes(s.savedElements.mul(bytes)) }));
 
   // Per head, W_Q·W_Kᵀ is E × kdim of rank at most d_k: two thin matrices hold it in d_k·(E + kdim) numbers.
   const merged = E.mul(a.kdim);
   const separate = dk.mul(E.add(a.kdim));
   const mergedFlops = TWO.mul(L).mul(E).mul(a.kdim).add(TWO.mul(L).mul(S).mul(a.kdim));
   const separateFlops = TWO.mul(L).mul(E).mul(dk).add(TWO.mul(S).mul(a.kdim).mul(dk)).add(TWO.mul(L).mul(S).mul(dk));
+  const name = `${layer.framework === 'pytorch' && !written ? 'nn.' : ''}${layer.kind}`;
   return {
-    title: `${layer.framework === 'pytorch' && !written ? 'nn.' : ''}${layer.kind} at ${where}`,
+    title: `${name} at ${where}`,
+    name,
+    where,
     layout: a.layout,
+    selfAttention: { possible, on: self },
     settings: a.settings,
-    inputs,
+    inputs: { ...inputs, keyLength: Number(S.constant), selfAttention: self },
     steps,
     parameters,
     totalParameters: q(total),
-    totalBytes: q(total.mul(bytes)),
+    totalBytes: inBytes(total.mul(bytes)),
     withoutParameters: ['the scaling by 1/√d_k', 'the softmax', 'the weighted sum of the values (weights · V)', 'splitting and concatenating the heads'],
-    scores: { elements: q(scores), bytes: q(scores.mul(bytes)) },
-    totalFlops: q(flopsTotal),
+    scores: { elements: q(scores), bytes: inBytes(scores.mul(bytes)) },
+    totalFlops: flops(flopsTotal),
     savedElements: q(saved),
-    savedBytes: q(saved.mul(bytes)),
+    savedBytes: inBytes(saved.mul(bytes)),
     lowRank: {
       merged: q(merged),
       separate: q(separate),
@@ -266,37 +275,11 @@ export function explain(layer: LayerInstance, where: string, inputs: ExplainInpu
         : written
           ? `Written by hand: W_Q projects to h · d_k = ${q(qProj)} features and W_K, W_V to ${q(kProj)} and ${q(vProj)}; the heads are a reshape of them.`
           : 'In PyTorch the heads split E into h slices of d_k = E / h, so the parameter count does not depend on the number of heads.',
-      `KV cache when generating: N · S · ${q(kvh)} key/value heads · (d_k + d_v) = ${q(kvCache)} numbers (${q(kvCache.mul(bytes))} bytes) for this layer${a.kvHeads ? `, ${q(kvh)} / ${q(h)} of what one key/value head per query head would keep` : ''}.`,
+      `KV cache when generating: N · S · ${q(kvh)} key/value heads · (d_k + d_v) = ${q(kvCache)} numbers (${inBytes(kvCache.mul(bytes)).text}) for this layer${a.kvHeads ? `, ${q(kvh)} / ${q(h)} of what one key/value head per query head would keep` : ''}.`,
       ...(seqFirst ? ['batch_first=False: PyTorch takes and returns (sequence, batch, features).'] : []),
       ...(a.addBiasKv ? ['add_bias_kv=True appends one learned key and value row: S + 1 keys.'] : []),
       'FLOPs count a multiply and an add as two; biases add one per output element.',
+      'Kept for backward counts the tensors autograd saves in training (as PyTorch 1.13 does on the CPU: dropout keeps its full-size scaled mask there, a 1-byte mask on a GPU), each once; it leaves out the parameters and their gradients, the optimizer state, the few numbers autograd keeps as Python scalars (8 bytes each), temporary buffers and the allocator’s overhead.',
     ],
   };
-}
-
-/** The walkthrough as Markdown, for notes and reviews. */
-export function explainMarkdown(d: ExplainData): string {
-  const lines = [
-    `# ${d.title}`,
-    '',
-    `Batch N = ${d.inputs.batch}, query length L = ${d.inputs.queryLength}, key length S = ${d.inputs.keyLength}, ${d.inputs.dtype}.`,
-    '',
-    '| setting | value |', '|---|---|',
-    ...d.settings.map(([k, v]) => `| ${k} | ${v} |`),
-    '',
-    '| step | shape | FLOPs | kept for backward |', '|---|---|---:|---|',
-    ...d.steps.map((s) => `| ${s.name} | ${s.shape} | ${s.flops} | ${s.saved} (${s.savedElements}) |`),
-    '',
-    `Total: ${d.totalFlops} FLOPs; the score matrix holds ${d.scores.elements} numbers (${d.scores.bytes} bytes); ${d.savedElements} numbers (${d.savedBytes} bytes) are kept for backward.`,
-    '',
-    '| parameter | role | shape | count | bytes |', '|---|---|---|---:|---:|',
-    ...d.parameters.map((p) => `| \`${p.name}\` | ${p.role} | ${p.shape} | ${p.count} | ${p.bytes} |`),
-    `| total | | | ${d.totalParameters} | ${d.totalBytes} |`,
-    '',
-    `No parameters in: ${d.withoutParameters.join(', ')}.`,
-    '',
-    ...(d.lowRank ? [d.lowRank.text, ''] : []),
-    ...d.notes.map((x) => `- ${x}`),
-  ];
-  return lines.join('\n');
 }

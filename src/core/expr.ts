@@ -41,7 +41,8 @@ export type Expr =
   | { readonly k: 'name'; readonly id: string; readonly span: Span }
   | { readonly k: 'attr'; readonly object: Expr; readonly id: string; readonly span: Span }
   | { readonly k: 'index'; readonly object: Expr; readonly index: Expr; readonly span: Span }
-  | { readonly k: 'binary'; readonly op: BinaryOp; readonly left: Expr; readonly right: Expr; readonly span: Span }
+  /** `opSpan`: where the operator is written (Python), for a fix that rewrites `/` as `//`. */
+  | { readonly k: 'binary'; readonly op: BinaryOp; readonly left: Expr; readonly right: Expr; readonly span: Span; readonly opSpan?: Span }
   | { readonly k: 'unary'; readonly op: '-' | '+' | 'not'; readonly operand: Expr; readonly span: Span }
   | { readonly k: 'compare'; readonly op: CompareOp; readonly left: Expr; readonly right: Expr; readonly span: Span }
   | { readonly k: 'logic'; readonly op: 'or' | 'and' | 'nullish'; readonly left: Expr; readonly right: Expr; readonly span: Span }

@@ -1,5 +1,4 @@
 /** Numbers and formulas as text: CodeLens titles, hover markdown, CLI rows. */
-import { bytesOf, TRAINING_BYTES, WEIGHT_BYTES, type Sizing } from './sizing';
 import type { LayerResult, SiteValue } from './analysis';
 import type { ModuleSummary } from './modules';
 import type { LayerInstance } from './layer';
@@ -7,6 +6,7 @@ import { tensorSize } from './layer';
 import { dimText } from './catalog/spec';
 import { groupDigits, type Poly } from './symbolic';
 import { codeSpan, escapeMarkdown as md } from './markdown';
+import { bytesText as bytes } from './units';
 
 const FRAMEWORK_NAMES = { pytorch: 'PyTorch', tfjs: 'TensorFlow.js', 'js-pytorch': 'js-pytorch' } as const;
 
@@ -60,18 +60,21 @@ export function hoverMarkdown(layer: LayerInstance, qualifiedName: string, value
   if (built.length > 6) lines.push(`- and ${built.length - 6} more sizes`);
   if (built.length) lines.push('');
   if (c !== undefined && c > 0n) lines.push(`Weights: ${bytes(c * 4n)} in fp32, ${bytes(c * 2n)} in bf16`, '');
-  if (layer.tensors.length) {
-    lines.push('| tensor | shape | count |', '|---|---|---:|');
-    for (const t of layer.tensors) {
-      const size = tensorSize(t);
-      const shape = shapeText(t.shape);
-      const count = size.constant !== undefined ? groupDigits(size.constant) : size.toString();
-      lines.push(`| ${codeSpan(t.name, true)} | ${t.repeat ? `${md(t.repeat.toString())} × ` : ''}${md(shape)} | ${md(count)} |`);
-    }
-    lines.push('');
-  }
+  if (layer.tensors.length) lines.push(...tensorTable(layer), '');
   for (const n of layer.notes) lines.push(`- ${md(n)}`);
   return lines.join('\n');
+}
+
+/** The parameter tensors as a Markdown table: name, shape (with its copies), count. */
+export function tensorTable(layer: LayerInstance): string[] {
+  const lines = ['| tensor | shape | count |', '|---|---|---:|'];
+  for (const t of layer.tensors) {
+    const size = tensorSize(t);
+    const shape = shapeText(t.shape);
+    const count = size.constant !== undefined ? groupDigits(size.constant) : size.toString();
+    lines.push(`| ${codeSpan(t.name, true)} | ${t.repeat ? `${md(t.repeat.toString())} × ` : ''}${md(shape)} | ${md(count)} |`);
+  }
+  return lines;
 }
 
 /** A model total: `124,439,808`, or why there is none. */
@@ -79,6 +82,13 @@ export function formatTotal(summary: ModuleSummary): string {
   const c = summary.params?.constant;
   if (c !== undefined) return groupDigits(c);
   return summary.reason?.startsWith('needs arguments') ? 'needs arguments' : 'not known';
+}
+
+/** `124,439,808 params`, or why there is none, read after the class's name: `GPT: needs arguments`, `GPT: total not known`. */
+export function totalText(summary: ModuleSummary): string {
+  const c = summary.params?.constant;
+  if (c !== undefined) return `${groupDigits(c)} params`;
+  return summary.reason?.startsWith('needs arguments') ? 'needs arguments' : 'total not known';
 }
 
 /** `124.4 M`, `590.6 K`. */
@@ -97,7 +107,7 @@ export function shortCount(n: bigint): string {
 export function moduleLensTitle(summary: ModuleSummary, built?: { readonly name: string; readonly context: string }, attention?: string): string {
   const c = summary.params?.constant;
   const stack = summary.stack ? ` · ${dimText(summary.stack.count)} × ${summary.stack.kind}` : attention ? ` · ${attention}` : '';
-  if (c === undefined) return `${summary.reason?.startsWith('needs arguments') ? 'params need arguments' : 'params not known'}${stack}`;
+  if (c === undefined) return `${totalText(summary)}${stack}`;
   return `${groupDigits(c)} params (${shortCount(c)})${stack}${built ? ` · ${builtWhere(built.name, built.context)}` : ''}`;
 }
 
@@ -110,28 +120,7 @@ export function builtWhere(name: string, context: string): string {
   return outer.startsWith(prefix) && outer.endsWith(')') ? `as built on line ${outer.slice(prefix.length, -1)}` : `in ${outer}`;
 }
 
-function bytes(n: bigint): string {
-  const x = Number(n);
-  if (x >= 2 ** 30) return `${(x / 2 ** 30).toFixed(2)} GiB`;
-  if (x >= 2 ** 20) return `${(x / 2 ** 20).toFixed(1)} MiB`;
-  return `${(x / 2 ** 10).toFixed(1)} KiB`;
-}
-
-/** A model's sizing, below its hover: non-embedding parameters, memory, and the KV cache per token. */
-export function sizingMarkdown(s: Sizing): string {
-  const count = (p: Poly | undefined) => (p?.constant !== undefined ? groupDigits(p.constant) : 'not known');
-  const size = (p: Poly | undefined) => (p?.constant !== undefined ? bytes(p.constant) : 'not known');
-  const lines = [
-    `Non-embedding parameters: ${count(s.nonEmbedding)} (embedding tables: ${count(s.embedding)})`,
-    `Weights: ${size(bytesOf(s.params, WEIGHT_BYTES.fp32))} in fp32, ${size(bytesOf(s.params, WEIGHT_BYTES.bf16))} in bf16 or fp16, ${size(bytesOf(s.params, WEIGHT_BYTES.int8))} in int8, ${size(bytesOf(s.params, WEIGHT_BYTES.int4))} in 4-bit`,
-    `Training with AdamW: ${size(bytesOf(s.params, TRAINING_BYTES.adamwMixed))} (${TRAINING_BYTES.adamwMixed} bytes a parameter, mixed precision or fp32), before activations`,
-  ];
-  if (s.kvPerToken) {
-    const perToken = bytesOf(s.kvPerToken, 2);
-    lines.push(`KV cache: ${count(perToken)} bytes a token in fp16 (${count(s.attentionLayers)} attention layers)${perToken?.constant !== undefined ? `, ${bytes(perToken.constant * 4096n)} for 4,096 tokens` : ''}`);
-  }
-  return lines.map((l) => `- ${l}`).join('\n');
-}
+export { sizingMarkdown } from './sizingText';
 
 /** Attention written by hand, below the class hover: its shape, its tensors by role, what they mean. */
 export function attentionHoverMarkdown(layer: LayerInstance): string {

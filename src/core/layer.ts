@@ -68,6 +68,8 @@ export interface AttentionShape {
   readonly addBiasKv?: boolean;
   readonly batchFirst?: boolean;
   readonly dropout?: boolean;
+  /** nn.MultiheadAttention's dropout probability, where it is a known number. */
+  readonly dropoutRate?: number;
   /** The layer's settings as the panel lists them: [name, value as written or evaluated]. */
   readonly settings: readonly (readonly [string, string])[];
 }

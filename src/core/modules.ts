@@ -105,6 +105,23 @@ export function totalOf(m: ModuleTree): Poly {
   return total;
 }
 
+/** Where `target` sits inside `root`, as `named_modules()` names it (`attn.c_attn`), breadth first. */
+export function pathTo(root: ModuleTree, target: ModuleTree): string | undefined {
+  const visited = new Set<ModuleTree>();
+  const queue: [ModuleTree, string][] = [[root, '']];
+  for (let next = queue.shift(); next; next = queue.shift()) {
+    const [node, path] = next;
+    if (visited.has(node)) continue;
+    visited.add(node);
+    for (const [name, child] of node.children) {
+      const here = path ? `${path}.${name}` : name;
+      if (child === target) return here;
+      queue.push([child, here]);
+    }
+  }
+  return undefined;
+}
+
 /** Whether anything inside could not be followed. */
 export function unknownIn(m: ModuleTree, visited = new Set<ModuleTree>()): string | undefined {
   if (m.unknown) return m.unknown;

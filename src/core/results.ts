@@ -43,6 +43,16 @@ export interface InstanceResult {
   readonly sizing?: Sizing;
 }
 
+/** A model class built by a call inside other code: `self.attn = CausalSelfAttention(config)`. */
+export interface PartResult {
+  readonly className: string;
+  readonly span: Span;
+  /** The total the site's models agree on, or the one its class shows alone (with why there is no number). */
+  readonly summary: ModuleSummary;
+  /** Each distinct total the site gets in the models that build it, with the first model that does. */
+  readonly values: readonly SiteValue[];
+}
+
 /** The feature size known after an assignment in forward(), shown as an inlay hint. */
 export interface SizeHint {
   readonly span: Span;
@@ -56,6 +66,7 @@ export interface Analysis {
   readonly findings: readonly Finding[];
   readonly modules: readonly ModuleResult[];
   readonly instances: readonly InstanceResult[];
+  readonly parts: readonly PartResult[];
 }
 
 /**
@@ -74,6 +85,6 @@ export interface SiteValue {
   readonly context: string;
   /** How many contexts built it with this count. */
   readonly contexts: number;
-  /** What that context built, as the lens says it (`12 heads × 64`, `768 → 3,072`). */
-  readonly summary: string;
+  /** What that context built, as the lens says it (`12 heads × 64`, `768 → 3,072`): for a layer site. */
+  readonly summary?: string;
 }

@@ -12,6 +12,8 @@ import type { SourceModel } from './source';
 import { groupDigits, type Poly } from './symbolic';
 import type { DefRef, Value } from './value';
 import type { Expr } from './expr';
+import { sizing, type GradOf, type NodeFacts, type Sizing } from './sizing';
+import { followActivations } from './activations/follow';
 
 /**
  * The runs of a site's own code: its enclosing top-level class or function built or called with its own
@@ -91,15 +93,18 @@ export function agreed(list: readonly Construction[] | undefined, own?: string):
 
 /**
  * Top-level functions whose parameters all have defaults, run as they are (`def vit_base(**kw): return
- * VisionTransformer(embed_dim=768, ..., **kw)`): the models they build are contexts of their layers.
+ * VisionTransformer(embed_dim=768, ..., **kw)`): the models they build are contexts of their layers. Each run
+ * goes through `each`, which may replay it from the last version instead.
  */
-export function runFactories(evaluator: Evaluator, model: SourceModel): void {
+export function runFactories(evaluator: Evaluator, model: SourceModel, each: (key: string, run: () => void) => void): void {
   model.fragments.forEach((fragment, fi) => {
     fragment.scopes.forEach((scope, si) => {
       if (scope.parent !== -1 || scope.kind !== 'function' || evaluator.budget.exhausted) return;
       if (!scope.params.every((p) => p.default || p.variadic)) return;
-      const fn = evaluator.names.definition(fi, si, undefined);
-      if (fn.t === 'function') evaluator.guard(() => evaluator.inContext(`${scope.name}()`, undefined, () => evaluator.functions.callFunction(fn, [], new Map())));
+      each(`factory ${classKey(model, fi, si)}`, () => {
+        const fn = evaluator.names.definition(fi, si, undefined);
+        if (fn.t === 'function') evaluator.guard(() => evaluator.inContext(`${scope.name}()`, undefined, () => evaluator.functions.callFunction(fn, [], new Map())));
+      });
     });
   });
 }
@@ -202,4 +207,15 @@ export function runUnreached(evaluator: Evaluator, model: SourceModel, defaults:
 
 export function unknownSummary(name: string): ModuleSummary {
   return { params: undefined, reason: `${name} could not be built within Attention Lens's work budget`, children: [], tied: [] };
+}
+
+/** A model's sizing: its module tree with what the runs found in its parts, and the activations of its forward(). */
+export function sizeModel(evaluator: Evaluator, model: Extract<Value, { t: 'module' }>, attention: NodeFacts['attention']): Sizing {
+  const grad: GradOf = (p) => evaluator.shared.grad.get(String(p.id)) ?? 'trainable';
+  // The catalog layer a part is: a layer, or a subclass of one.
+  const layer = (node: ModuleTree) => {
+    const v = evaluator.torch.asValue(node);
+    return v.t === 'layer' ? v.layer : v.t === 'module' ? v.layer?.layer : undefined;
+  };
+  return sizing(model.tree, { attention, layer, grad }, followActivations(evaluator, model, grad));
 }

@@ -132,6 +132,23 @@ export class Poly {
     return Poly.from(out);
   }
 
+  /** The polynomial with the named sizes given their values (the others stay names). */
+  substitute(values: ReadonlyMap<string, bigint>): Poly {
+    if (this.value !== undefined) return this;
+    return Poly.from(
+      [...this.terms.values()].map((t) => {
+        let coef = t.coef;
+        const mono: [string, number][] = [];
+        for (const [n, p] of t.mono) {
+          const v = values.get(n);
+          if (v === undefined) mono.push([n, p]);
+          else coef *= v ** BigInt(p);
+        }
+        return { mono, coef };
+      }),
+    );
+  }
+
   equals(other: Poly): boolean {
     if (this.value !== undefined && other.value !== undefined) return this.value === other.value;
     return this.sub(other).constant === 0n;

@@ -30,6 +30,7 @@ export const SHAPE_PRESERVING = new Set([
   'relu', 'gelu', 'silu', 'tanh', 'sigmoid', 'softmax', 'log_softmax', 'dropout', 'elu', 'leaky_relu', 'mish',
   'softplus', 'hardswish', 'normalize', 'layer_norm', 'rms_norm', 'exp', 'abs', 'neg', 'sqrt', 'rsqrt', 'clone',
   'contiguous', 'float', 'half', 'bfloat16', 'to', 'detach', 'type_as', 'masked_fill', 'cuda', 'cpu', 'mul', 'add',
+  'tril', 'triu',
 ]);
 
 function axis(v: Value | undefined, rank: number | undefined): number | undefined {

@@ -37,6 +37,7 @@ export function cellView(analysis: Analysis, preamble: Preamble): Analysis {
     findings: analysis.findings.filter((f) => inside(f.span)).map(finding),
     modules: analysis.modules.filter((m) => inside(m.span)).map((m) => ({ ...m, span: move(m.span), extent: move(m.extent) })),
     instances: analysis.instances.filter((i) => inside(i.span)).map((i) => ({ ...i, span: move(i.span) })),
+    parts: analysis.parts.filter((p) => inside(p.span)).map((p) => ({ ...p, span: move(p.span) })),
     hints: analysis.hints.filter((h) => inside(h.span)).map((h) => ({ ...h, span: move(h.span) })),
   };
 }

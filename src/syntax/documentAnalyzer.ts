@@ -9,7 +9,8 @@ import { AnalysisCache } from '../core/analysisCache';
 import type { Fragment, ImportResolver, Language } from '../core/source';
 import type { Edit, Grammars, Tree } from './parser';
 import { LineIndex } from './mirror';
-import { candidateNames, extractFragment, keepCopy, sourceModel, topLevelNodes } from './model';
+import { candidateNames, declaredBy, declaredNames, extractFragment, sourceModel, topLevelNodes } from './model';
+import type { Node } from './nodes';
 import { shiftFragment } from './shift';
 
 /** A change as VS Code reports it: the replaced range in the old text and the new text. */
@@ -44,16 +45,22 @@ export class DocumentAnalyzer {
       this.dispose();
       return undefined;
     }
-    const candidates = candidateNames(this.language, tree, text);
-    const sameNames = candidates.size === this.candidates.size && [...candidates].every((c) => this.candidates.has(c));
+    const nodes = topLevelNodes(tree);
+    const kept = old && change ? this.kept(old, tree, text, change, nodes) : undefined;
+    const declared = nodes.map((n, i) => {
+      const f = kept?.[i];
+      return f ? declaredBy(f) : declaredNames(this.language, n, text);
+    });
+    const candidates = candidateNames(declared);
+    // A name that starts or stops being a class or an import changes which calls are layer sites anywhere.
+    const reuse = kept !== undefined && candidates.size === this.candidates.size && [...candidates].every((c) => this.candidates.has(c));
     const lines = new LineIndex(text);
-    if (old && change && sameNames) {
-      this.fragments = this.reextract(old, tree, text, change, candidates, lines);
+    this.fragments = nodes.map((n, i) => (reuse && kept[i]) || extractFragment(this.language, n, text, candidates, lines, declared[i]));
+    if (reuse && change) {
       const oldEnd = change.rangeOffset + change.rangeLength;
       const newEnd = change.rangeOffset + change.text.length;
       this.cache.moved(oldEnd, newEnd - oldEnd, countLines(text, change.rangeOffset, newEnd) - countLines(this.text, change.rangeOffset, oldEnd));
     } else {
-      this.fragments = topLevelNodes(tree).map((n) => extractFragment(this.language, n, text, candidates, lines));
       this.cache.clear();
     }
     this.candidates = candidates;
@@ -64,14 +71,14 @@ export class DocumentAnalyzer {
   }
 
   /**
-   * Walks the new tree's top-level statements and reuses an old fragment only for a statement that is
+   * For each of the new tree's top-level statements, the old fragment (shifted) when the statement is
    * provably the same one: the same span (shifted when after the edit), away from the edit and from every
    * range whose structure the re-parse changed. Deciding from the old
    * fragments instead loses statements the edit extends: while `ff = nn.Linear(` is typed, each key lands
    * after the end of the statement it grows (in whitespace, or past an error node), so that statement was
    * kept as it stood a key earlier and the finished layer never appeared until the file was reopened.
    */
-  private reextract(old: Tree, tree: Tree, text: string, c: TextChange, candidates: ReadonlySet<string>, lines: LineIndex): Fragment[] {
+  private kept(old: Tree, tree: Tree, text: string, c: TextChange, nodes: readonly Node[]): (Fragment | undefined)[] {
     const start = c.rangeOffset;
     const oldEnd = c.rangeOffset + c.rangeLength;
     const newEnd = c.rangeOffset + c.text.length;
@@ -84,8 +91,7 @@ export class DocumentAnalyzer {
       if (f.span.end < start) clear.set(f.span.start, i);
       else if (f.span.start > oldEnd) clear.set(f.span.start + delta, i);
     });
-    const fragments: Fragment[] = [];
-    for (const node of topLevelNodes(tree)) {
+    return nodes.map((node) => {
       const i = clear.get(node.startIndex);
       const f = i === undefined ? undefined : this.fragments[i];
       const after = node.startIndex > newEnd;
@@ -96,9 +102,8 @@ export class DocumentAnalyzer {
         (!after || text.lastIndexOf('\n', node.startIndex - 1) >= newEnd) &&
         // Outside every changed range the subtree is the old one, error nodes included.
         !changed.some((r) => r.startIndex < node.endIndex && r.endIndex > node.startIndex);
-      fragments.push(same ? (after ? keepCopy(f, shiftFragment(f, delta, lineDelta)) : f) : extractFragment(this.language, node, text, candidates, lines));
-    }
-    return fragments;
+      return same ? (after ? shiftFragment(f, delta, lineDelta) : f) : undefined;
+    });
   }
 
   dispose(): void {

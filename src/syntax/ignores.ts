@@ -33,3 +33,30 @@ export function ignoredLines(tree: Tree, source: string): Map<number, ReadonlySe
   }
   return out;
 }
+
+/** Text to put in a line, by character offsets within it. */
+export interface LineEdit {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
+
+/**
+ * The edit that silences `code` on a line: the code added to the line's `ignore[...]` list, else a
+ * directive at its end. Undefined where the line already silences every code, or where a comment cannot go
+ * (a Python line continued with a backslash would no longer continue).
+ */
+export function ignoreEdit(line: string, code: string, language: 'python' | 'typescript'): LineEdit | undefined {
+  const at = line.indexOf(DIRECTIVE);
+  if (at >= 0) {
+    const after = at + DIRECTIVE.length;
+    const open = line.slice(after).match(/^\s*\[/);
+    const close = open ? line.indexOf(']', after) : -1;
+    if (close < 0) return undefined;
+    const listed = line.slice(after + open![0].length, close).trim();
+    return { start: close, end: close, text: listed ? `, ${code}` : code };
+  }
+  const end = line.trimEnd().length;
+  if (language === 'python' && line.slice(0, end).endsWith('\\')) return undefined;
+  return { start: end, end: line.length, text: `${end > 0 ? '  ' : ''}${language === 'python' ? '#' : '//'} ${DIRECTIVE}[${code}]` };
+}

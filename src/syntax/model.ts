@@ -7,13 +7,14 @@ import { LineIndex, type Syn } from './mirror';
 import type { Tree } from './parser';
 import { namedChildren, type Node } from './nodes';
 import { pythonDeclaredNames, pythonFragment } from './python';
+import { extractedOf } from './shift';
 import { pythonExpr, pythonExprOf } from './pythonExpr';
 import { typescriptFragment } from './typescript';
 import { typescriptDeclaredNames } from './typescriptImports';
 import { typescriptExpr } from './typescriptExpr';
 
 interface Adapter {
-  declaredNames(root: Node, source: string): string[];
+  declaredNames(statement: Node, source: string): string[];
   /** The lowered statement, and for Python the copy of its subtree that its expressions come from. */
   fragment(node: Node, source: string, candidates: ReadonlySet<string>, lines: LineIndex): { fragment: Omit<Fragment, 'id'>; syn?: Syn };
   expr(node: Node, source: string, lines: LineIndex): Expr;
@@ -29,28 +30,38 @@ const ADAPTERS: Record<Language, Adapter> = {
   },
 };
 
-/** The callee names worth looking for: the catalog's, plus what the file imports or declares. */
-export function candidateNames(language: Language, tree: Tree, source: string): ReadonlySet<string> {
-  return new Set([...CATALOG_NAMES, ...ADAPTERS[language].declaredNames(tree.rootNode, source)]);
+/** The names one top-level statement declares (a class, imported names): callees worth looking for. */
+export function declaredNames(language: Language, statement: Node, source: string): readonly string[] {
+  return ADAPTERS[language].declaredNames(statement, source);
+}
+
+/** The callee names worth looking for: the catalog's, plus what the file's statements declare. */
+export function candidateNames(declared: Iterable<readonly string[]>): ReadonlySet<string> {
+  const names = new Set(CATALOG_NAMES);
+  for (const list of declared) for (const name of list) names.add(name);
+  return names;
 }
 
 let nextFragmentId = 1;
 
-/** Each fragment's copy of its subtree, offsets as they were when it was extracted; shifted fragments keep it. */
-const COPIES = new WeakMap<Fragment, Syn>();
+/** What the syntax layer keeps of a statement it extracted; a shifted fragment reads its extracted one's. */
+interface Kept {
+  /** The copy of its subtree, offsets as they were when it was extracted. */
+  readonly syn?: Syn;
+  /** The names it declares, so that a statement an edit leaves alone is not read again. */
+  readonly declared: readonly string[];
+}
+const KEPT = new WeakMap<Fragment, Kept>();
 
-export function extractFragment(language: Language, node: Node, source: string, candidates: ReadonlySet<string>, lines: LineIndex): Fragment {
+export function extractFragment(language: Language, node: Node, source: string, candidates: ReadonlySet<string>, lines: LineIndex, declared: readonly string[]): Fragment {
   const { fragment, syn } = ADAPTERS[language].fragment(node, source, candidates, lines);
   const f = { ...fragment, id: nextFragmentId++ };
-  if (syn) COPIES.set(f, syn);
+  KEPT.set(f, { syn, declared });
   return f;
 }
 
-/** `moved` is `f` shifted after an edit above it. */
-export function keepCopy(f: Fragment, moved: Fragment): Fragment {
-  const syn = COPIES.get(f);
-  if (syn) COPIES.set(moved, syn);
-  return moved;
+export function declaredBy(f: Fragment): readonly string[] {
+  return KEPT.get(extractedOf(f))?.declared ?? [];
 }
 
 export function topLevelNodes(tree: Tree): Node[] {
@@ -70,7 +81,7 @@ export function sourceModel(language: Language, tree: Tree, source: string, frag
   let root: Node | undefined;
   const convert = (ref: ExprRef): Expr => {
     const f = fragments[fragmentIndexAt(fragments, ref.start)];
-    const syn = f && COPIES.get(f);
+    const syn = f && KEPT.get(extractedOf(f))?.syn;
     if (syn && adapter.exprOf) {
       const delta = f.span.start - syn.start;
       const node = nodeAt(syn, ref.start - delta, ref.end - delta);
@@ -96,9 +107,11 @@ export function sourceModel(language: Language, tree: Tree, source: string, frag
 
 /** Parses nothing: builds the whole model of an already parsed tree. */
 export function buildModel(language: Language, tree: Tree, source: string): SourceModel {
-  const candidates = candidateNames(language, tree, source);
+  const nodes = topLevelNodes(tree);
+  const declared = nodes.map((n) => declaredNames(language, n, source));
+  const candidates = candidateNames(declared);
   const lines = new LineIndex(source);
-  const fragments = topLevelNodes(tree).map((n) => extractFragment(language, n, source, candidates, lines));
+  const fragments = nodes.map((n, i) => extractFragment(language, n, source, candidates, lines, declared[i]));
   return sourceModel(language, tree, source, fragments, lines);
 }
 

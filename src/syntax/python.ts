@@ -4,7 +4,7 @@
  */
 import type { CallSite, ExprRef, Fragment, ImportBinding, Param, Scope, Stmt } from '../core/source';
 import { fieldOf, fieldsOf, LineIndex, mirror, namedOf, synText, type Shape, type Syn } from './mirror';
-import { namedChildren, type Node } from './nodes';
+import type { Node } from './nodes';
 import { PYTHON_OPERATORS, pythonParams } from './pythonExpr';
 
 /** Leaves and nothing else: the fragment's copy keeps every expression for the analysis to convert. */
@@ -296,19 +296,15 @@ function decoratorName(node: Syn, source: string): string {
   return target ? synText(target, source) : '';
 }
 
-/** Class names and imported names: with the catalog's names, the callees worth looking for. */
-export function pythonDeclaredNames(root: Node, source: string): string[] {
-  const names: string[] = [];
-  for (const child of namedChildren(root)) {
-    const def = child.type === 'decorated_definition' ? child.childForFieldName('definition') : child;
-    if (def?.type === 'class_definition') {
-      const name = def.childForFieldName('name');
-      if (name) names.push(source.slice(name.startIndex, name.endIndex));
-    } else if (child.type === 'import_statement' || child.type === 'import_from_statement') {
-      for (const imp of importsOf(mirror(child, STATEMENT), source)) names.push(imp.local);
-    }
+/** The class name or imported names one top-level statement declares: with the catalog's names, the callees worth looking for. */
+export function pythonDeclaredNames(statement: Node, source: string): string[] {
+  const def = statement.type === 'decorated_definition' ? statement.childForFieldName('definition') : statement;
+  if (def?.type === 'class_definition') {
+    const name = def.childForFieldName('name');
+    return name ? [source.slice(name.startIndex, name.endIndex)] : [];
   }
-  return names;
+  if (statement.type === 'import_statement' || statement.type === 'import_from_statement') return importsOf(mirror(statement, STATEMENT), source).map((imp) => imp.local);
+  return [];
 }
 
 /** One top-level statement, lowered, with the copy of its subtree that its expressions are converted from. */

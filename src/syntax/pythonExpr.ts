@@ -81,8 +81,12 @@ class Converter {
         const attr = fieldOf(node, 'attribute');
         return { k: 'attr', object: sub(fieldOf(node, 'object')), id: attr ? this.text(attr) : '', span };
       }
-      case 'subscript':
-        return { k: 'index', object: sub(fieldOf(node, 'value')), index: sub(fieldOf(node, 'subscript')), span };
+      case 'subscript': {
+        // `x[:, [-1], :]` holds one subscript field per item: the index is their tuple, as Python builds it.
+        const items = fieldsOf(node, 'subscript');
+        const index = items.length > 1 ? { k: 'list' as const, items: items.map(sub), tuple: true, span } : sub(items[0]);
+        return { k: 'index', object: sub(fieldOf(node, 'value')), index, span };
+      }
       case 'parenthesized_expression': {
         const inner = namedOf(node)[0];
         return inner ? this.expr(inner) : undefined;
@@ -90,7 +94,8 @@ class Converter {
       case 'binary_operator': {
         const op = this.operator(node);
         if (!BINARY_OPS.has(op)) return undefined;
-        return { k: 'binary', op: op as BinaryOp, left: sub(fieldOf(node, 'left')), right: sub(fieldOf(node, 'right')), span };
+        const opNode = fieldOf(node, 'operator');
+        return { k: 'binary', op: op as BinaryOp, left: sub(fieldOf(node, 'left')), right: sub(fieldOf(node, 'right')), span, opSpan: opNode && this.spanOf(opNode) };
       }
       case 'unary_operator': {
         const op = this.operator(node);

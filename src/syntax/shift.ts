@@ -8,21 +8,87 @@ function spanShifter(delta: number, lineDelta: number): Shift {
   return (s) => ({ ...s, start: s.start + delta, end: s.end + delta, startLine: s.startLine + lineDelta, endLine: s.endLine + lineDelta });
 }
 
+/**
+ * `f` moved by an edit above it. Typing shifts every statement below the cursor on each key, and a
+ * statement's body is mostly read by nobody (its class build is replayed): the statements are shifted when
+ * first read, from the fragment as extracted, so that a chain of edits is one shift.
+ */
 export function shiftFragment(f: Fragment, delta: number, lineDelta: number): Fragment {
   if (delta === 0 && lineDelta === 0) return f;
-  const span = spanShifter(delta, lineDelta);
-  const ref = (r: ExprRef): ExprRef => ({ start: r.start + delta, end: r.end + delta });
-  const param = (p: Param): Param => ({ ...p, default: p.default && ref(p.default) });
-  const stmt = stmtShifter(delta, span, ref);
-  const scope = (s: Scope): Scope => ({ ...s, nameSpan: span(s.nameSpan), extent: span(s.extent), params: s.params.map(param), bases: s.bases.map(ref), body: s.body.map(stmt) });
-  return {
-    id: f.id,
-    span: span(f.span),
-    imports: f.imports,
-    scopes: f.scopes.map(scope),
-    calls: f.calls.map((c) => ({ scope: c.scope, call: ref(c.call), span: span(c.span) })),
-    body: f.body.map(stmt),
-  };
+  return f instanceof MovedFragment ? new MovedFragment(f.base, f.delta + delta, f.lineDelta + lineDelta) : new MovedFragment(f, delta, lineDelta);
+}
+
+/** The fragment as it was extracted, before the edits that moved it. */
+export function extractedOf(f: Fragment): Fragment {
+  return f instanceof MovedFragment ? f.base : f;
+}
+
+/** A fragment moved by edits; its statements are shifted when first read. */
+class MovedFragment implements Fragment {
+  readonly id: number;
+  readonly span: Span;
+  readonly imports: Fragment['imports'];
+  readonly scopes: readonly Scope[];
+  readonly calls: Fragment['calls'];
+  private readonly stmt: (s: Stmt) => Stmt;
+  private moved?: readonly Stmt[];
+
+  constructor(
+    readonly base: Fragment,
+    readonly delta: number,
+    readonly lineDelta: number,
+  ) {
+    const span = spanShifter(delta, lineDelta);
+    const ref = (r: ExprRef): ExprRef => ({ start: r.start + delta, end: r.end + delta });
+    const param = (p: Param): Param => ({ ...p, default: p.default && ref(p.default) });
+    this.stmt = stmtShifter(delta, span, ref);
+    this.id = base.id;
+    this.span = span(base.span);
+    this.imports = base.imports;
+    this.scopes = base.scopes.map((s) => new MovedScope(s, span, ref, param, this.stmt));
+    this.calls = base.calls.map((c) => ({ scope: c.scope, call: ref(c.call), span: span(c.span) }));
+  }
+
+  get body(): readonly Stmt[] {
+    return (this.moved ??= this.base.body.map(this.stmt));
+  }
+}
+
+class MovedScope implements Scope {
+  readonly kind: Scope['kind'];
+  readonly name: string;
+  readonly parent: number;
+  readonly nameSpan: Span;
+  readonly extent: Span;
+  readonly params: readonly Param[];
+  readonly locals?: readonly string[];
+  readonly fields: readonly string[];
+  readonly bases: readonly ExprRef[];
+  readonly decorators: readonly string[];
+  private moved?: readonly Stmt[];
+
+  constructor(
+    private readonly base: Scope,
+    span: Shift,
+    ref: (r: ExprRef) => ExprRef,
+    param: (p: Param) => Param,
+    private readonly stmt: (s: Stmt) => Stmt,
+  ) {
+    this.kind = base.kind;
+    this.name = base.name;
+    this.parent = base.parent;
+    this.nameSpan = span(base.nameSpan);
+    this.extent = span(base.extent);
+    this.params = base.params.map(param);
+    if (base.locals) this.locals = base.locals;
+    this.fields = base.fields;
+    this.bases = base.bases.map(ref);
+    this.decorators = base.decorators;
+  }
+
+  get body(): readonly Stmt[] {
+    return (this.moved ??= this.base.body.map(this.stmt));
+  }
 }
 
 function stmtShifter(delta: number, span: Shift, ref: (r: ExprRef) => ExprRef): (s: Stmt) => Stmt {

@@ -58,18 +58,13 @@ export function exportAliases(node: Node): Stmt[] {
   });
 }
 
-export function typescriptDeclaredNames(root: Node, source: string): string[] {
-  const names: string[] = [];
-  for (const child of namedChildren(root)) {
-    const decl = child.type === 'export_statement' ? child.childForFieldName('declaration') : child;
-    if (decl?.type === 'class_declaration') {
-      const name = decl.childForFieldName('name');
-      if (name) names.push(textOf(name, source));
-    } else if (child.type === 'import_statement') {
-      for (const imp of importsOf(child, source)) names.push(imp.local);
-    } else if (child.type === 'export_statement') {
-      for (const imp of reexportsOf(child, source)) if (imp.local !== '*') names.push(imp.local);
-    }
+export function typescriptDeclaredNames(statement: Node, source: string): string[] {
+  const decl = statement.type === 'export_statement' ? statement.childForFieldName('declaration') : statement;
+  if (decl?.type === 'class_declaration') {
+    const name = decl.childForFieldName('name');
+    return name ? [textOf(name, source)] : [];
   }
-  return names;
+  if (statement.type === 'import_statement') return importsOf(statement, source).map((imp) => imp.local);
+  if (statement.type === 'export_statement') return reexportsOf(statement, source).flatMap((imp) => (imp.local !== '*' ? [imp.local] : []));
+  return [];
 }

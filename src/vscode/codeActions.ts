@@ -1,6 +1,11 @@
-/** Quick fixes for findings that carry one (the nearest head counts that divide the embedding). */
+/**
+ * Quick fixes: those a finding carries (the nearest head or group counts that divide, `//` or
+ * `Math.floor(…)` for a float size, a negative literal's sign), and for every diagnostic a way to silence
+ * it on its line with an `attention-lens: ignore[code]` comment.
+ */
 import * as vscode from 'vscode';
-import type { AnalysisService } from './documents';
+import { ignoreEdit } from '../syntax/ignores';
+import { languageOf, type AnalysisService } from './documents';
 import { DIAGNOSTIC_SOURCE } from './diagnostics';
 
 export class FixProvider implements vscode.CodeActionProvider {
@@ -24,7 +29,23 @@ export class FixProvider implements vscode.CodeActionProvider {
         for (const e of fix.edits) action.edit.replace(doc.uri, this.service.range(doc, e.span), e.text);
         actions.push(action);
       });
+      const ignore = this.ignore(doc, diagnostic);
+      if (ignore) actions.push(ignore);
     }
     return actions;
+  }
+
+  /** `# attention-lens: ignore[code]` on the line the diagnostic starts on, which is the line the directive silences. */
+  private ignore(doc: vscode.TextDocument, diagnostic: vscode.Diagnostic): vscode.CodeAction | undefined {
+    const language = languageOf(doc);
+    const code = typeof diagnostic.code === 'object' ? String(diagnostic.code.value) : String(diagnostic.code ?? '');
+    const line = diagnostic.range.start.line;
+    const edit = language && code ? ignoreEdit(doc.lineAt(line).text, code, language) : undefined;
+    if (!edit) return undefined;
+    const action = new vscode.CodeAction(`Ignore ${code} on this line`, vscode.CodeActionKind.QuickFix);
+    action.diagnostics = [diagnostic];
+    action.edit = new vscode.WorkspaceEdit();
+    action.edit.replace(doc.uri, new vscode.Range(line, edit.start, line, edit.end), edit.text);
+    return action;
   }
 }

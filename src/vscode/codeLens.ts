@@ -1,9 +1,8 @@
-/** A CodeLens above each layer definition: `1,050,624 params · 8 heads × 64`. */
+/** CodeLenses above layer definitions (`1,050,624 params · 8 heads × 64`) and model classes, as attentionLens.codeLens.mode places them. */
 import * as vscode from 'vscode';
-import { lensTitle } from '../core/format';
 import type { AnalysisService } from './documents';
-import { EXPLAIN_COMMAND, SHOW_DETAILS_COMMAND } from './commands';
-import { modelLenses } from './modelLens';
+import { layerItems, modelItems } from './countItems';
+import type { Placement } from './settings';
 
 export class LayerCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly _onDidChangeCodeLenses = new vscode.EventEmitter<void>();
@@ -12,8 +11,8 @@ export class LayerCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
 
   constructor(
     private readonly service: AnalysisService,
-    /** Whether the surface is on for this document's language. */
-    private readonly enabled: (doc: vscode.TextDocument) => boolean,
+    /** Which lenses show for this document's language. */
+    private readonly where: (doc: vscode.TextDocument) => Placement['lens'],
   ) {
     this.subscription = service.onDidAnalyze(() => this._onDidChangeCodeLenses.fire());
   }
@@ -23,19 +22,12 @@ export class LayerCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
   }
 
   async provideCodeLenses(doc: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.CodeLens[]> {
-    if (!this.enabled(doc)) return [];
+    const where = this.where(doc);
+    if (!where.layers && !where.models) return [];
     const analysis = await this.service.analysis(doc);
     if (!analysis || token.isCancellationRequested) return [];
-    return [
-      ...modelLenses(this.service, doc, analysis),
-      ...analysis.layers.map((l) => {
-        const range = this.service.range(doc, l.span);
-        // An attention layer's lens opens its walkthrough; other layers' open their details in the hover.
-        return l.layer.attention
-          ? new vscode.CodeLens(range, { title: lensTitle(l), command: EXPLAIN_COMMAND, arguments: [[doc.uri.toString(), range.start.line, range.start.character]], tooltip: 'Explain attention shapes' })
-          : new vscode.CodeLens(range, { title: lensTitle(l), command: SHOW_DETAILS_COMMAND, arguments: [doc.uri, range.start], tooltip: 'Show the parameter tensors' });
-      }),
-    ];
+    const items = [...(where.models ? modelItems(this.service, doc, analysis) : []), ...(where.layers ? layerItems(this.service, doc, analysis) : [])];
+    return items.map((i) => new vscode.CodeLens(i.range, i.command));
   }
 
   dispose(): void {

@@ -3,9 +3,12 @@ import * as vscode from 'vscode';
 import { attentionLayers } from '../core/analysis';
 import type { AnalysisService } from './documents';
 import type { ExplainPanel } from './explainPanel';
+import type { ModelPanel } from './modelPanel';
 
 export const SHOW_DETAILS_COMMAND = 'attentionLens.showDetails';
 export const EXPLAIN_COMMAND = 'attentionLens.explainShapes';
+export const MORE_COMMAND = 'attentionLens.moreDetails';
+export const EXPLAIN_MODEL_COMMAND = 'attentionLens.explainModel';
 
 /** Puts the cursor on the layer and opens its hover, which holds the details. */
 export async function showDetails(uri: vscode.Uri, position: vscode.Position): Promise<void> {
@@ -13,6 +16,19 @@ export async function showDetails(uri: vscode.Uri, position: vscode.Position): P
   editor.selection = new vscode.Selection(position, position);
   editor.revealRange(new vscode.Range(position, position), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   await vscode.commands.executeCommand('editor.action.showHover');
+}
+
+/** The hover's "More" link: the same hover again, with the notes that teach what its numbers mean. */
+export async function moreDetails(hover: { expand(uri: string, start: vscode.Position): void }, arg: unknown): Promise<void> {
+  const target = explainTarget(arg);
+  // Only a document already open: the arguments arrive through a link, and a link opens nothing new.
+  const doc = target && vscode.workspace.textDocuments.find((d) => d.uri.toString() === target[0]);
+  if (!target || !doc) return;
+  const start = new vscode.Position(target[1], target[2]);
+  hover.expand(target[0], start);
+  // A hover still showing would only take the focus (showHover focuses an open hover): close it first.
+  await vscode.commands.executeCommand('editor.action.hideHover');
+  await showDetails(doc.uri, start);
 }
 
 /**
@@ -39,6 +55,44 @@ export async function explainShapes(service: AnalysisService, panel: ExplainPane
       { placeHolder: 'Which attention layer?' },
     );
     chosen = picked?.layer;
+  }
+  if (!chosen) return undefined;
+  const start = service.range(doc, chosen.span).start;
+  await panel.show({ uri: doc.uri.toString(), line: start.line, character: start.character });
+  return start.line;
+}
+
+/**
+ * Opens the model sizing panel on the model built under the cursor (or at `target`); on a model class, on the
+ * first model the file builds of it; else on one picked from the models the file builds. Only models built
+ * with their sizes (`model = GPT(GPTConfig())`) have figures: a class alone has names for its sizes.
+ * Returns the chosen model's line.
+ */
+export async function explainModel(service: AnalysisService, panel: ModelPanel, arg?: unknown): Promise<number | undefined> {
+  const editor = vscode.window.activeTextEditor;
+  const target = explainTarget(arg);
+  const doc = target ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === target[0]) : editor?.document;
+  if (!doc) return undefined;
+  const analysis = await service.analysis(doc);
+  const sized = (analysis?.instances ?? []).filter((i) => i.sizing);
+  const position = target ? new vscode.Position(target[1], target[2]) : editor?.selection.active;
+  const contains = (span: Parameters<AnalysisService['range']>[1]) => position !== undefined && service.range(doc, span).contains(position);
+  const cls = analysis?.modules.find((m) => contains(m.extent));
+  let chosen = sized.find((i) => contains(i.span)) ?? (cls && sized.find((i) => i.className === cls.name));
+  if (!chosen && cls && !analysis?.instances.some((i) => contains(i.span))) {
+    void vscode.window.showInformationMessage(`Attention Lens: this file builds no ${cls.name} with its sizes (such as \`model = ${cls.name}(...)\` at module level), so there is nothing to size.`);
+    return undefined;
+  }
+  if (!chosen && !sized.length) {
+    void vscode.window.showInformationMessage('Attention Lens: this file builds no model with its sizes (such as `model = GPT(GPTConfig())` at module level).');
+    return undefined;
+  }
+  if (!chosen) {
+    const picked = await vscode.window.showQuickPick(
+      sized.map((i) => ({ label: `${i.className} · line ${service.range(doc, i.span).start.line + 1}`, description: i.summary.params?.constant?.toLocaleString('en-US'), instance: i })),
+      { placeHolder: 'Which model?' },
+    );
+    chosen = picked?.instance;
   }
   if (!chosen) return undefined;
   const start = service.range(doc, chosen.span).start;

@@ -1,7 +1,8 @@
 /** Findings as diagnostics (source `attention-lens`, stable codes), kept in step with each analysis. */
 import * as vscode from 'vscode';
-import type { Severity } from '../core/layer';
+import type { Finding, Severity } from '../core/layer';
 import { languageOf, type AnalysisService } from './documents';
+import type { Settings, SeverityLevel } from './settings';
 
 export const DIAGNOSTIC_SOURCE = 'attention-lens';
 
@@ -11,14 +12,28 @@ const SEVERITIES: Record<Severity, vscode.DiagnosticSeverity> = {
   info: vscode.DiagnosticSeverity.Information,
 };
 
+const LEVELS: Record<Exclude<SeverityLevel, 'off'>, vscode.DiagnosticSeverity> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  information: vscode.DiagnosticSeverity.Information,
+  hint: vscode.DiagnosticSeverity.Hint,
+};
+
+/** The finding's own severity, or the one `attentionLens.diagnostics.severity` sets for its code; undefined for `off`. */
+function severityOf(f: Finding, levels: Settings['severity']): vscode.DiagnosticSeverity | undefined {
+  const level = levels[f.code];
+  if (level === 'off') return undefined;
+  return level ? LEVELS[level] : SEVERITIES[f.severity];
+}
+
 export class DiagnosticsPublisher implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE);
   private readonly disposables: vscode.Disposable[];
 
   constructor(
     private readonly service: AnalysisService,
-    /** Whether the surface is on for this document's language. */
-    private readonly enabled: (doc: vscode.TextDocument) => boolean,
+    /** Whether the surface is on for this document's language, and the severity set per code. */
+    private readonly settings: (doc: vscode.TextDocument) => Pick<Settings, 'diagnostics' | 'severity'>,
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.disposables = [
@@ -44,7 +59,8 @@ export class DiagnosticsPublisher implements vscode.Disposable {
 
   private async publishNow(doc: vscode.TextDocument): Promise<void> {
     if (!languageOf(doc) || doc.isClosed) return;
-    if (!this.enabled(doc)) {
+    const settings = this.settings(doc);
+    if (!settings.diagnostics) {
       this.collection.delete(doc.uri);
       return;
     }
@@ -52,8 +68,10 @@ export class DiagnosticsPublisher implements vscode.Disposable {
     const analysis = await this.service.analysis(doc);
     // A newer edit has its own publication coming; a closed document must keep none.
     if (doc.version !== version || doc.isClosed) return;
-    this.collection.set(doc.uri, (analysis?.findings ?? []).map((f) => {
-      const d = new vscode.Diagnostic(this.service.range(doc, f.span), f.message, SEVERITIES[f.severity]);
+    this.collection.set(doc.uri, (analysis?.findings ?? []).flatMap((f) => {
+      const severity = severityOf(f, settings.severity);
+      if (severity === undefined) return [];
+      const d = new vscode.Diagnostic(this.service.range(doc, f.span), f.message, severity);
       d.source = DIAGNOSTIC_SOURCE;
       d.code = f.code;
       d.relatedInformation = f.related?.map((r) => new vscode.DiagnosticRelatedInformation(new vscode.Location(doc.uri, this.service.range(doc, r.span)), r.message));

@@ -3,11 +3,14 @@
  * layer, refreshes when the source changes, and survives a window reload. The numbers come from
  * core/explain.ts over the same cached analysis as the hover; the webview only draws them.
  */
-import { webcrypto } from 'crypto';
 import * as vscode from 'vscode';
 import { attentionLayers, type LayerResult } from '../core/analysis';
-import { DEFAULT_INPUTS, DTYPES, explain, explainMarkdown, type ExplainData, type ExplainInputs } from '../core/explain';
+import { explain, type ExplainData } from '../core/explain';
+import { DEFAULT_INPUTS, readInputs, type ExplainInputs, type InputErrors } from '../core/explainInputs';
+import { explainMarkdown } from '../core/explainMarkdown';
 import type { AnalysisService } from './documents';
+import { revealAt } from './reveal';
+import { webviewHtml, webviewOptions } from './webviewHtml';
 
 export const EXPLAIN_VIEW = 'attentionLens.explain';
 
@@ -24,16 +27,24 @@ interface PanelState {
   readonly inputs?: ExplainInputs;
 }
 
-/** Messages from the webview. */
-export type FromWebview = { readonly type: 'ready' } | { readonly type: 'inputs'; readonly inputs: ExplainInputs } | { readonly type: 'copy' };
+/** Messages from the webview: the sizes come as typed (strings), and are checked here. */
+export type FromWebview =
+  | { readonly type: 'ready' }
+  | { readonly type: 'inputs'; readonly inputs: unknown }
+  | { readonly type: 'copy' }
+  | { readonly type: 'reveal' };
 
-/** Messages to the webview. */
-export type ToWebview = { readonly type: 'explain'; readonly data: ExplainData; readonly target: Target } | { readonly type: 'none'; readonly reason: string };
+/** What the panel shows: the walkthrough, or why there is none. */
+type View = { readonly type: 'explain'; readonly data: ExplainData; readonly target: Target } | { readonly type: 'none'; readonly reason: string };
+
+/** Messages to the webview: a view, the sizes that were refused and why, whether Copy as Markdown copied. */
+export type ToWebview = View | { readonly type: 'invalid'; readonly errors: InputErrors } | { readonly type: 'copied'; readonly ok: boolean };
 
 export class ExplainPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private target: Target | undefined;
   private inputs: ExplainInputs = DEFAULT_INPUTS;
+  private view: View | undefined;
   private last: ToWebview | undefined;
   private readonly disposables: vscode.Disposable[];
   private panelDisposables: vscode.Disposable[] = [];
@@ -45,7 +56,7 @@ export class ExplainPanel implements vscode.Disposable {
     this.disposables = [
       vscode.window.registerWebviewPanelSerializer(EXPLAIN_VIEW, {
         deserializeWebviewPanel: async (panel, state: PanelState | undefined) => {
-          this.inputs = validInputs(state?.inputs) ?? DEFAULT_INPUTS;
+          this.inputs = readInputs(state?.inputs).inputs ?? DEFAULT_INPUTS;
           this.attach(panel);
           if (state?.target) await this.show(state.target);
         },
@@ -61,10 +72,7 @@ export class ExplainPanel implements vscode.Disposable {
   async show(target: Target): Promise<void> {
     this.target = target;
     if (!this.panel) {
-      const panel = vscode.window.createWebviewPanel(EXPLAIN_VIEW, 'Explain attention shapes', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-        enableScripts: true,
-        localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'media')],
-      });
+      const panel = vscode.window.createWebviewPanel(EXPLAIN_VIEW, 'Explain attention shapes', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, webviewOptions(this.extensionUri));
       this.attach(panel);
     } else {
       this.panel.reveal(undefined, true);
@@ -72,7 +80,7 @@ export class ExplainPanel implements vscode.Disposable {
     await this.refresh();
   }
 
-  /** What the panel was last sent, for the integration tests and for Copy as Markdown. */
+  /** What the panel was last sent, for the integration tests. */
   get message(): ToWebview | undefined {
     return this.last;
   }
@@ -81,30 +89,54 @@ export class ExplainPanel implements vscode.Disposable {
   async receive(message: FromWebview): Promise<void> {
     switch (message.type) {
       case 'ready':
-        if (this.last) await this.post(this.last);
+        if (this.view) await this.post(this.view);
         return;
       case 'inputs': {
-        const inputs = validInputs(message.inputs);
-        if (!inputs) return;
-        this.inputs = inputs;
+        const read = readInputs(message.inputs);
+        if (read.errors) {
+          // The walkthrough keeps the last sizes that were valid; the fields say what is wrong.
+          await this.post({ type: 'invalid', errors: read.errors });
+          return;
+        }
+        this.inputs = read.inputs;
         await this.refresh();
         return;
       }
       case 'copy':
-        if (this.last?.type === 'explain') await vscode.env.clipboard.writeText(explainMarkdown(this.last.data));
+        await this.copy();
+        return;
+      case 'reveal':
+        await this.reveal();
         return;
     }
   }
 
+  private async copy(): Promise<void> {
+    if (this.view?.type !== 'explain') return;
+    let ok = true;
+    try {
+      await vscode.env.clipboard.writeText(explainMarkdown(this.view.data));
+    } catch {
+      ok = false;
+    }
+    await this.post({ type: 'copied', ok });
+  }
+
+  /** The title's link: the layer's line in its editor. */
+  private async reveal(): Promise<void> {
+    if (this.target) await revealAt(this.target.uri, this.target.line, this.target.character);
+  }
+
   private attach(panel: vscode.WebviewPanel): void {
     this.panel = panel;
-    panel.webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'media')] };
-    panel.webview.html = this.html(panel.webview);
+    panel.webview.options = webviewOptions(this.extensionUri);
+    panel.webview.html = webviewHtml(panel.webview, this.extensionUri, { title: 'Explain attention shapes', styles: ['explain.css'], script: 'explain.js' });
     this.panelDisposables = [
       panel.webview.onDidReceiveMessage((m: FromWebview) => void this.receive(m)),
       panel.onDidDispose(() => {
         for (const d of this.panelDisposables) d.dispose();
         this.panel = undefined;
+        this.view = undefined;
         this.last = undefined;
       }),
     ];
@@ -138,27 +170,9 @@ export class ExplainPanel implements vscode.Disposable {
   }
 
   private async post(message: ToWebview): Promise<void> {
+    if (message.type === 'explain' || message.type === 'none') this.view = message;
     this.last = message;
     await this.panel?.webview.postMessage(message);
-  }
-
-  private html(webview: vscode.Webview): string {
-    const nonce = Buffer.from(webcrypto.getRandomValues(new Uint8Array(18))).toString('base64');
-    const media = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', file));
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${media('explain.css')}">
-<title>Explain attention shapes</title>
-</head>
-<body>
-<main id="root" aria-live="polite"><p class="muted">Loading…</p></main>
-<script nonce="${nonce}" src="${media('explain.js')}"></script>
-</body>
-</html>`;
   }
 
   dispose(): void {
@@ -170,16 +184,4 @@ export class ExplainPanel implements vscode.Disposable {
 /** The attention layer at `position`, else the nearest one by line (the code may have moved). */
 function nearestAttention(attention: readonly LayerResult[], range: (l: LayerResult) => vscode.Range, position: vscode.Position): LayerResult | undefined {
   return attention.find((l) => range(l).contains(position)) ?? [...attention].sort((a, b) => Math.abs(range(a).start.line - position.line) - Math.abs(range(b).start.line - position.line))[0];
-}
-
-/** Inputs from the webview are data from outside: bounded positive integers and a known dtype. */
-function validInputs(x: unknown): ExplainInputs | undefined {
-  if (!x || typeof x !== 'object') return undefined;
-  const o = x as Record<string, unknown>;
-  const size = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 1e9 ? v : undefined);
-  const batch = size(o.batch);
-  const queryLength = size(o.queryLength);
-  const keyLength = size(o.keyLength);
-  const dtype = typeof o.dtype === 'string' && o.dtype in DTYPES ? (o.dtype as ExplainInputs['dtype']) : undefined;
-  return batch && queryLength && keyLength && dtype ? { batch, queryLength, keyLength, dtype } : undefined;
 }

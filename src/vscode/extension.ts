@@ -5,12 +5,14 @@ import { LayerHoverProvider } from './hover';
 import { LayerCodeLensProvider } from './codeLens';
 import { DiagnosticsPublisher } from './diagnostics';
 import { FixProvider } from './codeActions';
-import { EXPLAIN_COMMAND, SHOW_DETAILS_COMMAND, explainShapes, showDetails } from './commands';
-import { SECTION, Settings } from './settings';
+import { EXPLAIN_COMMAND, EXPLAIN_MODEL_COMMAND, MORE_COMMAND, SHOW_DETAILS_COMMAND, explainModel, explainShapes, moreDetails, showDetails } from './commands';
+import { SECTION, Settings, placement } from './settings';
 import { ModelStatus } from './statusBar';
 import { AnalysisStatus } from './analysisStatus';
 import { SizeHintsProvider } from './inlayHints';
+import { InlineCountsProvider } from './inlineCounts';
 import { ExplainPanel, type FromWebview, type ToWebview } from './explainPanel';
+import { ModelPanel, type FromModelWebview, type ToModelWebview } from './modelPanel';
 import { guarded, guardedCodeActions, guardedCodeLens, guardedHover, guardedInlayHints } from './guarded';
 
 const SELECTOR: vscode.DocumentSelector = [{ language: 'python' }, { language: 'typescript' }];
@@ -23,6 +25,8 @@ export interface AttentionLensApi {
   analysisStatus(): { text: string; detail: string | undefined };
   /** The explain panel's last message to its webview, and a way to send it what the webview would. */
   explainPanel: { message(): ToWebview | undefined; receive(message: FromWebview): Promise<void> };
+  /** The same for the model sizing panel. */
+  modelPanel: { message(): ToModelWebview | undefined; receive(message: FromModelWebview): Promise<void> };
 }
 
 /** The settings for the document's language: `"[python]": { ... }` overrides the plain values. */
@@ -33,32 +37,41 @@ function settingsFor(doc: vscode.TextDocument): Settings {
 export function activate(context: vscode.ExtensionContext): AttentionLensApi {
   const log = vscode.window.createOutputChannel('Attention Lens', { log: true });
   const service = new AnalysisService(context.extensionUri, log);
-  const lenses = new LayerCodeLensProvider(service, (doc) => settingsFor(doc).codeLens);
-  const diagnostics = new DiagnosticsPublisher(service, (doc) => settingsFor(doc).diagnostics, log);
+  const lenses = new LayerCodeLensProvider(service, (doc) => placement(settingsFor(doc)).lens);
+  const inline = new InlineCountsProvider(service, (doc) => placement(settingsFor(doc)).inline);
+  const diagnostics = new DiagnosticsPublisher(service, settingsFor, log);
   const status = new ModelStatus(service);
   const analysisStatus = new AnalysisStatus(service);
   const sizeHints = new SizeHintsProvider(service, (doc) => settingsFor(doc).inlayHints);
   const explainPanel = new ExplainPanel(service, context.extensionUri);
+  const modelPanel = new ModelPanel(service, context.extensionUri, (doc) => settingsFor(doc).sizing);
+  const hover = new LayerHoverProvider(service, (doc) => settingsFor(doc).hover, (doc) => settingsFor(doc).sizing);
   context.subscriptions.push(
     log,
     explainPanel,
+    modelPanel,
     status,
     analysisStatus,
     sizeHints,
+    inline,
     service,
     lenses,
     diagnostics,
     vscode.languages.registerInlayHintsProvider(SELECTOR, guardedInlayHints(log, sizeHints)),
-    vscode.languages.registerHoverProvider(SELECTOR, guardedHover(log, new LayerHoverProvider(service, (doc) => settingsFor(doc).hover))),
+    vscode.languages.registerInlayHintsProvider(SELECTOR, guardedInlayHints(log, inline)),
+    vscode.languages.registerHoverProvider(SELECTOR, guardedHover(log, hover)),
     vscode.languages.registerCodeLensProvider(SELECTOR, guardedCodeLens(log, lenses)),
     vscode.languages.registerCodeActionsProvider(SELECTOR, guardedCodeActions(log, new FixProvider(service)), { providedCodeActionKinds: FixProvider.kinds }),
     vscode.commands.registerCommand(SHOW_DETAILS_COMMAND, guarded(log, 'show details', showDetails, undefined)),
+    vscode.commands.registerCommand(MORE_COMMAND, guarded(log, 'more details', (target?: unknown) => moreDetails(hover, target), undefined)),
     vscode.commands.registerCommand(EXPLAIN_COMMAND, guarded(log, 'explain shapes', (target?: unknown) => explainShapes(service, explainPanel, target), undefined)),
+    vscode.commands.registerCommand(EXPLAIN_MODEL_COMMAND, guarded(log, 'explain model sizing', (target?: unknown) => explainModel(service, modelPanel, target), undefined)),
     vscode.workspace.onDidChangeConfiguration((e) => {
       const languages = vscode.workspace.textDocuments.filter(languageOf).map((d) => ({ languageId: d.languageId }));
       if (!e.affectsConfiguration(SECTION) && !languages.some((scope) => e.affectsConfiguration(SECTION, scope))) return;
       lenses.refresh();
       sizeHints.refresh();
+      inline.refresh();
       diagnostics.refreshAll();
     }),
   );
@@ -66,6 +79,7 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
     modelStatus: () => status.text,
     analysisStatus: () => analysisStatus.state,
     explainPanel: { message: () => explainPanel.message, receive: (m) => explainPanel.receive(m) },
+    modelPanel: { message: () => modelPanel.message, receive: (m) => modelPanel.receive(m) },
   };
 }
 

@@ -1,6 +1,6 @@
 /** A status bar item with the total of the model class the cursor is in. */
 import * as vscode from 'vscode';
-import { formatTotal } from '../core/format';
+import { totalText } from '../core/format';
 import { languageOf, type AnalysisService } from './documents';
 
 export class ModelStatus implements vscode.Disposable {
@@ -37,9 +37,7 @@ export class ModelStatus implements vscode.Disposable {
       this.item.text = '';
       return;
     }
-    const summary = current.built?.summary ?? current.summary;
-    const total = formatTotal(summary);
-    this.item.text = `$(symbol-class) ${current.name}: ${summary.params?.isConstant ? `${total} params` : `params ${total}`}`;
+    this.item.text = `$(symbol-class) ${current.name}: ${totalText(current.built?.summary ?? current.summary)}`;
     this.item.tooltip = current.built ? `${current.name} as built in ${current.built.context}` : (current.summary.reason ?? `${current.name} built with its default arguments`);
     this.item.show();
   }

@@ -94,16 +94,16 @@ suite('attention written by hand', () => {
   test('the Explain panel walks grouped-query attention with its smaller K and V and its KV cache', async () => {
     const analysis = await analyzeText(readFileSync(path.join(ROOT, FIXTURE), 'utf8'));
     const llama = attentionLayers(analysis).find((l) => l.layer.kind === 'Attention')!;
-    const data = explain(llama.layer, 'line 106', { batch: 1, queryLength: 10, keyLength: 10, dtype: 'float32' })!;
+    const data = explain(llama.layer, 'line 106', { batch: 1, queryLength: 10, keyLength: 10, dtype: 'float32', selfAttention: true })!;
     assert.strictEqual(data.title, 'Attention at line 106');
     const step = (name: string) => data.steps.find((s) => s.name.startsWith(name))!;
     // 10 tokens of 512 features into 8 × 64 queries and 2 × 64 keys and values.
     assert.strictEqual(step('Q =').shape, '(N, L, 512)');
     assert.strictEqual(step('K =').shape, '(N, S, 128)');
-    assert.strictEqual(step('K =').flops, (2 * 10 * 512 * 128).toLocaleString('en-US'));
+    assert.strictEqual(step('K =').flops.exact, (2 * 10 * 512 * 128).toLocaleString('en-US'));
     assert.strictEqual(data.parameters.map((p) => `${p.name} ${p.role} ${p.count}`).join('; '), 'wq.weight W_Q 262,144; wk.weight W_K 65,536; wv.weight W_V 65,536; wo.weight W_O 262,144');
     // 10 positions × 2 kv heads × (64 + 64) numbers, 4 bytes each.
-    assert.ok(data.notes.some((n) => n.includes('= 2,560 numbers (10,240 bytes)') && n.includes('2 / 8')), data.notes.join('\n'));
+    assert.ok(data.notes.some((n) => n.includes('= 2,560 numbers (10.0 KiB)') && n.includes('2 / 8')), data.notes.join('\n'));
   });
 
   test('a comment silences the findings of its line: all of them, or the codes it lists', async () => {

@@ -64,14 +64,23 @@ suite('attention-lens CLI', () => {
       ],
     });
     assert.deepStrictEqual(gpt.instances.map((i) => Object.fromEntries(Object.entries(i).filter(([k]) => k !== 'sizing'))), [{ class: 'GPT', line: 202, params: 124439808, paramsExact: '124439808' }]);
-    assert.deepStrictEqual(gpt.instances[0].sizing, {
+    const { activations, ...sizing } = gpt.instances[0].sizing as { activations: { bytes: number; layers: { path: string }[] } };
+    assert.deepStrictEqual(sizing, {
       embedding: 39383808,
       nonEmbedding: 85056000,
+      trainable: 124439808,
+      frozen: 0,
       weightBytes: { fp32: 497759232, bf16: 248879616, fp16: 248879616, int8: 124439808, int4: 62219904 },
       trainingBytes: { adamwMixed: 1991036928, adamwFp32: 1991036928, sgdMomentum: 1493277696 },
       attentionLayers: 12,
       kvCachePerToken: { numbers: 18432, bytes: { fp16: 36864, bf16: 36864, fp32: 73728, int8: 18432 } },
+      options: { dtype: 'bf16', optimizer: 'adamwMixed', batch: 1, sequence: 1024 },
+      kvCacheBytes: 37748736,
+      flops: { forwardPerToken: 284812800, trainingPerToken: 854438400, trainingStep: 874944921600 },
     });
+    // PyTorch 1.13 keeps 618,255,976 bytes for GPT-2 small on one sequence of 1,024 tokens in bf16 (pytorch-activations.json).
+    assert.strictEqual(activations.bytes, 618255976);
+    assert.deepStrictEqual(activations.layers.find((l) => l.path === 'transformer.h.{i}'), { path: 'transformer.h.{i}', kind: 'Block', calls: 12, bytes: 12 * 51388424 });
     assert.deepStrictEqual(gpt.layers[0].values, [{ params: 1771776, paramsExact: '1771776', context: 'GPT (line 202) via Block ×12 via CausalSelfAttention', contexts: 1, summary: '768 → 2,304' }]);
     const errors = files.find((f) => f.path.endsWith('shape_errors.py'));
     assert.deepStrictEqual(Object.keys(errors!.diagnostics[0]), ['line', 'column', 'severity', 'code', 'message']);
@@ -205,12 +214,27 @@ suite('attention-lens CLI', () => {
       [['-x'], 'unknown option -x'],
       [['--format', 'xml', 'x.py'], 'unknown format xml (text, json or sarif)'],
       [['--format'], '--format needs a value: text, json or sarif'],
+      [['--dtype', 'fp8', 'x.py'], '--dtype fp8: expected fp32, bf16, fp16, int8, int4'],
+      [['--optimizer=adam', 'x.py'], '--optimizer adam: expected adamwMixed, adamwFp32, sgdMomentum'],
+      [['--batch', '0', 'x.py'], '--batch 0: expected a positive whole number'],
+      [['--seq=1.5', 'x.py'], '--seq 1.5: expected a positive whole number'],
+      [['--seq'], '--seq needs a value: a positive whole number'],
       [[], 'no path given'],
     ];
     for (const [args, message] of cases) {
       const r = run(args);
       assert.deepStrictEqual([r.status, r.stdout, r.stderr], [2, '', `attention-lens: ${message}\n${USAGE}\n`], args.join(' '));
     }
+  });
+
+  test('--dtype, --optimizer, --batch and --seq set what the JSON sizing is given for: GPT-2 small at 2 × 64 in fp32 keeps what PyTorch keeps', () => {
+    const r = run(['--json', '--dtype', 'fp32', '--optimizer=sgdMomentum', '--batch', '2', '--seq=64', 'test/fixtures/models/pytorch/gpt.py']);
+    assert.strictEqual(r.status, 0, r.stderr);
+    const sizing = filesOf(r.stdout)[0].instances[0].sizing as { options: unknown; kvCacheBytes: number; activations: { bytes: number } };
+    assert.deepStrictEqual(sizing.options, { dtype: 'fp32', optimizer: 'sgdMomentum', batch: 2, sequence: 64 });
+    // 2 · 12 layers · 768 keys and values · 4 bytes · 64 tokens; 80,691,816 bytes as pytorch-activations.json measured.
+    assert.strictEqual(sizing.kvCacheBytes, 2 * 12 * 768 * 4 * 64);
+    assert.strictEqual(sizing.activations.bytes, 80_691_816);
   });
 
   test('-- ends the options: a file named --json after it is a path', () => {

@@ -1,8 +1,12 @@
 /** The explain walkthrough's numbers, against arithmetic written out independently here. */
 import * as assert from 'assert';
-import { explain, explainMarkdown } from '../../src/core/explain';
+import { explain } from '../../src/core/explain';
+import { explainMarkdown } from '../../src/core/explainMarkdown';
 import { hoverMarkdown } from '../../src/core/format';
 import { analyzeText } from './helpers';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const MarkdownIt = require('markdown-it') as new (options: object) => { render(src: string): string };
 
 const fmt = (x: number) => x.toLocaleString('en-US');
 
@@ -16,7 +20,7 @@ async function attentionLayer(source: string, language: 'python' | 'typescript' 
 suite('explain attention shapes', () => {
   test('nn.MultiheadAttention(512, 8, batch_first=True) with N=2, L=10, S=12', async () => {
     const layer = await attentionLayer('import torch.nn as nn\nattn = nn.MultiheadAttention(512, 8, batch_first=True)\n');
-    const d = explain(layer, 'line 2', { batch: 2, queryLength: 10, keyLength: 12, dtype: 'float32' })!;
+    const d = explain(layer, 'line 2', { batch: 2, queryLength: 10, keyLength: 12, dtype: 'float32', selfAttention: false })!;
     const [E, h, dk, N, L, S] = [512, 8, 64, 2, 10, 12];
     const flops = [
       2 * N * L * E * E + N * L * E, // Q
@@ -29,13 +33,13 @@ suite('explain attention shapes', () => {
       0,
       2 * N * L * E * E + N * L * E, // output projection
     ];
-    assert.deepStrictEqual(d.steps.map((s) => s.flops), flops.map(fmt));
-    assert.strictEqual(d.totalFlops, fmt(flops.reduce((a, b) => a + b, 0)));
+    assert.deepStrictEqual(d.steps.map((s) => s.flops.exact), flops.map(fmt));
+    assert.strictEqual(d.totalFlops.exact, fmt(flops.reduce((a, b) => a + b, 0)));
     assert.deepStrictEqual(d.steps.map((s) => s.shape), [
       '(N, L, 512)', '(N, S, 512)', '(N, S, 512)', 'Q (N, 8, L, 64), K (N, 8, S, 64), V (N, 8, S, 64)',
       '(N, 8, L, S)', '(N, 8, L, S)', '(N, 8, L, 64)', '(N, L, 512)', '(N, L, 512)',
     ]);
-    assert.deepStrictEqual(d.scores, { elements: fmt(N * h * L * S), bytes: fmt(N * h * L * S * 4) });
+    assert.deepStrictEqual(d.scores, { elements: fmt(N * h * L * S), bytes: { exact: fmt(N * h * L * S * 4), text: '7.5 KiB' } });
     assert.deepStrictEqual(d.parameters.map((p) => [p.name, p.role, p.shape, p.count]), [
       ['in_proj_weight', 'W_Q, W_K, W_V stacked', '[1536, 512]', '786,432'],
       ['in_proj_bias', 'b_Q, b_K, b_V stacked', '[1536]', '1,536'],
@@ -45,7 +49,7 @@ suite('explain attention shapes', () => {
     // One source of truth: the panel's total is the hover's count.
     assert.strictEqual(d.totalParameters, '1,050,624');
     assert.ok(hoverMarkdown(layer, 'nn.MultiheadAttention').includes('1,050,624 parameters'));
-    assert.strictEqual(d.totalBytes, fmt(1050624 * 4));
+    assert.deepStrictEqual(d.totalBytes, { exact: fmt(1050624 * 4), text: '4.0 MiB' });
     // Kept for backward: X_q, X_k, X_v, Q and K, the weights and the dropout mask, V, the concatenated heads.
     const saved = N * L * E + N * S * E + N * S * E + (N * h * L * dk + N * h * S * dk) + N * h * L * S + N * h * S * dk + N * L * E;
     assert.strictEqual(d.savedElements, fmt(saved));
@@ -56,12 +60,14 @@ suite('explain attention shapes', () => {
 
   test('sequence first by default; kdim/vdim change the K and V projections', async () => {
     const layer = await attentionLayer('import torch.nn as nn\nattn = nn.MultiheadAttention(256, 4, kdim=128, vdim=64, bias=False)\n');
-    const d = explain(layer, 'line 2', { batch: 1, queryLength: 3, keyLength: 5, dtype: 'bfloat16' })!;
+    const d = explain(layer, 'line 2', { batch: 1, queryLength: 3, keyLength: 5, dtype: 'bfloat16', selfAttention: true })!;
+    // kdim and vdim differ from E: keys and values cannot be the query's own input.
+    assert.deepStrictEqual(d.selfAttention, { possible: false, on: false });
     assert.strictEqual(d.steps[0].shape, '(L, N, 256)');
-    assert.strictEqual(d.steps[1].flops, fmt(2 * 1 * 5 * 128 * 256));
-    assert.strictEqual(d.steps[2].flops, fmt(2 * 1 * 5 * 64 * 256));
+    assert.strictEqual(d.steps[1].flops.exact, fmt(2 * 1 * 5 * 128 * 256));
+    assert.strictEqual(d.steps[2].flops.exact, fmt(2 * 1 * 5 * 64 * 256));
     assert.deepStrictEqual(d.parameters.map((p) => `${p.name} ${p.role} ${p.shape}`), ['q_proj_weight W_Q [256, 256]', 'k_proj_weight W_K [256, 128]', 'v_proj_weight W_V [256, 64]', 'out_proj.weight W_O [256, 256]']);
-    assert.strictEqual(d.totalBytes, fmt((256 * 256 + 256 * 128 + 256 * 64 + 256 * 256) * 2));
+    assert.strictEqual(d.totalBytes.exact, fmt((256 * 256 + 256 * 128 + 256 * 64 + 256 * 256) * 2));
   });
 
   test('Keras-style: keyDim per head, and a symbolic size stays a formula', async () => {
@@ -78,6 +84,53 @@ suite('explain attention shapes', () => {
     assert.strictEqual(d.steps[7].shape, '(N, L, 8, 32)');
     const symbolic = await attentionLayer('import torch.nn as nn\ndef f(d):\n    return nn.MultiheadAttention(d, 8)\n');
     assert.strictEqual(explain(symbolic, 'line 3')!.totalParameters, '4·d² + 4·d');
-    assert.ok(explainMarkdown(explain(symbolic, 'line 3')!).includes('| total | | | 4·d² + 4·d |'));
+    assert.ok(explainMarkdown(explain(symbolic, 'line 3')!).includes('| total | | | `4·d² + 4·d` | `16·d² + 16·d` bytes |'));
+  });
+
+  test('self-attention: the one input X is kept once for backward, and S is L', async () => {
+    const layer = await attentionLayer('import torch.nn as nn\nattn = nn.MultiheadAttention(512, 8, batch_first=True)\n');
+    const [E, h, dk, N, L] = [512, 8, 64, 2, 10];
+    const apart = explain(layer, 'line 2', { batch: N, queryLength: L, keyLength: L, dtype: 'float32', selfAttention: false })!;
+    const self = explain(layer, 'line 2', { batch: N, queryLength: L, keyLength: 99, dtype: 'float32', selfAttention: true })!;
+    assert.deepStrictEqual(self.selfAttention, { possible: true, on: true });
+    assert.strictEqual(self.inputs.keyLength, L, 'the keys are the queries: S follows L');
+    assert.deepStrictEqual(self.steps.slice(0, 3).map((s) => s.name), ['Q = X · W_Q + b_Q', 'K = X · W_K + b_K', 'V = X · W_V + b_V']);
+    assert.deepStrictEqual(self.steps.slice(0, 3).map((s) => s.savedElements), [fmt(N * L * E), '0', '0']);
+    // Everything else is as with three inputs of the same length; only X_k and X_v are not kept again.
+    const parse = (x: string) => Number(x.replace(/,/g, ''));
+    assert.strictEqual(parse(apart.savedElements) - parse(self.savedElements), 2 * N * L * E);
+    assert.strictEqual(self.savedElements, fmt(N * L * E + (N * h * L * dk + N * h * L * dk) + N * h * L * L + N * h * L * dk + N * L * E));
+    assert.strictEqual(self.totalFlops.exact, apart.totalFlops.exact);
+  });
+
+  test('FLOPs and bytes in units people read, exact digits beside them', async () => {
+    const layer = await attentionLayer('import torch.nn as nn\nattn = nn.MultiheadAttention(768, 12, batch_first=True)\n');
+    const d = explain(layer, 'line 2', { batch: 8, queryLength: 512, keyLength: 512, dtype: 'float32', selfAttention: true })!;
+    const [E, h, dk, N, L] = [768, 12, 64, 8, 512];
+    const total = 4 * (2 * N * L * E * E + N * L * E) + (2 * N * h * L * L * dk + N * h * L * L) + 5 * N * h * L * L + 2 * N * h * L * L * dk;
+    assert.strictEqual(d.totalFlops.exact, fmt(total));
+    assert.strictEqual(d.totalFlops.text, `${(total / 1e9).toPrecision(3)} GFLOP`);
+    assert.strictEqual(d.scores.bytes.text, `${(N * h * L * L * 4 / 2 ** 20).toFixed(1)} MiB`);
+    assert.match(d.savedBytes.text, /^\d+\.\d MiB$/);
+  });
+
+  test('the output step names both operands, in the data the panel shows and in the Markdown', async () => {
+    for (const source of ['attn = nn.MultiheadAttention(512, 8)', 'attn = nn.MultiheadAttention(512, 8, bias=False)']) {
+      const d = explain(await attentionLayer(`import torch.nn as nn\n${source}\n`), 'line 2')!;
+      const output = d.steps[d.steps.length - 1].name;
+      assert.match(output, /^output = heads · W_O( \+ b_O)?$/);
+      assert.ok(explainMarkdown(d).includes(`| \`${output}\` |`));
+      assert.ok(!/= ·|· ·/.test(explainMarkdown(d)), 'an operator with no operand');
+    }
+  });
+
+  test('Copy as Markdown: text from the file stays literal (code spans and escapes)', async () => {
+    const d = explain(await attentionLayer('import torch.nn as nn\nattn = nn.MultiheadAttention(512, 8)\n'), 'line 2')!;
+    const hostile = { ...d, name: 'Evil`|<img src=x>', where: 'a|b.py:2', settings: [['embed_dim (E)', '![x](https://host/x.png) | <b>']] as const };
+    const markdown = explainMarkdown(hostile);
+    const html = new MarkdownIt({ html: true, linkify: true }).render(markdown);
+    assert.ok(!/<img|<b>|<a /.test(html), html);
+    assert.ok(markdown.startsWith('# ``Evil`|<img src=x>`` at `a|b.py:2`'), markdown.split('\n')[0]);
+    assert.ok(markdown.includes('| embed_dim \\(E\\) | `![x](https://host/x.png) \\| <b>` |'), markdown);
   });
 });

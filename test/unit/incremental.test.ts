@@ -11,6 +11,7 @@ const summary = (a: Analysis | undefined) => ({
   findings: a?.findings.map((f) => [f.span.startLine, f.span.start, f.code, f.message, f.fixes.map((x) => x.edits.map((e) => e.span.start)), f.related?.map((r) => r.span.start)]),
   modules: a?.modules.map((m) => [m.name, m.span.start, m.extent.end, m.summary.params?.toString(), m.summary.reason, m.built?.context]),
   instances: a?.instances.map((i) => [i.className, i.span.start, i.summary.params?.toString()]),
+  parts: a?.parts.map((p) => [p.className, p.span.start, p.span.startLine, p.span.endChar, p.summary.params?.toString(), p.values.map((v) => `${v.params}@${v.context}×${v.contexts}`)]),
   hints: a?.hints.map((h) => [h.span.start, h.features.toString()]),
 });
 
@@ -24,7 +25,7 @@ const INSERTS = ['\n', '\n\n', ' ', '1', '0', '# note\n', 'x = 3\n', 'D_MODEL = 
 
 suite('incremental analysis', () => {
   test('a sequence of edits anywhere gives what a fresh analysis gives', async () => {
-    const files = ['test/fixtures/models/pytorch/gpt.py', 'test/fixtures/models/pytorch/encoder_classifier.py'];
+    const files = ['test/fixtures/models/pytorch/gpt.py', 'test/fixtures/models/pytorch/encoder_classifier.py', 'test/fixtures/models/pytorch/attention_mistakes.py', 'test/fixtures/models/pytorch/annotated_transformer.py', 'test/fixtures/models/pytorch/shape_errors.py'];
     for (const file of files) {
       let text = readFileSync(path.join(ROOT, file), 'utf8');
       const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');

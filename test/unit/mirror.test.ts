@@ -33,6 +33,22 @@ suite('subtree copies', () => {
     }
   });
 
+  test('the same holds for text being typed: fixtures cut at many places, a bracket or quote left open there', async () => {
+    const grammars = await loadGrammars();
+    const text = readFileSync(path.join(ROOT, 'test/fixtures/models/pytorch/gpt.py'), 'utf8');
+    for (let i = 1; i < 40; i++) {
+      const at = Math.floor((text.length * i) / 40);
+      const typed = `${text.slice(0, at)}${['(', '[', '"', "f'{", ':'][i % 5]}${text.slice(at + (i % 7))}`;
+      const tree = grammars.parse('python', typed)!;
+      try {
+        const shape = { leaves: new Set<string>(), operatorsUnder: new Set(Array.from({ length: 300 }, (_, k) => tree.language.types[k]).filter(Boolean)) };
+        assert.deepStrictEqual(mirror(tree.rootNode, shape), fromTree(tree.rootNode, null), `cut at ${at}`);
+      } finally {
+        tree.delete();
+      }
+    }
+  });
+
   test('a chain nested deeper than the stack is copied down to a cut, without recursion', async () => {
     const grammars = await loadGrammars();
     const text = `d = 1${' + 1'.repeat(20000)}\n`;

@@ -2,7 +2,7 @@
  * A catalog layer built from the arguments of one call: its tensors, count, formula and the findings the
  * framework would raise, as the catalog entry describes them.
  */
-import type { Arg, Span } from '../expr';
+import type { Arg, Expr, Span } from '../expr';
 import type { BoundCall } from '../interp/hooks';
 import { totalParams, type Finding, type LayerInstance } from '../layer';
 import { describe, type Shape, type Value } from '../value';
@@ -16,16 +16,18 @@ export interface Instantiated {
 
 export function instantiate(spec: LayerSpec, bound: BoundCall, callSpan: Span, inputs: readonly Shape[]): Instantiated {
   const values = new Map<string, Value>();
-  const spans = new Map<string, Span>();
-  const literals = new Set<string>();
+  const exprs = new Map<string, Expr>();
   const record = (name: string, value: Value, arg?: Arg) => {
     values.set(name, value);
-    if (arg) spans.set(name, arg.value.span);
-    if (arg?.value.k === 'int') literals.add(name);
+    // An item of `*dims` is no expression of its own to rewrite.
+    if (arg && !arg.spread) exprs.set(name, arg.value);
   };
   if (spec.configObject) {
     const config = bound.positional[0]?.value;
     if (config?.t === 'dict') for (const [k, v] of config.fields) values.set(k, v);
+    // `{ units: 7.5 }` written in the call: its values can be rewritten by a quick fix.
+    const written = bound.positional[0]?.arg?.value;
+    if (written?.k === 'dict') for (const e of written.entries) if (e.key?.k === 'str') exprs.set(e.key.value, e.value);
   } else {
     bound.positional.forEach((p, i) => {
       const param = spec.signature[i];
@@ -33,12 +35,12 @@ export function instantiate(spec: LayerSpec, bound: BoundCall, callSpan: Span, i
     });
     for (const [name, kw] of bound.keywords) record(name, kw.value, kw.arg);
   }
-  const args = new Args(spec, values, spans, literals, inputs);
+  const args = new Args(spec, values, exprs, inputs);
   const built = spec.build(args);
   const unsure = unsureFlags(spec, args, values, inputs);
   const findings: Finding[] = [];
   const covered = new Set((built.problems ?? []).map((p) => p.arg));
-  findings.push(...sizeFindings(spec, values, covered, callSpan));
+  findings.push(...sizeFindings(spec, args, covered, callSpan));
   for (const p of built.problems ?? []) {
     findings.push({ code: p.code, severity: p.severity, message: p.message, span: callSpan, fixes: p.fixes ? p.fixes(args) : [] });
   }
@@ -78,7 +80,7 @@ export function instantiate(spec: LayerSpec, bound: BoundCall, callSpan: Span, i
 function unsureFlags(spec: LayerSpec, args: Args, values: ReadonlyMap<string, Value>, inputs: readonly Shape[]): { formula: string; reason: string } | undefined {
   if (!args.unsure.size) return undefined;
   const names = [...args.unsure];
-  const total = (on: boolean) => totalParams(spec.build(new Args(spec, values, new Map(), new Set(), inputs, new Map(names.map((n) => [n, on])))).tensors);
+  const total = (on: boolean) => totalParams(spec.build(new Args(spec, values, new Map(), inputs, new Map(names.map((n) => [n, on])))).tensors);
   const without = total(false);
   const extra = total(true).sub(without);
   const flags = names.map((n) => describe(args.value(n))).join(', ');
@@ -97,7 +99,7 @@ function genericFormula(spec: LayerSpec, values: ReadonlyMap<string, Value>, inp
     if (values.has(p.name) || (p.default && p.default.t !== 'none')) symbolic.set(p.name, { t: 'sym', name: p.size });
   }
   try {
-    const built = spec.build(new Args(spec, symbolic, new Map(), new Set(), inputs));
+    const built = spec.build(new Args(spec, symbolic, new Map(), inputs));
     return totalParams(built.tensors).toString();
   } catch {
     return '';

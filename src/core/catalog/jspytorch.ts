@@ -6,6 +6,7 @@ import type { AttentionShape, Tensor } from '../layer';
 import { childTensors } from '../layer';
 import { Poly } from '../symbolic';
 import { dimText, type LayerSpec, type Problem, type Args } from './spec';
+import { divisorFixes } from './sizeFixes';
 
 const linear = (inF: Poly, outF: Poly): Tensor[] => [{ name: 'W', shape: [inF, outF] }, { name: 'b', shape: [outF] }];
 const layerNorm = (n: Poly): Tensor[] => [{ name: 'gamma', shape: [n] }, { name: 'beta', shape: [n] }];
@@ -29,7 +30,11 @@ function headsProblems(a: Args): Problem[] {
   const E = a.dim('in_size').constant;
   const h = a.dim('n_heads').constant;
   if (E === undefined || h === undefined || h === 0n || E % h === 0n) return [];
-  return [{ code: 'heads-divisibility', severity: 'error', arg: 'n_heads', message: `in_size ${E} is not divisible by n_heads ${h}: js-pytorch throws "Embedding dimension not divisible in equal heads."` }];
+  return [{
+    code: 'heads-divisibility', severity: 'error', arg: 'n_heads',
+    message: `in_size ${E} is not divisible by n_heads ${h}: js-pytorch throws "Embedding dimension not divisible in equal heads."`,
+    fixes: (args) => divisorFixes(E, h, args.expr('n_heads'), (d) => `Use ${d} heads (${E} / ${d} = ${E / d})`),
+  }];
 }
 
 function attentionShape(a: Args): AttentionShape {

@@ -7,6 +7,7 @@ import { Poly } from '../symbolic';
 import { NONE, int, type Value } from '../value';
 import { Args, dimText, type LayerSpec, type Problem } from './spec';
 import { MULTIHEAD_ATTENTION } from './pytorchAttention';
+import { divisorFixes } from './sizeFixes';
 import { DEVICE_DTYPE, FALSE, TRUE, layerNormTensors, linearTensors } from './pytorchTensors';
 import { TRANSFORMER, TRANSFORMER_DECODER_LAYER, TRANSFORMER_ENCODER_LAYER, stack } from './pytorchTransformer';
 
@@ -164,7 +165,12 @@ function channelNorm(kind: string, affineDefault: boolean, groups: boolean): Lay
       const problems: Problem[] = [];
       const g = groups ? a.dim('num_groups').constant : undefined;
       if (g !== undefined && g > 0n && C.constant !== undefined && C.constant % g !== 0n) {
-        problems.push({ code: 'groups-divisibility', severity: 'error', arg: 'num_groups', message: `num_channels ${C.constant} is not divisible by num_groups ${g}: PyTorch raises "num_channels must be divisible by num_groups".` });
+        const channels = C.constant;
+        problems.push({
+          code: 'groups-divisibility', severity: 'error', arg: 'num_groups',
+          message: `num_channels ${channels} is not divisible by num_groups ${g}: PyTorch raises "num_channels must be divisible by num_groups".`,
+          fixes: (args) => divisorFixes(channels, g, args.expr('num_groups'), (d) => `Use ${d} groups (${channels} / ${d} = ${channels / d} channels each)`),
+        });
       }
       return {
         tensors: affine ? [{ name: 'weight', shape: [C] }, { name: 'bias', shape: [C] }] : [],

@@ -1,10 +1,11 @@
 /** nn.MultiheadAttention as torch.nn builds it, and the heads check it shares with the Transformer layers. */
-import type { Fix, Tensor } from '../layer';
+import type { Tensor } from '../layer';
 import { childTensors } from '../layer';
 import { Poly } from '../symbolic';
-import { NONE } from '../value';
+import { NONE, type Value } from '../value';
 import { dimText, type Args, type LayerSpec, type Problem } from './spec';
 import { DEVICE_DTYPE, FALSE, TRUE, linearTensors } from './pytorchTensors';
+import { divisorFixes, negativeFixes } from './sizeFixes';
 
 interface AttentionConfig {
   readonly embed: Poly;
@@ -30,17 +31,6 @@ export function attentionTensors({ embed: E, kdim, vdim, bias, addBiasKv }: Atte
   return out;
 }
 
-/** How far from the written head count the quick fix looks for one that divides (a huge prime has none near). */
-const DIVISOR_SEARCH = 4096n;
-
-/** Head counts that divide `embed`, nearest to `heads` below and above, within a bounded search. */
-function nearestDivisors(embed: bigint, heads: bigint): bigint[] {
-  const out: bigint[] = [];
-  for (let h = heads - 1n; h >= 1n && heads - h <= DIVISOR_SEARCH; h--) if (embed % h === 0n) { out.push(h); break; }
-  for (let h = heads + 1n; h <= embed && h - heads <= DIVISOR_SEARCH; h++) if (embed % h === 0n) { out.push(h); break; }
-  return out;
-}
-
 /** PyTorch asserts `embed_dim // num_heads * num_heads == embed_dim`; heads of 0 fail dividing first. */
 export function headsProblems(args: Args, embedName: string, headsName: string): Problem[] {
   const E = args.dim(embedName).constant;
@@ -53,7 +43,7 @@ export function headsProblems(args: Args, embedName: string, headsName: string):
     return [{ code: 'heads-divisibility', severity: 'error', arg: headsName, message: `${headsName} is 0: PyTorch fails dividing ${embedName} ${E} by it (ZeroDivisionError: integer division or modulo by zero).` }];
   }
   if (h < 0n) {
-    return [{ code: 'negative-size', severity: 'error', arg: headsName, message: `${headsName} is ${h}: a layer cannot have a negative number of heads (PyTorch builds it, then fails reshaping into heads on the first forward call).` }];
+    return [{ code: 'negative-size', severity: 'error', arg: headsName, message: `${headsName} is ${h}: a layer cannot have a negative number of heads (PyTorch builds it, then fails reshaping into heads on the first forward call).`, fixes: (a) => negativeFixes(a.expr(headsName)) }];
   }
   if (E % h === 0n) return [];
   return [{
@@ -61,12 +51,7 @@ export function headsProblems(args: Args, embedName: string, headsName: string):
     severity: 'error',
     arg: headsName,
     message: `${embedName} ${E} is not divisible by ${headsName} ${h}: PyTorch raises "embed_dim must be divisible by num_heads". Each head takes ${embedName} / ${headsName} features.`,
-    fixes: (a) => {
-      const span = a.span(headsName);
-      const literal = a.value(headsName);
-      if (!span || literal.t !== 'int' || !a.literal(headsName)) return [];
-      return nearestDivisors(E, h).map((d): Fix => ({ title: `Use ${d} heads (${E} / ${d} = ${E / d})`, edits: [{ span, text: String(d) }] }));
-    },
+    fixes: (a) => divisorFixes(E, h, a.expr(headsName), (d) => `Use ${d} heads (${E} / ${d} = ${E / d})`),
   }];
 }
 
@@ -119,6 +104,7 @@ export const MULTIHEAD_ATTENTION: LayerSpec = {
         embed: E, heads: h, headDim, kdim, vdim, layout: 'pytorch', bias, addBiasKv,
         batchFirst: a.flag('batch_first', false),
         dropout: a.value('dropout').t === 'float' ? (a.value('dropout') as { v?: number }).v !== 0 : a.given('dropout'),
+        dropoutRate: rate(a.value('dropout')),
         settings: [
           ['embed_dim (E)', dimText(E)], ['num_heads (h)', dimText(h)], ['d_k = E / h', headDim ? dimText(headDim) : `${dimText(E)} / ${dimText(h)}`],
           ['kdim', a.isNone('kdim') ? `${dimText(kdim)} (= E)` : dimText(kdim)], ['vdim', a.isNone('vdim') ? `${dimText(vdim)} (= E)` : dimText(vdim)],
@@ -131,3 +117,9 @@ export const MULTIHEAD_ATTENTION: LayerSpec = {
     };
   },
 };
+
+/** A probability written as a number (`0.1`, `0`); undefined when it is not known. */
+function rate(v: Value): number | undefined {
+  if (v.t === 'float') return v.v;
+  return v.t === 'int' && v.p.constant !== undefined ? Number(v.p.constant) : undefined;
+}

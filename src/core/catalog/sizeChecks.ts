@@ -6,9 +6,12 @@
 import type { Span } from '../expr';
 import type { Finding } from '../layer';
 import { describe, type Value } from '../value';
-import type { LayerSpec } from './spec';
+import type { Args, LayerSpec } from './spec';
+import { integerFixes, negativeFixes } from './sizeFixes';
 
-function pytorch(name: string, v: Value): Omit<Finding, 'span' | 'fixes'> | undefined {
+type Found = Omit<Finding, 'span' | 'fixes'>;
+
+function pytorch(name: string, v: Value): Found | undefined {
   if (v.t === 'float') return { code: 'non-integer-size', severity: 'error', message: `${name} is ${describe(v)}, a float: PyTorch raises TypeError (sizes must be ints). Use // for integer division.` };
   if (v.t === 'int' && v.p.constant !== undefined && v.p.constant < 0n) {
     return { code: 'negative-size', severity: 'error', message: `${name} is ${v.p.constant}: PyTorch raises "Trying to create tensor with negative dimension ${v.p.constant}".` };
@@ -16,7 +19,7 @@ function pytorch(name: string, v: Value): Omit<Finding, 'span' | 'fixes'> | unde
   return undefined;
 }
 
-function jsPytorch(name: string, v: Value): Omit<Finding, 'span' | 'fixes'> | undefined {
+function jsPytorch(name: string, v: Value): Found | undefined {
   const fails = 'js-pytorch throws RangeError "Invalid array length" creating its weights';
   if (v.t === 'float') {
     const shown = v.v === undefined ? 'not a whole number' : String(v.v);
@@ -26,15 +29,17 @@ function jsPytorch(name: string, v: Value): Omit<Finding, 'span' | 'fixes'> | un
   return undefined;
 }
 
-export function sizeFindings(spec: LayerSpec, values: ReadonlyMap<string, Value>, covered: ReadonlySet<string | undefined>, span: Span): Finding[] {
+export function sizeFindings(spec: LayerSpec, args: Args, covered: ReadonlySet<string | undefined>, span: Span): Finding[] {
   if (spec.framework === 'tfjs') return [];
-  const check = spec.framework === 'pytorch' ? pytorch : jsPytorch;
   const out: Finding[] = [];
   for (const param of spec.signature) {
-    const v = values.get(param.name);
-    if (!param.size || !v || covered.has(param.name)) continue;
-    const found = check(param.name, v);
-    if (found) out.push({ ...found, span, fixes: [] });
+    if (!param.size || !args.given(param.name) || covered.has(param.name)) continue;
+    const v = args.value(param.name);
+    const found = spec.framework === 'pytorch' ? pytorch(param.name, v) : jsPytorch(param.name, v);
+    if (!found) continue;
+    const written = args.expr(param.name);
+    const fixes = found.code === 'non-integer-size' ? integerFixes(spec.framework, written) : negativeFixes(written);
+    out.push({ ...found, span, fixes });
   }
   return out;
 }

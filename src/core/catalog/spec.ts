@@ -1,5 +1,5 @@
 /** How a catalog entry describes a layer: its signature, and how it builds tensors from arguments. */
-import type { Span } from '../expr';
+import type { Expr } from '../expr';
 import type { AttentionShape, Fix, Framework, Severity, Tensor } from '../layer';
 import { Poly, groupDigits } from '../symbolic';
 import { asPoly, describe, truthy, type Shape, type Value } from '../value';
@@ -57,9 +57,8 @@ export class Args {
   constructor(
     readonly spec: LayerSpec,
     private readonly values: ReadonlyMap<string, Value>,
-    private readonly spans: ReadonlyMap<string, Span>,
-    /** Arguments written as a number in place: only those may be rewritten by a quick fix. */
-    private readonly literals: ReadonlySet<string>,
+    /** The arguments as written, where the call shows them: quick fixes rewrite them. */
+    private readonly exprs: ReadonlyMap<string, Expr>,
     /** Shapes of the inputs the layer is first applied to, where the code shows them (batch first). */
     readonly inputs: readonly Shape[] = [],
     /** Flags taken as set or not, to build each side of an unsure one. */
@@ -79,12 +78,8 @@ export class Args {
     return describe(this.value(name));
   }
 
-  literal(name: string): boolean {
-    return this.literals.has(name);
-  }
-
-  span(name: string): Span | undefined {
-    return this.spans.get(name);
+  expr(name: string): Expr | undefined {
+    return this.exprs.get(name);
   }
 
   /** A size as a polynomial; what is not an integer becomes the parameter's symbol. */

@@ -7,6 +7,7 @@ import { Poly } from '../symbolic';
 import { asPoly, type Shape, type Value } from '../value';
 import { groupDigits } from '../symbolic';
 import type { Args, Problem } from './spec';
+import { integerFixes, negativeFixes } from './sizeFixes';
 
 export const UNKNOWN_INPUT = 'The input size is set when the layer is first applied, and this file does not show what it is applied to.';
 
@@ -59,7 +60,8 @@ export function positiveSize(a: Args, name: string): Problem[] {
     : undefined;
   if (!code) return [];
   const shown = v.t === 'float' ? jsNumberText(v.v!) : groupDigits(asPoly(v)!.constant!).replace(/,/g, '');
-  return [{ code, severity: 'error', arg: name, message: `${name} is ${shown}: TensorFlow.js throws "Expected ${name} to be a positive integer, but got ${shown}."` }];
+  const fixes = (args: Args) => (code === 'non-integer-size' ? integerFixes('tfjs', args.expr(name)) : code === 'negative-size' ? negativeFixes(args.expr(name)) : []);
+  return [{ code, severity: 'error', arg: name, message: `${name} is ${shown}: TensorFlow.js throws "Expected ${name} to be a positive integer, but got ${shown}."`, fixes }];
 }
 
 /** A number as JavaScript prints it (`7.5`, `Infinity`, `NaN`). */

@@ -81,6 +81,7 @@ export class Assignments {
    * total is then not known.
    */
   setAttribute(target: Value, name: string, value: Value, mayBeModule = false): void {
+    if (this.ev.grads.assign(target, name, value)) return;
     // `self.out.weight = ...` on a catalog layer: its module tree takes the parameter (weight tying).
     const obj: Value = target.t === 'layer' ? { t: 'module', tree: this.ev.torch.moduleOf(target)!, fields: new Map() } : target;
     if (obj.t === 'module') {

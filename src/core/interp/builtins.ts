@@ -32,6 +32,8 @@ export function itemsOf(v: Value): Value[] | undefined {
 export function countOf(v: Value): Poly | undefined {
   if (v.t === 'range') return v.stop.sub(v.start);
   if (v.t === 'repeat') return v.count;
+  // A list holding repeated copies (`parameters()` of a stack of blocks) has each copy as an item.
+  if (v.t === 'seq' && v.items.some((i) => i.t === 'repeat')) return v.items.reduce((n, i) => n.add(i.t === 'repeat' ? i.count : Poly.ONE), Poly.ZERO);
   const items = itemsOf(v);
   return items ? Poly.int(items.length) : undefined;
 }

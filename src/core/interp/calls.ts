@@ -12,7 +12,7 @@ import { APPLY_METHODS, tensorSource } from '../flow';
 import { BUILTIN_CALLS, SCALAR_BUILTINS, itemsOf, stringMethod } from './builtins';
 import { classBuiltin } from './classBuiltins';
 import { Frame } from './frame';
-import { transformersClassMethod, transformersMethod } from './transformersApi';
+import { TRANSFORMERS_METHODS, transformersClassMethod, transformersMethod } from './transformersApi';
 import { tfjsTensorOp } from './tfjsTensors';
 
 /** TF.js merge layers of equal shapes: the shape passes on. */
@@ -108,10 +108,16 @@ export class Calls {
     }
     if (obj.t === 'tensor') {
       const args = this.bind(e.args, frame);
-      if (!args) return UNKNOWN;
-      const positional = args.positional.map((p) => p.value);
+      if (!args) return this.ev.tape ? this.ev.tape.uncertain('arguments not followed') : UNKNOWN;
+      const [positional, keywords] = [args.positional.map((p) => p.value), plain(args.keywords)];
       const tfjs = this.ev.language === 'typescript' ? tfjsTensorOp(this.ev.checks, method, obj, positional, e.span) : undefined;
-      return tfjs ?? this.ev.checks.tensorMethod(obj, method, positional, plain(args.keywords), e.span);
+      const result = tfjs ?? this.ev.checks.tensorMethod(obj, method, positional, keywords, e.span);
+      return this.ev.tape ? this.ev.tape.method(obj, method, positional, keywords, result) : result;
+    }
+    if (method === 'requires_grad_' && (obj.t === 'param' || obj.t === 'repeat')) {
+      const args = this.bind(e.args, frame);
+      const set = args && this.ev.grads.method(obj, method, args.positional.map((p) => p.value), plain(args.keywords));
+      if (set) return set;
     }
     if (obj.t === 'class' && method === '_from_config') {
       const args = this.bind(e.args, frame);
@@ -120,7 +126,8 @@ export class Calls {
     }
     const layerClass = this.ev.tfjsLayers.method(obj, method, e, frame);
     if (layerClass) return layerClass;
-    if (obj.t === 'module' || obj.t === 'layer') {
+    // Only the methods torch.nn gives a meaning of their own: the others (user methods) bind their arguments once, as calls.
+    if ((obj.t === 'module' || obj.t === 'layer') && (method === 'forward' || this.ev.torch.handles(method) || TRANSFORMERS_METHODS.has(method))) {
       const args = this.bind(e.args, frame);
       if (!args) return undefined;
       if (method === 'forward' || (method === 'call' && this.ev.language === 'typescript' && obj.t === 'module')) return this.ev.flows.applyCallable(obj, args.positional.map((p) => p.value), plain(args.keywords), e.span);
@@ -140,6 +147,7 @@ export class Calls {
         // A tf.layers.Layer subclass gets its weights when first applied: its total is read once the runs are over.
         if (frame.isModule && built.t === 'module' && this.ev.tfjsLayers.is(callee)) this.ev.hooks.model?.(e, callee.name, () => built.tree);
         else if (frame.isModule && built.t === 'module') this.ev.hooks.instance?.(callee, e, built);
+        else if (built.t === 'module') this.ev.hooks.part?.(callee, e, built);
         return built;
       }
       case 'function': {
@@ -165,12 +173,18 @@ export class Calls {
       case 'ref':
         return this.library(normalizePath(callee.path), bound, e, frame);
       default:
+        this.ev.tape?.opaque([...positional, ...keywords.values()]);
         // Something not known applied to a traced tensor (`self.q_norm(q)` where the norm is not known).
         return this.ev.checks.untracked(positional) ?? UNKNOWN;
     }
   }
 
   private library(path: string, bound: BoundCall, e: CallExpr, frame: Frame): Value {
+    const result = this.libraryCall(path, bound, e, frame);
+    return this.ev.tape ? this.ev.tape.library(path, bound.positional.map((p) => p.value), plain(bound.keywords), result) : result;
+  }
+
+  private libraryCall(path: string, bound: BoundCall, e: CallExpr, frame: Frame): Value {
     const positional = bound.positional.map((p) => p.value);
     const keywords = plain(bound.keywords);
     if (path === 'builtins.map') return this.map(positional, e, frame);

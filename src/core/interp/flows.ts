@@ -37,13 +37,13 @@ export class Flows {
   readonly attention: AttentionEvents = {
     core: (core) => {
       const module = this.running[this.running.length - 1];
-      if (!module) return;
+      if (!module || this.ev.tape) return;
       this.cores.set(core, module);
       this.ev.hooks.attention?.(module, { core });
     },
     output: (core, layer) => {
       const module = this.running[this.running.length - 1];
-      if (module && this.cores.get(core) === module) this.ev.hooks.attention?.(module, { core, output: layer });
+      if (module && !this.ev.tape && this.cores.get(core) === module) this.ev.hooks.attention?.(module, { core, output: layer });
     },
   };
 
@@ -96,6 +96,12 @@ export class Flows {
 
   /** `model(x)`: a module runs its forward(); a Sequential applies its layers in order; a layer its rule. */
   applyCallable(callee: Extract<Value, { t: 'layer' } | { t: 'module' }>, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, span: Span): Value {
+    const forward = callee.t === 'module' && callee.cls ? this.ev.classes.method(callee.cls, 'forward') : undefined;
+    const run = () => this.applied(callee, forward, positional, keywords, span);
+    return this.ev.tape ? this.ev.tape.call(callee, forward !== undefined, positional, keywords, run) : run();
+  }
+
+  private applied(callee: Extract<Value, { t: 'layer' } | { t: 'module' }>, forward: ReturnType<Evaluator['classes']['method']>, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, span: Span): Value {
     if (callee.t === 'layer') return this.ev.checks.applyLayer(callee, positional, keywords, span);
     if (callee.items) {
       // Between its own layers a Sequential is checked where it is built (sequential-mismatch); here only
@@ -107,7 +113,6 @@ export class Flows {
       }, positional[0] ?? UNKNOWN);
     }
     if (callee.cls) {
-      const forward = this.ev.classes.method(callee.cls, this.ev.language === 'python' ? 'forward' : 'forward');
       if (forward) {
         const out = this.forward(callee, () => (forward.owner ?? this.ev).functions.callFunction(forward, positional, keywords, callee));
         // A subclass of a catalog layer with a forward() of its own (whisper's Linear casting its weights) is
@@ -120,6 +125,13 @@ export class Flows {
     const input = positional[0];
     if (input?.t !== 'tensor' || !WEIGHTLESS.has(callee.tree.kind) || callee.tree.kind === 'Flatten') return UNKNOWN;
     return callee.tree.kind === 'Softmax' ? softmaxed(input) : input;
+  }
+
+  /** Runs `instance`'s forward() on `inputs`. */
+  run(instance: ModuleValue, inputs: readonly Value[]): Value | undefined {
+    const forward = instance.cls && this.ev.classes.method(instance.cls, 'forward');
+    if (!forward) return undefined;
+    return this.forward(instance, () => (forward.owner ?? this.ev).functions.callFunction(forward, inputs, new Map(), instance));
   }
 
   /**

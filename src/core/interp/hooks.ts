@@ -12,6 +12,7 @@ import { Budget } from './budget';
 import { Journal } from './journal';
 import type { LayerValue } from './shapeChecks';
 import type { Attention } from '../attention/recognise';
+import type { TorchTape } from '../activations/torchTape';
 
 export type CallExpr = Extract<Expr, { k: 'call' }>;
 
@@ -35,6 +36,8 @@ export interface Hooks {
    * model of this file is built: the exception's name and message where they are known.
    */
   raised?(span: Span, exception: string, message: string | undefined): void;
+  /** A model class built by a call inside other code (`self.attn = CausalSelfAttention(config)`), at that call. */
+  part?(cls: DefRef, call: CallExpr, value: Value): void;
   /** Every model instance the run builds (once its constructor has run), with what built it. */
   constructed?(cls: DefRef, value: Value): void;
   /** How many layers were recorded so far. */
@@ -69,7 +72,16 @@ export interface Shared {
    * names, since a caller may pass others (`heads=8` read as `heads`).
    */
   paramsAsNames: Scope | undefined;
+  /**
+   * Parameters whose `requires_grad` the code set (`requires_grad_(False)`, `p.requires_grad = False`), by
+   * parameter id; one not listed trains. Written through the journal, so a branch not known to run leaves it 'unknown'.
+   */
+  readonly grad: Map<string, GradState>;
+  /** Set while one forward() is followed for the tensors autograd keeps: every tensor operation is reported to it. */
+  tape?: TorchTape;
 }
+
+export type GradState = 'trainable' | 'frozen' | 'unknown';
 
 /**
  * What one entry point of the analysis read: the top-level statements (by fragment id) whose code ran,
@@ -83,6 +95,6 @@ export interface Reads {
 }
 
 export function newShared(): Shared {
-  return { budget: new Budget(), journal: new Journal(), imported: new Map(), contexts: [], repeatDepths: [], sites: [], unsure: 0, building: 0, paramsAsNames: undefined };
+  return { budget: new Budget(), journal: new Journal(), imported: new Map(), contexts: [], repeatDepths: [], sites: [], unsure: 0, building: 0, paramsAsNames: undefined, grad: new Map() };
 }
 

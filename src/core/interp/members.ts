@@ -30,6 +30,8 @@ export function memberOf(ev: Evaluator, obj: Value, id: string): Value {
       return ev.classes.attribute(obj, id, undefined) ?? UNKNOWN;
     case 'module':
     case 'layer': {
+      // The activations are those of train mode.
+      if (id === 'training' && ev.tape) return { t: 'bool', v: true };
       const tree = ev.torch.moduleOf(obj)!;
       const field = obj.t === 'module' ? obj.fields.get(id) : undefined;
       if (field && (field.t !== 'module' && field.t !== 'layer' ? !tree.children.has(id) && !tree.params.has(id) : ev.torch.moduleOf(field) === tree.children.get(id))) return field;

@@ -39,9 +39,14 @@ export interface Interp {
   varied(since: number): void;
   /** Counts the paths that may not be taken, inside which a raise is not certain. */
   readonly shared: { unsure: number };
+  /**
+   * Set while forward() is followed for its activations, which takes one path only: any other ends it. A
+   * loop over `times` alike blocks is recorded once, with the tensors each pass hands the next.
+   */
+  readonly tape?: { uncertain(why: string): never; repeat(times: bigint): { end(before: ReadonlyMap<string, Value>, after: ReadonlyMap<string, Value>, wrote: boolean): void } };
   /** Called after each assignment, for inlay hints. */
   assigned?(value: Value, expr: Expr): void;
-  binary(op: string, l: Value, r: Value, span: Span): Value;
+  binary(op: string, l: Value, r: Value, span: Span, inPlace?: boolean): Value;
 }
 
 const UNDECIDED = 'depends on a condition Attention Lens cannot decide';
@@ -76,7 +81,7 @@ export class Runner {
       case 'aug': {
         const target = i.expr(s.target);
         const right = s.value ? i.eval(i.expr(s.value), frame) : int(1);
-        const result = i.binary(s.op, i.eval(target, frame), right, target.span);
+        const result = i.binary(s.op, i.eval(target, frame), right, target.span, true);
         i.assign(target, result, frame);
         return undefined;
       }
@@ -116,12 +121,15 @@ export class Runner {
       case 'while':
         return this.whileLoop(s, frame);
       case 'with':
+        // `torch.no_grad()`, autocast and the like change what autograd keeps.
+        i.tape?.uncertain('a with statement');
         for (const item of s.items) {
           i.eval(i.expr(item.value), frame);
           if (item.target) i.assign(i.expr(item.target), UNKNOWN, frame);
         }
         return this.body(s.body, frame);
       case 'try': {
+        i.tape?.uncertain('a try statement');
         // The handlers run only if the body raises, which the interpreter does not model: the body is
         // taken as the path, and the handlers' calls are still found by running them on a fork.
         let exit = this.unsure(() => this.body(s.body, frame));
@@ -140,6 +148,7 @@ export class Runner {
   /** Runs two branches whose condition is not known, and joins them. */
   both(a: readonly Stmt[], b: readonly Stmt[], frame: Frame): Exit {
     const i = this.i;
+    i.tape?.uncertain('a condition Attention Lens cannot decide');
     const start = i.journal.position;
     const left = frame.fork();
     const exitA = this.unsure(() => this.body(a, left));
@@ -227,6 +236,8 @@ export class Runner {
    */
   private once(body: readonly Stmt[], frame: Frame, count: Poly | undefined, bindTarget: () => void): Exit {
     const i = this.i;
+    const times = count?.constant;
+    const repeat = i.tape && (times !== undefined ? i.tape.repeat(times) : i.tape.uncertain('a loop Attention Lens cannot unroll'));
     bindTarget();
     const before = new Map(frame.vars);
     const start = i.journal.position;
@@ -237,6 +248,7 @@ export class Runner {
     } finally {
       if (count) i.repeats.pop();
     }
+    repeat?.end(before, frame.vars, i.journal.position !== start);
     const appended = appendedIn(frame, before);
     // A name the pass rebinds (`d = d * 2`) makes the passes differ: the copies appended are then not alike.
     const alike = [...frame.vars].every(([k, v]) => before.get(k) === v || appended.has(k));

@@ -4,18 +4,21 @@
  * `add_module`, `register_parameter`, `nn.Parameter`, `copy.deepcopy`, tensors and weightless layers.
  */
 import type { Evaluator } from '../evaluate';
-import { container, deepCopy, emptyModule, layerModule, param, type ModuleTree } from '../modules';
+import { container, deepCopy, emptyModule, layerModule, param, pathTo, unknownIn, type ModuleTree } from '../modules';
 import { Poly } from '../symbolic';
 import { NONE, SCALAR, UNKNOWN, asPoly, type Value } from '../value';
 import type { Owner } from './journal';
 import { LIMITS } from './budget';
 import { WEIGHTLESS, type LayerValue } from './shapeChecks';
+import { weightlessFields } from './weightlessArgs';
 
 type ModuleValue = Extract<Value, { t: 'module' }>;
 
 const TENSOR_FACTORIES = new Set(['zeros', 'ones', 'randn', 'rand', 'empty', 'full', 'tensor', 'arange', 'eye']);
 /** Methods of nn.Module that return the module itself. */
 const FLUENT = new Set(['to', 'cuda', 'cpu', 'train', 'eval', 'requires_grad_', 'float', 'half', 'bfloat16', 'double', 'apply', 'type']);
+/** The other methods of nn.Module and its containers that moduleMethod follows. */
+const METHODS = new Set(['parameters', 'named_parameters', 'append', 'extend', 'add_module', 'register_module', 'register_parameter', 'register_buffer', 'children', 'modules', 'state_dict', 'get_submodule']);
 
 export class TorchApi {
   private readonly values = new WeakMap<ModuleTree, Value>();
@@ -36,19 +39,7 @@ export class TorchApi {
   /** Where `v` sits inside `root`, as `named_modules()` names it (`attn.c_attn`); undefined when it is not in it. */
   pathIn(root: ModuleTree, v: Value): string | undefined {
     const target = this.moduleOf(v);
-    const visited = new Set<ModuleTree>();
-    const queue: [ModuleTree, string][] = [[root, '']];
-    for (let next = queue.shift(); next; next = queue.shift()) {
-      const [node, path] = next;
-      if (visited.has(node)) continue;
-      visited.add(node);
-      for (const [name, child] of node.children) {
-        const here = path ? `${path}.${name}` : name;
-        if (child === target) return here;
-        queue.push([child, here]);
-      }
-    }
-    return undefined;
+    return target && pathTo(root, target);
   }
 
   /** Makes `tree` the module tree of a layer value (a copy of another layer's tree). */
@@ -78,6 +69,7 @@ export class TorchApi {
   registerCopy(original: ModuleTree, copy: ModuleTree, visited = new Set<ModuleTree>()): void {
     if (visited.has(original)) return;
     visited.add(original);
+    this.ev.grads.copyFlags(original, copy);
     const value = this.values.get(original);
     if (value?.t === 'module') {
       // A copied subclass of a catalog layer is its own layer too, whose tree is the copy.
@@ -177,10 +169,18 @@ export class TorchApi {
     return UNKNOWN;
   }
 
+  handles(method: string): boolean {
+    return FLUENT.has(method) || METHODS.has(method);
+  }
+
   /** Methods of modules with an effect on the parameters; undefined for the others (user methods). */
   moduleMethod(obj: ModuleValue | Extract<Value, { t: 'layer' }>, method: string, positional: readonly Value[]): Value | undefined {
+    const tree = this.moduleOf(obj)!;
+    if (method === 'requires_grad_') this.ev.grads.setAll(tree, positional[0]);
     if (FLUENT.has(method)) return obj;
-    if (obj.t !== 'module') return method === 'parameters' || method === 'named_parameters' ? UNKNOWN : undefined;
+    // A module with a part not followed may hold parameters not listed.
+    if (method === 'parameters' || method === 'named_parameters') return unknownIn(tree) ? UNKNOWN : this.ev.grads.parameters(tree, method === 'named_parameters');
+    if (obj.t !== 'module') return undefined;
     const [a, b] = positional;
     switch (method) {
       case 'append':
@@ -202,8 +202,6 @@ export class TorchApi {
         // Buffers are state, not parameters.
         if (a?.t === 'str') this.ev.journal.set(this.ev.assignments.fieldsOwner, obj.fields, a.v, b ?? UNKNOWN);
         return NONE;
-      case 'parameters':
-      case 'named_parameters':
       case 'children':
       case 'modules':
       case 'state_dict':
@@ -231,7 +229,10 @@ export class TorchApi {
         const data = first ?? keywords.get('data');
         const shape = data?.t === 'tensor' && !data.partial ? data.shape : undefined;
         // A parameter of unknown shape still counts, as a symbol: the total then says it is not known.
-        return { t: 'param', ref: param(shape?.map((d) => d ?? Poly.symbol('size')) ?? [Poly.symbol('size')]) };
+        const ref = param(shape?.map((d) => d ?? Poly.symbol('size')) ?? [Poly.symbol('size')]);
+        const grad = keywords.get('requires_grad') ?? positional[1];
+        if (grad) this.ev.grads.set(ref, grad);
+        return { t: 'param', ref };
       }
       case 'collections.OrderedDict': {
         if (!first) return { t: 'dict', fields: new Map() };
@@ -258,7 +259,7 @@ export class TorchApi {
       return { t: 'tensor', shape: dims.map((d) => (d ? asPoly(d) : undefined)) };
     }
     if ((path === `torch.nn.${name}` || path === `jspytorch.torch.nn.${name}`) && /^[A-Z]/.test(name) && !this.ev.isCatalogLayer(path)) {
-      if (WEIGHTLESS.has(name)) return { t: 'module', tree: emptyModule(name), fields: new Map() };
+      if (WEIGHTLESS.has(name)) return { t: 'module', tree: emptyModule(name), fields: weightlessFields(name, positional, keywords) };
       return { t: 'module', tree: { ...emptyModule(name), unknown: `nn.${name} is not in Attention Lens's catalog yet` }, fields: new Map() };
     }
     // einops' layers reshape and reduce without weights (its EinMix has some, and is not followed).

@@ -52,6 +52,9 @@ export function transformersClassMethod(ev: Evaluator, cls: Value, method: strin
   return build(cls, { positional: bound.positional.slice(0, 1), keywords: new Map() });
 }
 
+/** The methods of PreTrainedModel that change what a model holds. */
+export const TRANSFORMERS_METHODS = new Set(['post_init', 'tie_weights', '_tie_or_clone_weights']);
+
 /** A method of PreTrainedModel the class does not write itself; undefined for any other call. */
 export function transformersMethod(ev: Evaluator, obj: Value, method: string, positional: readonly Value[]): Value | undefined {
   if (obj.t !== 'module' || !obj.cls || !isPreTrained(ev, obj) || ev.classes.method(obj.cls, method)) return undefined;

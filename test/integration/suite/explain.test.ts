@@ -5,7 +5,7 @@ import { activateExtension, codeLenses, hoverMarkdown, openFile, poll, positionO
 interface ExplainMessage {
   type: 'explain' | 'none';
   target?: { line: number };
-  data?: { title: string; totalParameters: string; totalFlops: string; steps: { name: string; shape: string; flops: string }[]; scores: { elements: string }; settings: string[][] };
+  data?: { title: string; totalParameters: string; totalFlops: { exact: string; text: string }; steps: { name: string; shape: string; flops: { exact: string } }[]; scores: { elements: string }; settings: string[][] };
 }
 
 const fmt = (x: number) => x.toLocaleString('en-US');
@@ -32,14 +32,53 @@ suite('Explain attention shapes panel', () => {
   });
 
   test('FLOPs and the score matrix for the sizes the user sets', async () => {
-    await api.explainPanel.receive({ type: 'inputs', inputs: { batch: 2, queryLength: 10, keyLength: 12, dtype: 'float32' } });
+    await api.explainPanel.receive({ type: 'inputs', inputs: { batch: 2, queryLength: 10, keyLength: 12, dtype: 'float32', selfAttention: false } });
     const message = await poll(() => api.explainPanel.message(), (m) => m?.data?.scores.elements === fmt(2 * 8 * 10 * 12));
     const [E, h, dk, N, L, S] = [512, 8, 64, 2, 10, 12];
     const steps = message!.data!.steps;
-    assert.strictEqual(steps[0].flops, fmt(2 * N * L * E * E + N * L * E));
-    assert.strictEqual(steps[4].flops, fmt(2 * N * h * L * S * dk + N * h * L * S));
+    assert.strictEqual(steps[0].flops.exact, fmt(2 * N * L * E * E + N * L * E));
+    assert.strictEqual(steps[4].flops.exact, fmt(2 * N * h * L * S * dk + N * h * L * S));
     assert.strictEqual(steps[4].shape, '(N, 8, L, S)');
-    assert.strictEqual(steps[6].flops, fmt(2 * N * h * L * S * dk));
+    assert.strictEqual(steps[6].flops.exact, fmt(2 * N * h * L * S * dk));
+  });
+
+  test('sizes that are not sizes are refused with a message per field; the walkthrough keeps the last valid ones', async () => {
+    const before = api.explainPanel.message();
+    await api.explainPanel.receive({ type: 'inputs', inputs: { batch: '0', queryLength: '2.5', keyLength: '', dtype: 'float32', selfAttention: false } });
+    const refused = api.explainPanel.message() as unknown as { type: string; errors: Record<string, string> };
+    assert.deepStrictEqual(refused, { type: 'invalid', errors: {
+      batch: '0 is not a size: enter 1 or more.',
+      queryLength: '2.5 is not a whole number.',
+      keyLength: 'Empty: enter a whole number, 1 or more.',
+    } });
+    // A valid form again: the walkthrough follows it, with one input for Q, K and V (S is L).
+    await api.explainPanel.receive({ type: 'inputs', inputs: { batch: '2', queryLength: '10', keyLength: '', dtype: 'float32', selfAttention: true } });
+    const message = await poll(() => api.explainPanel.message(), (m) => m?.type === 'explain');
+    assert.notDeepStrictEqual(message, before);
+    assert.strictEqual(message?.data?.scores.elements, fmt(2 * 8 * 10 * 10));
+  });
+
+  test('Copy as Markdown puts the walkthrough on the clipboard and says so', async () => {
+    await vscode.env.clipboard.writeText('');
+    await api.explainPanel.receive({ type: 'copy' });
+    assert.deepStrictEqual(api.explainPanel.message(), { type: 'copied', ok: true });
+    const markdown = await vscode.env.clipboard.readText();
+    assert.ok(markdown.startsWith('# `nn.MultiheadAttention` at `forward_errors.py:'), markdown.slice(0, 200));
+    assert.match(markdown, /\| `output = heads · W_O \+ b_O` \|/);
+  });
+
+  test('the title links back to the layer: its line in the editor', async () => {
+    const at = positionOf(doc, 'nn.MultiheadAttention(d_model, heads, batch_first=True)');
+    await vscode.commands.executeCommand('attentionLens.explainShapes', [doc.uri.toString(), at.line, at.character]);
+    await poll(() => api.explainPanel.message(), (m) => m?.type === 'explain' && m.target?.line === at.line);
+    // The cursor elsewhere and the panel in front: the link brings the layer's line back.
+    const first = await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+    first.selection = new vscode.Selection(0, 0, 0, 0);
+    await vscode.commands.executeCommand('workbench.action.focusNextGroup');
+    await api.explainPanel.receive({ type: 'reveal' });
+    const editor = vscode.window.activeTextEditor;
+    assert.strictEqual(editor?.document.uri.toString(), doc.uri.toString());
+    assert.deepStrictEqual([editor.selection.active.line, editor.selection.active.character], [at.line, at.character]);
   });
 
   test('follows the cursor to another attention layer, and the source as it changes', async () => {

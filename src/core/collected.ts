@@ -1,0 +1,106 @@
+/**
+ * What the runs of one analysis add: layer sites, parts, findings, class builds, size hints and attention
+ * written by hand; and the recording of what one run adds, which the next version of the document replays
+ * when nothing the run read has changed.
+ */
+import type { BuildOutputs, Construction, PartRecord, SiteRecord } from './analysisCache';
+import type { Core } from './attention/trace';
+import type { Span } from './expr';
+import type { Finding, LayerInstance } from './layer';
+import { summarize } from './modules';
+import type { SizeHint } from './results';
+import type { Poly } from './symbolic';
+
+type Recording = { -readonly [K in keyof BuildOutputs]: BuildOutputs[K] };
+
+/** Builds of one class or part kept with their totals; one more leaves the total unknown (a loop of blocks of many sizes). */
+const MAX_BUILDS = 64;
+
+export class Collected {
+  readonly records = new Map<number, SiteRecord[]>();
+  /** Every record in the order it was made, for the loops whose passes differ. */
+  readonly made: SiteRecord[] = [];
+  /** The model classes built inside other code, by the offset of the call that builds them. */
+  readonly parts = new Map<number, PartRecord[]>();
+  readonly flows = new Map<string, Finding>();
+  /** Each class of the file as the runs built it: class -> totals with their contexts. */
+  readonly constructions = new Map<string, Construction[]>();
+  private readonly sizes = new Map<number, SizeHint | undefined>();
+  /** Attention written by hand, by class: the latest description of each core (its output projection comes later). */
+  readonly attentions = new Map<string, Map<Core | number, LayerInstance>>();
+  private recording: Recording | undefined;
+
+  record(start: number, r: SiteRecord): void {
+    const list = this.records.get(start) ?? [];
+    list.push(r);
+    this.made.push(r);
+    this.records.set(start, list);
+    this.recording?.records.push([start, r]);
+  }
+
+  part(r: PartRecord): void {
+    const list = this.parts.get(r.span.start) ?? [];
+    if (list.length < MAX_BUILDS) list.push(r);
+    else if (list.length === MAX_BUILDS) list.push({ ...r, tree: undefined, summary: { params: undefined, reason: 'built more times here than are followed', children: [], tied: [] } });
+    this.parts.set(r.span.start, list);
+    this.recording?.parts.push(r);
+  }
+
+  flow(f: Finding): void {
+    this.flows.set(`${f.span.start}:${f.code}`, f);
+    this.recording?.flows.push(f);
+  }
+
+  construction(key: string, entry: Construction): void {
+    const list = this.constructions.get(key) ?? [];
+    list.push(list.length < MAX_BUILDS ? entry : { context: entry.context, summary: { params: undefined, children: [], tied: [] } });
+    if (list.length <= MAX_BUILDS + 1) this.constructions.set(key, list);
+    this.recording?.constructions.push([key, entry]);
+  }
+
+  hint(span: Span, features: Poly): void {
+    const known = this.sizes.get(span.start);
+    // A step that gets different sizes in different models shows none.
+    this.sizes.set(span.start, this.sizes.has(span.start) && !known?.features.equals(features) ? undefined : { span, features });
+    this.recording?.hints.push({ span, features });
+  }
+
+  hints(): SizeHint[] {
+    return [...this.sizes.values()].filter((h): h is SizeHint => h !== undefined).sort((a, b) => a.span.start - b.span.start);
+  }
+
+  attention(key: string, core: Core | number, layer: LayerInstance): void {
+    const list = this.attentions.get(key) ?? new Map<Core | number, LayerInstance>();
+    if (list.size < 8 || list.has(core)) list.set(core, layer);
+    this.attentions.set(key, list);
+    if (typeof core !== 'number') this.recording?.attentions.push([key, layer]);
+  }
+
+  /** Adds again what a run added in the last version; `reach` marks the calls it evaluated. */
+  replay(o: BuildOutputs, reach: (at: number) => void): void {
+    for (const [start, r] of o.records) this.record(start, r);
+    for (const p of o.parts) this.part(p);
+    for (const f of o.flows) this.flow(f);
+    for (const [k, c] of o.constructions) this.construction(k, c);
+    for (const h of o.hints) this.hint(h.span, h.features);
+    for (const at of o.reached) reach(at);
+    o.attentions.forEach(([k, layer], i) => this.attention(k, -1 - i, layer));
+  }
+
+  /** Keeps what `work` adds, with the calls it evaluated (`reached` gives them once it is over). */
+  recorded(work: () => BuildOutputs['summary'], reached: () => number[]): BuildOutputs {
+    const recording: Recording = (this.recording = { records: [], parts: [], flows: [], constructions: [], hints: [], reached: [], summary: undefined, attentions: [] });
+    try {
+      recording.summary = work();
+    } finally {
+      this.recording = undefined;
+    }
+    // Once the run is over, what it built inside is complete: the next version replays their totals.
+    return {
+      ...recording,
+      reached: reached(),
+      constructions: recording.constructions.map(([k, c]): [string, Construction] => [k, { context: c.context, summary: c.summary ?? summarize(c.tree!) }]),
+      parts: recording.parts.map((p): PartRecord => ({ ...p, tree: undefined, summary: p.summary ?? summarize(p.tree!) })),
+    };
+  }
+}

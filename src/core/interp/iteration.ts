@@ -1,0 +1,22 @@
+/** What a `for` loop runs over: the items it lists, or a count of copies alike (`for block in self.blocks`). */
+import type { Evaluator } from '../evaluate';
+import { Poly } from '../symbolic';
+import type { Value } from '../value';
+import { countOf, itemsOf } from './builtins';
+
+export interface Iteration {
+  readonly values?: readonly Value[];
+  readonly count?: Poly;
+  readonly item?: Value;
+}
+
+export function iterationOf(ev: Evaluator, v: Value): Iteration {
+  if (v.t === 'module' && !v.items) {
+    const children = [...v.tree.children.values()];
+    if (children.some((c) => c.repeat)) return children.length === 1 ? { count: children[0].repeat, item: ev.torch.asValue(children[0]) } : {};
+    return { values: children.map((c) => ev.torch.asValue(c)), count: Poly.int(children.length) };
+  }
+  if (v.t === 'module' && v.items) return { values: v.items, count: Poly.int(v.items.length) };
+  if (v.t === 'repeat') return { count: v.count, item: v.item };
+  return { values: itemsOf(v), count: countOf(v) };
+}

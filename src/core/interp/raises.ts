@@ -1,0 +1,20 @@
+/** A raise certain to happen while a model is built: what is raised, with its message where known. */
+import type { Expr, Span } from '../expr';
+import type { Evaluator } from '../evaluate';
+import type { Frame } from './frame';
+
+/** A `raise` (its exception expression) or a failed `assert` (its message). */
+export interface RaiseSite {
+  readonly raise?: Expr;
+  readonly message?: Expr;
+}
+
+export function reportRaise(ev: Evaluator, span: Span, what: RaiseSite, frame: Frame): void {
+  if (ev.shared.unsure > 0 || ev.shared.building === 0 || !ev.hooks.raised) return;
+  const call = what.raise?.k === 'call' ? what.raise : undefined;
+  const exception = what.raise ? (call?.callee ?? what.raise) : undefined;
+  const name = exception?.k === 'name' ? exception.id : exception?.k === 'attr' ? exception.id : what.raise ? 'an exception' : 'AssertionError';
+  const text = what.message ?? call?.args[0]?.value;
+  const message = text && ev.eval(text, frame);
+  ev.hooks.raised(span, name, message?.t === 'str' ? message.v : undefined);
+}

@@ -7,23 +7,22 @@
 import type { Expr, Span } from './expr';
 import type { ExprRef, ImportResolver, Scope, SourceModel } from './source';
 import { memberOf } from './interp/members';
-import { NONE, SCALAR, UNKNOWN, eitherOf, int, truthy, type Value } from './value';
+import type { Value } from './value';
 import { Poly } from './symbolic';
 import { layerSpec } from './catalog';
 import { normalizePath } from './imports';
 import type { Budget } from './interp/budget';
+import { evalExpr } from './interp/expressions';
 import { Frame } from './interp/frame';
 import { Journal } from './interp/journal';
 import { Runner, type Interp } from './interp/statements';
 import { Calls } from './interp/calls';
-import { Functions, inlineFunction } from './interp/functions';
+import { Functions } from './interp/functions';
 import { Flows } from './interp/flows';
 import { Names } from './interp/names';
 import { Assignments } from './interp/assign';
 import { Dicts } from './interp/dicts';
-import { subscript } from './interp/items';
-import { comprehension, dictDisplay, fstring, listDisplay } from './interp/displays';
-import { arithmetic, compare, unary } from './interp/arith';
+import { arithmetic } from './interp/arith';
 import { ShapeChecks } from './interp/shapeChecks';
 import { ClassModel } from './interp/classes';
 import { TorchApi } from './interp/torchApi';
@@ -179,77 +178,7 @@ export class Evaluator implements Interp {
   }
 
   eval(e: Expr, frame: Frame): Value {
-    this.budget.tick();
-    switch (e.k) {
-      case 'int':
-        return int(e.value);
-      case 'float':
-        return { t: 'float', v: e.value };
-      case 'str':
-        return { t: 'str', v: e.value };
-      case 'bool':
-        return { t: 'bool', v: e.value };
-      case 'none':
-        return NONE;
-      case 'name':
-        return this.names.lookup(e.id, frame);
-      case 'attr':
-        return this.member(this.eval(e.object, frame), e.id);
-      case 'index': {
-        const obj = this.eval(e.object, frame);
-        const key = this.eval(e.index, frame);
-        const item = obj.t === 'dict' && this.dicts.isTainted(obj) ? UNKNOWN : subscript(obj, key, (o, id) => this.member(o, id));
-        return this.tape && obj.t === 'tensor' ? this.tape.subscript(obj, key, item) : item;
-      }
-      case 'binary':
-        return this.binary(e.op, this.eval(e.left, frame), this.eval(e.right, frame), e.span);
-      case 'unary': {
-        const operand = this.eval(e.operand, frame);
-        const result = unary(e.op, operand);
-        return this.tape && operand.t === 'tensor' ? this.tape.unary(e.op, operand, result) : result;
-      }
-      case 'compare': {
-        const [l, r] = [this.eval(e.left, frame), this.eval(e.right, frame)];
-        const result = compare(e.op, l, r);
-        if (this.tape && (l.t === 'tensor' || r.t === 'tensor')) return this.tape.compare(e.op, l, r, result);
-        return result.t === 'unknown' ? SCALAR : result;
-      }
-      case 'logic': {
-        const left = this.eval(e.left, frame);
-        if (e.op === 'nullish') return left.t === 'none' ? this.eval(e.right, frame) : left.t === 'unknown' ? UNKNOWN : left;
-        const t = truthy(left);
-        if (t === undefined) return UNKNOWN;
-        if (e.op === 'or') return t ? left : this.eval(e.right, frame);
-        return t ? this.eval(e.right, frame) : left;
-      }
-      case 'cond': {
-        const t = truthy(this.eval(e.test, frame));
-        if (t !== undefined) return this.eval(t ? e.then : e.otherwise, frame);
-        this.tape?.uncertain('a conditional expression whose condition is not known');
-        const [a, b] = [this.eval(e.then, frame), this.eval(e.otherwise, frame)];
-        return a === b || (a.t !== 'module' && a.t !== 'layer' && (compare('==', a, b) as { v?: boolean }).v === true) ? a : eitherOf(a, b);
-      }
-      case 'list':
-        return listDisplay(this, e, frame);
-      case 'dict':
-        return dictDisplay(this, e, frame);
-      case 'call':
-        return this.calls.call(e, frame);
-      case 'comprehension':
-        return comprehension(this, e, frame);
-      case 'lambda':
-        return { t: 'lambda', expr: e, closure: frame };
-      case 'function':
-        return inlineFunction(this, e.span.start, frame);
-      case 'fstring':
-        return fstring(this, e, frame);
-      case 'slice': {
-        const bound = (x: Expr | undefined) => (x ? this.eval(x, frame) : NONE);
-        return { t: 'slice', lower: bound(e.lower), upper: bound(e.upper), step: bound(e.step) };
-      }
-      default:
-        return UNKNOWN;
-    }
+    return evalExpr(this, e, frame);
   }
 
   iteration(v: Value): Iteration {

@@ -1,0 +1,83 @@
+/** What an expression evaluates to: literals, names, members, items, operators, displays, calls and functions. */
+import type { Evaluator } from '../evaluate';
+import type { Expr } from '../expr';
+import { NONE, SCALAR, UNKNOWN, eitherOf, int, truthy, type Value } from '../value';
+import type { Frame } from './frame';
+import { inlineFunction } from './functions';
+import { subscript } from './items';
+import { comprehension, dictDisplay, fstring, listDisplay } from './displays';
+import { compare, unary } from './arith';
+
+export function evalExpr(ev: Evaluator, e: Expr, frame: Frame): Value {
+  ev.budget.tick();
+  switch (e.k) {
+    case 'int':
+      return int(e.value);
+    case 'float':
+      return { t: 'float', v: e.value };
+    case 'str':
+      return { t: 'str', v: e.value };
+    case 'bool':
+      return { t: 'bool', v: e.value };
+    case 'none':
+      return NONE;
+    case 'name':
+      return ev.names.lookup(e.id, frame);
+    case 'attr':
+      return ev.member(evalExpr(ev, e.object, frame), e.id);
+    case 'index': {
+      const obj = evalExpr(ev, e.object, frame);
+      const key = evalExpr(ev, e.index, frame);
+      const item = obj.t === 'dict' && ev.dicts.isTainted(obj) ? UNKNOWN : subscript(obj, key, (o, id) => ev.member(o, id));
+      return ev.tape && obj.t === 'tensor' ? ev.tape.subscript(obj, key, item) : item;
+    }
+    case 'binary':
+      return ev.binary(e.op, evalExpr(ev, e.left, frame), evalExpr(ev, e.right, frame), e.span);
+    case 'unary': {
+      const operand = evalExpr(ev, e.operand, frame);
+      const result = unary(e.op, operand);
+      return ev.tape && operand.t === 'tensor' ? ev.tape.unary(e.op, operand, result) : result;
+    }
+    case 'compare': {
+      const [l, r] = [evalExpr(ev, e.left, frame), evalExpr(ev, e.right, frame)];
+      const result = compare(e.op, l, r);
+      if (ev.tape && (l.t === 'tensor' || r.t === 'tensor')) return ev.tape.compare(e.op, l, r, result);
+      return result.t === 'unknown' ? SCALAR : result;
+    }
+    case 'logic': {
+      const left = evalExpr(ev, e.left, frame);
+      if (e.op === 'nullish') return left.t === 'none' ? evalExpr(ev, e.right, frame) : left.t === 'unknown' ? UNKNOWN : left;
+      const t = truthy(left);
+      if (t === undefined) return UNKNOWN;
+      if (e.op === 'or') return t ? left : evalExpr(ev, e.right, frame);
+      return t ? evalExpr(ev, e.right, frame) : left;
+    }
+    case 'cond': {
+      const t = truthy(evalExpr(ev, e.test, frame));
+      if (t !== undefined) return evalExpr(ev, t ? e.then : e.otherwise, frame);
+      ev.tape?.uncertain('a conditional expression whose condition is not known');
+      const [a, b] = [evalExpr(ev, e.then, frame), evalExpr(ev, e.otherwise, frame)];
+      return a === b || (a.t !== 'module' && a.t !== 'layer' && (compare('==', a, b) as { v?: boolean }).v === true) ? a : eitherOf(a, b);
+    }
+    case 'list':
+      return listDisplay(ev, e, frame);
+    case 'dict':
+      return dictDisplay(ev, e, frame);
+    case 'call':
+      return ev.calls.call(e, frame);
+    case 'comprehension':
+      return comprehension(ev, e, frame);
+    case 'lambda':
+      return { t: 'lambda', expr: e, closure: frame };
+    case 'function':
+      return inlineFunction(ev, e.span.start, frame);
+    case 'fstring':
+      return fstring(ev, e, frame);
+    case 'slice': {
+      const bound = (x: Expr | undefined) => (x ? evalExpr(ev, x, frame) : NONE);
+      return { t: 'slice', lower: bound(e.lower), upper: bound(e.upper), step: bound(e.step) };
+    }
+    default:
+      return UNKNOWN;
+  }
+}

@@ -125,6 +125,18 @@ suite('interpreter', () => {
     assert.match(factory.findings[0].message, /Building checked_base\(\) raises ValueError: "hidden size 100 is not a multiple of 12"/);
   });
 
+  test('a builtin Python raises from (float(None), as vit-pytorch\'s DropPath() does) makes the default build raise, not total 0', async () => {
+    const source = `${torch}from somewhere import flag\nclass DropPath(nn.Module):\n    def __init__(self, drop_prob=None):\n        super().__init__()\n        self.drop_prob = float(drop_prob)\nclass Maybe(nn.Module):\n    def __init__(self, p=None):\n        super().__init__()\n        self.p = float(p) if flag else 0.1\n        self.fc = nn.Linear(4, 4)\nok = DropPath(0.1)\n`;
+    const analysis = await analyzeText(source);
+    assert.match(analysis.modules[0].summary.reason ?? '', /raises/);
+    assert.strictEqual(analysis.modules[0].summary.params, undefined);
+    assert.strictEqual(analysis.modules[1].summary.params?.constant, 20n);
+    assert.deepStrictEqual(analysis.instances.map((i) => i.summary.params?.constant), [0n]);
+    const built = await analyzeText(`${source}bad = DropPath()\n`);
+    assert.deepStrictEqual(built.findings.map((f) => [f.code, f.span.startLine + 1]), [['constructor-raises', 15]]);
+    assert.match(built.findings[0].message, /raises TypeError: "float\(\) argument must be a string or a real number, not 'NoneType'"/);
+  });
+
   test('factories are models too: a layer built with other sizes through a helper has no single count', async () => {
     const analysis = await analyzeText(`${torch}def small():\n    return _make(dim=128)\ndef _make(dim, depth=2):\n    return Net(dim=dim)\nclass Net(nn.Module):\n    def __init__(self, dim=768, num_classes=1000):\n        super().__init__()\n        self.fc = nn.Linear(dim, num_classes)\n`);
     assert.strictEqual(paramsOf(analysis.layers[0]), null);

@@ -2,6 +2,7 @@
 import { Poly } from '../symbolic';
 import { SCALAR, UNKNOWN, asPoly, int, truthy, type Value } from '../value';
 import { toNumber } from './arith';
+import { BuiltinRaise } from './raises';
 import { LIMITS } from './budget';
 
 export type Builtin = (args: readonly Value[], keywords: ReadonlyMap<string, Value>) => Value;
@@ -51,9 +52,11 @@ function extreme(pick: (a: number, b: number) => boolean): Builtin {
   };
 }
 
-function toInt(round: (x: number) => number): Builtin {
+/** `name`: the Python builtin, which raises on None (JavaScript's Math functions do not). */
+function toInt(round: (x: number) => number, name?: 'int' | 'round'): Builtin {
   return ([v]) => {
     if (!v) return UNKNOWN;
+    if (v.t === 'none' && name) throw new BuiltinRaise('TypeError', name === 'int' ? "int() argument must be a string, a bytes-like object or a real number, not 'NoneType'" : 'type NoneType doesn\'t define __round__ method');
     if (v.t === 'float') return v.v === undefined || !Number.isFinite(v.v) ? UNKNOWN : int(BigInt(round(v.v)));
     if (v.t === 'str' && /^\s*-?\d+\s*$/.test(v.v)) return int(BigInt(v.v.trim()));
     const p = asPoly(v);
@@ -115,10 +118,13 @@ export const SCALAR_BUILTINS = new Set(['builtins.int', 'builtins.float', 'built
 export const BUILTIN_CALLS: Record<string, Builtin> = {
   'builtins.set': () => SCALAR,
   'builtins.frozenset': () => SCALAR,
-  'builtins.int': toInt(Math.trunc),
-  'builtins.round': toInt(Math.round),
+  'builtins.int': toInt(Math.trunc, 'int'),
+  'builtins.round': toInt(Math.round, 'round'),
   'builtins.bool': ([v]) => (v && truthy(v) !== undefined ? { t: 'bool', v: truthy(v)! } : v ? UNKNOWN : { t: 'bool', v: false }),
-  'builtins.float': ([v]) => (v ? (toNumber(v) === undefined ? UNKNOWN : { t: 'float', v: toNumber(v) }) : { t: 'float', v: 0 }),
+  'builtins.float': ([v]) => {
+    if (v?.t === 'none') throw new BuiltinRaise('TypeError', "float() argument must be a string or a real number, not 'NoneType'");
+    return v ? (toNumber(v) === undefined ? UNKNOWN : { t: 'float', v: toNumber(v) }) : { t: 'float', v: 0 };
+  },
   'builtins.abs': ([v]) => {
     const p = v ? asPoly(v) : undefined;
     return p?.constant !== undefined ? int(p.constant < 0n ? -p.constant : p.constant) : UNKNOWN;

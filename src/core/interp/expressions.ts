@@ -7,6 +7,7 @@ import { inlineFunction } from './functions';
 import { subscript } from './items';
 import { comprehension, dictDisplay, fstring, listDisplay } from './displays';
 import { compare, unary } from './arith';
+import { BuiltinRaise } from './raises';
 
 export function evalExpr(ev: Evaluator, e: Expr, frame: Frame): Value {
   ev.budget.tick();
@@ -56,7 +57,10 @@ export function evalExpr(ev: Evaluator, e: Expr, frame: Frame): Value {
       const t = truthy(evalExpr(ev, e.test, frame));
       if (t !== undefined) return evalExpr(ev, t ? e.then : e.otherwise, frame);
       ev.tape?.uncertain('a conditional expression whose condition is not known');
-      const [a, b] = [evalExpr(ev, e.then, frame), evalExpr(ev, e.otherwise, frame)];
+      const a = branch(ev, e.then, frame);
+      const b = a === RAISES ? evalExpr(ev, e.otherwise, frame) : branch(ev, e.otherwise, frame);
+      // A branch that raises gives no value: the expression's is the other one's.
+      if (a === RAISES || b === RAISES) return a === RAISES ? (b as Value) : a;
       return a === b || (a.t !== 'module' && a.t !== 'layer' && (compare('==', a, b) as { v?: boolean }).v === true) ? a : eitherOf(a, b);
     }
     case 'list':
@@ -79,5 +83,17 @@ export function evalExpr(ev: Evaluator, e: Expr, frame: Frame): Value {
     }
     default:
       return UNKNOWN;
+  }
+}
+
+const RAISES = Symbol('raises');
+
+/** A branch that may not be taken: a builtin raising there is no certain raise. */
+function branch(ev: Evaluator, e: Expr, frame: Frame): Value | typeof RAISES {
+  try {
+    return evalExpr(ev, e, frame);
+  } catch (error) {
+    if (error instanceof BuiltinRaise) return RAISES;
+    throw error;
   }
 }

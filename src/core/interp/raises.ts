@@ -3,14 +3,29 @@ import type { Expr, Span } from '../expr';
 import type { Evaluator } from '../evaluate';
 import type { Frame } from './frame';
 
-/** A `raise` (its exception expression) or a failed `assert` (its message). */
+/** A `raise` (its exception expression), a failed `assert` (its message), or a builtin that raised. */
 export interface RaiseSite {
   readonly raise?: Expr;
   readonly message?: Expr;
+  readonly builtin?: BuiltinRaise;
+}
+
+/**
+ * Thrown by a builtin Python certainly raises from (`float(None)`): the statement evaluating it ends with a
+ * raise, as a `raise` statement would.
+ */
+export class BuiltinRaise extends Error {
+  constructor(
+    readonly exception: string,
+    readonly text: string,
+  ) {
+    super(text);
+  }
 }
 
 export function reportRaise(ev: Evaluator, span: Span, what: RaiseSite, frame: Frame): void {
   if (ev.shared.unsure > 0 || ev.shared.building === 0 || !ev.hooks.raised) return;
+  if (what.builtin) return ev.hooks.raised(span, what.builtin.exception, what.builtin.text);
   const call = what.raise?.k === 'call' ? what.raise : undefined;
   const exception = what.raise ? (call?.callee ?? what.raise) : undefined;
   const name = exception?.k === 'name' ? exception.id : exception?.k === 'attr' ? exception.id : what.raise ? 'an exception' : 'AssertionError';

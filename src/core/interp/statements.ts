@@ -12,6 +12,7 @@ import { compare } from './arith';
 import { LIMITS, type Budget } from './budget';
 import { settled, type Frame } from './frame';
 import type { Journal } from './journal';
+import { BuiltinRaise, type RaiseSite } from './raises';
 
 /** How a path through a body ended: it runs on (undefined), or it left. */
 export type Exit = undefined | 'return' | 'break' | 'continue' | 'raise';
@@ -33,7 +34,7 @@ export interface Interp {
   /** Entered while a loop body runs once for `count` passes: appends add `count` copies. */
   readonly repeats: Poly[];
   /** A raise (its exception expression) or a failed assert (its message) on a path the interpreter followed. */
-  raised(span: Span, what: { readonly raise?: Expr; readonly message?: Expr }, frame: Frame): void;
+  raised(span: Span, what: RaiseSite, frame: Frame): void;
   /** How many layers were recorded so far; the ones after `since` built in passes that differ. */
   recorded(): number;
   varied(since: number): void;
@@ -64,6 +65,18 @@ export class Runner {
   }
 
   private stmt(s: Stmt, frame: Frame): Exit {
+    try {
+      return this.step(s, frame);
+    } catch (e) {
+      // A builtin that raised in a simple statement ends it as a `raise` would; elsewhere the part is unknown.
+      const value = e instanceof BuiltinRaise && (s.k === 'assign' || s.k === 'aug' || s.k === 'expr' || s.k === 'return') ? s.value : undefined;
+      if (!value) throw e;
+      this.i.raised(this.i.expr(value).span, { builtin: e as BuiltinRaise }, frame);
+      return 'raise';
+    }
+  }
+
+  private step(s: Stmt, frame: Frame): Exit {
     const i = this.i;
     i.budget.tick();
     switch (s.k) {

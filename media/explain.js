@@ -3,40 +3,13 @@
 // textContent: no data ever becomes HTML. The sizes form is built once and kept, so that typing in it is
 // never interrupted by the walkthrough redrawing around it.
 (function () {
-  const vscode = acquireVsCodeApi();
+  const { vscode, el, table, section, link, header: pageHeader, copied: pageCopied, showErrors: pageErrors } = window.attentionLensPage;
   const root = document.getElementById('root');
   const FIELDS = [['batch', 'batch N'], ['queryLength', 'query length L'], ['keyLength', 'key length S']];
   let form; // the sizes form, once built
   let asked = false; // sizes sent and not answered yet: the next walkthrough answers them
-  let copyTimer;
-
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === 'text') node.textContent = v;
-      else node.setAttribute(k, v);
-    }
-    for (const c of children) if (c) node.append(c);
-    return node;
-  }
-
-  // A cell is text, or { text, title } for a readable amount with its exact digits on hover. Each cell
-  // carries its column's name, which the narrow layout shows beside it (a card per row).
-  function table(headers, rows, numeric, wide) {
-    const head = el('tr', {}, ...headers.map((h) => el('th', { scope: 'col', text: h })));
-    const body = rows.map((r) => el('tr', {}, ...r.map((c, i) => {
-      const cell = typeof c === 'object' ? c : { text: c };
-      const attrs = { 'data-label': headers[i], class: numeric && numeric.includes(i) ? 'num' : '' };
-      return cell.title ? el('td', attrs, el('span', { class: 'exact', title: cell.title, text: cell.text })) : el('td', { ...attrs, text: cell.text });
-    })));
-    return el('table', { class: wide ? 'wide' : '' }, el('thead', {}, head), el('tbody', {}, ...body));
-  }
 
   const amount = (a, unit) => (a.text.startsWith(a.exact) ? { text: a.text } : { text: a.text, title: `${a.exact} ${unit}` });
-
-  function section(title, ...children) {
-    return el('section', {}, el('h2', { text: title }), ...children);
-  }
 
   function send() {
     const value = (id) => document.getElementById(id).value;
@@ -82,13 +55,7 @@
   }
 
   function showErrors(errors) {
-    if (!form) return;
-    for (const name of ['batch', 'queryLength', 'keyLength', 'dtype']) {
-      const field = document.getElementById(name);
-      document.getElementById(`${name}-error`).textContent = errors[name] || '';
-      if (errors[name]) field.setAttribute('aria-invalid', 'true');
-      else field.removeAttribute('aria-invalid');
-    }
+    if (form) pageErrors(['batch', 'queryLength', 'keyLength', 'dtype'], errors);
   }
 
   function diagram(steps) {
@@ -98,27 +65,7 @@
   }
 
   function header(d) {
-    const source = el('a', { href: '#', id: 'source', title: 'Go to the layer in its file', text: d.where });
-    source.addEventListener('click', (e) => {
-      e.preventDefault();
-      vscode.postMessage({ type: 'reveal' });
-    });
-    const copy = el('button', { type: 'button', id: 'copy', text: 'Copy as Markdown' });
-    copy.addEventListener('click', () => vscode.postMessage({ type: 'copy' }));
-    return el('header', {}, el('h1', {}, `${d.name} at `, source), el('div', { class: 'actions' }, copy, el('span', { id: 'copy-status', role: 'status' })));
-  }
-
-  function copied(ok) {
-    const button = document.getElementById('copy');
-    const status = document.getElementById('copy-status');
-    if (!button) return;
-    button.textContent = ok ? 'Copied ✓' : 'Copy failed';
-    status.textContent = ok ? 'The walkthrough is on the clipboard as Markdown.' : 'The clipboard could not be written.';
-    clearTimeout(copyTimer);
-    copyTimer = setTimeout(() => {
-      button.textContent = 'Copy as Markdown';
-      status.textContent = '';
-    }, 2500);
+    return pageHeader(d.name, Object.assign(link(d.where, 'Go to the layer in its file'), { id: 'source' }));
   }
 
   function render(message) {
@@ -155,7 +102,7 @@
       asked = false;
       showErrors(message.errors || {});
     }
-    else if (message.type === 'copied') copied(message.ok === true);
+    else if (message.type === 'copied') pageCopied(message.ok === true, 'The walkthrough');
     else if (message.type === 'explain' || message.type === 'none') {
       if (message.type === 'explain') vscode.setState({ target: message.target, inputs: message.data.inputs });
       render(message);

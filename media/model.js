@@ -3,23 +3,12 @@
 // Everything is built with DOM calls and textContent: no data ever becomes HTML. The form is built once and
 // kept, so that typing in it is never interrupted by the figures redrawing around it.
 (function () {
-  const vscode = acquireVsCodeApi();
+  const { vscode, el, table, section, link, header: pageHeader, copied: pageCopied, showErrors: pageErrors } = window.attentionLensPage;
   const root = document.getElementById('root');
   const SIZES = [['batch', 'batch size'], ['sequence', 'sequence length']];
   const FIELDS = ['batch', 'sequence', 'dtype', 'optimizer'];
   let form;
   let asked = false; // inputs sent and not answered yet: the next figures answer them
-  let copyTimer;
-
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === 'text') node.textContent = v;
-      else node.setAttribute(k, v);
-    }
-    for (const c of children) if (c !== undefined && c !== null) node.append(c);
-    return node;
-  }
 
   // A figure: its amount in a unit people read, the exact digits on hover; or "not known" and why.
   function figure(f) {
@@ -27,31 +16,8 @@
     return el('span', { class: 'exact', title: `${f.amount.exact}`, text: f.amount.text });
   }
 
-  // Each cell is a node or text; each carries its column's name, which the narrow layout shows beside it.
-  function table(headers, rows, numeric, wide) {
-    const head = el('tr', {}, ...headers.map((h) => el('th', { scope: 'col', text: h })));
-    const body = rows.map((r) => el('tr', r.chosen ? { class: 'chosen' } : {}, ...r.cells.map((c, i) => {
-      const attrs = { 'data-label': headers[i], class: numeric.includes(i) ? 'num' : '' };
-      return typeof c === 'string' ? el('td', { ...attrs, text: c }) : el('td', attrs, c);
-    })));
-    return el('table', { class: wide ? 'wide' : '' }, el('thead', {}, head), el('tbody', {}, ...body));
-  }
-
-  function section(title, ...children) {
-    return el('section', {}, el('h2', { text: title }), ...children);
-  }
-
   function facts(pairs) {
     return el('dl', { class: 'facts' }, ...pairs.flatMap(([k, v]) => [el('dt', { text: k }), el('dd', {}, v)]));
-  }
-
-  function link(text, title, layer) {
-    const a = el('a', { href: '#', title, text });
-    a.addEventListener('click', (e) => {
-      e.preventDefault();
-      vscode.postMessage(layer === undefined ? { type: 'reveal' } : { type: 'reveal', layer });
-    });
-    return a;
   }
 
   function send() {
@@ -91,32 +57,11 @@
   }
 
   function showErrors(errors) {
-    if (!form) return;
-    for (const name of FIELDS) {
-      const input = document.getElementById(name);
-      document.getElementById(`${name}-error`).textContent = errors[name] || '';
-      if (errors[name]) input.setAttribute('aria-invalid', 'true');
-      else input.removeAttribute('aria-invalid');
-    }
+    if (form) pageErrors(FIELDS, errors);
   }
 
   function header(d) {
-    const copy = el('button', { type: 'button', id: 'copy', text: 'Copy as Markdown' });
-    copy.addEventListener('click', () => vscode.postMessage({ type: 'copy' }));
-    return el('header', {}, el('h1', {}, `${d.name} at `, link(d.where, 'Go to the model in its file')), el('div', { class: 'actions' }, copy, el('span', { id: 'copy-status', role: 'status' })));
-  }
-
-  function copied(ok) {
-    const button = document.getElementById('copy');
-    const status = document.getElementById('copy-status');
-    if (!button) return;
-    button.textContent = ok ? 'Copied ✓' : 'Copy failed';
-    status.textContent = ok ? 'The sizing is on the clipboard as Markdown.' : 'The clipboard could not be written.';
-    clearTimeout(copyTimer);
-    copyTimer = setTimeout(() => {
-      button.textContent = 'Copy as Markdown';
-      status.textContent = '';
-    }, 2500);
+    return pageHeader(d.name, link(d.where, 'Go to the model in its file'));
   }
 
   function activations(a) {
@@ -171,7 +116,7 @@
     if (message.type === 'invalid') {
       asked = false;
       showErrors(message.errors || {});
-    } else if (message.type === 'copied') copied(message.ok === true);
+    } else if (message.type === 'copied') pageCopied(message.ok === true, 'The sizing');
     else if (message.type === 'model' || message.type === 'none') {
       if (message.type === 'model') vscode.setState({ target: message.target, inputs: message.data.inputs });
       render(message);

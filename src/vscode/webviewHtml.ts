@@ -1,6 +1,7 @@
 /**
  * The page of the extension's webview panels: a strict CSP (nothing but the extension's own stylesheets and
- * one script carrying a fresh nonce), no remote loads, and a root the script fills from typed messages.
+ * scripts carrying a fresh nonce: the shared page.js, then the panel's own), no remote loads, and a root the
+ * panel's script fills from typed messages.
  */
 import { webcrypto } from 'crypto';
 import * as vscode from 'vscode';
@@ -25,6 +26,7 @@ ${page.styles.map((s) => `<link rel="stylesheet" href="${media(s)}">`).join('\n'
 </head>
 <body>
 <main id="root" aria-live="polite"><p class="muted">Loading…</p></main>
+<script nonce="${nonce}" src="${media('page.js')}"></script>
 <script nonce="${nonce}" src="${media(page.script)}"></script>
 </body>
 </html>`;

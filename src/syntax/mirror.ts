@@ -59,10 +59,15 @@ export function mirror(node: Node, shape: Shape): Syn {
 type Open = { -readonly [K in keyof Syn]: Syn[K] };
 
 /**
- * Parent types whose children fill no field in either grammar: their children's field is not asked for.
- * Every cursor read is a round trip into WASM, and statements and arguments are most of a tree's nodes.
+ * Parent types whose children fill no field in the grammars (none has one in the fixtures and 600 files of
+ * public model code): their children's field is not asked for. Every cursor read is a round trip into WASM.
  */
-const FIELDLESS = new Set(['module', 'program', 'block', 'statement_block', 'argument_list', 'arguments', 'expression_statement', 'parameters']);
+const FIELDLESS = new Set([
+  'module', 'program', 'block', 'statement_block', 'argument_list', 'arguments', 'expression_statement', 'parameters', 'lambda_parameters',
+  'string', 'concatenated_string', 'tuple', 'list', 'set', 'dictionary', 'parenthesized_expression', 'expression_list', 'pattern_list',
+  'tuple_pattern', 'list_splat', 'dictionary_splat', 'conditional_expression', 'return_statement', 'assert_statement', 'decorator',
+  'dotted_name', 'slice', 'type', 'generic_type', 'type_parameter', 'with_clause',
+]);
 
 /**
  * Node types whose children do not span them (hidden tokens at an end): checked over every tree of the

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { activateExtension, codeLenses, hoverMarkdown, openFile, poll, positionOf, revert } from './helpers';
+import { activateExtension, codeLenses, hoverMarkdown, openFile, poll, positionOf, revert, settled } from './helpers';
 
 interface ExplainMessage {
   type: 'explain' | 'none';
@@ -60,6 +60,8 @@ suite('Explain attention shapes panel', () => {
 
   test('Copy as Markdown puts the walkthrough on the clipboard and says so', async () => {
     await vscode.env.clipboard.writeText('');
+    // A walkthrough still on its way would arrive after the copy's answer and replace it.
+    await settled(() => api.explainPanel.message());
     await api.explainPanel.receive({ type: 'copy' });
     assert.deepStrictEqual(api.explainPanel.message(), { type: 'copied', ok: true });
     const markdown = await vscode.env.clipboard.readText();

@@ -114,6 +114,25 @@ export async function poll<T>(ask: () => Thenable<T> | T, until: (v: T) => boole
   }
 }
 
+/**
+ * Waits until `ask` gives the same answer (the same object) for `quietMs`: work still on its way (a panel's
+ * refresh after an analysis) has arrived, and will not replace what the test does next.
+ */
+export async function settled<T>(ask: () => T, quietMs = 500, timeoutMs = WAIT_MS): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last = ask();
+  let since = Date.now();
+  while (Date.now() - since < quietMs && Date.now() < deadline) {
+    await new Promise(r => setTimeout(r, 50));
+    const now = ask();
+    if (now !== last) {
+      last = now;
+      since = Date.now();
+    }
+  }
+  return last;
+}
+
 /** Resolves when VS Code reports the document closed (it can be reopened by reference later). */
 export function documentClosed(uri: vscode.Uri, timeoutMs = WAIT_MS): Promise<boolean> {
   const key = uri.toString();

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { activateExtension, hoverMarkdown, openFile, poll, positionOf } from './helpers';
+import { activateExtension, hoverMarkdown, openFile, poll, positionOf, settled } from './helpers';
 
 interface Figure {
   amount?: { exact: string; text: string };
@@ -61,7 +61,8 @@ suite('Explain model sizing panel', () => {
   });
 
   test('Copy as Markdown says it copied; a layer’s link goes to its line', async () => {
-    const layers = api.modelPanel.message()?.data?.activations.layers ?? [];
+    // Figures still on their way would arrive after the copy's answer and replace it.
+    const layers = (await settled(() => api.modelPanel.message()))?.data?.activations.layers ?? [];
     await vscode.env.clipboard.writeText('');
     await api.modelPanel.receive({ type: 'copy' });
     assert.deepStrictEqual(api.modelPanel.message(), { type: 'copied', ok: true });

@@ -46,7 +46,8 @@ export class DocumentAnalyzer {
       return undefined;
     }
     const nodes = topLevelNodes(tree);
-    const kept = old && change ? this.kept(old, tree, text, change, nodes) : undefined;
+    const move = change && movement(this.text, text, change);
+    const kept = old && move ? this.kept(old, tree, text, move, nodes) : undefined;
     const declared = nodes.map((n, i) => {
       const f = kept?.[i];
       return f ? declaredBy(f) : declaredNames(this.language, n, text);
@@ -56,10 +57,8 @@ export class DocumentAnalyzer {
     const reuse = kept !== undefined && candidates.size === this.candidates.size && [...candidates].every((c) => this.candidates.has(c));
     const lines = new LineIndex(text);
     this.fragments = nodes.map((n, i) => (reuse && kept[i]) || extractFragment(this.language, n, text, candidates, lines, declared[i]));
-    if (reuse && change) {
-      const oldEnd = change.rangeOffset + change.rangeLength;
-      const newEnd = change.rangeOffset + change.text.length;
-      this.cache.moved(oldEnd, newEnd - oldEnd, countLines(text, change.rangeOffset, newEnd) - countLines(this.text, change.rangeOffset, oldEnd));
+    if (reuse && move) {
+      this.cache.moved(move.oldEnd, move.delta, move.lineDelta);
     } else {
       this.cache.clear();
     }
@@ -78,12 +77,8 @@ export class DocumentAnalyzer {
    * after the end of the statement it grows (in whitespace, or past an error node), so that statement was
    * kept as it stood a key earlier and the finished layer never appeared until the file was reopened.
    */
-  private kept(old: Tree, tree: Tree, text: string, c: TextChange, nodes: readonly Node[]): (Fragment | undefined)[] {
-    const start = c.rangeOffset;
-    const oldEnd = c.rangeOffset + c.rangeLength;
-    const newEnd = c.rangeOffset + c.text.length;
-    const delta = newEnd - oldEnd;
-    const lineDelta = countLines(text, start, newEnd) - countLines(this.text, start, oldEnd);
+  private kept(old: Tree, tree: Tree, text: string, move: Movement, nodes: readonly Node[]): (Fragment | undefined)[] {
+    const { start, oldEnd, newEnd, delta, lineDelta } = move;
     const changed = tree.getChangedRanges(old);
     /** Old fragments clear of the edit, by their start in the new text. */
     const clear = new Map<number, number>();
@@ -112,6 +107,22 @@ export class DocumentAnalyzer {
     this.fragments = [];
     this.cache.clear();
   }
+}
+
+/** Where a change sits, and how far it moves what follows it, in characters and in lines. */
+interface Movement {
+  readonly start: number;
+  readonly oldEnd: number;
+  readonly newEnd: number;
+  readonly delta: number;
+  readonly lineDelta: number;
+}
+
+function movement(oldText: string, text: string, c: TextChange): Movement {
+  const start = c.rangeOffset;
+  const oldEnd = start + c.rangeLength;
+  const newEnd = start + c.text.length;
+  return { start, oldEnd, newEnd, delta: newEnd - oldEnd, lineDelta: countLines(text, start, newEnd) - countLines(oldText, start, oldEnd) };
 }
 
 function countLines(text: string, from: number, to: number): number {

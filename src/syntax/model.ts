@@ -3,7 +3,7 @@ import type { Expr } from '../core/expr';
 import { fragmentIndexAt, type ExprRef, type Fragment, type Language, type SourceModel } from '../core/source';
 import { CATALOG_NAMES } from '../core/catalog';
 import { ignoredLines } from './ignores';
-import { LineIndex, type Syn } from './mirror';
+import { LineIndex, nodeAt, type Syn } from './mirror';
 import type { Tree } from './parser';
 import { namedChildren, type Node } from './nodes';
 import { pythonDeclaredNames, pythonFragment } from './python';
@@ -115,14 +115,3 @@ export function buildModel(language: Language, tree: Tree, source: string): Sour
   return sourceModel(language, tree, source, fragments, lines);
 }
 
-
-/** The deepest node spanning [start, end), as `descendantForIndex` finds it, if it spans exactly that. */
-function nodeAt(syn: Syn, start: number, end: number): Syn | undefined {
-  let node = syn;
-  for (;;) {
-    const inner = node.children.find((c) => c.start <= start && end <= c.end && c.start !== -1);
-    if (!inner) break;
-    node = inner;
-  }
-  return node.start === start && node.end === end ? node : undefined;
-}

@@ -3,7 +3,7 @@
  * blocks of compound statements); expressions are converted later, on demand, by `pythonExpr` (pythonExpr.ts).
  */
 import type { CallSite, ExprRef, Fragment, ImportBinding, Param, Scope, Stmt } from '../core/source';
-import { fieldOf, fieldsOf, LineIndex, mirror, namedOf, synText, type Shape, type Syn } from './mirror';
+import { fieldOf, fieldsOf, descendantsOfType, LineIndex, mirror, namedOf, synText, type Shape, type Syn } from './mirror';
 import type { Node } from './nodes';
 import { PYTHON_OPERATORS, pythonParams } from './pythonExpr';
 
@@ -238,16 +238,11 @@ class FragmentBuilder {
 
   /** Calls whose callee ends in a candidate name, below `node` (not `node` itself) and outside lambdas. */
   private findCalls(node: Syn | undefined, scope: number): void {
-    // Depth first in document order, without recursion: expressions can nest deeper than the stack.
-    const pending = node ? [...node.children].reverse() : [];
-    for (let n = pending.pop(); n; n = pending.pop()) {
-      if (!n.named || n.type === 'lambda') continue;
-      if (n.type === 'call') {
-        const callee = fieldOf(n, 'function');
-        const last = callee?.type === 'attribute' ? fieldOf(callee, 'attribute') : callee;
-        if (last?.type === 'identifier' && this.candidates.has(synText(last, this.source))) this.calls.push({ scope, call: ref(n), span: this.spanOf(n) });
-      }
-      for (let i = n.children.length - 1; i >= 0; i--) pending.push(n.children[i]);
+    if (!node) return;
+    for (const n of descendantsOfType(node, 'call', 'lambda')) {
+      const callee = fieldOf(n, 'function');
+      const last = callee?.type === 'attribute' ? fieldOf(callee, 'attribute') : callee;
+      if (last?.type === 'identifier' && this.candidates.has(synText(last, this.source))) this.calls.push({ scope, call: ref(n), span: this.spanOf(n) });
     }
   }
 }

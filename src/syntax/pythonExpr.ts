@@ -174,7 +174,7 @@ class Converter {
 
   private comprehension(node: Syn, span: Span): Expr | undefined {
     const body = fieldOf(node, 'body');
-    const clauses = namedOf(node).filter((c) => c !== body);
+    const clauses = namedOf(node).filter((c) => c.index !== body?.index);
     const first = clauses[0];
     const left = first?.type === 'for_in_clause' ? fieldOf(first, 'left') : undefined;
     const right = first?.type === 'for_in_clause' ? fieldOf(first, 'right') : undefined;

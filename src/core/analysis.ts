@@ -165,19 +165,40 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   };
   /** Runs `work`, keeping what it adds and everything it reads for the next version (`always`: even without a total). */
   const recorded = (key: string, work: () => ModuleSummary | undefined, always: boolean): ModuleSummary | undefined => {
-    const reachedBefore = evaluator.reachedInOrder.length;
+    const reached = new Set<number>();
+    evaluator.reachedByRun = reached;
     const reads: Reads = { fragments: new Set(), names: new Map(), files: new Map() };
     evaluator.reads = reads;
     let outputs: BuildOutputs;
     try {
-      outputs = out.recorded(work, () => evaluator.reachedInOrder.slice(reachedBefore));
+      outputs = out.recorded(work, () => [...reached]);
     } finally {
       evaluator.reads = undefined;
+      evaluator.reachedByRun = undefined;
     }
     if (keep && !shared.budget.exhausted && (always || outputs.summary)) keep.builds.set(key, { reads, outputs });
     return outputs.summary;
   };
   const defaults = new Map<string, Value>();
+  /** Builds a model class with its defaults and follows its forward(); its total is taken before that. */
+  const buildDefaults = (cls: DefRef, key: string, extent: Span): { value: Value; total: ModuleSummary } | undefined => {
+    buildingDefaults = true;
+    const needsArguments = evaluator.guard(() => evaluator.classes.needsArguments(cls)) ?? true;
+    symbolic = needsArguments;
+    shared.paramsAsNames = needsArguments ? evaluator.guard(() => evaluator.classes.constructorScope(cls)) : undefined;
+    const value = shared.budget.exhausted ? undefined : evaluator.guard(() => evaluator.classes.instantiate(cls, { positional: [], keywords: new Map() }, undefined));
+    buildingDefaults = false;
+    symbolic = false;
+    shared.paramsAsNames = undefined;
+    if (value?.t !== 'module') return undefined;
+    defaults.set(key, value);
+    const total = summarize(value.tree);
+    // Built with names for its arguments, its forward() carries sizes that are names too: no hint and
+    // no mismatch can come of it; the models the file builds are followed instead.
+    if (!needsArguments) for (const size of evaluator.flows.followForward(value)) out.hint(size.at.span, size.features);
+    else if (mayHoldAttention(model.text(extent))) followQuietly(value);
+    return { value, total };
+  };
   const classes: { key: string; result: ModuleResult }[] = [];
   model.fragments.forEach((fragment, fi) => {
     fragment.scopes.forEach((scope, si) => {
@@ -191,28 +212,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       }
       const cls = evaluator.names.definition(fi, si, undefined);
       if (cls.t !== 'class' || !evaluator.guard(() => evaluator.classes.isModuleClass(cls))) return;
-      const summary = recorded(
-        key,
-        () => {
-          buildingDefaults = true;
-          const needsArguments = evaluator.guard(() => evaluator.classes.needsArguments(cls)) ?? true;
-          symbolic = needsArguments;
-          shared.paramsAsNames = needsArguments ? evaluator.guard(() => evaluator.classes.constructorScope(cls)) : undefined;
-          const value = shared.budget.exhausted ? undefined : evaluator.guard(() => evaluator.classes.instantiate(cls, { positional: [], keywords: new Map() }, undefined));
-          buildingDefaults = false;
-          symbolic = false;
-          shared.paramsAsNames = undefined;
-          if (value?.t !== 'module') return undefined;
-          defaults.set(key, value);
-          const total = summarize(value.tree);
-          // Built with names for its arguments, its forward() carries sizes that are names too: no hint and
-          // no mismatch can come of it; the models the file builds are followed instead.
-          if (!needsArguments) for (const size of evaluator.flows.followForward(value)) out.hint(size.at.span, size.features);
-          else if (mayHoldAttention(model.text(scope.extent))) followQuietly(value);
-          return total;
-        },
-        false,
-      );
+      const summary = recorded(key, () => buildDefaults(cls, key, scope.extent)?.total, false);
       classes.push(result(summary ?? unknownSummary(scope.name)));
     });
   });
@@ -230,7 +230,22 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     return result.summary.params?.isConstant ? withAttention : { ...withAttention, built: agreed(out.constructions.get(key), configured.get(key)) };
   });
   symbolic = true;
-  runUnreached(evaluator, model, defaults);
+  // A method no run reached runs on its class built with its defaults: a build replayed from the last
+  // version is built again for it, adding nothing twice.
+  runUnreached(evaluator, model, (fi, si) => {
+    const key = classKey(model, fi, si);
+    const known = defaults.get(key);
+    if (known || keep?.builds.get(key) === undefined) return known;
+    const cls = evaluator.names.definition(fi, si, undefined);
+    if (cls.t !== 'class') return undefined;
+    const state = { symbolic, paramsAsNames: shared.paramsAsNames };
+    try {
+      return out.muted(() => buildDefaults(cls, key, model.fragments[fi].scopes[si].extent))?.value;
+    } finally {
+      symbolic = state.symbolic;
+      shared.paramsAsNames = state.paramsAsNames;
+    }
+  });
   symbolic = false;
   for (const [start, m] of models) if (!instances.has(start)) instances.set(start, { className: m.className, span: m.span, summary: summarize(m.tree()) });
   const attentionAt = (node: ModuleTree): LayerInstance | 'unknown' | undefined => {

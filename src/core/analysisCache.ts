@@ -80,8 +80,15 @@ export class AnalysisCache {
     });
     for (const [key, build] of this.builds) {
       const o = build.outputs;
-      // Messages name lines ("nn.Linear (line 113) expects …"): a build that reported anything runs again.
-      if (lineDelta !== 0 && (o.flows.length > 0 || o.records.some(([, r]) => r.findings.length > 0))) {
+      // Messages and contexts name lines ("nn.Linear (line 113) expects …", "GPT (line 202) via Block"): a
+      // build that reported anything or was built from a place named by its line runs again.
+      const named = (context: string) => context.includes('(line ');
+      const namesLines =
+        o.flows.length > 0 ||
+        o.records.some(([, r]) => r.findings.length > 0 || named(r.context)) ||
+        o.parts.some((p) => named(p.context)) ||
+        o.constructions.some(([, c]) => named(c.context));
+      if (lineDelta !== 0 && namesLines) {
         this.builds.delete(key);
         continue;
       }

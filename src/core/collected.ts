@@ -29,8 +29,11 @@ export class Collected {
   /** Attention written by hand, by class: the latest description of each core (its output projection comes later). */
   readonly attentions = new Map<string, Map<Core | number, LayerInstance>>();
   private recording: Recording | undefined;
+  /** Set while a run is repeated for its value only: what it adds was added already. */
+  private silent = false;
 
   record(start: number, r: SiteRecord): void {
+    if (this.silent) return;
     const list = this.records.get(start) ?? [];
     list.push(r);
     this.made.push(r);
@@ -39,6 +42,7 @@ export class Collected {
   }
 
   part(r: PartRecord): void {
+    if (this.silent) return;
     const list = this.parts.get(r.span.start) ?? [];
     if (list.length < MAX_BUILDS) list.push(r);
     else if (list.length === MAX_BUILDS) list.push({ ...r, tree: undefined, summary: { params: undefined, reason: 'built more times here than are followed', children: [], tied: [] } });
@@ -47,11 +51,13 @@ export class Collected {
   }
 
   flow(f: Finding): void {
+    if (this.silent) return;
     this.flows.set(`${f.span.start}:${f.code}`, f);
     this.recording?.flows.push(f);
   }
 
   construction(key: string, entry: Construction): void {
+    if (this.silent) return;
     const list = this.constructions.get(key) ?? [];
     list.push(list.length < MAX_BUILDS ? entry : { context: entry.context, summary: { params: undefined, children: [], tied: [] } });
     if (list.length <= MAX_BUILDS + 1) this.constructions.set(key, list);
@@ -59,6 +65,7 @@ export class Collected {
   }
 
   hint(span: Span, features: Poly): void {
+    if (this.silent) return;
     const known = this.sizes.get(span.start);
     // A step that gets different sizes in different models shows none.
     this.sizes.set(span.start, this.sizes.has(span.start) && !known?.features.equals(features) ? undefined : { span, features });
@@ -70,10 +77,22 @@ export class Collected {
   }
 
   attention(key: string, core: Core | number, layer: LayerInstance): void {
+    if (this.silent) return;
     const list = this.attentions.get(key) ?? new Map<Core | number, LayerInstance>();
     if (list.size < 8 || list.has(core)) list.set(core, layer);
     this.attentions.set(key, list);
     if (typeof core !== 'number') this.recording?.attentions.push([key, layer]);
+  }
+
+  /** Runs `work` adding nothing. */
+  muted<T>(work: () => T): T {
+    const was = this.silent;
+    this.silent = true;
+    try {
+      return work();
+    } finally {
+      this.silent = was;
+    }
   }
 
   /** Adds again what a run added in the last version; `reach` marks the calls it evaluated. */

@@ -50,13 +50,15 @@ export class Evaluator implements Interp {
   readonly repeats: Poly[] = [];
   /** The offsets of the calls some run evaluated. */
   readonly reached = new Set<number>();
-  /** The same offsets in the order first reached, so a run's share is a slice. */
-  readonly reachedInOrder: number[] = [];
+  /**
+   * The calls the run being recorded evaluated, those other runs reached first included: replayed in a later
+   * version, the run reaches them whichever runs before it are no longer there.
+   */
+  reachedByRun: Set<number> | undefined;
 
   reach(at: number): void {
-    if (this.reached.has(at)) return;
     this.reached.add(at);
-    this.reachedInOrder.push(at);
+    this.reachedByRun?.add(at);
   }
   /** Called after each assignment while forward() is followed, for inlay hints. */
   assigned?: (value: Value, expr: Expr) => void;

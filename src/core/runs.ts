@@ -181,7 +181,7 @@ export function followParts(evaluator: Evaluator, root: ModuleTree, wanted: (cls
 }
 
 /** Functions (and methods) holding a layer no run reached: run once with their parameters unknown. */
-export function runUnreached(evaluator: Evaluator, model: SourceModel, defaults: ReadonlyMap<string, Value>): void {
+export function runUnreached(evaluator: Evaluator, model: SourceModel, defaults: (fragment: number, scope: number) => Value | undefined): void {
   model.fragments.forEach((fragment, fi) => {
     const pending = new Set(fragment.calls.filter((c) => !evaluator.reached.has(c.span.start) && c.scope >= 0).map((c) => c.scope));
     const done = new Set<number>();
@@ -194,7 +194,7 @@ export function runUnreached(evaluator: Evaluator, model: SourceModel, defaults:
       if (scope.kind !== 'function' || done.has(top)) continue;
       done.add(top);
       const owner = scope.parent >= 0 && fragment.scopes[scope.parent].kind === 'class' ? scope.parent : undefined;
-      const self: Value | undefined = owner === undefined ? undefined : defaults.get(classKey(model, fi, owner)) ?? { t: 'module', tree: emptyModule(fragment.scopes[owner].name), fields: new Map() };
+      const self: Value | undefined = owner === undefined ? undefined : defaults(fi, owner) ?? { t: 'module', tree: emptyModule(fragment.scopes[owner].name), fields: new Map() };
       const fn = evaluator.names.definition(fi, top, undefined);
       if (fn.t !== 'function') continue;
       // Its parameters are names: what it builds is recorded, but a shape it meets proves no error.

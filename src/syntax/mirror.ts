@@ -97,13 +97,13 @@ export interface Shape {
   readonly operatorsUnder: ReadonlySet<string>;
 }
 
-export function mirror(node: Node, shape: Shape): Syn {
+export function mirror(node: Node, shape: Shape, source: string): Syn {
   const language = node.tree.language;
   let tables = TABLES.get(language);
   if (!tables) TABLES.set(language, (tables = { language, named: [], fieldIds: new Map() }));
   const cursor = node.walk();
   try {
-    return new Syn(new SynTree(tables, copy(cursor, tables, shape)), 0);
+    return new Syn(new SynTree(tables, copy(cursor, tables, shape, source)), 0);
   } finally {
     cursor.delete();
   }
@@ -134,7 +134,7 @@ let scratch = new Int32Array(STRIDE * 4096);
  * node with children takes its offsets from its first and last child where they were read, to spare two
  * round trips into WASM: a node spans exactly its children, extras included, except the types of UNSPANNED.
  */
-function copy(cursor: Cursor, tables: Tables, shape: Shape): Int32Array {
+function copy(cursor: Cursor, tables: Tables, shape: Shape, source: string): Int32Array {
   const { language, named: namedTable } = tables;
   /** The rows of the open nodes, and of the last child written under each. */
   const open: number[] = [];
@@ -170,8 +170,9 @@ function copy(cursor: Cursor, tables: Tables, shape: Shape): Int32Array {
       continue;
     }
     if (named || field !== 0) {
-      scratch[at + START] = cursor.startIndex;
-      scratch[at + END] = cursor.endIndex;
+      const start = cursor.startIndex;
+      scratch[at + START] = start;
+      scratch[at + END] = (type === 'identifier' && identifierEnd(source, start)) || cursor.endIndex;
     }
     while (open.length > 0 && !cursor.gotoNextSibling()) {
       cursor.gotoParent();
@@ -187,6 +188,19 @@ function copy(cursor: Cursor, tables: Tables, shape: Shape): Int32Array {
     }
     if (open.length === 0) return scratch.slice(0, count * STRIDE);
   }
+}
+
+const ASCII_NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
+
+/**
+ * Where a name written in ASCII ends, read from the text to spare a round trip into WASM; 0 when the tree must
+ * say (a character past ASCII may continue it, and a name the parser supplied is empty).
+ */
+function identifierEnd(source: string, start: number): number {
+  ASCII_NAME.lastIndex = start;
+  if (!ASCII_NAME.test(source)) return 0;
+  const end = ASCII_NAME.lastIndex;
+  return source.charCodeAt(end) >= 128 ? 0 : end;
 }
 
 /** Named children, without the comments tree-sitter attaches anywhere. */

@@ -298,13 +298,13 @@ export function pythonDeclaredNames(statement: Node, source: string): string[] {
     const name = def.childForFieldName('name');
     return name ? [source.slice(name.startIndex, name.endIndex)] : [];
   }
-  if (statement.type === 'import_statement' || statement.type === 'import_from_statement') return importsOf(mirror(statement, STATEMENT), source).map((imp) => imp.local);
+  if (statement.type === 'import_statement' || statement.type === 'import_from_statement') return importsOf(mirror(statement, STATEMENT, source), source).map((imp) => imp.local);
   return [];
 }
 
 /** One top-level statement, lowered, with the copy of its subtree that its expressions are converted from. */
 export function pythonFragment(node: Node, source: string, candidates: ReadonlySet<string>, lines: LineIndex): { fragment: Omit<Fragment, 'id'>; syn: Syn } {
-  const syn = mirror(node, STATEMENT);
+  const syn = mirror(node, STATEMENT, source);
   const builder = new FragmentBuilder(source, candidates, lines);
   const body = builder.statement(syn, -1);
   return { fragment: { span: lines.span(syn.start, syn.end), imports: builder.imports, scopes: builder.scopes, calls: builder.calls, body }, syn };

@@ -19,7 +19,7 @@ const EXPRESSION: Shape = {
 
 /** Converts `node`, read from the tree. */
 export function pythonExpr(node: Node, source: string, lines: LineIndex): Expr {
-  return new Converter(source, lines, 0).expr(mirror(node, EXPRESSION));
+  return new Converter(source, lines, 0).expr(mirror(node, EXPRESSION, source));
 }
 
 /** Converts a node of a fragment's copy whose statement has moved by `delta` since it was copied. */

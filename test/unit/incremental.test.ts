@@ -85,6 +85,36 @@ suite('incremental analysis', () => {
     }
   });
 
+  test('a method no run reaches, in a class replayed after an edit elsewhere, still runs on the class built with its defaults', async () => {
+    const text = [
+      'import torch.nn as nn', '', 'class A(nn.Module):', '    def __init__(self, d=8):', '        super().__init__()', '        self.d = d', '        self.l = nn.Linear(d, d)', '',
+      '    def make(self):', '        return nn.Linear(self.d, 2 * self.d)', '', 'class B(nn.Module):', '    def __init__(self):', '        super().__init__()', '        self.q = nn.Linear(3, 4)', '',
+    ].join('\n');
+    const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');
+    analyzer.update(text);
+    const at = text.indexOf('Linear(3') + 7;
+    const next = `${text.slice(0, at)}2${text.slice(at + 1)}`;
+    const incremental = analyzer.update(next, [{ rangeOffset: at, rangeLength: 1, text: '2' }]);
+    assert.deepStrictEqual(incremental?.layers.find((l) => l.span.startLine === 9)?.values.map((v) => v.params?.toString()), ['144']);
+    assert.deepStrictEqual(summary(incremental), summary(await analyzeText(next)));
+    analyzer.dispose();
+  });
+
+  test('contexts that name a line ("Transformer (line 210) via …") follow an edit that adds a line above', async () => {
+    // The two edits a random sequence found: module code added, then a line added inside a class above.
+    let text = readFileSync(path.join(ROOT, 'test/fixtures/models/pytorch/detr_style.py'), 'utf8');
+    const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');
+    analyzer.update(text);
+    let incremental: Analysis | undefined;
+    for (const [at, insert] of [[7963, 'x = 3\n'], [1825, 'nn.Linear(4, 4)\n']] as const) {
+      text = `${text.slice(0, at)}${insert}${text.slice(at)}`;
+      incremental = analyzer.update(text, [{ rangeOffset: at, rangeLength: 0, text: insert }]);
+    }
+    assert.ok(incremental?.layers.some((l) => l.values.some((v) => v.context.includes('(line '))));
+    assert.deepStrictEqual(summary(incremental), summary(await analyzeText(text)));
+    analyzer.dispose();
+  });
+
   test('a constant read through another binding is read again when it changes', async () => {
     const text = ['import torch.nn as nn', 'D = 64', 'cfg = dict(d=D)', 'fc = nn.Linear(cfg["d"], 2)', ''].join('\n');
     const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');

@@ -40,7 +40,7 @@ suite('subtree copies', () => {
       try {
         // Operators are read under every parent here, so that every token with a field keeps its offsets.
         const shape = { leaves: new Set<string>(), operatorsUnder: new Set(Array.from({ length: 300 }, (_, i) => tree.language.types[i]).filter(Boolean)) };
-        assert.deepStrictEqual(plain(mirror(tree.rootNode, shape)), fromTree(tree.rootNode, null), file);
+        assert.deepStrictEqual(plain(mirror(tree.rootNode, shape, text)), fromTree(tree.rootNode, null), file);
       } finally {
         tree.delete();
       }
@@ -56,7 +56,7 @@ suite('subtree copies', () => {
       const tree = grammars.parse('python', typed)!;
       try {
         const shape = { leaves: new Set<string>(), operatorsUnder: new Set(Array.from({ length: 300 }, (_, k) => tree.language.types[k]).filter(Boolean)) };
-        assert.deepStrictEqual(plain(mirror(tree.rootNode, shape)), fromTree(tree.rootNode, null), `cut at ${at}`);
+        assert.deepStrictEqual(plain(mirror(tree.rootNode, shape, typed)), fromTree(tree.rootNode, null), `cut at ${at}`);
       } finally {
         tree.delete();
       }
@@ -68,7 +68,7 @@ suite('subtree copies', () => {
     const text = `d = 1${' + 1'.repeat(20000)}\n`;
     const tree = grammars.parse('python', text)!;
     try {
-      let node = mirror(tree.rootNode, ALL);
+      let node = mirror(tree.rootNode, ALL, text);
       let depth = -1;
       for (let next: Syn | undefined = node; next; next = node.children.find((c) => c.children.length > 0 || c.type === 'too_deep')) {
         node = next;

@@ -10,8 +10,9 @@ import { fieldParts } from './attention/fieldParts';
 import type { Span } from './expr';
 import { summarize, type ModuleSummary, type ModuleTree } from './modules';
 import { Evaluator } from './evaluate';
-import { newShared, type Hooks, type Reads } from './interp/hooks';
-import type { AnalysisCache, BuildOutputs, CachedBuild, SiteRecord } from './analysisCache';
+import { newShared, type Hooks } from './interp/hooks';
+import type { AnalysisCache, SiteRecord } from './analysisCache';
+import { Replays } from './replays';
 import { Collected } from './collected';
 import type { Finding, LayerInstance } from './layer';
 import type { Analysis, InstanceResult, LayerResult, ModuleResult } from './results';
@@ -144,41 +145,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   };
   const evaluator = new Evaluator(model, hooks, resolver, shared);
   evaluator.runModule();
-  // Python class builds are kept between versions; TypeScript's sizes flow between statements, so it runs whole.
-  const keep = model.language === 'python' ? cache : undefined;
-  const moduleCode = model.fragments.filter((f) => f.imports.length || f.body.some((s) => s.k !== 'def')).map((f) => f.id).join(',');
-  if (keep && keep.moduleCode !== moduleCode) {
-    keep.clear();
-    keep.moduleCode = moduleCode;
-  }
-  const ids = new Set(model.fragments.map((f) => f.id));
-  const valid = (c: CachedBuild) =>
-    [...c.reads.fragments].every((id) => ids.has(id)) &&
-    [...c.reads.names].every(([name, id]) => evaluator.names.originOf(name) === id) &&
-    [...c.reads.files].every(([module, file]) => resolver?.resolve(module) === file);
-  /** What a run added in the last version, added again, when nothing it read has changed since. */
-  const replay = (key: string): BuildOutputs | undefined => {
-    const cached = keep?.builds.get(key);
-    if (!cached || !valid(cached)) return undefined;
-    out.replay(cached.outputs, (at) => evaluator.reach(at));
-    return cached.outputs;
-  };
-  /** Runs `work`, keeping what it adds and everything it reads for the next version (`always`: even without a total). */
-  const recorded = (key: string, work: () => ModuleSummary | undefined, always: boolean): ModuleSummary | undefined => {
-    const reached = new Set<number>();
-    evaluator.reachedByRun = reached;
-    const reads: Reads = { fragments: new Set(), names: new Map(), files: new Map() };
-    evaluator.reads = reads;
-    let outputs: BuildOutputs;
-    try {
-      outputs = out.recorded(work, () => [...reached]);
-    } finally {
-      evaluator.reads = undefined;
-      evaluator.reachedByRun = undefined;
-    }
-    if (keep && !shared.budget.exhausted && (always || outputs.summary)) keep.builds.set(key, { reads, outputs });
-    return outputs.summary;
-  };
+  const replays = new Replays(model, cache, evaluator, out, resolver);
   const defaults = new Map<string, Value>();
   /** Builds a model class with its defaults and follows its forward(); its total is taken before that. */
   const buildDefaults = (cls: DefRef, key: string, extent: Span): { value: Value; total: ModuleSummary } | undefined => {
@@ -205,15 +172,25 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       if (scope.parent !== -1 || scope.kind !== 'class') return;
       const key = classKey(model, fi, si);
       const result = (summary: ModuleSummary) => ({ key, result: { name: scope.name, span: scope.nameSpan, extent: scope.extent, summary } });
-      const cached = replay(key);
+      const cached = replays.replay(key);
       if (cached) {
         if (cached.summary) classes.push(result(cached.summary));
         return;
       }
       const cls = evaluator.names.definition(fi, si, undefined);
-      if (cls.t !== 'class' || !evaluator.guard(() => evaluator.classes.isModuleClass(cls))) return;
-      const summary = recorded(key, () => buildDefaults(cls, key, scope.extent)?.total, false);
-      classes.push(result(summary ?? unknownSummary(scope.name)));
+      if (cls.t !== 'class') return;
+      // Whether it is a model is read inside the run: its bases are what the run depends on first.
+      let isModel = true;
+      const summary = replays.recorded(
+        key,
+        () => {
+          isModel = evaluator.guard(() => evaluator.classes.isModuleClass(cls)) ?? false;
+          return isModel ? buildDefaults(cls, key, scope.extent)?.total : undefined;
+        },
+        // A class that is no model is kept as such; a model whose build did not end is built again.
+        () => !isModel,
+      );
+      if (isModel) classes.push(result(summary ?? unknownSummary(scope.name)));
     });
   });
   for (const value of built) for (const size of evaluator.flows.followForward(value)) out.hint(size.at.span, size.features);
@@ -223,19 +200,18 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     cls.owner === evaluator && !attentionByTree.has(tree) && mayHoldAttention(model.text(model.fragments[cls.fragment].scopes[cls.scope].extent));
   for (const value of built) if (value.t === 'module') followParts(evaluator, value.tree, unseen);
   const hints = out.hints();
-  runFactories(evaluator, model, (key, run) => void (replay(key) ?? recorded(key, () => (run(), undefined), true)));
+  runFactories(evaluator, model, (key, run) => replays.run(key, run));
   const configured = runConfigured(evaluator, model);
   const modules: ModuleResult[] = classes.map(({ key, result }) => {
     const withAttention = { ...result, attention: shown([...(out.attentions.get(key)?.values() ?? [])], result.summary.params) };
     return result.summary.params?.isConstant ? withAttention : { ...withAttention, built: agreed(out.constructions.get(key), configured.get(key)) };
   });
-  symbolic = true;
-  // A method no run reached runs on its class built with its defaults: a build replayed from the last
-  // version is built again for it, adding nothing twice.
-  runUnreached(evaluator, model, (fi, si) => {
+  // A method no run reached runs on its class built with its defaults: replayed while that build is, else
+  // run again, on the build of this version (built again, adding nothing twice, when it was replayed).
+  const selfOf = (fi: number, si: number): Value | undefined => {
     const key = classKey(model, fi, si);
     const known = defaults.get(key);
-    if (known || keep?.builds.get(key) === undefined) return known;
+    if (known || !replays.replayed.has(key)) return known;
     const cls = evaluator.names.definition(fi, si, undefined);
     if (cls.t !== 'class') return undefined;
     const state = { symbolic, paramsAsNames: shared.paramsAsNames };
@@ -245,7 +221,9 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       symbolic = state.symbolic;
       shared.paramsAsNames = state.paramsAsNames;
     }
-  });
+  };
+  symbolic = true;
+  runUnreached(evaluator, model, selfOf, (key, owner, run) => replays.run(key, run, owner === undefined || replays.replayed.has(owner)));
   symbolic = false;
   for (const [start, m] of models) if (!instances.has(start)) instances.set(start, { className: m.className, span: m.span, summary: summarize(m.tree()) });
   const attentionAt = (node: ModuleTree): LayerInstance | 'unknown' | undefined => {

@@ -139,7 +139,15 @@ export class Evaluator implements Interp {
     for (const [fi, fragment] of this.model.fragments.entries()) {
       this.moduleFrame.fragment = fi;
       this.guard(() => this.runner.body(fragment.body, this.moduleFrame));
+      // Python runs a class body where the class is defined: what it builds belongs to the module's run, not
+      // to whichever run first asks for an attribute (which a later version may replay instead of running).
+      if (this.language === 'python') fragment.scopes.forEach((scope, si) => scope.parent === -1 && scope.kind === 'class' && this.guard(() => this.classBody(fi, si)));
     }
+  }
+
+  private classBody(fragment: number, scope: number): void {
+    const cls = this.names.definition(fragment, scope, undefined);
+    if (cls.t === 'class') this.classes.ownAttributes(cls);
   }
 
   /** Runs `work` as part of building `label` (a model, or a factory run), which layers built in it name. */

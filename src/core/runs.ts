@@ -180,8 +180,17 @@ export function followParts(evaluator: Evaluator, root: ModuleTree, wanted: (cls
   visit(root);
 }
 
-/** Functions (and methods) holding a layer no run reached: run once with their parameters unknown. */
-export function runUnreached(evaluator: Evaluator, model: SourceModel, defaults: (fragment: number, scope: number) => Value | undefined): void {
+/**
+ * Functions (and methods) holding a layer no run reached: run once with their parameters unknown, a method
+ * on its class built with its defaults. Each run goes through `each`, with the key of that class, which may
+ * replay it from the last version instead.
+ */
+export function runUnreached(
+  evaluator: Evaluator,
+  model: SourceModel,
+  defaults: (fragment: number, scope: number) => Value | undefined,
+  each: (key: string, owner: string | undefined, run: () => void) => void,
+): void {
   model.fragments.forEach((fragment, fi) => {
     const pending = new Set(fragment.calls.filter((c) => !evaluator.reached.has(c.span.start) && c.scope >= 0).map((c) => c.scope));
     const done = new Set<number>();
@@ -194,13 +203,15 @@ export function runUnreached(evaluator: Evaluator, model: SourceModel, defaults:
       if (scope.kind !== 'function' || done.has(top)) continue;
       done.add(top);
       const owner = scope.parent >= 0 && fragment.scopes[scope.parent].kind === 'class' ? scope.parent : undefined;
-      const self: Value | undefined = owner === undefined ? undefined : defaults(fi, owner) ?? { t: 'module', tree: emptyModule(fragment.scopes[owner].name), fields: new Map() };
-      const fn = evaluator.names.definition(fi, top, undefined);
-      if (fn.t !== 'function') continue;
-      // Its parameters are names: what it builds is recorded, but a shape it meets proves no error.
-      evaluator.shared.paramsAsNames = scope;
-      evaluator.quietly(() => evaluator.guard(() => evaluator.functions.callFunction(fn, [], new Map(), self)));
-      evaluator.shared.paramsAsNames = undefined;
+      each(`unreached ${classKey(model, fi, top)}`, owner === undefined ? undefined : classKey(model, fi, owner), () => {
+        const self: Value | undefined = owner === undefined ? undefined : defaults(fi, owner) ?? { t: 'module', tree: emptyModule(fragment.scopes[owner].name), fields: new Map() };
+        const fn = evaluator.names.definition(fi, top, undefined);
+        if (fn.t !== 'function') return;
+        // Its parameters are names: what it builds is recorded, but a shape it meets proves no error.
+        evaluator.shared.paramsAsNames = scope;
+        evaluator.quietly(() => evaluator.guard(() => evaluator.functions.callFunction(fn, [], new Map(), self)));
+        evaluator.shared.paramsAsNames = undefined;
+      });
     }
   });
 }

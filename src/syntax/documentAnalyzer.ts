@@ -8,7 +8,7 @@ import { analyze, type Analysis } from '../core/analysis';
 import { AnalysisCache } from '../core/analysisCache';
 import type { Fragment, ImportResolver, Language } from '../core/source';
 import type { Edit, Grammars, Tree } from './parser';
-import { LineIndex } from './mirror';
+import { LineIndex } from './lineIndex';
 import { candidateNames, declaredBy, declaredNames, extractFragment, sourceModel, topLevelNodes } from './model';
 import type { Node } from './nodes';
 import { shiftFragment } from './shift';

@@ -3,7 +3,8 @@
  * blocks of compound statements); expressions are converted later, on demand, by `pythonExpr` (pythonExpr.ts).
  */
 import type { CallSite, ExprRef, Fragment, ImportBinding, Param, Scope, Stmt } from '../core/source';
-import { fieldOf, fieldsOf, descendantsOfType, LineIndex, mirror, namedOf, synText, type Shape, type Syn } from './mirror';
+import type { LineIndex } from './lineIndex';
+import { descendantsOfType, fieldOf, fieldsOf, mirror, namedOf, synText, type Shape, type Syn } from './mirror';
 import type { Node } from './nodes';
 import { PYTHON_OPERATORS, pythonParams } from './pythonExpr';
 

@@ -1,7 +1,8 @@
 /** Python expressions and parameter lists -> the core's Expr and Param, from a mirrored subtree. */
 import type { Arg, BinaryOp, CompareOp, DictEntry, Expr, Span } from '../core/expr';
 import type { Param } from '../core/source';
-import { fieldOf, fieldsOf, LineIndex, mirror, namedOf, synText, type Shape, type Syn } from './mirror';
+import type { LineIndex } from './lineIndex';
+import { fieldOf, fieldsOf, mirror, namedOf, synText, type Shape, type Syn } from './mirror';
 import type { Node } from './nodes';
 
 const BINARY_OPS = new Set<string>(['+', '-', '*', '/', '//', '%', '**', '@']);

@@ -2,7 +2,7 @@
 import * as assert from 'assert';
 import { DocumentAnalyzer } from '../../src/syntax/documentAnalyzer';
 import type { Analysis } from '../../src/core/analysis';
-import { readFileSync } from 'fs';
+import { readdirSync, readFileSync } from 'fs';
 import * as path from 'path';
 import { analyzeText, loadGrammars, ROOT } from './helpers';
 
@@ -35,6 +35,28 @@ suite('incremental analysis', () => {
         const at = Math.floor(random() * text.length);
         const remove = random() < 0.4 ? Math.floor(random() * 6) : 0;
         const insert = random() < 0.8 ? INSERTS[Math.floor(random() * INSERTS.length)] : '';
+        const next = text.slice(0, at) + insert + text.slice(at + remove);
+        const incremental = analyzer.update(next, [{ rangeOffset: at, rangeLength: remove, text: insert }]);
+        assert.deepStrictEqual(summary(incremental), summary(await analyzeText(next)), `${file}, edit ${i} at ${at}`);
+        text = next;
+      }
+      analyzer.dispose();
+    }
+  });
+
+  test('so do edits in every fixture, methods inserted anywhere and definitions broken midway included', async () => {
+    const dir = path.join(ROOT, 'test/fixtures/models/pytorch');
+    const inserts = [...INSERTS, '    def extra(self):\n        return nn.Linear(self.d, 3)\n'];
+    const grammars = await loadGrammars();
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.py'))) {
+      let text = readFileSync(path.join(dir, file), 'utf8');
+      const analyzer = new DocumentAnalyzer(grammars, 'python');
+      analyzer.update(text);
+      const random = lcg(file.length * 13 + 9);
+      for (let i = 0; i < 25; i++) {
+        const at = Math.floor(random() * text.length);
+        const remove = random() < 0.4 ? Math.floor(random() * 6) : 0;
+        const insert = random() < 0.8 ? inserts[Math.floor(random() * inserts.length)] : '';
         const next = text.slice(0, at) + insert + text.slice(at + remove);
         const incremental = analyzer.update(next, [{ rangeOffset: at, rangeLength: remove, text: insert }]);
         assert.deepStrictEqual(summary(incremental), summary(await analyzeText(next)), `${file}, edit ${i} at ${at}`);

@@ -2,7 +2,8 @@
 import * as assert from 'assert';
 import { readFileSync } from 'fs';
 import * as path from 'path';
-import { LineIndex, mirror, type Syn } from '../../src/syntax/mirror';
+import { LineIndex } from '../../src/syntax/lineIndex';
+import { mirror, type Syn } from '../../src/syntax/mirror';
 import { spanOf, type Node } from '../../src/syntax/nodes';
 import { loadGrammars, ROOT } from './helpers';
 

@@ -5,6 +5,7 @@
  */
 import type { Evaluator } from '../evaluate';
 import type { BoundCall, CallExpr } from './hooks';
+import { ReadsMemo } from './readsMemo';
 import { NOT_BUILT } from './tfjsLayerClasses';
 import { normalizePath } from '../imports';
 import { emptyModule, layerModule } from '../modules';
@@ -31,10 +32,13 @@ const PLAIN_BASES = new Set(['builtins.object', 'typing.NamedTuple', 'typing.Gen
 export const key = (c: ClassRef) => `${c.fragment}:${c.scope}`;
 
 export class ClassModel {
-  private readonly attrs = new Map<string, Map<string, Value> | undefined>();
-  private readonly orders = new Map<string, readonly Base[] | undefined>();
+  private readonly attrs: ReadsMemo<Map<string, Value>>;
+  private readonly orders: ReadsMemo<readonly Base[] | undefined>;
 
-  constructor(private readonly ev: Evaluator) {}
+  constructor(private readonly ev: Evaluator) {
+    this.attrs = new ReadsMemo(ev);
+    this.orders = new ReadsMemo(ev);
+  }
 
   private owner(c: ClassRef): Evaluator {
     return c.owner ?? this.ev;
@@ -43,25 +47,20 @@ export class ClassModel {
   /** The class's linearisation (C3), itself first; undefined when it is inconsistent or cyclic. */
   mro(c: ClassRef): readonly Base[] | undefined {
     if (c.owner && c.owner !== this.ev) return c.owner.classes.mro(c);
-    const k = key(c);
-    if (this.orders.has(k)) return this.orders.get(k);
-    this.orders.set(k, undefined);
-    try {
-      const scope = this.ev.scopeAt(c.fragment, c.scope);
-      const bases: Base[] = scope.bases.map((ref) => {
-        const v = this.ev.eval(this.ev.expr(ref), this.ev.moduleFrame);
-        if (v.t === 'class') return v;
-        return { path: v.t === 'ref' ? normalizePath(v.path) : '?' };
-      });
-      const lists = bases.map((b) => ('path' in b ? [b] : [...(this.owner(b).classes.mro(b) ?? [b])]));
-      const order = merge([[{ ...c }], ...lists, bases]);
-      this.orders.set(k, order);
-      return order;
-    } catch (e) {
-      // An entry that ran out of budget here leaves nothing half known for the next one.
-      this.orders.delete(k);
-      throw e;
-    }
+    return this.orders.get(
+      key(c),
+      () => {
+        const scope = this.ev.scopeAt(c.fragment, c.scope);
+        const bases: Base[] = scope.bases.map((ref) => {
+          const v = this.ev.eval(this.ev.expr(ref), this.ev.moduleFrame);
+          if (v.t === 'class') return v;
+          return { path: v.t === 'ref' ? normalizePath(v.path) : '?' };
+        });
+        const lists = bases.map((b) => ('path' in b ? [b] : [...(this.owner(b).classes.mro(b) ?? [b])]));
+        return merge([[{ ...c }], ...lists, bases]);
+      },
+      () => undefined,
+    );
   }
 
   isModuleClass(c: ClassRef): boolean {
@@ -77,21 +76,15 @@ export class ClassModel {
   /** The class body's own names (attributes, methods), from running the body once. */
   ownAttributes(c: ClassRef): Map<string, Value> {
     if (c.owner && c.owner !== this.ev) return c.owner.classes.ownAttributes(c);
-    const k = key(c);
-    const known = this.attrs.get(k);
-    if (known) return known;
-    if (this.attrs.has(k)) return new Map();
-    this.attrs.set(k, undefined);
-    const ev = this.owner(c);
-    const frame = new Frame(c.fragment, c.scope, ev.moduleFrame);
-    try {
-      ev.guard(() => ev.runner.body(ev.scopeAt(c.fragment, c.scope).body, frame));
-    } catch (e) {
-      this.attrs.delete(k);
-      throw e;
-    }
-    this.attrs.set(k, frame.vars);
-    return frame.vars;
+    return this.attrs.get(
+      key(c),
+      () => {
+        const frame = new Frame(c.fragment, c.scope, this.ev.moduleFrame);
+        this.ev.guard(() => this.ev.runner.body(this.ev.scopeAt(c.fragment, c.scope).body, frame));
+        return frame.vars;
+      },
+      () => new Map(),
+    );
   }
 
   /** `cls.name` or `instance.name`: along the MRO; methods bind to the instance, properties are read. */

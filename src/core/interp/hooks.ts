@@ -94,6 +94,17 @@ export interface Reads {
   readonly files: Map<string, SourceModel | undefined>;
 }
 
+export function newReads(): Reads {
+  return { fragments: new Set(), names: new Map(), files: new Map() };
+}
+
+/** Adds what one computation read to what the entry point running it reads. */
+export function addReads(into: Reads, from: Reads): void {
+  for (const f of from.fragments) into.fragments.add(f);
+  for (const [name, origin] of from.names) into.names.set(name, origin);
+  for (const [module, file] of from.files) into.files.set(module, file);
+}
+
 export function newShared(): Shared {
   return { budget: new Budget(), journal: new Journal(), imported: new Map(), contexts: [], repeatDepths: [], sites: [], unsure: 0, building: 0, paramsAsNames: undefined, grad: new Map() };
 }

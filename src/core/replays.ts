@@ -1,0 +1,75 @@
+/**
+ * The runs of one analysis that the next version of the document may replay: each run's outputs and what it
+ * read are kept; a run whose reads an edit left alone adds its outputs again instead of running. Only
+ * Python's: TypeScript's sizes flow between statements, so it runs whole.
+ */
+import type { AnalysisCache, BuildOutputs, CachedBuild } from './analysisCache';
+import type { Collected } from './collected';
+import type { Evaluator } from './evaluate';
+import { newReads } from './interp/hooks';
+import type { ModuleSummary } from './modules';
+import type { ImportResolver, SourceModel } from './source';
+
+export class Replays {
+  private readonly keep: AnalysisCache | undefined;
+  private readonly ids: ReadonlySet<number>;
+  /** The runs replayed in this version. */
+  readonly replayed = new Set<string>();
+
+  constructor(
+    model: SourceModel,
+    cache: AnalysisCache | undefined,
+    private readonly evaluator: Evaluator,
+    private readonly out: Collected,
+    private readonly resolver: ImportResolver | undefined,
+  ) {
+    this.keep = model.language === 'python' ? cache : undefined;
+    // Module code runs again in every version: a change to it (not only to definitions) replays nothing.
+    const moduleCode = model.fragments.filter((f) => f.imports.length || f.body.some((s) => s.k !== 'def')).map((f) => f.id).join(',');
+    if (this.keep && this.keep.moduleCode !== moduleCode) {
+      this.keep.clear();
+      this.keep.moduleCode = moduleCode;
+    }
+    this.ids = new Set(model.fragments.map((f) => f.id));
+  }
+
+  /** What a run added in the last version, added again, when nothing it read has changed since. */
+  replay(key: string): BuildOutputs | undefined {
+    const cached = this.keep?.builds.get(key);
+    if (!cached || !this.valid(cached)) return undefined;
+    this.out.replay(cached.outputs, (at) => this.evaluator.reach(at));
+    this.replayed.add(key);
+    return cached.outputs;
+  }
+
+  /** Runs `work`, keeping what it adds and everything it reads for the next version (`always`: even without a total). */
+  recorded(key: string, work: () => ModuleSummary | undefined, always: () => boolean): ModuleSummary | undefined {
+    const { evaluator } = this;
+    const reached = new Set<number>();
+    const reads = newReads();
+    evaluator.reachedByRun = reached;
+    evaluator.reads = reads;
+    let outputs: BuildOutputs;
+    try {
+      outputs = this.out.recorded(work, () => [...reached]);
+    } finally {
+      evaluator.reads = undefined;
+      evaluator.reachedByRun = undefined;
+    }
+    if (this.keep && !evaluator.shared.budget.exhausted && (outputs.summary || always())) this.keep.builds.set(key, { reads, outputs });
+    return outputs.summary;
+  }
+
+  /** Replays the run, or runs it and keeps it. */
+  run(key: string, work: () => void, replayable = true): void {
+    if (!replayable || !this.replay(key)) this.recorded(key, () => (work(), undefined), () => true);
+  }
+
+  private valid(c: CachedBuild): boolean {
+    return (
+      [...c.reads.fragments].every((id) => this.ids.has(id)) &&
+      [...c.reads.names].every(([name, id]) => this.evaluator.names.originOf(name) === id) &&
+      [...c.reads.files].every(([module, file]) => this.resolver?.resolve(module) === file)
+    );
+  }
+}

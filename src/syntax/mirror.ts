@@ -1,92 +1,16 @@
 /**
- * A plain copy of one subtree, read once through a tree cursor. Every property of a tree-sitter `Node` is a
- * round trip into WASM (and `childForFieldName` builds a new Node each time); converting an expression reads
- * each node's type, fields and children several times, so it reads them from this copy. The copy is flat: a
- * row of integers per node in pre-order, in one typed array per subtree, because the copies live as long as
- * their statements and tens of thousands of small objects kept that long cost the garbage collector more
- * than the copy itself. A `Syn` is a short-lived view of one row.
+ * Copies one subtree out of the parser, read once through a tree cursor, into the rows of syn.ts. Every
+ * property of a tree-sitter `Node` is a round trip into WASM (and `childForFieldName` builds a new Node each
+ * time); converting an expression reads each node's type, fields and children several times, so it reads
+ * them from the copy.
  */
 import type { Node } from './nodes';
+import { END, FIELD, fieldId, SIZE, START, STRIDE, Syn, SynTree, tablesOf, TOO_DEEP_ID, TYPE, type Tables } from './syn';
 
-type Cursor = ReturnType<Node['walk']>;
-type Language = Node['tree']['language'];
-
-/** Per language: its type and field names, and whether each node type is named (asked once per type). */
-interface Tables {
-  readonly language: Language;
-  readonly named: boolean[];
-  readonly fieldIds: Map<string, number>;
-}
-const TABLES = new WeakMap<Language, Tables>();
-
-/** A row's columns: type id, field id (0: none), start and end offsets (-1 for punctuation), rows in the subtree. */
-const TYPE = 0;
-const FIELD = 1;
-const START = 2;
-const END = 3;
-const SIZE = 4;
-const STRIDE = 5;
-
-/**
- * The type given to a node nested deeper than MAX_DEPTH, copied without its children: no rule knows it, so
- * it converts to unknown. Python itself refuses such nesting long before (its parser stops at 200 brackets).
- */
-const TOO_DEEP = 'too_deep';
-const TOO_DEEP_ID = -1;
+/** Below this depth a node is copied without its children (see TOO_DEEP). */
 const MAX_DEPTH = 3000;
 
-class SynTree {
-  constructor(
-    readonly tables: Tables,
-    readonly rows: Int32Array,
-  ) {}
-}
-
-/** One node of a copy. Views are made on each read: compare them by `index`, not by identity. */
-export class Syn {
-  constructor(
-    readonly tree: SynTree,
-    readonly index: number,
-  ) {}
-
-  get type(): string {
-    const id = this.tree.rows[this.index * STRIDE + TYPE];
-    return id === TOO_DEEP_ID ? TOO_DEEP : this.tree.tables.language.types[id] ?? 'ERROR';
-  }
-
-  /** The field this node fills in its parent (`left`, `arguments`), if any. */
-  get field(): string | null {
-    const id = this.tree.rows[this.index * STRIDE + FIELD];
-    return id === 0 ? null : this.tree.tables.language.fields[id] ?? null;
-  }
-
-  get named(): boolean {
-    const id = this.tree.rows[this.index * STRIDE + TYPE];
-    return id === TOO_DEEP_ID || this.tree.tables.named[id];
-  }
-
-  /** Offsets; -1 for punctuation (tokens that fill no field). */
-  get start(): number {
-    return this.tree.rows[this.index * STRIDE + START];
-  }
-
-  get end(): number {
-    return this.tree.rows[this.index * STRIDE + END];
-  }
-
-  get children(): Syn[] {
-    const out: Syn[] = [];
-    forChildren(this, (i) => void out.push(new Syn(this.tree, i)));
-    return out;
-  }
-}
-
-/** Calls `each` with the row of every child of `node`, in order; stops when it returns true. */
-function forChildren(node: Syn, each: (row: number) => boolean | void): void {
-  const rows = node.tree.rows;
-  const end = node.index + rows[node.index * STRIDE + SIZE];
-  for (let i = node.index + 1; i < end; i += rows[i * STRIDE + SIZE]) if (each(i)) return;
-}
+type Cursor = ReturnType<Node['walk']>;
 
 /** What a language adapter reads of a subtree. */
 export interface Shape {
@@ -97,9 +21,7 @@ export interface Shape {
 }
 
 export function mirror(node: Node, shape: Shape, source: string): Syn {
-  const language = node.tree.language;
-  let tables = TABLES.get(language);
-  if (!tables) TABLES.set(language, (tables = { language, named: [], fieldIds: new Map() }));
+  const tables = tablesOf(node.tree.language);
   const cursor = node.walk();
   try {
     return new Syn(new SynTree(tables, copy(cursor, tables, shape, source)), 0);
@@ -120,10 +42,54 @@ const FIELDLESS = new Set([
 ]);
 
 /**
+ * Parent types whose children fill their fields in a fixed order when nothing else is among them (`object .
+ * attribute`, `function arguments`, `name = value`): a child's field is then taken from its place, and read
+ * from the tree only under a parent of another shape (a comment or an error among its children). They are
+ * the commonest parents of all; each field read is a round trip into WASM.
+ */
+const IN_ORDER: Readonly<Record<string, readonly { readonly field?: string; readonly type?: string }[]>> = {
+  attribute: [{ field: 'object' }, { type: '.' }, { field: 'attribute', type: 'identifier' }],
+  call: [{ field: 'function' }, { field: 'arguments' }],
+  keyword_argument: [{ field: 'name', type: 'identifier' }, { type: '=' }, { field: 'value' }],
+};
+
+/**
  * Node types whose children do not span them (hidden tokens at an end): checked over every tree of the
  * fixtures and of public model code, whole and cut at random places.
  */
 const UNSPANNED = new Set(['module', 'ERROR', 'string_content', 'format_specifier']);
+
+/** What the copy needs to know of a node type, as bits: a type's name is looked up once per shape, not per node. */
+const KNOWN = 1;
+const NAMED = 2;
+const LEAF = 4;
+const FIELDLESS_TYPE = 8;
+const IN_ORDER_TYPE = 16;
+const OPERATORS = 32;
+const UNSPANNED_TYPE = 64;
+const IDENTIFIER = 128;
+
+function flagsFor(tables: Tables, shape: Shape): Uint8Array {
+  let flags = tables.flags.get(shape);
+  // Type ids are 16 bits (ERROR is 65535).
+  if (!flags) tables.flags.set(shape, (flags = new Uint8Array(65536)));
+  return flags;
+}
+
+function typeFlags(tables: Tables, shape: Shape, flags: Uint8Array, id: number): number {
+  const type = tables.language.types[id] ?? 'ERROR';
+  const named = (tables.named[id] ??= tables.language.nodeTypeIsNamed(id));
+  const bit = (on: boolean, b: number) => (on ? b : 0);
+  return (flags[id] =
+    KNOWN |
+    bit(named, NAMED) |
+    bit(shape.leaves.has(type), LEAF) |
+    bit(FIELDLESS.has(type), FIELDLESS_TYPE) |
+    bit(type in IN_ORDER, IN_ORDER_TYPE) |
+    bit(shape.operatorsUnder.has(type), OPERATORS) |
+    bit(UNSPANNED.has(type), UNSPANNED_TYPE) |
+    bit(type === 'identifier', IDENTIFIER));
+}
 
 /** The rows being written, shared by every copy (one copy at a time) and grown as needed. */
 let scratch = new Int32Array(STRIDE * 4096);
@@ -134,20 +100,21 @@ let scratch = new Int32Array(STRIDE * 4096);
  * round trips into WASM: a node spans exactly its children, extras included, except the types of UNSPANNED.
  */
 function copy(cursor: Cursor, tables: Tables, shape: Shape, source: string): Int32Array {
-  const { language, named: namedTable } = tables;
+  const flags = flagsFor(tables, shape);
   /** The rows of the open nodes, and of the last child written under each. */
   const open: number[] = [];
   const lastChild: number[] = [];
   let count = 0;
   for (;;) {
     const id = cursor.nodeTypeId;
-    const named = (namedTable[id] ??= language.nodeTypeIsNamed(id));
-    const type = language.types[id] ?? 'ERROR';
+    const f = flags[id] || typeFlags(tables, shape, flags, id);
+    const named = (f & NAMED) !== 0;
     const parent = open.length > 0 ? open[open.length - 1] : -1;
     // A token is read only under the parents whose operators matter; elsewhere, and where it fills no
     // field, it is punctuation: its type alone.
-    const parentType = parent >= 0 ? language.types[scratch[parent * STRIDE + TYPE]] ?? 'ERROR' : undefined;
-    const field = parentType !== undefined && !FIELDLESS.has(parentType) && (named || shape.operatorsUnder.has(parentType)) ? cursor.currentFieldId : 0;
+    const p = parent >= 0 ? flags[scratch[parent * STRIDE + TYPE]] : 0;
+    const asked = parent >= 0 && (p & (FIELDLESS_TYPE | IN_ORDER_TYPE)) === 0 && (named || (p & OPERATORS) !== 0);
+    const field = asked ? cursor.currentFieldId : 0;
     if ((count + 1) * STRIDE > scratch.length) {
       const grown = new Int32Array(scratch.length * 2);
       grown.set(scratch);
@@ -163,7 +130,7 @@ function copy(cursor: Cursor, tables: Tables, shape: Shape, source: string): Int
     if (parent >= 0) lastChild[lastChild.length - 1] = row;
     if (named && open.length >= MAX_DEPTH) scratch[at + TYPE] = TOO_DEEP_ID;
     // Tokens have no children worth a round trip.
-    else if (named && !shape.leaves.has(type) && cursor.gotoFirstChild()) {
+    else if (named && (f & LEAF) === 0 && cursor.gotoFirstChild()) {
       open.push(row);
       lastChild.push(-1);
       continue;
@@ -171,7 +138,7 @@ function copy(cursor: Cursor, tables: Tables, shape: Shape, source: string): Int
     if (named || field !== 0) {
       const start = cursor.startIndex;
       scratch[at + START] = start;
-      scratch[at + END] = (type === 'identifier' && identifierEnd(source, start)) || cursor.endIndex;
+      scratch[at + END] = ((f & IDENTIFIER) !== 0 && identifierEnd(source, start)) || cursor.endIndex;
     }
     while (open.length > 0 && !cursor.gotoNextSibling()) {
       cursor.gotoParent();
@@ -179,7 +146,9 @@ function copy(cursor: Cursor, tables: Tables, shape: Shape, source: string): Int
       const last = lastChild.pop()!;
       const d = done * STRIDE;
       scratch[d + SIZE] = count - done;
-      const spanned = !UNSPANNED.has(language.types[scratch[d + TYPE]] ?? 'ERROR');
+      const df = flags[scratch[d + TYPE]];
+      if (df & IN_ORDER_TYPE) fieldsInOrder(cursor, tables, done, IN_ORDER[tables.language.types[scratch[d + TYPE]]]);
+      const spanned = (df & UNSPANNED_TYPE) === 0;
       const first = scratch[(done + 1) * STRIDE + START];
       const lastEnd = scratch[last * STRIDE + END];
       scratch[d + START] = spanned && first >= 0 ? first : cursor.startIndex;
@@ -187,6 +156,36 @@ function copy(cursor: Cursor, tables: Tables, shape: Shape, source: string): Int
     }
     if (open.length === 0) return scratch.slice(0, count * STRIDE);
   }
+}
+
+/** Sets the fields of the children of row `parent` (the cursor's node) from their order, or else from the tree. */
+function fieldsInOrder(cursor: Cursor, tables: Tables, parent: number, order: (typeof IN_ORDER)[string]): void {
+  const { language, named } = tables;
+  const end = parent + scratch[parent * STRIDE + SIZE];
+  const children: number[] = [];
+  for (let i = parent + 1; i < end; i += scratch[i * STRIDE + SIZE]) children.push(i);
+  const fits =
+    children.length === order.length &&
+    children.every((row, k) => {
+      const id = scratch[row * STRIDE + TYPE];
+      const type = language.types[id];
+      const want = order[k];
+      if (want.field === undefined) return !named[id] && type === want.type;
+      return named[id] === true && type !== 'comment' && type !== 'ERROR' && (want.type === undefined || type === want.type);
+    });
+  if (fits) {
+    children.forEach((row, k) => {
+      const field = order[k].field;
+      if (field !== undefined) scratch[row * STRIDE + FIELD] = fieldId(tables, field);
+    });
+    return;
+  }
+  if (!cursor.gotoFirstChild()) return;
+  for (const row of children) {
+    if (scratch[row * STRIDE + TYPE] === TOO_DEEP_ID || named[scratch[row * STRIDE + TYPE]]) scratch[row * STRIDE + FIELD] = cursor.currentFieldId;
+    cursor.gotoNextSibling();
+  }
+  cursor.gotoParent();
 }
 
 const ASCII_NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
@@ -200,82 +199,4 @@ function identifierEnd(source: string, start: number): number {
   if (!ASCII_NAME.test(source)) return 0;
   const end = ASCII_NAME.lastIndex;
   return source.charCodeAt(end) >= 128 ? 0 : end;
-}
-
-/** Named children, without the comments tree-sitter attaches anywhere. */
-export function namedOf(node: Syn): Syn[] {
-  const { tables, rows } = node.tree;
-  const out: Syn[] = [];
-  forChildren(node, (i) => {
-    const id = rows[i * STRIDE + TYPE];
-    if (id === TOO_DEEP_ID || (tables.named[id] && tables.language.types[id] !== 'comment')) out.push(new Syn(node.tree, i));
-  });
-  return out;
-}
-
-export function fieldOf(node: Syn, field: string): Syn | undefined {
-  const { rows } = node.tree;
-  const id = fieldId(node.tree.tables, field);
-  let found = -1;
-  forChildren(node, (i) => {
-    if (rows[i * STRIDE + FIELD] === id) found = i;
-    return found >= 0;
-  });
-  return found >= 0 ? new Syn(node.tree, found) : undefined;
-}
-
-export function fieldsOf(node: Syn, field: string): Syn[] {
-  const { rows } = node.tree;
-  const id = fieldId(node.tree.tables, field);
-  const out: Syn[] = [];
-  forChildren(node, (i) => {
-    if (rows[i * STRIDE + FIELD] === id) out.push(new Syn(node.tree, i));
-  });
-  return out;
-}
-
-/** A field's id in the language (-1, which no row holds, for a name it does not have). */
-function fieldId(tables: Tables, field: string): number {
-  let id = tables.fieldIds.get(field);
-  if (id === undefined) tables.fieldIds.set(field, (id = tables.language.fields.indexOf(field)));
-  return id;
-}
-
-/** The nodes of type `type` below `node` (not `node` itself) in document order, outside subtrees of type `outside`. */
-export function descendantsOfType(node: Syn, type: string, outside: string): Syn[] {
-  const { tables, rows } = node.tree;
-  const types = tables.language.types;
-  const end = node.index + rows[node.index * STRIDE + SIZE];
-  const out: Syn[] = [];
-  for (let i = node.index + 1; i < end; ) {
-    const name = types[rows[i * STRIDE + TYPE]];
-    if (name === outside) {
-      i += rows[i * STRIDE + SIZE];
-      continue;
-    }
-    if (name === type) out.push(new Syn(node.tree, i));
-    i++;
-  }
-  return out;
-}
-
-/** The deepest node spanning [start, end), as `descendantForIndex` finds it, if it spans exactly that. */
-export function nodeAt(syn: Syn, start: number, end: number): Syn | undefined {
-  const rows = syn.tree.rows;
-  let node = syn.index;
-  for (;;) {
-    const last = node + rows[node * STRIDE + SIZE];
-    let inner = -1;
-    for (let i = node + 1; i < last && inner < 0; i += rows[i * STRIDE + SIZE]) {
-      const s = rows[i * STRIDE + START];
-      if (s !== -1 && s <= start && end <= rows[i * STRIDE + END]) inner = i;
-    }
-    if (inner < 0) break;
-    node = inner;
-  }
-  return rows[node * STRIDE + START] === start && rows[node * STRIDE + END] === end ? new Syn(syn.tree, node) : undefined;
-}
-
-export function synText(node: Syn, source: string): string {
-  return source.slice(node.start, node.end);
 }

@@ -4,7 +4,7 @@ import { fragmentIndexAt, type ExprRef, type Fragment, type Language, type Sourc
 import { CATALOG_NAMES } from '../core/catalog';
 import { ignoredLines } from './ignores';
 import { LineIndex } from './lineIndex';
-import { nodeAt, type Syn } from './mirror';
+import { nodeAt, type Syn } from './syn';
 import type { Tree } from './parser';
 import { namedChildren, type Node } from './nodes';
 import { pythonDeclaredNames, pythonFragment } from './python';

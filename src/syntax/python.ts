@@ -4,13 +4,17 @@
  */
 import type { CallSite, ExprRef, Fragment, ImportBinding, Param, Scope, Stmt } from '../core/source';
 import type { LineIndex } from './lineIndex';
-import { descendantsOfType, fieldOf, fieldsOf, mirror, namedOf, synText, type Shape, type Syn } from './mirror';
+import { mirror, type Shape } from './mirror';
+import { descendantsOfType, fieldOf, fieldsOf, namedOf, synText, type Syn } from './syn';
 import type { Node } from './nodes';
 import { PYTHON_OPERATORS, pythonParams } from './pythonExpr';
 
-/** Leaves and nothing else: the fragment's copy keeps every expression for the analysis to convert. */
+/**
+ * Leaves, and annotations (read as text), and nothing else: the fragment's copy keeps every expression for
+ * the analysis to convert.
+ */
 const STATEMENT: Shape = {
-  leaves: new Set(['identifier', 'integer', 'float', 'true', 'false', 'none', 'comment', 'string_content', 'escape_sequence']),
+  leaves: new Set(['identifier', 'integer', 'float', 'true', 'false', 'none', 'comment', 'string_content', 'escape_sequence', 'type']),
   operatorsUnder: PYTHON_OPERATORS,
 };
 

@@ -2,7 +2,8 @@
 import type { Arg, BinaryOp, CompareOp, DictEntry, Expr, Span } from '../core/expr';
 import type { Param } from '../core/source';
 import type { LineIndex } from './lineIndex';
-import { fieldOf, fieldsOf, mirror, namedOf, synText, type Shape, type Syn } from './mirror';
+import { mirror, type Shape } from './mirror';
+import { fieldOf, fieldsOf, namedOf, synText, type Syn } from './syn';
 import type { Node } from './nodes';
 
 const BINARY_OPS = new Set<string>(['+', '-', '*', '/', '//', '%', '**', '@']);

@@ -3,7 +3,8 @@ import * as assert from 'assert';
 import { readFileSync } from 'fs';
 import * as path from 'path';
 import { LineIndex } from '../../src/syntax/lineIndex';
-import { mirror, type Syn } from '../../src/syntax/mirror';
+import { mirror } from '../../src/syntax/mirror';
+import type { Syn } from '../../src/syntax/syn';
 import { spanOf, type Node } from '../../src/syntax/nodes';
 import { loadGrammars, ROOT } from './helpers';
 

@@ -162,27 +162,26 @@ function copy(cursor: Cursor, tables: Tables, shape: Shape, source: string): Int
 function fieldsInOrder(cursor: Cursor, tables: Tables, parent: number, order: (typeof IN_ORDER)[string]): void {
   const { language, named } = tables;
   const end = parent + scratch[parent * STRIDE + SIZE];
-  const children: number[] = [];
-  for (let i = parent + 1; i < end; i += scratch[i * STRIDE + SIZE]) children.push(i);
-  const fits =
-    children.length === order.length &&
-    children.every((row, k) => {
-      const id = scratch[row * STRIDE + TYPE];
-      const type = language.types[id];
-      const want = order[k];
-      if (want.field === undefined) return !named[id] && type === want.type;
-      return named[id] === true && type !== 'comment' && type !== 'ERROR' && (want.type === undefined || type === want.type);
-    });
-  if (fits) {
-    children.forEach((row, k) => {
+  let k = 0;
+  let fits = true;
+  for (let row = parent + 1; row < end && fits; row += scratch[row * STRIDE + SIZE], k++) {
+    const id = scratch[row * STRIDE + TYPE];
+    const type = language.types[id];
+    const want = order[k];
+    fits = want !== undefined && (want.field === undefined ? !named[id] && type === want.type : named[id] === true && type !== 'comment' && type !== 'ERROR' && (want.type === undefined || type === want.type));
+  }
+  if (fits && k === order.length) {
+    k = 0;
+    for (let row = parent + 1; row < end; row += scratch[row * STRIDE + SIZE], k++) {
       const field = order[k].field;
       if (field !== undefined) scratch[row * STRIDE + FIELD] = fieldId(tables, field);
-    });
+    }
     return;
   }
   if (!cursor.gotoFirstChild()) return;
-  for (const row of children) {
-    if (scratch[row * STRIDE + TYPE] === TOO_DEEP_ID || named[scratch[row * STRIDE + TYPE]]) scratch[row * STRIDE + FIELD] = cursor.currentFieldId;
+  for (let row = parent + 1; row < end; row += scratch[row * STRIDE + SIZE]) {
+    const id = scratch[row * STRIDE + TYPE];
+    if (id === TOO_DEEP_ID || named[id]) scratch[row * STRIDE + FIELD] = cursor.currentFieldId;
     cursor.gotoNextSibling();
   }
   cursor.gotoParent();

@@ -201,7 +201,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   for (const value of built) if (value.t === 'module') followParts(evaluator, value.tree, unseen);
   const hints = out.hints();
   runFactories(evaluator, model, (key, run) => replays.run(key, run));
-  const configured = runConfigured(evaluator, model);
+  const configured = runConfigured(evaluator, model, (key, run) => replays.valued(key, run));
   const modules: ModuleResult[] = classes.map(({ key, result }) => {
     const withAttention = { ...result, attention: shown([...(out.attentions.get(key)?.values() ?? [])], result.summary.params) };
     return result.summary.params?.isConstant ? withAttention : { ...withAttention, built: agreed(out.constructions.get(key), configured.get(key)) };

@@ -55,6 +55,8 @@ export interface BuildOutputs {
 export interface CachedBuild {
   readonly reads: Reads;
   outputs: BuildOutputs;
+  /** What the run gave its caller (the context a configured build names). */
+  value?: string;
 }
 
 export class AnalysisCache {

@@ -65,11 +65,20 @@ export class Replays {
     if (!replayable || !this.replay(key)) this.recorded(key, () => (work(), undefined), () => true);
   }
 
+  /** Replays the run and returns what it gave last time, or runs it and keeps both. */
+  valued(key: string, work: () => string | undefined): string | undefined {
+    if (this.replay(key)) return this.keep?.builds.get(key)?.value;
+    let value: string | undefined;
+    this.recorded(key, () => ((value = work()), undefined), () => true);
+    const kept = this.keep?.builds.get(key);
+    if (kept) kept.value = value;
+    return value;
+  }
+
   private valid(c: CachedBuild): boolean {
-    return (
-      [...c.reads.fragments].every((id) => this.ids.has(id)) &&
-      [...c.reads.names].every(([name, id]) => this.evaluator.names.originOf(name) === id) &&
-      [...c.reads.files].every(([module, file]) => this.resolver?.resolve(module) === file)
-    );
+    for (const id of c.reads.fragments) if (!this.ids.has(id)) return false;
+    for (const [name, id] of c.reads.names) if (this.evaluator.names.originOf(name) !== id) return false;
+    for (const [module, file] of c.reads.files) if (this.resolver?.resolve(module) !== file) return false;
+    return true;
   }
 }

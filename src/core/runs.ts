@@ -114,7 +114,7 @@ export function runFactories(evaluator: Evaluator, model: SourceModel, each: (ke
  * built with that configuration's defaults, it is a context of its own: `BertModel(BertConfig())`. Returns
  * that context by class.
  */
-export function runConfigured(evaluator: Evaluator, model: SourceModel): Map<string, string> {
+export function runConfigured(evaluator: Evaluator, model: SourceModel, each: (key: string, run: () => string | undefined) => string | undefined): Map<string, string> {
   const contexts = new Map<string, string>();
   const last = model.fragments[model.fragments.length - 1];
   const text = last ? model.text({ start: 0, end: last.span.end }) : '';
@@ -122,17 +122,21 @@ export function runConfigured(evaluator: Evaluator, model: SourceModel): Map<str
   model.fragments.forEach((fragment, fi) => {
     fragment.scopes.forEach((scope, si) => {
       if (scope.parent !== -1 || scope.kind !== 'class' || evaluator.budget.exhausted) return;
-      const cls = evaluator.names.definition(fi, si, undefined);
-      if (cls.t !== 'class') return;
-      const config = evaluator.guard(() => configClass(evaluator, cls));
-      if (config?.t !== 'class' || !evaluator.guard(() => evaluator.classes.needsArguments(cls))) return;
-      const context = `${scope.name}(${config.name}())`;
-      contexts.set(classKey(model, fi, si), context);
-      const built = evaluator.guard(() => {
-        const defaults = (config.owner ?? evaluator).classes.instantiate(config, { positional: [], keywords: new Map() }, undefined);
-        return evaluator.classes.instantiate(cls, { positional: [{ value: defaults }], keywords: new Map() }, undefined, context);
+      const key = classKey(model, fi, si);
+      const context = each(`configured ${key}`, () => {
+        const cls = evaluator.names.definition(fi, si, undefined);
+        if (cls.t !== 'class') return undefined;
+        const config = evaluator.guard(() => configClass(evaluator, cls));
+        if (config?.t !== 'class' || !evaluator.guard(() => evaluator.classes.needsArguments(cls))) return undefined;
+        const label = `${scope.name}(${config.name}())`;
+        const built = evaluator.guard(() => {
+          const defaults = (config.owner ?? evaluator).classes.instantiate(config, { positional: [], keywords: new Map() }, undefined);
+          return evaluator.classes.instantiate(cls, { positional: [{ value: defaults }], keywords: new Map() }, undefined, label);
+        });
+        if (built?.t === 'module') followParts(evaluator, built.tree);
+        return label;
       });
-      if (built?.t === 'module') followParts(evaluator, built.tree);
+      if (context) contexts.set(key, context);
     });
   });
   return contexts;

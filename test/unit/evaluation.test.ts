@@ -104,21 +104,24 @@ suite('evaluation', () => {
 
 suite('imports of other workspace files', () => {
   test('a relative import reaches the same class as an absolute one', async () => {
-    const { mkdtempSync, writeFileSync, copyFileSync } = await import('fs');
+    const { mkdtempSync, writeFileSync, copyFileSync, mkdirSync, rmSync } = await import('fs');
     const { tmpdir } = await import('os');
     const path = await import('path');
     const dir = mkdtempSync(path.join(tmpdir(), 'attention-lens-'));
-    const { mkdirSync } = await import('fs');
-    mkdirSync(path.join(dir, 'models'));
-    copyFileSync(path.join(ROOT, 'test/fixtures/models/pytorch/gpt.py'), path.join(dir, 'models', 'gpt.py'));
-    writeFileSync(path.join(dir, 'models', '__init__.py'), '');
-    const source = 'import torch.nn as nn\nfrom .gpt import MLP, GPTConfig\n\nclass Head(nn.Module):\n    def __init__(self, c: GPTConfig = GPTConfig(n_embd=512)):\n        super().__init__()\n        self.mlp = MLP(c)\n';
-    const file = path.join(dir, 'models', 'head.py');
-    writeFileSync(file, source);
-    const analysis = await analyzeText(source, 'python', file);
-    // MLP(n_embd=512, bias=True): c_fc 512 -> 2048 and c_proj 2048 -> 512, with biases.
-    assert.strictEqual(analysis.modules[0].summary.params?.constant, BigInt(512 * 2048 + 2048 + 2048 * 512 + 512));
-    const alone = await analyzeText(source);
-    assert.strictEqual(alone.modules[0].summary.params, undefined, 'without the workspace the import cannot be followed');
+    try {
+      mkdirSync(path.join(dir, 'models'));
+      copyFileSync(path.join(ROOT, 'test/fixtures/models/pytorch/gpt.py'), path.join(dir, 'models', 'gpt.py'));
+      writeFileSync(path.join(dir, 'models', '__init__.py'), '');
+      const source = 'import torch.nn as nn\nfrom .gpt import MLP, GPTConfig\n\nclass Head(nn.Module):\n    def __init__(self, c: GPTConfig = GPTConfig(n_embd=512)):\n        super().__init__()\n        self.mlp = MLP(c)\n';
+      const file = path.join(dir, 'models', 'head.py');
+      writeFileSync(file, source);
+      const analysis = await analyzeText(source, 'python', file);
+      // MLP(n_embd=512, bias=True): c_fc 512 -> 2048 and c_proj 2048 -> 512, with biases.
+      assert.strictEqual(analysis.modules[0].summary.params?.constant, BigInt(512 * 2048 + 2048 + 2048 * 512 + 512));
+      const alone = await analyzeText(source);
+      assert.strictEqual(alone.modules[0].summary.params, undefined, 'without the workspace the import cannot be followed');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

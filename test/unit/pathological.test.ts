@@ -18,17 +18,21 @@ suite('pathological inputs', () => {
 
 suite('pathological imports', () => {
   test('two files that import each other: both analysed, classes across the cycle counted', async () => {
-    const { mkdtempSync, writeFileSync } = await import('fs');
+    const { mkdtempSync, rmSync, writeFileSync } = await import('fs');
     const { tmpdir } = await import('os');
     const path = await import('path');
     const dir = mkdtempSync(path.join(tmpdir(), 'attention-lens-cycle-'));
-    const a = 'import torch.nn as nn\nfrom b import B, WIDTH\nclass A(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(WIDTH, WIDTH)\n        self.b = B()\n';
-    const b = 'import torch.nn as nn\nfrom a import A\nWIDTH = 8\nclass B(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(WIDTH, 2)\n';
-    writeFileSync(path.join(dir, 'a.py'), a);
-    writeFileSync(path.join(dir, 'b.py'), b);
-    const analysis = await analyzeText(a, 'python', path.join(dir, 'a.py'));
-    assert.deepStrictEqual(analysis.modules.map((m) => [m.name, m.summary.params?.constant]), [['A', BigInt(8 * 8 + 8 + 8 * 2 + 2)]]);
-    const other = await analyzeText(b, 'python', path.join(dir, 'b.py'));
-    assert.deepStrictEqual(other.modules.map((m) => [m.name, m.summary.params?.constant]), [['B', 18n]]);
+    try {
+      const a = 'import torch.nn as nn\nfrom b import B, WIDTH\nclass A(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(WIDTH, WIDTH)\n        self.b = B()\n';
+      const b = 'import torch.nn as nn\nfrom a import A\nWIDTH = 8\nclass B(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(WIDTH, 2)\n';
+      writeFileSync(path.join(dir, 'a.py'), a);
+      writeFileSync(path.join(dir, 'b.py'), b);
+      const analysis = await analyzeText(a, 'python', path.join(dir, 'a.py'));
+      assert.deepStrictEqual(analysis.modules.map((m) => [m.name, m.summary.params?.constant]), [['A', BigInt(8 * 8 + 8 + 8 * 2 + 2)]]);
+      const other = await analyzeText(b, 'python', path.join(dir, 'b.py'));
+      assert.deepStrictEqual(other.modules.map((m) => [m.name, m.summary.params?.constant]), [['B', 18n]]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -211,7 +211,8 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   const selfOf = (fi: number, si: number): Value | undefined => {
     const key = classKey(model, fi, si);
     const known = defaults.get(key);
-    if (known || !replays.replayed.has(key)) return known;
+    // A class replayed without a total is no model: a fresh analysis does not build it either.
+    if (known || !replays.replayed.get(key)?.summary) return known;
     const cls = evaluator.names.definition(fi, si, undefined);
     if (cls.t !== 'class') return undefined;
     const state = { symbolic, paramsAsNames: shared.paramsAsNames };

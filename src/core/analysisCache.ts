@@ -80,11 +80,11 @@ export class AnalysisCache {
       related: f.related?.map((r) => ({ ...r, span: span(r.span) })),
       fixes: f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, span: span(e.span) })) })),
     });
+    // Messages and contexts name lines ("nn.Linear (line 113) expects …", "GPT (line 202) via Block"): a
+    // build that reported anything or was built from a place named by its line runs again.
+    const named = (context: string) => context.includes('(line ');
     for (const [key, build] of this.builds) {
       const o = build.outputs;
-      // Messages and contexts name lines ("nn.Linear (line 113) expects …", "GPT (line 202) via Block"): a
-      // build that reported anything or was built from a place named by its line runs again.
-      const named = (context: string) => context.includes('(line ');
       const namesLines =
         o.flows.length > 0 ||
         o.records.some(([, r]) => r.findings.length > 0 || named(r.context)) ||

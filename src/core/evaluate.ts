@@ -139,12 +139,11 @@ export class Evaluator implements Interp {
     for (const [fi, fragment] of this.model.fragments.entries()) {
       this.moduleFrame.fragment = fi;
       this.guard(() => this.runner.body(fragment.body, this.moduleFrame));
-      // Python runs a class body where the class is defined: what a body calling layers or classes builds
-      // belongs to the module's run, not to whichever run first asks for an attribute (which a later version
-      // may replay instead of running). A body of definitions alone adds nothing: it runs when first asked.
+      // Python runs a class body where the class is defined: what a body that does more than define methods
+      // builds belongs to the module's run, not to whichever run first asks for an attribute (which a later
+      // version may replay instead of running). A body of definitions alone adds nothing: it runs when asked.
       if (this.language !== 'python') continue;
-      const calling = new Set(fragment.calls.map((c) => c.scope));
-      fragment.scopes.forEach((scope, si) => scope.parent === -1 && scope.kind === 'class' && calling.has(si) && this.guard(() => this.classBody(fi, si)));
+      fragment.scopes.forEach((scope, si) => scope.parent === -1 && scope.kind === 'class' && scope.body.some((s) => s.k !== 'def') && this.guard(() => this.classBody(fi, si)));
     }
   }
 

@@ -13,8 +13,8 @@ import type { ImportResolver, SourceModel } from './source';
 export class Replays {
   private readonly keep: AnalysisCache | undefined;
   private readonly ids: ReadonlySet<number>;
-  /** The runs replayed in this version. */
-  readonly replayed = new Set<string>();
+  /** The runs replayed in this version, with what they added. */
+  readonly replayed = new Map<string, BuildOutputs>();
 
   constructor(
     model: SourceModel,
@@ -38,7 +38,7 @@ export class Replays {
     const cached = this.keep?.builds.get(key);
     if (!cached || !this.valid(cached)) return undefined;
     this.out.replay(cached.outputs, (at) => this.evaluator.reach(at));
-    this.replayed.add(key);
+    this.replayed.set(key, cached.outputs);
     return cached.outputs;
   }
 

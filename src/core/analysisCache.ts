@@ -94,8 +94,14 @@ export class AnalysisCache {
         this.builds.delete(key);
         continue;
       }
+      // A build whose every place lies above the edit stays as it is.
+      const below = (at: number) => at >= oldEnd;
+      if (!o.reached.some(below) && !o.records.some(([at, r]) => below(at) || r.findings.length > 0) && !o.parts.some((p) => below(p.span.start)) && !o.flows.length && !o.hints.some((h) => below(h.span.start))) continue;
       build.outputs = {
-        records: o.records.map(([at, r]) => [at >= oldEnd ? at + delta : at, { ...r, findings: r.findings.map(finding) }]),
+        records: o.records.map((entry) => {
+          const [at, r] = entry;
+          return below(at) || r.findings.length > 0 ? [below(at) ? at + delta : at, { ...r, findings: r.findings.map(finding) }] : entry;
+        }),
         parts: o.parts.map((p) => ({ ...p, span: span(p.span) })),
         flows: o.flows.map(finding),
         constructions: o.constructions,

@@ -60,18 +60,18 @@ class MovedScope implements Scope {
   readonly parent: number;
   readonly nameSpan: Span;
   readonly extent: Span;
-  readonly params: readonly Param[];
   readonly locals?: readonly string[];
   readonly fields: readonly string[];
-  readonly bases: readonly ExprRef[];
   readonly decorators: readonly string[];
   private moved?: readonly Stmt[];
+  private movedParams?: readonly Param[];
+  private movedBases?: readonly ExprRef[];
 
   constructor(
     private readonly base: Scope,
     span: Shift,
-    ref: (r: ExprRef) => ExprRef,
-    param: (p: Param) => Param,
+    private readonly ref: (r: ExprRef) => ExprRef,
+    private readonly param: (p: Param) => Param,
     private readonly stmt: (s: Stmt) => Stmt,
   ) {
     this.kind = base.kind;
@@ -79,15 +79,21 @@ class MovedScope implements Scope {
     this.parent = base.parent;
     this.nameSpan = span(base.nameSpan);
     this.extent = span(base.extent);
-    this.params = base.params.map(param);
     if (base.locals) this.locals = base.locals;
     this.fields = base.fields;
-    this.bases = base.bases.map(ref);
     this.decorators = base.decorators;
   }
 
   get body(): readonly Stmt[] {
     return (this.moved ??= this.base.body.map(this.stmt));
+  }
+
+  get params(): readonly Param[] {
+    return (this.movedParams ??= this.base.params.map(this.param));
+  }
+
+  get bases(): readonly ExprRef[] {
+    return (this.movedBases ??= this.base.bases.map(this.ref));
   }
 }
 

@@ -211,6 +211,8 @@ class FragmentBuilder {
     this.findCalls(node, scope);
     if (inner?.type === 'assignment') return [this.assignment(inner, scope, at)];
     if (inner?.type === 'augmented_assignment') return this.augmented(inner, at);
+    // A docstring does nothing: no statement, so that a class of methods and a docstring stays a body of definitions.
+    if (inner?.type === 'string' && !namedOf(inner).some((p) => p.type === 'interpolation')) return [];
     return inner ? [{ k: 'expr', value: ref(inner), at }] : [];
   }
 

@@ -248,7 +248,10 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       const list = out.records.get(site.span.start);
       if (!list?.length || listed.has(site.span.start)) continue;
       listed.add(site.span.start);
-      const result = siteResult(site.span, list, lexicalContexts(fragment, site.scope));
+      const last = cache?.sites.get(site);
+      const same = last !== undefined && last.records.length === list.length && last.records.every((r, i) => r === list[i]);
+      const result = same ? last.result : siteResult(site.span, list, lexicalContexts(fragment, site.scope));
+      if (!same) cache?.sites.set(site, { records: list, result });
       layers.push(result);
       findings.push(...result.findings);
     }

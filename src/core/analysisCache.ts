@@ -7,6 +7,7 @@ import type { Reads } from './interp/hooks';
 import type { Finding, LayerInstance } from './layer';
 import type { ModuleSummary, ModuleTree } from './modules';
 import type { Span } from './expr';
+import type { LayerResult } from './results';
 import type { Poly } from './symbolic';
 
 export interface SiteRecord {
@@ -64,6 +65,11 @@ export class AnalysisCache {
   readonly builds = new Map<string, CachedBuild>();
   /** The statements holding module-level code (not only definitions) when the builds were made. */
   moduleCode = '';
+  /**
+   * What each call site showed, with the records it was made of: a site whose statement an edit left in
+   * place and whose records are the same objects (replayed, above the edit) shows the same.
+   */
+  readonly sites = new WeakMap<object, { readonly records: readonly SiteRecord[]; readonly result: LayerResult }>();
 
   clear(): void {
     this.builds.clear();

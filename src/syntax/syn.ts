@@ -24,7 +24,6 @@ export function tablesOf(language: Language): Tables {
   return tables;
 }
 
-
 /** A row's columns: type id, field id (0: none), start and end offsets (-1 for punctuation), rows in the subtree. */
 export const TYPE = 0;
 export const FIELD = 1;
@@ -37,7 +36,7 @@ export const STRIDE = 5;
  * The type given to a node nested deeper than MAX_DEPTH, copied without its children: no rule knows it, so
  * it converts to unknown. Python itself refuses such nesting long before (its parser stops at 200 brackets).
  */
-export const TOO_DEEP = 'too_deep';
+const TOO_DEEP = 'too_deep';
 export const TOO_DEEP_ID = -1;
 
 export class SynTree {
@@ -87,7 +86,7 @@ export class Syn {
 }
 
 /** Calls `each` with the row of every child of `node`, in order; stops when it returns true. */
-export function forChildren(node: Syn, each: (row: number) => boolean | void): void {
+function forChildren(node: Syn, each: (row: number) => boolean | void): void {
   const rows = node.tree.rows;
   const end = node.index + rows[node.index * STRIDE + SIZE];
   for (let i = node.index + 1; i < end; i += rows[i * STRIDE + SIZE]) if (each(i)) return;

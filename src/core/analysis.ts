@@ -11,7 +11,7 @@ import type { Span } from './expr';
 import { summarize, type ModuleSummary, type ModuleTree } from './modules';
 import { Evaluator } from './evaluate';
 import { newShared, type Hooks } from './interp/hooks';
-import type { AnalysisCache, SiteRecord } from './analysisCache';
+import type { AnalysisCache, SiteRecord, SiteShown } from './analysisCache';
 import { Replays } from './replays';
 import { Collected } from './collected';
 import type { Finding, LayerInstance } from './layer';
@@ -243,19 +243,22 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   const findings: Finding[] = [];
   // `dense(...).apply(x)` is two calls from one offset: one layer.
   const listed = new Set<number>();
+  const sites = new Map<string, SiteShown>();
   model.fragments.forEach((fragment) => {
-    for (const site of fragment.calls) {
+    fragment.calls.forEach((site, index) => {
       const list = out.records.get(site.span.start);
-      if (!list?.length || listed.has(site.span.start)) continue;
+      if (!list?.length || listed.has(site.span.start)) return;
       listed.add(site.span.start);
-      const last = cache?.sites.get(site);
+      const key = `${fragment.id}:${index}`;
+      const last = cache?.sites.get(key);
       const same = last !== undefined && last.records.length === list.length && last.records.every((r, i) => r === list[i]);
-      const result = same ? last.result : siteResult(site.span, list, lexicalContexts(fragment, site.scope));
-      if (!same) cache?.sites.set(site, { records: list, result });
+      const result = !same ? siteResult(site.span, list, lexicalContexts(fragment, site.scope)) : last.result.span === site.span ? last.result : { ...last.result, span: site.span };
+      sites.set(key, { records: list, result });
       layers.push(result);
       findings.push(...result.findings);
-    }
+    });
   });
+  if (cache) cache.sites = sites;
   const flows = [...out.flows.values()].filter((f) => !findings.some((g) => g.span.start === f.span.start && g.code === f.code));
   const silenced = (f: Finding) => model.ignores?.has(f.span.startLine) && (model.ignores.get(f.span.startLine)?.has(f.code) ?? true);
   return {

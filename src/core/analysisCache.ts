@@ -53,9 +53,21 @@ export interface BuildOutputs {
   readonly attentions: [string, LayerInstance][];
 }
 
+export interface SiteShown {
+  readonly records: readonly SiteRecord[];
+  readonly result: LayerResult;
+}
+
+interface BuildPlaces {
+  readonly last: number;
+  readonly namesLines: boolean;
+}
+
 export interface CachedBuild {
   readonly reads: Reads;
   outputs: BuildOutputs;
+  /** Worked out on the first edit after the outputs were made or moved. */
+  places?: BuildPlaces;
   /** What the run gave its caller (the context a configured build names). */
   value?: string;
 }
@@ -66,13 +78,14 @@ export class AnalysisCache {
   /** The statements holding module-level code (not only definitions) when the builds were made. */
   moduleCode = '';
   /**
-   * What each call site showed, with the records it was made of: a site whose statement an edit left in
-   * place and whose records are the same objects (replayed, above the edit) shows the same.
+   * What each call site showed, by its statement's id and its index there: a site whose records are the
+   * same objects (replayed, findings unmoved) shows the same, at its place in this version.
    */
-  readonly sites = new WeakMap<object, { readonly records: readonly SiteRecord[]; readonly result: LayerResult }>();
+  sites = new Map<string, SiteShown>();
 
   clear(): void {
     this.builds.clear();
+    this.sites.clear();
     this.moduleCode = '';
   }
 
@@ -86,36 +99,63 @@ export class AnalysisCache {
       related: f.related?.map((r) => ({ ...r, span: span(r.span) })),
       fixes: f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, span: span(e.span) })) })),
     });
-    // Messages and contexts name lines ("nn.Linear (line 113) expects …", "GPT (line 202) via Block"): a
-    // build that reported anything or was built from a place named by its line runs again.
-    const named = (context: string) => context.includes('(line ');
     for (const [key, build] of this.builds) {
       const o = build.outputs;
-      const namesLines =
-        o.flows.length > 0 ||
-        o.records.some(([, r]) => r.findings.length > 0 || named(r.context)) ||
-        o.parts.some((p) => named(p.context)) ||
-        o.constructions.some(([, c]) => named(c.context));
+      const { last, namesLines } = (build.places ??= placesOf(o));
+      // Messages and contexts name lines ("nn.Linear (line 113) expects …", "GPT (line 202) via Block"): a
+      // build that reported anything or was built from a place named by its line runs again.
       if (lineDelta !== 0 && namesLines) {
         this.builds.delete(key);
         continue;
       }
       // A build whose every place lies above the edit stays as it is.
-      const below = (at: number) => at >= oldEnd;
-      if (!o.reached.some(below) && !o.records.some(([at, r]) => below(at) || r.findings.length > 0) && !o.parts.some((p) => below(p.span.start)) && !o.flows.length && !o.hints.some((h) => below(h.span.start))) continue;
+      if (last < oldEnd) continue;
+      const shifted = <T>(xs: readonly T[], move: (x: T) => T): T[] => (xs.length ? xs.map(move) : (xs as T[]));
       build.outputs = {
-        records: o.records.map((entry) => {
+        records: shifted(o.records, (entry) => {
           const [at, r] = entry;
-          return below(at) || r.findings.length > 0 ? [below(at) ? at + delta : at, { ...r, findings: r.findings.map(finding) }] : entry;
+          // A record keeps its object unless its findings move: the site it builds then shows what it showed.
+          const moved = r.findings.length ? { ...r, findings: r.findings.map(finding) } : r;
+          return at >= oldEnd || moved !== r ? [at >= oldEnd ? at + delta : at, moved] : entry;
         }),
-        parts: o.parts.map((p) => ({ ...p, span: span(p.span) })),
-        flows: o.flows.map(finding),
+        parts: shifted(o.parts, (p) => ({ ...p, span: span(p.span) })),
+        flows: shifted(o.flows, finding),
         constructions: o.constructions,
-        hints: o.hints.map((h) => ({ ...h, span: span(h.span) })),
-        reached: o.reached.map((at) => (at >= oldEnd ? at + delta : at)),
+        hints: shifted(o.hints, (h) => ({ ...h, span: span(h.span) })),
+        reached: shifted(o.reached, (at) => (at >= oldEnd ? at + delta : at)),
         summary: o.summary,
         attentions: o.attentions,
       };
+      build.places = undefined;
     }
   }
+}
+
+/** The last place a build's outputs name, and whether any of their texts names a line. */
+function placesOf(o: BuildOutputs): BuildPlaces {
+  let last = -1;
+  const at = (n: number) => {
+    if (n > last) last = n;
+  };
+  const spans = (f: Finding) => {
+    at(f.span.end);
+    f.related?.forEach((r) => at(r.span.end));
+    for (const x of f.fixes) for (const e of x.edits) at(e.span.end);
+  };
+  const named = (context: string) => context.includes('(line ');
+  let namesLines = o.flows.length > 0;
+  for (const [start, r] of o.records) {
+    at(start);
+    r.findings.forEach(spans);
+    namesLines ||= r.findings.length > 0 || named(r.context);
+  }
+  for (const p of o.parts) {
+    at(p.span.end);
+    namesLines ||= named(p.context);
+  }
+  for (const [, c] of o.constructions) namesLines ||= named(c.context);
+  o.flows.forEach(spans);
+  o.hints.forEach((h) => at(h.span.end));
+  o.reached.forEach(at);
+  return { last, namesLines };
 }

@@ -93,22 +93,22 @@ export class Tape {
    * tensor handed to the next pass (`x = block(x)`) or one first bound in it; any other change, or a write
    * to the model, makes the passes differ and ends the recording.
    */
-  repeat(times: bigint): { end(before: ReadonlyMap<string, Value>, after: ReadonlyMap<string, Value>, wrote: boolean): void } {
+  repeat(times: bigint): { end(changed: ReadonlyMap<string, Value | undefined>, after: ReadonlyMap<string, Value>, wrote: boolean): void } {
     if (times > 100_000n) this.fail('a loop of more blocks than followed');
     const outer = this.ops;
     const body: Op[] = [];
     this.ops = body;
     const calls = this.layers.map((l) => l.calls);
     return {
-      end: (before, after, wrote) => {
+      end: (changed, after, wrote) => {
         this.ops = outer;
         if (wrote) this.fail('a loop whose passes write to the model');
         const carried: { slot: number; from: number; to: number }[] = [];
         const slots = new Map<number, number>();
-        for (const [name, now] of after) {
-          const old = before.get(name);
+        for (const [name, old] of changed) {
+          const now = after.get(name);
           // A name first bound in the pass is bound again before any later pass reads it.
-          if (old === now || old === undefined) continue;
+          if (now === undefined || old === now || old === undefined) continue;
           if (old?.t !== 'tensor' || now.t !== 'tensor') this.fail(`a loop whose passes change ${name}`);
           const from = this.id(old);
           const slot = this.register({}, this.shape(from), this.dtype(from));

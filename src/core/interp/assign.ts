@@ -24,8 +24,8 @@ export class Assignments {
       case 'name': {
         const outer = this.enclosingBinding(target.id, frame);
         // Through the journal: a branch not known to run leaves the variable unknown, not set.
-        if (outer) this.ev.journal.set(this.fieldsOwner, outer.vars, target.id, value);
-        else frame.vars.set(target.id, value);
+        if (outer) this.ev.journal.set(this.fieldsOwner, outer.vars as Map<string, Value>, target.id, value);
+        else frame.set(target.id, value);
         if (frame === this.ev.moduleFrame) this.ev.names.bound(target.id, frame.fragment);
         return;
       }

@@ -227,7 +227,7 @@ export class Calls {
   private callLambda(fn: Extract<Value, { t: 'lambda' }>, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
     const frame = new Frame(fn.closure.fragment, fn.closure.scope, fn.closure);
     fn.expr.params.forEach((p, i) => {
-      frame.vars.set(p.name, keywords.get(p.name) ?? positional[i] ?? (p.default ? this.ev.eval(p.default, fn.closure) : { t: 'sym', name: p.name }));
+      frame.set(p.name, keywords.get(p.name) ?? positional[i] ?? (p.default ? this.ev.eval(p.default, fn.closure) : { t: 'sym', name: p.name }));
     });
     return this.ev.functions.nested(() => this.ev.eval(fn.expr.body, frame));
   }

@@ -32,7 +32,7 @@ const PLAIN_BASES = new Set(['builtins.object', 'typing.NamedTuple', 'typing.Gen
 export const key = (c: ClassRef) => `${c.fragment}:${c.scope}`;
 
 export class ClassModel {
-  private readonly attrs: ReadsMemo<Map<string, Value>>;
+  private readonly attrs: ReadsMemo<ReadonlyMap<string, Value>>;
   private readonly orders: ReadsMemo<readonly Base[] | undefined>;
 
   constructor(private readonly ev: Evaluator) {
@@ -74,7 +74,7 @@ export class ClassModel {
   }
 
   /** The class body's own names (attributes, methods), from running the body once. */
-  ownAttributes(c: ClassRef): Map<string, Value> {
+  ownAttributes(c: ClassRef): ReadonlyMap<string, Value> {
     if (c.owner && c.owner !== this.ev) return c.owner.classes.ownAttributes(c);
     return this.attrs.get(
       key(c),

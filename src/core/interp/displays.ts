@@ -4,7 +4,7 @@ import type { Evaluator } from '../evaluate';
 import { extendDims } from '../views';
 import { SCALAR, UNKNOWN, truthy, type Value } from '../value';
 import { LIMITS } from './budget';
-import type { Frame } from './frame';
+import { Frame } from './frame';
 
 export function dictDisplay(ev: Evaluator, e: Extract<Expr, { k: 'dict' }>, frame: Frame): Value {
   const fields = new Map<string, Value>();
@@ -29,7 +29,8 @@ export function dictDisplay(ev: Evaluator, e: Extract<Expr, { k: 'dict' }>, fram
 export function comprehension(ev: Evaluator, e: Extract<Expr, { k: 'comprehension' }>, frame: Frame): Value {
   const iterable = ev.eval(e.iterable, frame);
   const { values, count } = ev.iteration(iterable);
-  const inner = frame.fork();
+  // The comprehension's own scope: its variable does not leak, and the frame around it is not copied.
+  const inner = new Frame(frame.fragment, frame.scope, frame);
   const readsTarget = e.variable === undefined || e.filters.length > 0 || mentionsName(e.element, e.variable);
   if (!readsTarget && count) {
     ev.assign(e.target, UNKNOWN, inner);

@@ -68,13 +68,13 @@ export class Functions {
     let params = scope.params;
     if (self !== undefined) {
       if (this.ev.language === 'python' && params[0]) {
-        frame.vars.set(params[0].name, self);
+        frame.set(params[0].name, self);
         params = params.slice(1);
-      } else frame.vars.set('this', self);
+      } else frame.set('this', self);
     }
     if (opaque) {
       // Arguments that could not be followed: no parameter, not even one with a default, is known.
-      for (const p of params) frame.vars.set(p.name, UNKNOWN);
+      for (const p of params) frame.set(p.name, UNKNOWN);
       return [];
     }
     const missing: string[] = [];
@@ -82,21 +82,21 @@ export class Functions {
     let index = 0;
     for (const p of params) {
       if (p.variadic === 'list') {
-        frame.vars.set(p.name, { t: 'seq', items: positional.slice(index), tuple: true });
+        frame.set(p.name, { t: 'seq', items: positional.slice(index), tuple: true });
         index = positional.length;
         continue;
       }
       if (p.variadic === 'dict') {
-        frame.vars.set(p.name, { t: 'dict', fields: new Map([...keywords].filter(([k]) => !used.has(k) && !params.some((q) => q.name === k && !q.variadic))) });
+        frame.set(p.name, { t: 'dict', fields: new Map([...keywords].filter(([k]) => !used.has(k) && !params.some((q) => q.name === k && !q.variadic))) });
         continue;
       }
       used.add(p.name);
       const given = keywords.get(p.name) ?? (p.keywordOnly ? undefined : positional[index]);
       if (!p.keywordOnly && !keywords.has(p.name) && index < positional.length) index++;
-      if (given) frame.vars.set(p.name, given);
-      else if (p.default) frame.vars.set(p.name, this.defaultOf(scope, p.name, p.default, frame));
+      if (given) frame.set(p.name, given);
+      else if (p.default) frame.set(p.name, this.defaultOf(scope, p.name, p.default, frame));
       else {
-        frame.vars.set(p.name, { t: 'sym', name: p.name });
+        frame.set(p.name, { t: 'sym', name: p.name });
         missing.push(p.name);
       }
       if (p.fields) this.destructure(scope, p.fields, frame.vars.get(p.name)!, frame);
@@ -120,9 +120,9 @@ export class Functions {
     const known = arg.t === 'dict' && !arg.cls && !this.ev.dicts.isTainted(arg) ? arg.fields : undefined;
     for (const f of fields) {
       const v = f.key !== undefined && known ? known.get(f.key) : undefined;
-      if (v !== undefined && v.t !== 'none') frame.vars.set(f.name, v);
-      else if (known && f.key !== undefined) frame.vars.set(f.name, f.default ? this.defaultOf(scope, f.name, f.default, frame) : NONE);
-      else frame.vars.set(f.name, { t: 'sym', name: f.name });
+      if (v !== undefined && v.t !== 'none') frame.set(f.name, v);
+      else if (known && f.key !== undefined) frame.set(f.name, f.default ? this.defaultOf(scope, f.name, f.default, frame) : NONE);
+      else frame.set(f.name, { t: 'sym', name: f.name });
     }
   }
 }

@@ -46,6 +46,16 @@ export class Journal {
     m.delete(key);
   }
 
+  /** Each place of `map` written since `position`, with what it held before the first of those writes. */
+  before<T>(position: number, map: ReadonlyMap<string, T>): Map<string, T | undefined> {
+    const found = new Map<string, T | undefined>();
+    for (let i = position; i < this.entries.length; i++) {
+      const e = this.entries[i];
+      if (e.map === map && !found.has(e.key)) found.set(e.key, e.before as T | undefined);
+    }
+    return found;
+  }
+
   get position(): number {
     return this.entries.length;
   }

@@ -108,7 +108,7 @@ export class Names {
 
   define(scope: number, frame: Frame): void {
     const s = this.ev.model.fragments[frame.fragment].scopes[scope];
-    frame.vars.set(s.name, this.definition(frame.fragment, scope, frame));
+    frame.set(s.name, this.definition(frame.fragment, scope, frame));
     if (frame === this.ev.moduleFrame) this.origins.set(s.name, frame.fragment);
   }
 

@@ -44,7 +44,7 @@ export interface Interp {
    * Set while forward() is followed for its activations, which takes one path only: any other ends it. A
    * loop over `times` alike blocks is recorded once, with the tensors each pass hands the next.
    */
-  readonly tape?: { uncertain(why: string): never; repeat(times: bigint): { end(before: ReadonlyMap<string, Value>, after: ReadonlyMap<string, Value>, wrote: boolean): void } };
+  readonly tape?: { uncertain(why: string): never; repeat(times: bigint): { end(changed: ReadonlyMap<string, Value | undefined>, after: ReadonlyMap<string, Value>, wrote: boolean): void } };
   /** Called after each assignment, for inlay hints. */
   assigned?(value: Value, expr: Expr): void;
   binary(op: string, l: Value, r: Value, span: Span, inPlace?: boolean): Value;
@@ -213,14 +213,16 @@ export class Runner {
       let idle = false;
       for (const v of values) {
         if (idle && v === previous) continue;
-        const before = new Map(frame.vars);
         const position = i.journal.position;
         const recorded = i.recorded();
-        if (target) i.assign(target, v, frame);
-        const exit = this.body(s.body, frame);
+        let exit: Exit;
+        const changed = frame.changes(() => {
+          if (target) i.assign(target, v, frame);
+          exit = this.body(s.body, frame);
+        });
         if (exit === 'break') return undefined;
         if (exit === 'return' || exit === 'raise') return exit;
-        idle = v === previous && settled(before, frame.vars) && i.journal.position === position && i.recorded() === recorded;
+        idle = v === previous && settled(changed, frame.vars) && i.journal.position === position && i.recorded() === recorded;
         previous = v;
       }
       return this.body(s.orelse, frame);
@@ -252,37 +254,40 @@ export class Runner {
     const times = count?.constant;
     const repeat = i.tape && (times !== undefined ? i.tape.repeat(times) : i.tape.uncertain('a loop Attention Lens cannot unroll'));
     bindTarget();
-    const before = new Map(frame.vars);
     const start = i.journal.position;
     const recorded = i.recorded();
     if (count) i.repeats.push(count);
+    let changed: Map<string, Value | undefined>;
     try {
-      this.unsure(() => this.body(body, frame));
+      const own = frame.changes(() => this.unsure(() => this.body(body, frame)));
+      // A closure's writes to this frame's names (TypeScript) go through the journal.
+      changed = i.journal.before(start, frame.vars);
+      for (const [k, v] of own) changed.set(k, v);
     } finally {
       if (count) i.repeats.pop();
     }
-    repeat?.end(before, frame.vars, i.journal.position !== start);
-    const appended = appendedIn(frame, before);
+    repeat?.end(changed, frame.vars, i.journal.position !== start);
+    const appended = appendedIn(frame, changed);
     // A name the pass rebinds (`d = d * 2`) makes the passes differ: the copies appended are then not alike.
-    const alike = [...frame.vars].every(([k, v]) => before.get(k) === v || appended.has(k));
+    const alike = [...changed].every(([k, old]) => !frame.vars.has(k) || old === frame.vars.get(k) || appended.has(k));
     // Appends under a count were written as repeated copies and stay when the passes are alike; every
     // other write is widened.
     for (const w of i.journal.rewind(start)) {
       i.journal.replay([w]);
       if (!(count && w.append && alike)) w.owner.differs(w.map, w.key, LOOPED);
     }
-    frame.widen(before, alike ? appended : new Set());
+    frame.widen(changed, alike ? appended : new Set());
     if (!alike) i.varied(recorded);
     return undefined;
   }
 }
 
-/** Names whose new value only extends the old sequence (appends under a repeat count). */
-function appendedIn(frame: Frame, before: ReadonlyMap<string, Value>): Set<string> {
+/** Names whose new value only extends the old sequence (appends under a repeat count); `changed` by the pass. */
+function appendedIn(frame: Frame, changed: ReadonlyMap<string, Value | undefined>): Set<string> {
   const keep = new Set<string>();
-  for (const [k, v] of frame.vars) {
-    const old = before.get(k);
-    if (old?.t === 'seq' && v.t === 'seq' && v.items.length >= old.items.length && old.items.every((x, n) => v.items[n] === x) && v.items.slice(old.items.length).every((x) => x.t === 'repeat')) keep.add(k);
+  for (const [k, old] of changed) {
+    const v = frame.vars.get(k);
+    if (old?.t === 'seq' && v?.t === 'seq' && v.items.length >= old.items.length && old.items.every((x, n) => v.items[n] === x) && v.items.slice(old.items.length).every((x) => x.t === 'repeat')) keep.add(k);
   }
   return keep;
 }

@@ -59,8 +59,11 @@ export interface SiteShown {
 }
 
 interface BuildPlaces {
+  readonly first: number;
   readonly last: number;
   readonly namesLines: boolean;
+  /** Its outputs name places by offset only (records without findings, calls reached): no span, no line. */
+  readonly offsetsOnly: boolean;
 }
 
 export interface CachedBuild {
@@ -68,6 +71,8 @@ export interface CachedBuild {
   outputs: BuildOutputs;
   /** Worked out on the first edit after the outputs were made or moved. */
   places?: BuildPlaces;
+  /** Characters its outputs' places have moved since they were made (outputs that name offsets only). */
+  offset?: number;
   /** What the run gave its caller (the context a configured build names). */
   value?: string;
 }
@@ -92,70 +97,87 @@ export class AnalysisCache {
   /** An edit replaced text ending at `oldEnd`: places after it move by `delta` characters and `lineDelta` lines. */
   moved(oldEnd: number, delta: number, lineDelta: number): void {
     if (delta === 0 && lineDelta === 0) return;
-    const span = (s: Span): Span => (s.start >= oldEnd ? { ...s, start: s.start + delta, end: s.end + delta, startLine: s.startLine + lineDelta, endLine: s.endLine + lineDelta } : s);
-    const finding = (f: Finding): Finding => ({
-      ...f,
-      span: span(f.span),
-      related: f.related?.map((r) => ({ ...r, span: span(r.span) })),
-      fixes: f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, span: span(e.span) })) })),
-    });
     for (const [key, build] of this.builds) {
-      const o = build.outputs;
-      const { last, namesLines } = (build.places ??= placesOf(o));
+      const places = (build.places ??= placesOf(build.outputs));
       // Messages and contexts name lines ("nn.Linear (line 113) expects …", "GPT (line 202) via Block"): a
       // build that reported anything or was built from a place named by its line runs again.
-      if (lineDelta !== 0 && namesLines) {
+      if (lineDelta !== 0 && places.namesLines) {
         this.builds.delete(key);
         continue;
       }
-      // A build whose every place lies above the edit stays as it is.
-      if (last < oldEnd) continue;
-      const shifted = <T>(xs: readonly T[], move: (x: T) => T): T[] => (xs.length ? xs.map(move) : (xs as T[]));
-      build.outputs = {
-        records: shifted(o.records, (entry) => {
-          const [at, r] = entry;
-          // A record keeps its object unless its findings move: the site it builds then shows what it showed.
-          const moved = r.findings.length ? { ...r, findings: r.findings.map(finding) } : r;
-          return at >= oldEnd || moved !== r ? [at >= oldEnd ? at + delta : at, moved] : entry;
-        }),
-        parts: shifted(o.parts, (p) => ({ ...p, span: span(p.span) })),
-        flows: shifted(o.flows, finding),
-        constructions: o.constructions,
-        hints: shifted(o.hints, (h) => ({ ...h, span: span(h.span) })),
-        reached: shifted(o.reached, (at) => (at >= oldEnd ? at + delta : at)),
-        summary: o.summary,
-        attentions: o.attentions,
-      };
+      const offset = build.offset ?? 0;
+      // A build whose every place lies above the edit stays as it is; one wholly below it that names only
+      // offsets (most builds, on every key typed above them) is moved by adding to its offset.
+      if (places.last + offset < oldEnd) continue;
+      if (places.offsetsOnly && places.first + offset >= oldEnd) {
+        build.offset = offset + delta;
+        continue;
+      }
+      build.outputs = shifted(offset ? shifted(build.outputs, 0, offset, 0) : build.outputs, oldEnd, delta, lineDelta);
+      build.offset = undefined;
       build.places = undefined;
     }
   }
 }
 
-/** The last place a build's outputs name, and whether any of their texts names a line. */
+/** `o` with its places from `oldEnd` on moved by `delta` characters and `lineDelta` lines. */
+function shifted(o: BuildOutputs, oldEnd: number, delta: number, lineDelta: number): BuildOutputs {
+  const span = (s: Span): Span => (s.start >= oldEnd ? { ...s, start: s.start + delta, end: s.end + delta, startLine: s.startLine + lineDelta, endLine: s.endLine + lineDelta } : s);
+  const finding = (f: Finding): Finding => ({
+    ...f,
+    span: span(f.span),
+    related: f.related?.map((r) => ({ ...r, span: span(r.span) })),
+    fixes: f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, span: span(e.span) })) })),
+  });
+  const each = <T>(xs: readonly T[], move: (x: T) => T): T[] => (xs.length ? xs.map(move) : (xs as T[]));
+  return {
+    records: each(o.records, (entry) => {
+      const [at, r] = entry;
+      // A record keeps its object unless its findings move: the site it builds then shows what it showed.
+      const moved = r.findings.length ? { ...r, findings: r.findings.map(finding) } : r;
+      return at >= oldEnd || moved !== r ? [at >= oldEnd ? at + delta : at, moved] : entry;
+    }),
+    parts: each(o.parts, (p) => ({ ...p, span: span(p.span) })),
+    flows: each(o.flows, finding),
+    constructions: o.constructions,
+    hints: each(o.hints, (h) => ({ ...h, span: span(h.span) })),
+    reached: each(o.reached, (at) => (at >= oldEnd ? at + delta : at)),
+    summary: o.summary,
+    attentions: o.attentions,
+  };
+}
+
+/** The first and last places a build's outputs name, and what kinds of places they are. */
 function placesOf(o: BuildOutputs): BuildPlaces {
+  let first = Infinity;
   let last = -1;
   const at = (n: number) => {
+    if (n < first) first = n;
     if (n > last) last = n;
   };
   const spans = (f: Finding) => {
+    at(f.span.start);
     at(f.span.end);
-    f.related?.forEach((r) => at(r.span.end));
-    for (const x of f.fixes) for (const e of x.edits) at(e.span.end);
+    f.related?.forEach((r) => (at(r.span.start), at(r.span.end)));
+    for (const x of f.fixes) for (const e of x.edits) at(e.span.start), at(e.span.end);
   };
   const named = (context: string) => context.includes('(line ');
+  let findings = false;
   let namesLines = o.flows.length > 0;
   for (const [start, r] of o.records) {
     at(start);
     r.findings.forEach(spans);
+    findings ||= r.findings.length > 0;
     namesLines ||= r.findings.length > 0 || named(r.context);
   }
   for (const p of o.parts) {
+    at(p.span.start);
     at(p.span.end);
     namesLines ||= named(p.context);
   }
   for (const [, c] of o.constructions) namesLines ||= named(c.context);
   o.flows.forEach(spans);
-  o.hints.forEach((h) => at(h.span.end));
+  o.hints.forEach((h) => (at(h.span.start), at(h.span.end)));
   o.reached.forEach(at);
-  return { last, namesLines };
+  return { first, last, namesLines, offsetsOnly: !findings && !o.flows.length && !o.parts.length && !o.hints.length };
 }

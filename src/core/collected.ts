@@ -95,14 +95,17 @@ export class Collected {
     }
   }
 
-  /** Adds again what a run added in the last version; `reach` marks the calls it evaluated. */
-  replay(o: BuildOutputs, reach: (at: number) => void): void {
-    for (const [start, r] of o.records) this.record(start, r);
+  /**
+   * Adds again what a run added in the last version, its records and calls moved by `offset` (set only
+   * for outputs that name no span); `reach` marks the calls it evaluated.
+   */
+  replay(o: BuildOutputs, offset: number, reach: (at: number) => void): void {
+    for (const [start, r] of o.records) this.record(start + offset, r);
     for (const p of o.parts) this.part(p);
     for (const f of o.flows) this.flow(f);
     for (const [k, c] of o.constructions) this.construction(k, c);
     for (const h of o.hints) this.hint(h.span, h.features);
-    for (const at of o.reached) reach(at);
+    for (const at of o.reached) reach(at + offset);
     o.attentions.forEach(([k, layer], i) => this.attention(k, -1 - i, layer));
   }
 

@@ -37,7 +37,7 @@ export class Replays {
   replay(key: string): BuildOutputs | undefined {
     const cached = this.keep?.builds.get(key);
     if (!cached || !this.valid(cached)) return undefined;
-    this.out.replay(cached.outputs, (at) => this.evaluator.reach(at));
+    this.out.replay(cached.outputs, cached.offset ?? 0, (at) => this.evaluator.reach(at));
     this.replayed.set(key, cached.outputs);
     return cached.outputs;
   }

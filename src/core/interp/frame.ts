@@ -1,8 +1,12 @@
 /**
  * The variables of one running body. A function's frame points at the frame it was defined in (closures);
- * a top-level function's and a class's point at the module's frame. Branches run on forks and are joined.
+ * a top-level function's and a class's point at the module's frame. Branches run on the frame itself, are
+ * undone, and their writes joined.
  */
 import { UNKNOWN, joinValues, type Value } from '../value';
+
+/** What a branch wrote: each name with the value it left, undefined when it deleted it. */
+export type Branch = ReadonlyMap<string, Value | undefined>;
 
 export class Frame {
   /** Values the running function returned on the paths that reached a `return`. */
@@ -54,26 +58,44 @@ export class Frame {
     return written;
   }
 
-  /** A copy for one branch: its own variables, the same list of returns. */
-  fork(): Frame {
-    return new Frame(this.fragment, this.scope, this.parent, new Map(this.vars), this.returns);
-  }
-
-  /** Takes a branch's variables as they are (the other branch ended in a return or raise). */
-  adopt(branch: Frame): void {
-    for (const k of [...this.vars.keys()]) if (!branch.vars.has(k)) this.delete(k);
-    for (const [k, v] of branch.vars) if (this.vars.get(k) !== v) this.set(k, v);
-  }
-
-  /** The join of two branches: a name bound alike in both keeps its value; otherwise it is unknown. */
-  join(a: Frame, b: Frame): void {
-    for (const k of [...this.vars.keys()]) if (!a.vars.has(k) && !b.vars.has(k)) this.delete(k);
-    for (const [k, v] of a.vars) {
-      const other = b.vars.get(k);
-      const joined = other === undefined ? UNKNOWN : v === other ? v : joinValues(v, other);
-      if (this.vars.get(k) !== joined) this.set(k, joined);
+  /**
+   * Runs `work` (a branch that may not be taken) and undoes what it wrote to the variables, even if it
+   * throws; returns its result and each name it wrote with the value it left (undefined: deleted).
+   */
+  trial<T>(work: () => T): { result: T; after: Branch } {
+    const outer = this.written;
+    const written = (this.written = new Map<string, Value | undefined>());
+    const vars = this.vars as Map<string, Value>;
+    const after = new Map<string, Value | undefined>();
+    try {
+      return { result: work(), after };
+    } finally {
+      this.written = outer;
+      // Restored as they were: a loop pass around the branch sees no change from it.
+      for (const [k, old] of written) {
+        after.set(k, vars.get(k));
+        if (old === undefined) vars.delete(k);
+        else vars.set(k, old);
+      }
     }
-    for (const k of b.vars.keys()) if (!a.vars.has(k) && this.vars.get(k) !== UNKNOWN) this.set(k, UNKNOWN);
+  }
+
+  /** Takes a branch's writes as they are (the other branch ended in a return or raise). */
+  adopt(branch: Branch): void {
+    for (const [k, v] of branch) {
+      if (v === undefined) this.delete(k);
+      else this.set(k, v);
+    }
+  }
+
+  /** The join of two branches' writes: a name bound alike in both keeps its value; otherwise it is unknown. */
+  join(a: Branch, b: Branch): void {
+    for (const k of new Set([...a.keys(), ...b.keys()])) {
+      const x = a.has(k) ? a.get(k) : this.vars.get(k);
+      const y = b.has(k) ? b.get(k) : this.vars.get(k);
+      if (x === undefined && y === undefined) this.delete(k);
+      else this.set(k, x === undefined || y === undefined ? UNKNOWN : x === y ? x : joinValues(x, y));
+    }
   }
 
   /**

@@ -163,11 +163,10 @@ export class Runner {
     const i = this.i;
     i.tape?.uncertain('a condition Attention Lens cannot decide');
     const start = i.journal.position;
-    const left = frame.fork();
-    const exitA = this.unsure(() => this.body(a, left));
+    // Each branch runs on the frame itself and is undone: a module frame is too large to copy per branch.
+    const { result: exitA, after: left } = frame.trial(() => this.unsure(() => this.body(a, frame)));
     const writesA = i.journal.rewind(start);
-    const right = frame.fork();
-    const exitB = this.unsure(() => this.body(b, right));
+    const { result: exitB, after: right } = frame.trial(() => this.unsure(() => this.body(b, frame)));
     const writesB = i.journal.rewind(start);
     if (exitA && !exitB) {
       i.journal.replay(writesB);
@@ -187,7 +186,7 @@ export class Runner {
   /** Runs a body for its calls only: nothing it binds or writes is kept. */
   private discard(stmts: readonly Stmt[], frame: Frame): void {
     const start = this.i.journal.position;
-    this.unsure(() => this.body(stmts, frame.fork()));
+    frame.trial(() => this.unsure(() => this.body(stmts, frame)));
     this.i.journal.rewind(start);
   }
 

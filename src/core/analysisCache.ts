@@ -155,11 +155,14 @@ function placesOf(o: BuildOutputs): BuildPlaces {
     if (n < first) first = n;
     if (n > last) last = n;
   };
+  const span = (s: Span) => {
+    at(s.start);
+    at(s.end);
+  };
   const spans = (f: Finding) => {
-    at(f.span.start);
-    at(f.span.end);
-    f.related?.forEach((r) => (at(r.span.start), at(r.span.end)));
-    for (const x of f.fixes) for (const e of x.edits) at(e.span.start), at(e.span.end);
+    span(f.span);
+    f.related?.forEach((r) => span(r.span));
+    for (const x of f.fixes) for (const e of x.edits) span(e.span);
   };
   const named = (context: string) => context.includes('(line ');
   let findings = false;
@@ -171,13 +174,12 @@ function placesOf(o: BuildOutputs): BuildPlaces {
     namesLines ||= r.findings.length > 0 || named(r.context);
   }
   for (const p of o.parts) {
-    at(p.span.start);
-    at(p.span.end);
+    span(p.span);
     namesLines ||= named(p.context);
   }
   for (const [, c] of o.constructions) namesLines ||= named(c.context);
   o.flows.forEach(spans);
-  o.hints.forEach((h) => (at(h.span.start), at(h.span.end)));
+  o.hints.forEach((h) => span(h.span));
   o.reached.forEach(at);
   return { first, last, namesLines, offsetsOnly: !findings && !o.flows.length && !o.parts.length && !o.hints.length };
 }

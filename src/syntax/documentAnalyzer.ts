@@ -23,6 +23,7 @@ export interface TextChange {
 export class DocumentAnalyzer {
   private tree: Tree | undefined;
   private text = '';
+  private lines = new LineIndex('');
   private fragments: Fragment[] = [];
   /** The class builds of the previous version, replayed where the edit left everything they read alone. */
   private readonly cache = new AnalysisCache();
@@ -39,7 +40,7 @@ export class DocumentAnalyzer {
     // VS Code reports several changes of one event against the text before all of them: only a single
     // change maps onto one tree edit without replaying them in order.
     const change = old && changes?.length === 1 ? changes[0] : undefined;
-    if (old && change) old.edit(toEdit(this.text, change));
+    if (old && change) old.edit(toEdit(this.text, change, this.lines));
     const tree = this.grammars.parse(this.language, text, change ? old : undefined);
     if (!tree) {
       this.dispose();
@@ -55,7 +56,7 @@ export class DocumentAnalyzer {
     const candidates = candidateNames(declared);
     // A name that starts or stops being a class or an import changes which calls are layer sites anywhere.
     const reuse = kept !== undefined && candidates.size === this.candidates.size && [...candidates].every((c) => this.candidates.has(c));
-    const lines = new LineIndex(text);
+    const lines = (this.lines = new LineIndex(text));
     this.fragments = nodes.map((n, i) => (reuse && kept[i]) || extractFragment(this.language, n, text, candidates, lines, declared[i]));
     if (reuse && move) {
       this.cache.moved(move.oldEnd, move.delta, move.lineDelta);
@@ -131,24 +132,20 @@ function countLines(text: string, from: number, to: number): number {
   return n;
 }
 
-function pointAt(text: string, offset: number): { row: number; column: number } {
-  let row = 0;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
-    row++;
-    lineStart = i + 1;
-  }
-  return { row, column: offset - lineStart };
-}
-
-export function toEdit(oldText: string, c: TextChange): Edit {
-  const newText = oldText.slice(0, c.rangeOffset) + c.text;
+/** The tree edit of change `c` to `oldText` (whose lines `lines` indexes). */
+export function toEdit(oldText: string, c: TextChange, lines = new LineIndex(oldText)): Edit {
+  const startPosition = lines.point(c.rangeOffset);
+  const newLines = c.text.split('\n');
+  const newEndPosition =
+    newLines.length === 1
+      ? { row: startPosition.row, column: startPosition.column + c.text.length }
+      : { row: startPosition.row + newLines.length - 1, column: newLines[newLines.length - 1].length };
   return {
     startIndex: c.rangeOffset,
     oldEndIndex: c.rangeOffset + c.rangeLength,
     newEndIndex: c.rangeOffset + c.text.length,
-    startPosition: pointAt(oldText, c.rangeOffset),
-    oldEndPosition: pointAt(oldText, c.rangeOffset + c.rangeLength),
-    newEndPosition: pointAt(newText, c.rangeOffset + c.text.length),
+    startPosition,
+    oldEndPosition: lines.point(c.rangeOffset + c.rangeLength),
+    newEndPosition,
   };
 }

@@ -16,6 +16,12 @@ export class LineIndex {
     return { start, end, startLine, startChar, endLine, endChar };
   }
 
+  /** Where `offset` is, as tree-sitter's edits take it. */
+  point(offset: number): { row: number; column: number } {
+    const [row, column] = this.position(offset);
+    return { row, column };
+  }
+
   private position(offset: number): [number, number] {
     const starts = (this.starts ??= lineStarts(this.source));
     // Conversion reads nearby offsets one after another: try the last line found first.

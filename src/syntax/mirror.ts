@@ -6,11 +6,10 @@
  */
 import type { Node } from './nodes';
 import { END, FIELD, fieldId, SIZE, START, STRIDE, Syn, SynTree, tablesOf, TOO_DEEP_ID, TYPE, type Tables } from './syn';
+import { withCursor, type Cursor } from './wasmCursor';
 
 /** Below this depth a node is copied without its children (see TOO_DEEP). */
 const MAX_DEPTH = 3000;
-
-type Cursor = ReturnType<Node['walk']>;
 
 /** What a language adapter reads of a subtree. */
 export interface Shape {
@@ -22,12 +21,7 @@ export interface Shape {
 
 export function mirror(node: Node, shape: Shape, source: string): Syn {
   const tables = tablesOf(node.tree.language);
-  const cursor = node.walk();
-  try {
-    return new Syn(new SynTree(tables, copy(cursor, tables, shape, source)), 0);
-  } finally {
-    cursor.delete();
-  }
+  return new Syn(new SynTree(tables, withCursor(node, (cursor) => copy(cursor, tables, shape, source))), 0);
 }
 
 /**

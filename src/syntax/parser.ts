@@ -4,6 +4,7 @@
  */
 import { Language as TsLanguage, Parser, type Edit, type Tree } from '@vscode/tree-sitter-wasm';
 import type { Language } from '../core/source';
+import { useModule } from './wasmCursor';
 
 export type { Tree, Edit };
 
@@ -33,7 +34,10 @@ export class Grammars {
   static async load(loader: WasmLoader, options: GrammarOptions = {}): Promise<Grammars> {
     const runtime = await loader('tree-sitter.wasm');
     // `wasmBinary` is an Emscripten module option the typings omit; it avoids any fetch or path lookup.
-    await Parser.init({ wasmBinary: runtime, locateFile: (file: string) => file } as unknown as Parameters<typeof Parser.init>[0]);
+    // The object becomes the module: its calls are set on it (wasmCursor.ts moves a cursor with them).
+    const module = { wasmBinary: runtime, locateFile: (file: string) => file };
+    await Parser.init(module as unknown as Parameters<typeof Parser.init>[0]);
+    useModule(module);
     const [python, typescript] = await Promise.all([
       loader(GRAMMAR_FILES.python).then((bytes) => TsLanguage.load(bytes)),
       loader(GRAMMAR_FILES.typescript).then((bytes) => TsLanguage.load(bytes)),

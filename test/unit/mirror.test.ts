@@ -4,6 +4,7 @@ import { readFileSync } from 'fs';
 import * as path from 'path';
 import { LineIndex } from '../../src/syntax/lineIndex';
 import { mirror } from '../../src/syntax/mirror';
+import { buffered } from '../../src/syntax/wasmCursor';
 import type { Syn } from '../../src/syntax/syn';
 import { spanOf, type Node } from '../../src/syntax/nodes';
 import { loadGrammars, ROOT } from './helpers';
@@ -63,6 +64,11 @@ suite('subtree copies', () => {
         tree.delete();
       }
     }
+  });
+
+  test('the copies move their cursor inside WASM: the tree-sitter module has every call it makes', async () => {
+    await loadGrammars();
+    assert.ok(buffered());
   });
 
   test('a chain nested deeper than the stack is copied down to a cut, without recursion', async () => {

@@ -226,6 +226,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   symbolic = true;
   runUnreached(evaluator, model, selfOf, (key, owner, run) => replays.run(key, run, owner === undefined || replays.replayed.has(owner)));
   symbolic = false;
+  replays.forgetOthers();
   for (const [start, m] of models) if (!instances.has(start)) instances.set(start, { className: m.className, span: m.span, summary: summarize(m.tree()) });
   const attentionAt = (node: ModuleTree): LayerInstance | 'unknown' | undefined => {
     const value = evaluator.torch.asValue(node);

@@ -15,6 +15,8 @@ export class Replays {
   private readonly ids: ReadonlySet<number>;
   /** The runs replayed in this version, with what they added. */
   readonly replayed = new Map<string, BuildOutputs>();
+  /** The runs this version asked for, replayed or run. */
+  private readonly asked = new Set<string>();
 
   constructor(
     model: SourceModel,
@@ -35,6 +37,7 @@ export class Replays {
 
   /** What a run added in the last version, added again, when nothing it read has changed since. */
   replay(key: string): BuildOutputs | undefined {
+    this.asked.add(key);
     const cached = this.keep?.builds.get(key);
     if (!cached || !this.valid(cached)) return undefined;
     this.out.replay(cached.outputs, cached.offset ?? 0, (at) => this.evaluator.reach(at));
@@ -45,6 +48,7 @@ export class Replays {
   /** Runs `work`, keeping what it adds and everything it reads for the next version (`always`: even without a total). */
   recorded(key: string, work: () => ModuleSummary | undefined, always: () => boolean): ModuleSummary | undefined {
     const { evaluator } = this;
+    this.asked.add(key);
     const reached = new Set<number>();
     const reads = newReads();
     evaluator.reachedByRun = reached;
@@ -73,6 +77,12 @@ export class Replays {
     const kept = this.keep?.builds.get(key);
     if (kept) kept.value = value;
     return value;
+  }
+
+  /** Drops the runs this version did not ask for: their statements were edited (a new id) or removed. */
+  forgetOthers(): void {
+    if (!this.keep) return;
+    for (const key of this.keep.builds.keys()) if (!this.asked.has(key)) this.keep.builds.delete(key);
   }
 
   private valid(c: CachedBuild): boolean {

@@ -2,6 +2,7 @@
 import * as assert from 'assert';
 import { DocumentAnalyzer } from '../../src/syntax/documentAnalyzer';
 import type { Analysis } from '../../src/core/analysis';
+import type { AnalysisCache } from '../../src/core/analysisCache';
 import { readdirSync, readFileSync } from 'fs';
 import * as path from 'path';
 import { analyzeText, loadGrammars, ROOT } from './helpers';
@@ -105,6 +106,25 @@ suite('incremental analysis', () => {
       }
       analyzer.dispose();
     }
+  });
+
+  test('typing in one class keeps one cached build per run, not one more for each version of the class', async () => {
+    let text = readFileSync(path.join(ROOT, 'test/fixtures/models/pytorch/gpt.py'), 'utf8');
+    const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');
+    const kept = () => (analyzer as unknown as { cache: AnalysisCache }).cache.builds.size;
+    analyzer.update(text);
+    const first = kept();
+    assert.ok(first > 0);
+    const at = text.indexOf('(', text.indexOf('nn.Linear(')) + 1;
+    for (let i = 0; i < 10; i++) {
+      const insert = i % 2 === 0 ? '1 + ' : '';
+      const remove = i % 2 === 0 ? 0 : 4;
+      const next = text.slice(0, at) + insert + text.slice(at + remove);
+      analyzer.update(next, [{ rangeOffset: at, rangeLength: remove, text: insert }]);
+      text = next;
+    }
+    assert.strictEqual(kept(), first);
+    analyzer.dispose();
   });
 
   test('a method no run reaches, in a class replayed after an edit elsewhere, still runs on the class built with its defaults', async () => {

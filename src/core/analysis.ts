@@ -244,21 +244,23 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   const findings: Finding[] = [];
   // `dense(...).apply(x)` is two calls from one offset: one layer.
   const listed = new Set<number>();
-  const sites = new Map<string, SiteShown>();
-  model.fragments.forEach((fragment) => {
+  const sites = new Map<number, SiteShown[]>();
+  for (const fragment of model.fragments) {
+    const before = cache?.sites.get(fragment.id);
+    const shown: SiteShown[] = [];
     fragment.calls.forEach((site, index) => {
       const list = out.records.get(site.span.start);
       if (!list?.length || listed.has(site.span.start)) return;
       listed.add(site.span.start);
-      const key = `${fragment.id}:${index}`;
-      const last = cache?.sites.get(key);
+      const last = before?.[index];
       const same = last !== undefined && last.records.length === list.length && last.records.every((r, i) => r === list[i]);
       const result = !same ? siteResult(site.span, list, lexicalContexts(fragment, site.scope)) : last.result.span === site.span ? last.result : { ...last.result, span: site.span };
-      sites.set(key, { records: list, result });
+      shown[index] = { records: list, result };
       layers.push(result);
-      findings.push(...result.findings);
+      if (result.findings.length) findings.push(...result.findings);
     });
-  });
+    if (shown.length) sites.set(fragment.id, shown);
+  }
   if (cache) cache.sites = sites;
   const flows = [...out.flows.values()].filter((f) => !findings.some((g) => g.span.start === f.span.start && g.code === f.code));
   const silenced = (f: Finding) => model.ignores?.has(f.span.startLine) && (model.ignores.get(f.span.startLine)?.has(f.code) ?? true);

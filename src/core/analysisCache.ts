@@ -60,6 +60,7 @@ export interface SiteShown {
 
 interface BuildPlaces {
   readonly first: number;
+  /** Exact for outputs that name offsets only, else at least the last place. */
   readonly last: number;
   readonly namesLines: boolean;
   /** Its outputs name places by offset only (records without findings, calls reached): no span, no line. */
@@ -83,10 +84,10 @@ export class AnalysisCache {
   /** The statements holding module-level code (not only definitions) when the builds were made. */
   moduleCode = '';
   /**
-   * What each call site showed, by its statement's id and its index there: a site whose records are the
+   * What each call site showed, by its statement's id, then its index there: a site whose records are the
    * same objects (replayed, findings unmoved) shows the same, at its place in this version.
    */
-  sites = new Map<string, SiteShown>();
+  sites = new Map<number, readonly SiteShown[]>();
 
   clear(): void {
     this.builds.clear();
@@ -115,7 +116,9 @@ export class AnalysisCache {
       }
       build.outputs = shifted(offset ? shifted(build.outputs, 0, offset, 0) : build.outputs, oldEnd, delta, lineDelta);
       build.offset = undefined;
-      build.places = undefined;
+      // Moved as the outputs were; a span across the edit keeps its end, so `last` is a bound beyond offsets.
+      const move = (at: number, by: number) => (at + offset >= oldEnd ? at + offset + by : at + offset);
+      build.places = { ...places, first: move(places.first, delta), last: move(places.last, places.offsetsOnly ? delta : Math.max(delta, 0)) };
     }
   }
 }

@@ -118,7 +118,7 @@ export function runConfigured(evaluator: Evaluator, model: SourceModel, each: (k
   const contexts = new Map<string, string>();
   const last = model.fragments[model.fragments.length - 1];
   const text = last ? model.text({ start: 0, end: last.span.end }) : '';
-  if (!text.includes('config_class') && !text.includes('config:')) return contexts;
+  if (!text.includes('config_class') && !annotatesConfig(text)) return contexts;
   model.fragments.forEach((fragment, fi) => {
     fragment.scopes.forEach((scope, si) => {
       if (scope.parent !== -1 || scope.kind !== 'class' || evaluator.budget.exhausted) return;
@@ -140,6 +140,21 @@ export function runConfigured(evaluator: Evaluator, model: SourceModel, each: (k
     });
   });
   return contexts;
+}
+
+/**
+ * Whether a line of `text` is an annotation `config: BertConfig` alone, as a class body has it (a
+ * parameter `config: GPTConfig` has its function's line or a comma with it): a prefilter for configClass.
+ */
+function annotatesConfig(text: string): boolean {
+  for (let at = text.indexOf('config'); at >= 0; at = text.indexOf('config', at + 1)) {
+    let colon = at + 'config'.length;
+    while (text[colon] === ' ' || text[colon] === '\t') colon++;
+    if (text[colon] !== ':') continue;
+    const line = text.slice(text.lastIndexOf('\n', at) + 1, (text.indexOf('\n', at) + 1 || text.length + 1) - 1);
+    if (/^\s+config\s*:\s*[\w.]+\s*(#[^\n]*)?$/.test(line)) return true;
+  }
+  return false;
 }
 
 /**

@@ -138,12 +138,15 @@ export class Evaluator implements Interp {
     this.ran = true;
     for (const [fi, fragment] of this.model.fragments.entries()) {
       this.moduleFrame.fragment = fi;
-      this.guard(() => this.runner.body(fragment.body, this.moduleFrame));
+      // A statement that only defines binds its top-level definitions' names, in order: its body, which a
+      // statement moved by an edit shifts when first read, is not needed for that.
+      if (fragment.code) this.guard(() => this.runner.body(fragment.body, this.moduleFrame));
+      else fragment.scopes.forEach((scope, si) => scope.parent === -1 && this.define(si, this.moduleFrame));
       // Python runs a class body where the class is defined: what a body that does more than define methods
       // builds belongs to the module's run, not to whichever run first asks for an attribute (which a later
       // version may replay instead of running). A body of definitions alone adds nothing: it runs when asked.
       if (this.language !== 'python') continue;
-      fragment.scopes.forEach((scope, si) => scope.parent === -1 && scope.kind === 'class' && scope.body.some((s) => s.k !== 'def') && this.guard(() => this.classBody(fi, si)));
+      fragment.scopes.forEach((scope, si) => scope.parent === -1 && scope.kind === 'class' && scope.code && this.guard(() => this.classBody(fi, si)));
     }
   }
 

@@ -27,7 +27,7 @@ export class Replays {
   ) {
     this.keep = model.language === 'python' ? cache : undefined;
     // Module code runs again in every version: a change to it (not only to definitions) replays nothing.
-    const moduleCode = model.fragments.filter((f) => f.imports.length || f.body.some((s) => s.k !== 'def')).map((f) => f.id).join(',');
+    const moduleCode = model.fragments.filter((f) => f.code).map((f) => f.id).join(',');
     if (this.keep && this.keep.moduleCode !== moduleCode) {
       this.keep.clear();
       this.keep.moduleCode = moduleCode;

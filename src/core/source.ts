@@ -61,6 +61,11 @@ export type Stmt =
   /** A nested `def` or `class`: binds its name in the running body. */
   | { readonly k: 'def'; readonly scope: number; readonly at: number };
 
+/** Whether statements do more than define functions and classes. */
+export function runsCode(body: readonly Stmt[]): boolean {
+  return body.some((s) => s.k !== 'def');
+}
+
 export interface Scope {
   readonly kind: 'class' | 'function';
   readonly name: string;
@@ -82,6 +87,8 @@ export interface Scope {
   readonly decorators: readonly string[];
   /** The body's statements (a function's; a class body's own statements too). */
   readonly body: readonly Stmt[];
+  /** The body does more than define functions and classes (a class body that runs where it is defined). */
+  readonly code: boolean;
 }
 
 /** A call that may construct a layer, found where its callee's name matched a candidate. */
@@ -102,6 +109,8 @@ export interface Fragment {
   readonly calls: readonly CallSite[];
   /** The statement itself, as the interpreter runs it at module level. */
   readonly body: readonly Stmt[];
+  /** It imports, or does more than define functions and classes: code that runs at module level. */
+  readonly code: boolean;
 }
 
 export interface SourceModel {

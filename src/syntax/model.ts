@@ -1,6 +1,6 @@
 /** Tree -> SourceModel for either language, with expressions converted on demand and memoised. */
 import type { Expr } from '../core/expr';
-import { fragmentIndexAt, type ExprRef, type Fragment, type Language, type SourceModel } from '../core/source';
+import { fragmentIndexAt, runsCode, type ExprRef, type Fragment, type Language, type SourceModel } from '../core/source';
 import { CATALOG_NAMES } from '../core/catalog';
 import { ignoredLines } from './ignores';
 import { LineIndex } from './lineIndex';
@@ -17,7 +17,7 @@ import { typescriptExpr } from './typescriptExpr';
 interface Adapter {
   declaredNames(statement: Node, source: string): string[];
   /** The lowered statement, and for Python the copy of its subtree that its expressions come from. */
-  fragment(node: Node, source: string, candidates: ReadonlySet<string>, lines: LineIndex): { fragment: Omit<Fragment, 'id'>; syn?: Syn };
+  fragment(node: Node, source: string, candidates: ReadonlySet<string>, lines: LineIndex): { fragment: Omit<Fragment, 'id' | 'code'>; syn?: Syn };
   expr(node: Node, source: string, lines: LineIndex): Expr;
   exprOf?(node: Syn, source: string, lines: LineIndex, delta: number): Expr;
 }
@@ -56,7 +56,7 @@ const KEPT = new WeakMap<Fragment, Kept>();
 
 export function extractFragment(language: Language, node: Node, source: string, candidates: ReadonlySet<string>, lines: LineIndex, declared: readonly string[]): Fragment {
   const { fragment, syn } = ADAPTERS[language].fragment(node, source, candidates, lines);
-  const f = { ...fragment, id: nextFragmentId++ };
+  const f = { ...fragment, id: nextFragmentId++, code: fragment.imports.length > 0 || runsCode(fragment.body) };
   KEPT.set(f, { syn, declared });
   return f;
 }

@@ -2,7 +2,7 @@
  * Python tree -> SourceModel fragments. Walks statements only (module, class and function bodies and the
  * blocks of compound statements); expressions are converted later, on demand, by `pythonExpr` (pythonExpr.ts).
  */
-import type { CallSite, ExprRef, Fragment, ImportBinding, Param, Scope, Stmt } from '../core/source';
+import { runsCode, type CallSite, type ExprRef, type Fragment, type ImportBinding, type Param, type Scope, type Stmt } from '../core/source';
 import type { LineIndex } from './lineIndex';
 import { mirror, type Shape } from './mirror';
 import { descendantsOfType, fieldOf, fieldsOf, namedOf, synText, type Syn } from './syn';
@@ -22,6 +22,7 @@ interface MutableScope extends Scope {
   readonly params: Param[];
   readonly fields: string[];
   readonly body: Stmt[];
+  code: boolean;
 }
 
 class FragmentBuilder {
@@ -178,9 +179,11 @@ class FragmentBuilder {
       bases: supers ? namedOf(supers).filter((c) => c.type !== 'keyword_argument').map(ref) : [],
       decorators,
       body: [],
+      code: false,
     };
     this.scopes.push(scope);
     scope.body.push(...this.block(fieldOf(node, 'body'), index));
+    scope.code = runsCode(scope.body);
     return index;
   }
 
@@ -199,9 +202,11 @@ class FragmentBuilder {
       bases: [],
       decorators,
       body: [],
+      code: false,
     };
     this.scopes.push(scope);
     scope.body.push(...this.block(fieldOf(node, 'body'), index));
+    scope.code = runsCode(scope.body);
     return index;
   }
 
@@ -310,7 +315,7 @@ export function pythonDeclaredNames(statement: Node, source: string): string[] {
 }
 
 /** One top-level statement, lowered, with the copy of its subtree that its expressions are converted from. */
-export function pythonFragment(node: Node, source: string, candidates: ReadonlySet<string>, lines: LineIndex): { fragment: Omit<Fragment, 'id'>; syn: Syn } {
+export function pythonFragment(node: Node, source: string, candidates: ReadonlySet<string>, lines: LineIndex): { fragment: Omit<Fragment, 'id' | 'code'>; syn: Syn } {
   const syn = mirror(node, STATEMENT, source);
   const builder = new FragmentBuilder(source, candidates, lines);
   const body = builder.statement(syn, -1);

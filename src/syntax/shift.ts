@@ -30,6 +30,7 @@ class MovedFragment implements Fragment {
   readonly imports: Fragment['imports'];
   readonly scopes: readonly Scope[];
   readonly calls: Fragment['calls'];
+  readonly code: boolean;
   private readonly stmt: (s: Stmt) => Stmt;
   private moved?: readonly Stmt[];
 
@@ -45,6 +46,7 @@ class MovedFragment implements Fragment {
     this.id = base.id;
     this.span = span(base.span);
     this.imports = base.imports;
+    this.code = base.code;
     this.scopes = base.scopes.map((s) => new MovedScope(s, span, ref, param, this.stmt));
     this.calls = base.calls.map((c) => ({ scope: c.scope, call: ref(c.call), span: span(c.span) }));
   }
@@ -63,6 +65,7 @@ class MovedScope implements Scope {
   readonly locals?: readonly string[];
   readonly fields: readonly string[];
   readonly decorators: readonly string[];
+  readonly code: boolean;
   private moved?: readonly Stmt[];
   private movedParams?: readonly Param[];
   private movedBases?: readonly ExprRef[];
@@ -82,6 +85,7 @@ class MovedScope implements Scope {
     if (base.locals) this.locals = base.locals;
     this.fields = base.fields;
     this.decorators = base.decorators;
+    this.code = base.code;
   }
 
   get body(): readonly Stmt[] {

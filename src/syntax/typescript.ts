@@ -3,7 +3,7 @@
  * and `this.x` assignments, functions; expressions are converted on demand by `typescriptExpr`
  * (typescriptExpr.ts).
  */
-import type { CallSite, Fragment, ImportBinding, Param, Scope, Stmt } from '../core/source';
+import { runsCode, type CallSite, type Fragment, type ImportBinding, type Param, type Scope, type Stmt } from '../core/source';
 import { findDescendants, mentionsAny, namedChildren, refOf, spanOf, textOf, type Node } from './nodes';
 import { exportAliases, importsOf, reexportsOf } from './typescriptImports';
 import { PATTERN_NAMES, paramOf, typeName } from './typescriptExpr';
@@ -25,6 +25,7 @@ interface MutableScope extends Scope {
   readonly locals: string[];
   readonly fields: string[];
   readonly body: Stmt[];
+  code: boolean;
 }
 
 class FragmentBuilder {
@@ -217,7 +218,7 @@ class FragmentBuilder {
     const scope: MutableScope = {
       kind: 'class', name: name ? textOf(name, this.source) : '', parent, nameSpan: spanOf(name ?? node),
       extent: spanOf(node), params: [], locals: [], fields: [],
-      bases: extendsClause ? namedChildren(extendsClause).filter((c) => c.type !== 'type_arguments').map(refOf) : [], decorators: [], body: [],
+      bases: extendsClause ? namedChildren(extendsClause).filter((c) => c.type !== 'type_arguments').map(refOf) : [], decorators: [], body: [], code: false,
     };
     this.scopes.push(scope);
     const body = node.childForFieldName('body');
@@ -239,6 +240,7 @@ class FragmentBuilder {
       if (name && textOf(name, this.source) === 'constructor' && fields.length) withFields(this.scopes[fi].body, fields);
       scope.body.push({ k: 'def', scope: fi, at: member.startIndex });
     }
+    scope.code = runsCode(scope.body);
     return index;
   }
 
@@ -250,11 +252,12 @@ class FragmentBuilder {
     const paramList = single ? [{ name: textOf(single, this.source) }] : params ? namedChildren(params).flatMap((p) => paramOf(p, this.source)) : [];
     const scope: MutableScope = {
       kind: 'function', name: name ? textOf(name, this.source) : '', parent, nameSpan: spanOf(name ?? node),
-      extent: spanOf(node), params: paramList, locals: paramList.flatMap((p) => [p.name, ...(p.fields ?? []).map((f) => f.name)]), fields: [], bases: [], decorators: [], body: [],
+      extent: spanOf(node), params: paramList, locals: paramList.flatMap((p) => [p.name, ...(p.fields ?? []).map((f) => f.name)]), fields: [], bases: [], decorators: [], body: [], code: false,
     };
     this.scopes.push(scope);
     const body = node.childForFieldName('body');
     if (body) scope.body.push(...namedChildren(body).flatMap((child) => this.statement(child, index)));
+    scope.code = runsCode(scope.body);
     return index;
   }
 
@@ -294,7 +297,7 @@ function isStatement(node: Node): boolean {
   return node.type.endsWith('_statement') || node.type.endsWith('_declaration');
 }
 
-export function typescriptFragment(node: Node, source: string, candidates: readonly string[]): Omit<Fragment, 'id'> {
+export function typescriptFragment(node: Node, source: string, candidates: readonly string[]): Omit<Fragment, 'id' | 'code'> {
   const builder = new FragmentBuilder(source, candidates);
   const body = builder.statement(node, -1);
   return { span: spanOf(node), imports: builder.imports, scopes: builder.scopes, calls: builder.calls, body };

@@ -9,8 +9,8 @@ import { AnalysisCache } from '../core/analysisCache';
 import type { Fragment, ImportResolver, Language } from '../core/source';
 import type { Edit, Grammars, Tree } from './parser';
 import { LineIndex } from './lineIndex';
-import { candidateNames, declaredBy, declaredNames, extractFragment, sourceModel, topLevelNodes } from './model';
-import type { Node } from './nodes';
+import { candidateNames, declaredBy, declaredNames, extractFragment, sourceModel } from './model';
+import { TopLevel } from './topLevel';
 import { shiftFragment } from './shift';
 
 /** A change as VS Code reports it: the replaced range in the old text and the new text. */
@@ -46,18 +46,18 @@ export class DocumentAnalyzer {
       this.dispose();
       return undefined;
     }
-    const nodes = topLevelNodes(tree);
+    const top = new TopLevel(tree);
     const move = change && movement(this.text, text, change);
-    const kept = old && move ? this.kept(old, tree, text, move, nodes) : undefined;
-    const declared = nodes.map((n, i) => {
+    const kept = old && move ? this.kept(old, tree, text, move, top) : undefined;
+    const declared = top.starts.map((_, i) => {
       const f = kept?.[i];
-      return f ? declaredBy(f) : declaredNames(this.language, n, text);
+      return f ? declaredBy(f) : declaredNames(this.language, top.node(i), text);
     });
     const candidates = candidateNames(declared);
     // A name that starts or stops being a class or an import changes which calls are layer sites anywhere.
     const reuse = kept !== undefined && candidates.size === this.candidates.size && [...candidates].every((c) => this.candidates.has(c));
     const lines = (this.lines = new LineIndex(text));
-    this.fragments = nodes.map((n, i) => (reuse && kept[i]) || extractFragment(this.language, n, text, candidates, lines, declared[i]));
+    this.fragments = top.starts.map((_, i) => (reuse && kept[i]) || extractFragment(this.language, top.node(i), text, candidates, lines, declared[i]));
     if (reuse && move) {
       this.cache.moved(move.oldEnd, move.delta, move.lineDelta);
     } else {
@@ -78,7 +78,7 @@ export class DocumentAnalyzer {
    * after the end of the statement it grows (in whitespace, or past an error node), so that statement was
    * kept as it stood a key earlier and the finished layer never appeared until the file was reopened.
    */
-  private kept(old: Tree, tree: Tree, text: string, move: Movement, nodes: readonly Node[]): (Fragment | undefined)[] {
+  private kept(old: Tree, tree: Tree, text: string, move: Movement, top: TopLevel): (Fragment | undefined)[] {
     const { start, oldEnd, newEnd, delta, lineDelta } = move;
     const changed = tree.getChangedRanges(old);
     /** Old fragments clear of the edit, by their start in the new text. */
@@ -87,17 +87,18 @@ export class DocumentAnalyzer {
       if (f.span.end < start) clear.set(f.span.start, i);
       else if (f.span.start > oldEnd) clear.set(f.span.start + delta, i);
     });
-    return nodes.map((node) => {
-      const i = clear.get(node.startIndex);
+    return top.starts.map((startIndex, n) => {
+      const endIndex = top.ends[n];
+      const i = clear.get(startIndex);
       const f = i === undefined ? undefined : this.fragments[i];
-      const after = node.startIndex > newEnd;
+      const after = startIndex > newEnd;
       const same =
         f !== undefined &&
-        f.span.end + (after ? delta : 0) === node.endIndex &&
+        f.span.end + (after ? delta : 0) === endIndex &&
         // A statement sharing the edit's last line moves sideways, which a shift does not express.
-        (!after || text.lastIndexOf('\n', node.startIndex - 1) >= newEnd) &&
+        (!after || text.lastIndexOf('\n', startIndex - 1) >= newEnd) &&
         // Outside every changed range the subtree is the old one, error nodes included.
-        !changed.some((r) => r.startIndex < node.endIndex && r.endIndex > node.startIndex);
+        !changed.some((r) => r.startIndex < endIndex && r.endIndex > startIndex);
       return same ? (after ? shiftFragment(f, delta, lineDelta) : f) : undefined;
     });
   }

@@ -6,8 +6,9 @@ import { ignoredLines } from './ignores';
 import { LineIndex } from './lineIndex';
 import { nodeAt, type Syn } from './syn';
 import type { Tree } from './parser';
-import { namedChildren, type Node } from './nodes';
+import type { Node } from './nodes';
 import { pythonDeclaredNames, pythonFragment } from './python';
+import { TopLevel } from './topLevel';
 import { extractedOf } from './shift';
 import { pythonExpr, pythonExprOf } from './pythonExpr';
 import { typescriptFragment } from './typescript';
@@ -65,9 +66,6 @@ export function declaredBy(f: Fragment): readonly string[] {
   return KEPT.get(extractedOf(f))?.declared ?? [];
 }
 
-export function topLevelNodes(tree: Tree): Node[] {
-  return namedChildren(tree.rootNode);
-}
 
 /**
  * Each range's expression, by the range object of the statement that holds it: the interpreter asks for the
@@ -108,11 +106,11 @@ export function sourceModel(language: Language, tree: Tree, source: string, frag
 
 /** Parses nothing: builds the whole model of an already parsed tree. */
 export function buildModel(language: Language, tree: Tree, source: string): SourceModel {
-  const nodes = topLevelNodes(tree);
-  const declared = nodes.map((n) => declaredNames(language, n, source));
+  const top = new TopLevel(tree);
+  const declared = top.starts.map((_, i) => declaredNames(language, top.node(i), source));
   const candidates = candidateNames(declared);
   const lines = new LineIndex(source);
-  const fragments = nodes.map((n, i) => extractFragment(language, n, source, candidates, lines, declared[i]));
+  const fragments = declared.map((names, i) => extractFragment(language, top.node(i), source, candidates, lines, names));
   return sourceModel(language, tree, source, fragments, lines);
 }
 

@@ -15,7 +15,9 @@ function spanShifter(delta: number, lineDelta: number): Shift {
  */
 export function shiftFragment(f: Fragment, delta: number, lineDelta: number): Fragment {
   if (delta === 0 && lineDelta === 0) return f;
-  return f instanceof MovedFragment ? new MovedFragment(f.base, f.delta + delta, f.lineDelta + lineDelta) : new MovedFragment(f, delta, lineDelta);
+  if (!(f instanceof MovedFragment)) return new MovedFragment(f, delta, lineDelta);
+  // Back where it was extracted (a key typed, then deleted): the extracted fragment, whose expressions are converted already.
+  return f.delta + delta === 0 && f.lineDelta + lineDelta === 0 ? f.base : new MovedFragment(f.base, f.delta + delta, f.lineDelta + lineDelta);
 }
 
 /** The fragment as it was extracted, before the edits that moved it. */

@@ -98,14 +98,15 @@ export function agreed(list: readonly Construction[] | undefined, own?: string):
  */
 export function runFactories(evaluator: Evaluator, model: SourceModel, each: (key: string, run: () => void) => void): void {
   model.fragments.forEach((fragment, fi) => {
-    fragment.scopes.forEach((scope, si) => {
-      if (scope.parent !== -1 || scope.kind !== 'function' || evaluator.budget.exhausted) return;
-      if (!scope.params.every((p) => p.default || p.variadic)) return;
+    for (let si = 0; si < fragment.scopes.length; si++) {
+      const scope = fragment.scopes[si];
+      if (scope.parent !== -1 || scope.kind !== 'function' || evaluator.budget.exhausted) continue;
+      if (!scope.params.every((p) => p.default || p.variadic)) continue;
       each(`factory ${classKey(model, fi, si)}`, () => {
         const fn = evaluator.names.definition(fi, si, undefined);
         if (fn.t === 'function') evaluator.guard(() => evaluator.inContext(`${scope.name}()`, undefined, () => evaluator.functions.callFunction(fn, [], new Map())));
       });
-    });
+    }
   });
 }
 
@@ -211,7 +212,10 @@ export function runUnreached(
   each: (key: string, owner: string | undefined, run: () => void) => void,
 ): void {
   model.fragments.forEach((fragment, fi) => {
-    const pending = new Set(fragment.calls.filter((c) => !evaluator.reached.has(c.span.start) && c.scope >= 0).map((c) => c.scope));
+    // Most statements have no such call: nothing is allocated for them.
+    let pending: Set<number> | undefined;
+    for (const c of fragment.calls) if (c.scope >= 0 && !evaluator.reached.has(c.span.start)) (pending ??= new Set()).add(c.scope);
+    if (!pending) return;
     const done = new Set<number>();
     for (const si of pending) {
       if (evaluator.budget.exhausted) return;

@@ -3,17 +3,21 @@
  * `Node` made only for the statements asked for. After an edit most statements are reused by their offsets
  * alone, and making a `Node` for each of thousands costs more than the walk.
  */
-import type { Node } from './nodes';
+import { namedChildren, type Node } from './nodes';
 import type { Tree } from './parser';
 import { tablesOf } from './syn';
 import { withCursor } from './wasmCursor';
+
+/** Statements re-extracted after an edit are few; a new text has them all. */
+const FEW = 16;
 
 export class TopLevel {
   readonly starts: number[] = [];
   readonly ends: number[] = [];
   /** Each statement's index among the root's children, comments included. */
   private readonly childIndex: number[] = [];
-  private readonly nodes: (Node | undefined)[] = [];
+  private nodes: (Node | undefined)[] = [];
+  private asked = 0;
   private root: Node | undefined;
 
   constructor(private readonly tree: Tree) {
@@ -38,7 +42,15 @@ export class TopLevel {
   }
 
   node(i: number): Node {
+    const known = this.nodes[i];
+    if (known) return known;
     // The root node is marshalled out of WASM on every read of `tree.rootNode`: read it once.
-    return (this.nodes[i] ??= (this.root ??= this.tree.rootNode).child(this.childIndex[i])!);
+    const root = (this.root ??= this.tree.rootNode);
+    // `child(n)` walks the children from the first: past a few, every node is read in one call.
+    if (++this.asked > FEW) {
+      this.nodes = namedChildren(root);
+      return this.nodes[i]!;
+    }
+    return (this.nodes[i] = root.child(this.childIndex[i])!);
   }
 }

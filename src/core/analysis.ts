@@ -13,6 +13,7 @@ import { Evaluator } from './evaluate';
 import { newShared, type Hooks } from './interp/hooks';
 import type { AnalysisCache, SiteRecord, SiteShown } from './analysisCache';
 import { Replays } from './replays';
+import { definitions } from './moduleNames';
 import { Collected } from './collected';
 import type { Finding, LayerInstance } from './layer';
 import type { Analysis, InstanceResult, LayerResult, ModuleResult } from './results';
@@ -167,32 +168,29 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     return { value, total };
   };
   const classes: { key: string; result: ModuleResult }[] = [];
-  model.fragments.forEach((fragment, fi) => {
-    fragment.scopes.forEach((scope, si) => {
-      if (scope.parent !== -1 || scope.kind !== 'class') return;
-      const key = classKey(model, fi, si);
-      const result = (summary: ModuleSummary) => ({ key, result: { name: scope.name, span: scope.nameSpan, extent: scope.extent, summary } });
-      const cached = replays.replay(key);
-      if (cached) {
-        if (cached.summary) classes.push(result(cached.summary));
-        return;
-      }
-      const cls = evaluator.names.definition(fi, si, undefined);
-      if (cls.t !== 'class') return;
-      // Whether it is a model is read inside the run: its bases are what the run depends on first.
-      let isModel = true;
-      const summary = replays.recorded(
-        key,
-        () => {
-          isModel = evaluator.guard(() => evaluator.classes.isModuleClass(cls)) ?? false;
-          return isModel ? buildDefaults(cls, key, scope.extent)?.total : undefined;
-        },
-        // A class that is no model is kept as such; a model whose build did not end is built again.
-        () => !isModel,
-      );
-      if (isModel) classes.push(result(summary ?? unknownSummary(scope.name)));
-    });
-  });
+  for (const { fragment: fi, scope: si, def: scope } of definitions(model, 'class')) {
+    const key = classKey(model, fi, si);
+    const result = (summary: ModuleSummary) => ({ key, result: { name: scope.name, span: scope.nameSpan, extent: scope.extent, summary } });
+    const cached = replays.replay(key);
+    if (cached) {
+      if (cached.summary) classes.push(result(cached.summary));
+      continue;
+    }
+    const cls = evaluator.names.definition(fi, si, undefined);
+    if (cls.t !== 'class') continue;
+    // Whether it is a model is read inside the run: its bases are what the run depends on first.
+    let isModel = true;
+    const summary = replays.recorded(
+      key,
+      () => {
+        isModel = evaluator.guard(() => evaluator.classes.isModuleClass(cls)) ?? false;
+        return isModel ? buildDefaults(cls, key, scope.extent)?.total : undefined;
+      },
+      // A class that is no model is kept as such; a model whose build did not end is built again.
+      () => !isModel,
+    );
+    if (isModel) classes.push(result(summary ?? unknownSummary(scope.name)));
+  }
   for (const value of built) for (const size of evaluator.flows.followForward(value)) out.hint(size.at.span, size.features);
   // The attention of a model's parts that its forward() did not reach with sizes (whisper's encoder stops
   // before its blocks), each part followed alone: only parts of this file that look like attention.

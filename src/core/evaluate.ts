@@ -11,6 +11,7 @@ import type { Value } from './value';
 import { Poly } from './symbolic';
 import { layerSpec } from './catalog';
 import { normalizePath } from './imports';
+import { moduleNames, type Definition } from './moduleNames';
 import type { Budget } from './interp/budget';
 import { evalExpr } from './interp/expressions';
 import { Frame } from './interp/frame';
@@ -136,17 +137,25 @@ export class Evaluator implements Interp {
   runModule(): void {
     if (this.ran) return;
     this.ran = true;
+    const names = moduleNames(this.model);
+    let next = 0;
     for (const [fi, fragment] of this.model.fragments.entries()) {
       this.moduleFrame.fragment = fi;
-      // A statement that only defines binds its top-level definitions' names, in order: its body, which a
-      // statement moved by an edit shifts when first read, is not needed for that.
+      // This statement's imports and definitions are names[first] to names[next - 1].
+      const first = next;
+      while (next < names.length && names[next].fragment === fi) next++;
+      // A statement that only defines binds its definitions' names, in order: its body, which a statement
+      // moved by an edit shifts when first read, is not needed for that.
       if (fragment.code) this.guard(() => this.runner.body(fragment.body, this.moduleFrame));
-      else fragment.scopes.forEach((scope, si) => scope.parent === -1 && this.define(si, this.moduleFrame));
+      else for (let k = first; k < next; k++) this.define((names[k] as Definition).scope, this.moduleFrame);
       // Python runs a class body where the class is defined: what a body that does more than define methods
       // builds belongs to the module's run, not to whichever run first asks for an attribute (which a later
       // version may replay instead of running). A body of definitions alone adds nothing: it runs when asked.
       if (this.language !== 'python') continue;
-      fragment.scopes.forEach((scope, si) => scope.parent === -1 && scope.kind === 'class' && scope.code && this.guard(() => this.classBody(fi, si)));
+      for (let k = first; k < next; k++) {
+        const n = names[k];
+        if ('def' in n && n.def.kind === 'class' && n.def.code) this.guard(() => this.classBody(fi, n.scope));
+      }
     }
   }
 

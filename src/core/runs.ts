@@ -4,6 +4,7 @@
  * shows when several runs build it.
  */
 import type { Construction } from './analysisCache';
+import { definitions } from './moduleNames';
 import type { Evaluator } from './evaluate';
 import type { LayerInstance } from './layer';
 import { emptyModule, summarize, type ModuleSummary, type ModuleTree } from './modules';
@@ -97,17 +98,13 @@ export function agreed(list: readonly Construction[] | undefined, own?: string):
  * goes through `each`, which may replay it from the last version instead.
  */
 export function runFactories(evaluator: Evaluator, model: SourceModel, each: (key: string, run: () => void) => void): void {
-  model.fragments.forEach((fragment, fi) => {
-    for (let si = 0; si < fragment.scopes.length; si++) {
-      const scope = fragment.scopes[si];
-      if (scope.parent !== -1 || scope.kind !== 'function' || evaluator.budget.exhausted) continue;
-      if (!scope.params.every((p) => p.default || p.variadic)) continue;
-      each(`factory ${classKey(model, fi, si)}`, () => {
-        const fn = evaluator.names.definition(fi, si, undefined);
-        if (fn.t === 'function') evaluator.guard(() => evaluator.inContext(`${scope.name}()`, undefined, () => evaluator.functions.callFunction(fn, [], new Map())));
-      });
-    }
-  });
+  for (const { fragment: fi, scope: si, def: scope } of definitions(model, 'function')) {
+    if (evaluator.budget.exhausted || !scope.params.every((p) => p.default || p.variadic)) continue;
+    each(`factory ${classKey(model, fi, si)}`, () => {
+      const fn = evaluator.names.definition(fi, si, undefined);
+      if (fn.t === 'function') evaluator.guard(() => evaluator.inContext(`${scope.name}()`, undefined, () => evaluator.functions.callFunction(fn, [], new Map())));
+    });
+  }
 }
 
 /**
@@ -120,26 +117,24 @@ export function runConfigured(evaluator: Evaluator, model: SourceModel, each: (k
   const last = model.fragments[model.fragments.length - 1];
   const text = last ? model.text({ start: 0, end: last.span.end }) : '';
   if (!text.includes('config_class') && !annotatesConfig(text)) return contexts;
-  model.fragments.forEach((fragment, fi) => {
-    fragment.scopes.forEach((scope, si) => {
-      if (scope.parent !== -1 || scope.kind !== 'class' || evaluator.budget.exhausted) return;
-      const key = classKey(model, fi, si);
-      const context = each(`configured ${key}`, () => {
-        const cls = evaluator.names.definition(fi, si, undefined);
-        if (cls.t !== 'class') return undefined;
-        const config = evaluator.guard(() => configClass(evaluator, cls));
-        if (config?.t !== 'class' || !evaluator.guard(() => evaluator.classes.needsArguments(cls))) return undefined;
-        const label = `${scope.name}(${config.name}())`;
-        const built = evaluator.guard(() => {
-          const defaults = (config.owner ?? evaluator).classes.instantiate(config, { positional: [], keywords: new Map() }, undefined);
-          return evaluator.classes.instantiate(cls, { positional: [{ value: defaults }], keywords: new Map() }, undefined, label);
-        });
-        if (built?.t === 'module') followParts(evaluator, built.tree);
-        return label;
+  for (const { fragment: fi, scope: si, def: scope } of definitions(model, 'class')) {
+    if (evaluator.budget.exhausted) break;
+    const key = classKey(model, fi, si);
+    const context = each(`configured ${key}`, () => {
+      const cls = evaluator.names.definition(fi, si, undefined);
+      if (cls.t !== 'class') return undefined;
+      const config = evaluator.guard(() => configClass(evaluator, cls));
+      if (config?.t !== 'class' || !evaluator.guard(() => evaluator.classes.needsArguments(cls))) return undefined;
+      const label = `${scope.name}(${config.name}())`;
+      const built = evaluator.guard(() => {
+        const defaults = (config.owner ?? evaluator).classes.instantiate(config, { positional: [], keywords: new Map() }, undefined);
+        return evaluator.classes.instantiate(cls, { positional: [{ value: defaults }], keywords: new Map() }, undefined, label);
       });
-      if (context) contexts.set(key, context);
+      if (built?.t === 'module') followParts(evaluator, built.tree);
+      return label;
     });
-  });
+    if (context) contexts.set(key, context);
+  }
   return contexts;
 }
 

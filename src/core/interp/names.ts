@@ -5,6 +5,7 @@
  */
 import type { Evaluator } from '../evaluate';
 import { canonicalPath } from '../imports';
+import { moduleNames } from '../moduleNames';
 import type { ImportBinding } from '../source';
 import type { Value } from '../value';
 import { BUILTIN_NAMES } from './builtins';
@@ -87,15 +88,12 @@ export class Names {
   /** The file's imports and top-level definitions by name, the first of each. */
   private indexGlobals(): Map<string, Global> {
     const index = new Map<string, Global>();
-    this.ev.model.fragments.forEach((fragment, fi) => {
-      for (const imp of fragment.imports) {
-        if (imp.local === '*') this.stars.push(imp.module);
-        else if (!index.has(imp.local)) index.set(imp.local, { fragment: fi, import: imp });
-      }
-      fragment.scopes.forEach((s, si) => {
-        if (s.parent === -1 && !index.has(s.name)) index.set(s.name, { fragment: fi, def: { fragment: fi, scope: si } });
-      });
-    });
+    for (const n of moduleNames(this.ev.model)) {
+      if ('def' in n) {
+        if (!index.has(n.def.name)) index.set(n.def.name, { fragment: n.fragment, def: { fragment: n.fragment, scope: n.scope } });
+      } else if (n.import.local === '*') this.stars.push(n.import.module);
+      else if (!index.has(n.import.local)) index.set(n.import.local, { fragment: n.fragment, import: n.import });
+    }
     return index;
   }
 

@@ -32,7 +32,7 @@ export class Replays {
       this.keep.clear();
       this.keep.moduleCode = moduleCode;
     }
-    this.ids = new Set(model.fragments.map((f) => f.id));
+    this.ids = new Set(evaluator.names.fragmentIds);
   }
 
   /** What a run added in the last version, added again, when nothing it read has changed since. */

@@ -41,10 +41,8 @@ class MovedFragment implements Fragment {
     readonly delta: number,
     readonly lineDelta: number,
   ) {
-    const span = spanShifter(delta, lineDelta);
-    const ref = (r: ExprRef): ExprRef => ({ start: r.start + delta, end: r.end + delta });
-    const param = (p: Param): Param => ({ ...p, default: p.default && ref(p.default) });
-    this.stmt = stmtShifter(delta, span, ref);
+    const { span, ref, param, stmt } = shifters(delta, lineDelta);
+    this.stmt = stmt;
     this.id = base.id;
     this.span = span(base.span);
     this.imports = base.imports;
@@ -101,6 +99,29 @@ class MovedScope implements Scope {
   get bases(): readonly ExprRef[] {
     return (this.movedBases ??= this.base.bases.map(this.ref));
   }
+}
+
+interface Shifters {
+  readonly span: Shift;
+  readonly ref: (r: ExprRef) => ExprRef;
+  readonly param: (p: Param) => Param;
+  readonly stmt: (s: Stmt) => Stmt;
+}
+
+/** The shifters of recent moves: on each key typed, every statement below moves by the same amount. */
+const SHIFTERS = new Map<string, Shifters>();
+
+function shifters(delta: number, lineDelta: number): Shifters {
+  const key = `${delta},${lineDelta}`;
+  let found = SHIFTERS.get(key);
+  if (!found) {
+    if (SHIFTERS.size >= 64) SHIFTERS.clear();
+    const span = spanShifter(delta, lineDelta);
+    const ref = (r: ExprRef): ExprRef => ({ start: r.start + delta, end: r.end + delta });
+    const param = (p: Param): Param => ({ ...p, default: p.default && ref(p.default) });
+    SHIFTERS.set(key, (found = { span, ref, param, stmt: stmtShifter(delta, span, ref) }));
+  }
+  return found;
 }
 
 function stmtShifter(delta: number, span: Shift, ref: (r: ExprRef) => ExprRef): (s: Stmt) => Stmt {

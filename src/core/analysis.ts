@@ -201,8 +201,9 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   runFactories(evaluator, model, (key, run) => replays.run(key, run));
   const configured = runConfigured(evaluator, model, (key, run) => replays.valued(key, run));
   const modules: ModuleResult[] = classes.map(({ key, result }) => {
-    const withAttention = { ...result, attention: shown([...(out.attentions.get(key)?.values() ?? [])], result.summary.params) };
-    return result.summary.params?.isConstant ? withAttention : { ...withAttention, built: agreed(out.constructions.get(key), configured.get(key)) };
+    const attentions = out.attentions.get(key);
+    const attention = attentions ? shown([...attentions.values()], result.summary.params) : undefined;
+    return result.summary.params?.isConstant ? { ...result, attention } : { ...result, attention, built: agreed(out.constructions.get(key), configured.get(key)) };
   });
   // A method no run reached runs on its class built with its defaults: replayed while that build is, else
   // run again, on the build of this version (built again, adding nothing twice, when it was replayed).
@@ -240,24 +241,26 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   }
   const layers: LayerResult[] = [];
   const findings: Finding[] = [];
-  // `dense(...).apply(x)` is two calls from one offset: one layer.
-  const listed = new Set<number>();
   const sites = new Map<number, SiteShown[]>();
   for (const fragment of model.fragments) {
+    const { calls } = fragment;
+    if (!calls.length) continue;
     const before = cache?.sites.get(fragment.id);
-    const shown: SiteShown[] = [];
-    fragment.calls.forEach((site, index) => {
+    let shown: SiteShown[] | undefined;
+    for (let index = 0; index < calls.length; index++) {
+      const site = calls[index];
       const list = out.records.get(site.span.start);
-      if (!list?.length || listed.has(site.span.start)) return;
-      listed.add(site.span.start);
+      if (!list?.length) continue;
+      // Taken once: `dense(...).apply(x)` is two calls from one offset, and one layer.
+      out.records.delete(site.span.start);
       const last = before?.[index];
       const same = last !== undefined && last.records.length === list.length && last.records.every((r, i) => r === list[i]);
       const result = !same ? siteResult(site.span, list, lexicalContexts(fragment, site.scope)) : last.result.span === site.span ? last.result : { ...last.result, span: site.span };
-      shown[index] = { records: list, result };
+      (shown ??= [])[index] = { records: list, result };
       layers.push(result);
       if (result.findings.length) findings.push(...result.findings);
-    });
-    if (shown.length) sites.set(fragment.id, shown);
+    }
+    if (shown) sites.set(fragment.id, shown);
   }
   if (cache) cache.sites = sites;
   const flows = [...out.flows.values()].filter((f) => !findings.some((g) => g.span.start === f.span.start && g.code === f.code));

@@ -56,7 +56,7 @@ export class DocumentAnalyzer {
     const candidates = candidateNames(declared);
     // A name that starts or stops being a class or an import changes which calls are layer sites anywhere.
     const reuse = kept !== undefined && candidates.size === this.candidates.size && [...candidates].every((c) => this.candidates.has(c));
-    const lines = (this.lines = new LineIndex(text));
+    const lines = (this.lines = new LineIndex(text, old && change ? { lines: this.lines, change } : undefined));
     this.fragments = top.starts.map((_, i) => (reuse && kept[i]) || extractFragment(this.language, top.node(i), text, candidates, lines, declared[i]));
     if (reuse && move) {
       this.cache.moved(move.oldEnd, move.delta, move.lineDelta);

@@ -41,13 +41,14 @@ class MovedFragment implements Fragment {
     readonly delta: number,
     readonly lineDelta: number,
   ) {
-    const { span, ref, param, stmt } = shifters(delta, lineDelta);
-    this.stmt = stmt;
+    const shift = shifters(delta, lineDelta);
+    const { span, ref } = shift;
+    this.stmt = shift.stmt;
     this.id = base.id;
     this.span = span(base.span);
     this.imports = base.imports;
     this.code = base.code;
-    this.scopes = base.scopes.map((s) => new MovedScope(s, span, ref, param, this.stmt));
+    this.scopes = base.scopes.map((s) => new MovedScope(s, shift));
     this.calls = base.calls.map((c) => ({ scope: c.scope, call: ref(c.call), span: span(c.span) }));
   }
 
@@ -60,44 +61,47 @@ class MovedScope implements Scope {
   readonly kind: Scope['kind'];
   readonly name: string;
   readonly parent: number;
-  readonly nameSpan: Span;
-  readonly extent: Span;
   readonly locals?: readonly string[];
   readonly fields: readonly string[];
   readonly decorators: readonly string[];
   readonly code: boolean;
+  private movedName?: Span;
+  private movedExtent?: Span;
   private moved?: readonly Stmt[];
   private movedParams?: readonly Param[];
   private movedBases?: readonly ExprRef[];
 
   constructor(
     private readonly base: Scope,
-    span: Shift,
-    private readonly ref: (r: ExprRef) => ExprRef,
-    private readonly param: (p: Param) => Param,
-    private readonly stmt: (s: Stmt) => Stmt,
+    private readonly shift: Shifters,
   ) {
     this.kind = base.kind;
     this.name = base.name;
     this.parent = base.parent;
-    this.nameSpan = span(base.nameSpan);
-    this.extent = span(base.extent);
     if (base.locals) this.locals = base.locals;
     this.fields = base.fields;
     this.decorators = base.decorators;
     this.code = base.code;
   }
 
+  get nameSpan(): Span {
+    return (this.movedName ??= this.shift.span(this.base.nameSpan));
+  }
+
+  get extent(): Span {
+    return (this.movedExtent ??= this.shift.span(this.base.extent));
+  }
+
   get body(): readonly Stmt[] {
-    return (this.moved ??= this.base.body.map(this.stmt));
+    return (this.moved ??= this.base.body.map(this.shift.stmt));
   }
 
   get params(): readonly Param[] {
-    return (this.movedParams ??= this.base.params.map(this.param));
+    return (this.movedParams ??= this.base.params.map(this.shift.param));
   }
 
   get bases(): readonly ExprRef[] {
-    return (this.movedBases ??= this.base.bases.map(this.ref));
+    return (this.movedBases ??= this.base.bases.map(this.shift.ref));
   }
 }
 

@@ -58,7 +58,7 @@ export interface SiteShown {
   readonly result: LayerResult;
 }
 
-interface BuildPlaces {
+export interface BuildPlaces {
   readonly first: number;
   /** Exact for outputs that name offsets only, else at least the last place. */
   readonly last: number;
@@ -70,8 +70,7 @@ interface BuildPlaces {
 export interface CachedBuild {
   readonly reads: Reads;
   outputs: BuildOutputs;
-  /** Worked out on the first edit after the outputs were made or moved. */
-  places?: BuildPlaces;
+  places: BuildPlaces;
   /** Characters its outputs' places have moved since they were made (outputs that name offsets only). */
   offset?: number;
   /** What the run gave its caller (the context a configured build names). */
@@ -99,7 +98,7 @@ export class AnalysisCache {
   moved(oldEnd: number, delta: number, lineDelta: number): void {
     if (delta === 0 && lineDelta === 0) return;
     for (const [key, build] of this.builds) {
-      const places = (build.places ??= placesOf(build.outputs));
+      const { places } = build;
       // Messages and contexts name lines ("nn.Linear (line 113) expects …", "GPT (line 202) via Block"): a
       // build that reported anything or was built from a place named by its line runs again.
       if (lineDelta !== 0 && places.namesLines) {
@@ -151,7 +150,7 @@ function shifted(o: BuildOutputs, oldEnd: number, delta: number, lineDelta: numb
 }
 
 /** The first and last places a build's outputs name, and what kinds of places they are. */
-function placesOf(o: BuildOutputs): BuildPlaces {
+export function placesOf(o: BuildOutputs): BuildPlaces {
   let first = Infinity;
   let last = -1;
   const at = (n: number) => {

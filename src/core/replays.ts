@@ -3,7 +3,7 @@
  * read are kept; a run whose reads an edit left alone adds its outputs again instead of running. Only
  * Python's: TypeScript's sizes flow between statements, so it runs whole.
  */
-import type { AnalysisCache, BuildOutputs, CachedBuild } from './analysisCache';
+import { placesOf, type AnalysisCache, type BuildOutputs, type CachedBuild } from './analysisCache';
 import type { Collected } from './collected';
 import type { Evaluator } from './evaluate';
 import { newReads } from './interp/hooks';
@@ -60,7 +60,8 @@ export class Replays {
       evaluator.reads = undefined;
       evaluator.reachedByRun = undefined;
     }
-    if (this.keep && !evaluator.shared.budget.exhausted && (outputs.summary || always())) this.keep.builds.set(key, { reads, outputs });
+    // Its places are worked out now, while its outputs are fresh in memory, not on the first key typed.
+    if (this.keep && !evaluator.shared.budget.exhausted && (outputs.summary || always())) this.keep.builds.set(key, { reads, outputs, places: placesOf(outputs) });
     return outputs.summary;
   }
 

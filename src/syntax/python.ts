@@ -305,18 +305,28 @@ function decoratorName(node: Syn, source: string): string {
 
 /** The class name or imported names one top-level statement declares: with the catalog's names, the callees worth looking for. */
 export function pythonDeclaredNames(statement: Node, source: string): string[] {
-  const def = statement.type === 'decorated_definition' ? statement.childForFieldName('definition') : statement;
+  const syn = copyOf(statement, source);
+  const def = syn.type === 'decorated_definition' ? fieldOf(syn, 'definition') : syn;
   if (def?.type === 'class_definition') {
-    const name = def.childForFieldName('name');
-    return name ? [source.slice(name.startIndex, name.endIndex)] : [];
+    const name = fieldOf(def, 'name');
+    return name ? [synText(name, source)] : [];
   }
-  if (statement.type === 'import_statement' || statement.type === 'import_from_statement') return importsOf(mirror(statement, STATEMENT, source), source).map((imp) => imp.local);
+  if (syn.type === 'import_statement' || syn.type === 'import_from_statement') return importsOf(syn, source).map((imp) => imp.local);
   return [];
+}
+
+/** The copy of a statement, made once for the names it declares and for its lowering. */
+const COPIES = new WeakMap<Node, Syn>();
+
+function copyOf(statement: Node, source: string): Syn {
+  let syn = COPIES.get(statement);
+  if (!syn) COPIES.set(statement, (syn = mirror(statement, STATEMENT, source)));
+  return syn;
 }
 
 /** One top-level statement, lowered, with the copy of its subtree that its expressions are converted from. */
 export function pythonFragment(node: Node, source: string, candidates: ReadonlySet<string>, lines: LineIndex): { fragment: Omit<Fragment, 'id' | 'code'>; syn: Syn } {
-  const syn = mirror(node, STATEMENT, source);
+  const syn = copyOf(node, source);
   const builder = new FragmentBuilder(source, candidates, lines);
   const body = builder.statement(syn, -1);
   return { fragment: { span: lines.span(syn.start, syn.end), imports: builder.imports, scopes: builder.scopes, calls: builder.calls, body }, syn };

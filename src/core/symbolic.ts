@@ -17,6 +17,9 @@ function monoKey(mono: Monomial): string {
 }
 
 function monoMul(a: Monomial, b: Monomial): Monomial {
+  // A coefficient times a term, the commonest product.
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
   const powers = new Map<string, number>(a.map(([n, p]) => [n, p]));
   for (const [n, p] of b) powers.set(n, (powers.get(n) ?? 0) + p);
   return [...powers.entries()].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
@@ -49,10 +52,10 @@ export class Poly {
     return this.value === 0n ? new Map() : new Map([['', { mono: [], coef: this.value! }]]);
   }
 
-  private static from(terms: Iterable<Term>): Poly {
+  /** Terms by the key of their monomial (terms read from a polynomial keep theirs). */
+  private static from(terms: Iterable<readonly [string, Term]>): Poly {
     const map = new Map<string, Term>();
-    for (const t of terms) {
-      const key = monoKey(t.mono);
+    for (const [key, t] of terms) {
       const coef = (map.get(key)?.coef ?? 0n) + t.coef;
       if (coef === 0n) map.delete(key);
       else map.set(key, { mono: t.mono, coef });
@@ -92,12 +95,12 @@ export class Poly {
 
   add(other: Poly): Poly {
     if (this.value !== undefined && other.value !== undefined) return new Poly(this.value + other.value, undefined);
-    return Poly.from([...this.terms.values(), ...other.terms.values()]);
+    return Poly.from([...this.terms, ...other.terms]);
   }
 
   neg(): Poly {
     if (this.value !== undefined) return new Poly(-this.value, undefined);
-    return Poly.from([...this.terms.values()].map((t) => ({ mono: t.mono, coef: -t.coef })));
+    return Poly.from([...this.terms].map(([key, t]) => [key, { mono: t.mono, coef: -t.coef }] as const));
   }
 
   sub(other: Poly): Poly {
@@ -106,9 +109,12 @@ export class Poly {
 
   mul(other: Poly): Poly {
     if (this.value !== undefined && other.value !== undefined) return new Poly(this.value * other.value, undefined);
-    const out: Term[] = [];
+    const out: [string, Term][] = [];
     for (const a of this.terms.values()) {
-      for (const b of other.terms.values()) out.push({ mono: monoMul(a.mono, b.mono), coef: a.coef * b.coef });
+      for (const b of other.terms.values()) {
+        const mono = monoMul(a.mono, b.mono);
+        out.push([monoKey(mono), { mono, coef: a.coef * b.coef }]);
+      }
     }
     return Poly.from(out);
   }
@@ -124,10 +130,10 @@ export class Poly {
   divExact(divisor: bigint): Poly | undefined {
     if (divisor === 0n) return undefined;
     if (this.value !== undefined) return this.value % divisor === 0n ? new Poly(this.value / divisor, undefined) : undefined;
-    const out: Term[] = [];
-    for (const t of this.terms.values()) {
+    const out: [string, Term][] = [];
+    for (const [key, t] of this.terms) {
       if (t.coef % divisor !== 0n) return undefined;
-      out.push({ mono: t.mono, coef: t.coef / divisor });
+      out.push([key, { mono: t.mono, coef: t.coef / divisor }]);
     }
     return Poly.from(out);
   }
@@ -144,7 +150,7 @@ export class Poly {
           if (v === undefined) mono.push([n, p]);
           else coef *= v ** BigInt(p);
         }
-        return { mono, coef };
+        return [monoKey(mono), { mono, coef }] as const;
       }),
     );
   }

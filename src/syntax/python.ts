@@ -3,9 +3,10 @@
  * blocks of compound statements); expressions are converted later, on demand, by `pythonExpr` (pythonExpr.ts).
  */
 import { runsCode, type CallSite, type ExprRef, type Fragment, type ImportBinding, type Param, type Scope, type Stmt } from '../core/source';
+import { importsOf } from './pythonImports';
 import type { LineIndex } from './lineIndex';
 import { mirror, type Shape } from './mirror';
-import { descendantsOfType, fieldOf, fieldsOf, namedOf, synText, type Syn } from './syn';
+import { descendantsOfType, fieldOf, namedOf, synText, type Syn } from './syn';
 import type { Node } from './nodes';
 import { PYTHON_OPERATORS, pythonParams } from './pythonExpr';
 
@@ -261,39 +262,6 @@ class FragmentBuilder {
 
 function ref(node: Syn): ExprRef {
   return { start: node.start, end: node.end };
-}
-
-function importsOf(node: Syn, source: string): ImportBinding[] {
-  const out: ImportBinding[] = [];
-  if (node.type === 'import_statement') {
-    for (const child of fieldsOf(node, 'name')) {
-        if (child.type === 'aliased_import') {
-        const name = fieldOf(child, 'name');
-        const alias = fieldOf(child, 'alias');
-        if (name && alias) out.push({ local: synText(alias, source), module: synText(name, source) });
-      } else {
-        // `import torch.nn` binds `torch`; attribute access then walks into the submodule.
-        const dotted = synText(child, source);
-        const head = dotted.split('.')[0];
-        out.push({ local: head, module: head });
-      }
-    }
-    return out;
-  }
-  const moduleNode = fieldOf(node, 'module_name');
-  if (!moduleNode) return out;
-  const module = synText(moduleNode, source);
-  for (const child of fieldsOf(node, 'name')) {
-    if (child.type === 'aliased_import') {
-      const name = fieldOf(child, 'name');
-      const alias = fieldOf(child, 'alias');
-      if (name && alias) out.push({ local: synText(alias, source), module, member: synText(name, source) });
-    } else {
-      const member = synText(child, source);
-      out.push({ local: member, module, member });
-    }
-  }
-  return out;
 }
 
 function decoratorName(node: Syn, source: string): string {

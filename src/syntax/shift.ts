@@ -33,7 +33,7 @@ class MovedFragment implements Fragment {
   readonly scopes: readonly Scope[];
   readonly calls: Fragment['calls'];
   readonly code: boolean;
-  private readonly stmt: (s: Stmt) => Stmt;
+  private readonly shift: Shifters;
   private moved?: readonly Stmt[];
 
   constructor(
@@ -41,9 +41,8 @@ class MovedFragment implements Fragment {
     readonly delta: number,
     readonly lineDelta: number,
   ) {
-    const shift = shifters(delta, lineDelta);
+    const shift = (this.shift = shifters(delta, lineDelta));
     const { span, ref } = shift;
-    this.stmt = shift.stmt;
     this.id = base.id;
     this.span = span(base.span);
     this.imports = base.imports;
@@ -53,7 +52,7 @@ class MovedFragment implements Fragment {
   }
 
   get body(): readonly Stmt[] {
-    return (this.moved ??= this.base.body.map(this.stmt));
+    return (this.moved ??= this.base.body.map(this.shift.stmt));
   }
 }
 

@@ -47,14 +47,10 @@ export class Frame {
    * module frame holds every class of a large file; a copy of it for each pass would cost more than the pass.
    */
   changes(work: () => void): ReadonlyMap<string, Value | undefined> {
-    const outer = this.written;
-    const written = (this.written = new Map());
-    try {
-      work();
-    } finally {
-      this.written = outer;
+    const written = new Map<string, Value | undefined>();
+    this.logging(written, work, (outer) => {
       if (outer) for (const [k, v] of written) if (!outer.has(k)) outer.set(k, v);
-    }
+    });
     return written;
   }
 
@@ -63,20 +59,29 @@ export class Frame {
    * throws; returns its result and each name it wrote with the value it left (undefined: deleted).
    */
   trial<T>(work: () => T): { result: T; after: Branch } {
-    const outer = this.written;
-    const written = (this.written = new Map<string, Value | undefined>());
+    const written = new Map<string, Value | undefined>();
     const vars = this.vars as Map<string, Value>;
     const after = new Map<string, Value | undefined>();
-    try {
-      return { result: work(), after };
-    } finally {
-      this.written = outer;
-      // Restored as they were: a loop pass around the branch sees no change from it.
+    // Restored as they were: a loop pass around the branch sees no change from it.
+    const result = this.logging(written, work, () => {
       for (const [k, old] of written) {
         after.set(k, vars.get(k));
         if (old === undefined) vars.delete(k);
         else vars.set(k, old);
       }
+    });
+    return { result, after };
+  }
+
+  /** Runs `work` with `written` as the log of names it writes; `done` runs after, even if it throws, with the log it ran inside. */
+  private logging<T>(written: Map<string, Value | undefined>, work: () => T, done: (outer: Map<string, Value | undefined> | undefined) => void): T {
+    const outer = this.written;
+    this.written = written;
+    try {
+      return work();
+    } finally {
+      this.written = outer;
+      done(outer);
     }
   }
 

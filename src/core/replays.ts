@@ -7,6 +7,7 @@ import { placesOf, type AnalysisCache, type BuildOutputs, type CachedBuild } fro
 import type { Collected } from './collected';
 import type { Evaluator } from './evaluate';
 import { newReads } from './interp/hooks';
+import { valueKey } from './interp/valueKey';
 import type { ModuleSummary } from './modules';
 import type { ImportResolver, SourceModel } from './source';
 
@@ -17,6 +18,7 @@ export class Replays {
   readonly replayed = new Map<string, BuildOutputs>();
   /** The runs this version asked for, replayed or run. */
   private readonly asked = new Set<string>();
+  private readonly keys = new Map<string, string | undefined>();
 
   constructor(
     model: SourceModel,
@@ -86,9 +88,19 @@ export class Replays {
     for (const key of this.keep.builds.keys()) if (!this.asked.has(key)) this.keep.builds.delete(key);
   }
 
+  /** The key of module variable `name` in this version, worked out once: thousands of runs read the same few. */
+  private keyOf(name: string): string | undefined {
+    if (this.keys.has(name)) return this.keys.get(name);
+    const v = this.evaluator.moduleFrame.vars.get(name);
+    const key = v && valueKey(this.evaluator, v);
+    this.keys.set(name, key);
+    return key;
+  }
+
   private valid(c: CachedBuild): boolean {
     for (const id of c.reads.fragments) if (!this.ids.has(id)) return false;
     for (const [name, id] of c.reads.names) if (this.evaluator.names.originOf(name) !== id) return false;
+    for (const [name, key] of c.reads.values) if (key === undefined || this.keyOf(name) !== key) return false;
     for (const [module, file] of c.reads.files) if (this.resolver?.resolve(module) !== file) return false;
     return true;
   }

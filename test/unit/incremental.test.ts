@@ -167,6 +167,31 @@ suite('incremental analysis', () => {
     analyzer.dispose();
   });
 
+  test('a module constant computed by a function is read again when the function changes', async () => {
+    // The constant's statement is the same; the value it binds is not.
+    const text = ['import torch.nn as nn', 'def width():', '    return 4', 'X = width()', 'class M(nn.Module):', '    def __init__(self):', '        super().__init__()', '        self.fc = nn.Linear(X, 2)', ''].join('\n');
+    const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');
+    assert.strictEqual(analyzer.update(text)?.modules[0].summary.params?.constant, 10n);
+    const at = text.indexOf('4');
+    const next = `${text.slice(0, at)}8${text.slice(at + 1)}`;
+    const incremental = analyzer.update(next, [{ rangeOffset: at, rangeLength: 1, text: '8' }]);
+    assert.strictEqual(incremental?.modules[0].summary.params?.constant, 18n);
+    assert.deepStrictEqual(summary(incremental), summary(await analyzeText(next)));
+    analyzer.dispose();
+  });
+
+  test('a class shadowed by one defined further down is read again', async () => {
+    const text = ['import torch.nn as nn', 'class P(nn.Module):', '    def __init__(self):', '        super().__init__()', '        self.fc = nn.Linear(2, 2)', 'class M(nn.Module):', '    def __init__(self):', '        super().__init__()', '        self.p = P()', 'class Q(nn.Module):', '    def __init__(self):', '        super().__init__()', '        self.fc = nn.Linear(4, 4)', ''].join('\n');
+    const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');
+    analyzer.update(text);
+    const at = text.indexOf('class Q') + 6;
+    const next = `${text.slice(0, at)}P${text.slice(at + 1)}`;
+    const incremental = analyzer.update(next, [{ rangeOffset: at, rangeLength: 1, text: 'P' }]);
+    assert.strictEqual(incremental?.modules.find((m) => m.name === 'M')?.summary.params?.constant, 20n);
+    assert.deepStrictEqual(summary(incremental), summary(await analyzeText(next)));
+    analyzer.dispose();
+  });
+
   test('an edit introduces and then removes an error; positions below shift', async () => {
     const text = ['import torch.nn as nn', 'D = 512', 'a = nn.MultiheadAttention(D, 8)', '', 'b = nn.Linear(D, 10)', ''].join('\n');
     const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');

@@ -85,23 +85,26 @@ export type GradState = 'trainable' | 'frozen' | 'unknown';
 
 /**
  * What one entry point of the analysis read: the top-level statements (by fragment id) whose code ran,
- * the module-level names it looked up with the statement that bound each, and the other files it imported.
- * While all of them are unchanged after an edit, its results still hold.
+ * the module-level names it looked up with the statement that bound each, the module variables it read
+ * with their values' keys (undefined: a value no key describes), and the other files it imported. While
+ * all of them are unchanged after an edit, its results still hold.
  */
 export interface Reads {
   readonly fragments: Set<number>;
   readonly names: Map<string, number>;
+  readonly values: Map<string, string | undefined>;
   readonly files: Map<string, SourceModel | undefined>;
 }
 
 export function newReads(): Reads {
-  return { fragments: new Set(), names: new Map(), files: new Map() };
+  return { fragments: new Set(), names: new Map(), values: new Map(), files: new Map() };
 }
 
 /** Adds what one computation read to what the entry point running it reads. */
 export function addReads(into: Reads, from: Reads): void {
   for (const f of from.fragments) into.fragments.add(f);
   for (const [name, origin] of from.names) into.names.set(name, origin);
+  for (const [name, key] of from.values) into.values.set(name, key);
   for (const [module, file] of from.files) into.files.set(module, file);
 }
 

@@ -10,6 +10,7 @@ import type { ImportBinding } from '../source';
 import type { Value } from '../value';
 import { BUILTIN_NAMES } from './builtins';
 import type { Frame } from './frame';
+import { valueKey } from './valueKey';
 
 /** A module-level name as the file defines it: an import or a top-level class or function, and where. */
 interface Global {
@@ -51,7 +52,11 @@ export class Names {
   lookup(name: string, frame: Frame): Value {
     for (let f: Frame | undefined = frame; f; f = f.parent) {
       const v = f.vars.get(name);
-      if (v !== undefined) return v;
+      if (v === undefined) continue;
+      // A statement that binds it may be the same in the next version, and its value not (`X = width()`).
+      const reads = this.ev.reads;
+      if (f.isModule && reads && !reads.values.has(name)) reads.values.set(name, valueKey(this.ev, v));
+      return v;
     }
     this.ev.reads?.names.set(name, this.originOf(name));
     const module = this.ev.moduleFrame.vars.get(name);

@@ -13,6 +13,7 @@ import { Evaluator } from './evaluate';
 import { newShared, type Hooks } from './interp/hooks';
 import type { AnalysisCache, SiteRecord, SiteShown } from './analysisCache';
 import { Replays } from './replays';
+import { StatementReplays } from './interp/statementReplays';
 import { definitions } from './moduleNames';
 import { Collected } from './collected';
 import type { Finding, LayerInstance } from './layer';
@@ -145,7 +146,11 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     }
   };
   const evaluator = new Evaluator(model, hooks, resolver, shared);
-  evaluator.runModule();
+  // A document's first analysis records no statement: most files opened are read, not edited. Its first
+  // edit records them, for the keys typed after it.
+  const statements = cache?.statements && model.language === 'python' ? new StatementReplays(evaluator, cache.statements, resolver) : undefined;
+  evaluator.runModule(statements);
+  if (cache) cache.statements = statements?.kept ?? new Map();
   const replays = new Replays(model, cache, evaluator, out, resolver);
   const defaults = new Map<string, Value>();
   /** Builds a model class with its defaults and follows its forward(); its total is taken before that. */

@@ -4,6 +4,7 @@
  * typing inside another class), the build is replayed, its places moved by the edit, instead of run again.
  */
 import type { Reads } from './interp/hooks';
+import type { KeptStatement } from './interp/statementReplays';
 import type { Finding, LayerInstance } from './layer';
 import type { ModuleSummary, ModuleTree } from './modules';
 import type { Span } from './expr';
@@ -87,8 +88,16 @@ export class AnalysisCache {
    * same objects (replayed, findings unmoved) shows the same, at its place in this version.
    */
   sites = new Map<number, readonly SiteShown[]>();
+  /** Module-level statements, by id: what each bound, when that was all it did; undefined before the document's first analysis. */
+  statements: ReadonlyMap<number, KeptStatement> | undefined;
 
   clear(): void {
+    this.forgetBuilds();
+    this.statements = undefined;
+  }
+
+  /** Drops the builds, which depend on every statement of module code: module code changed. */
+  forgetBuilds(): void {
     this.builds.clear();
     this.sites.clear();
     this.moduleCode = '';

@@ -31,7 +31,8 @@ import { TfjsLayerClasses } from './interp/tfjsLayerClasses';
 import { RequiresGrad } from './interp/requiresGrad';
 import { iterationOf, type Iteration } from './interp/iteration';
 import { reportRaise, type RaiseSite } from './interp/raises';
-import { newShared, type Hooks, type Reads, type Shared } from './interp/hooks';
+import { countingHooks, newShared, type Hooks, type Reads, type Shared } from './interp/hooks';
+import type { StatementReplays } from './interp/statementReplays';
 import type { TorchTape } from './activations/torchTape';
 
 export class Evaluator implements Interp {
@@ -83,14 +84,17 @@ export class Evaluator implements Interp {
     }
   }
 
+  readonly hooks: Hooks;
+
   constructor(
     readonly model: SourceModel,
-    readonly hooks: Hooks,
+    hooks: Hooks,
     private readonly resolver?: ImportResolver,
     readonly shared: Shared = newShared(),
     /** `__name__`: the file analysed runs as `__main__` (its `if __name__ == "__main__":` models are built); a file it imports, by its module name. */
     readonly moduleName = '__main__',
   ) {
+    this.hooks = countingHooks(hooks, this.shared);
     this.moduleFrame = new Frame(0, -1, undefined);
     this.runner = new Runner(this);
     this.classes = new ClassModel(this);
@@ -101,7 +105,7 @@ export class Evaluator implements Interp {
     this.flows = new Flows(this);
     this.names = new Names(this);
     this.assignments = new Assignments(this);
-    this.dicts = new Dicts(this.shared.journal, this.assignments.fieldsOwner);
+    this.dicts = new Dicts(this.shared.journal, this.assignments.fieldsOwner, () => this.shared.effects++);
     this.grads = new RequiresGrad(this.shared);
     this.checks = new ShapeChecks((f) => {
       if (this.quiet === 0) this.hooks.report(f);
@@ -133,8 +137,11 @@ export class Evaluator implements Interp {
     return this.model.fragments[fragment].scopes[scope];
   }
 
-  /** Runs the module body once, statement by statement; a budget overrun leaves the rest unknown. */
-  runModule(): void {
+  /**
+   * Runs the module body once, statement by statement; a budget overrun leaves the rest unknown. With
+   * `replays`, a statement that only bound plain values in the last version binds them again.
+   */
+  runModule(replays?: StatementReplays): void {
     if (this.ran) return;
     this.ran = true;
     const names = moduleNames(this.model);
@@ -144,10 +151,19 @@ export class Evaluator implements Interp {
       // This statement's imports and definitions are names[first] to names[next - 1].
       const first = next;
       while (next < names.length && names[next].fragment === fi) next++;
-      // A statement that only defines binds its definitions' names, in order: its body, which a statement
-      // moved by an edit shifts when first read, is not needed for that.
-      if (fragment.code) this.guard(() => this.runner.body(fragment.body, this.moduleFrame));
-      else for (let k = first; k < next; k++) this.define((names[k] as Definition).scope, this.moduleFrame);
+      if (fragment.code) {
+        const work = () => this.runner.body(fragment.body, this.moduleFrame);
+        if (replays) replays.run(fi, fragment, work);
+        else this.guard(work);
+      } else {
+        // A statement that only defines binds its definitions' names, in order, where a lookup would not
+        // find the same among the file's definitions: its body, which a statement moved by an edit shifts
+        // when first read, is not needed for that.
+        for (let k = first; k < next; k++) {
+          const { def, scope } = names[k] as Definition;
+          if (this.names.mustBind(def.name)) this.define(scope, this.moduleFrame);
+        }
+      }
       // Python runs a class body where the class is defined: what a body that does more than define methods
       // builds belongs to the module's run, not to whichever run first asks for an attribute (which a later
       // version may replay instead of running). A body of definitions alone adds nothing: it runs when asked.

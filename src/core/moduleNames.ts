@@ -24,16 +24,18 @@ export function moduleNames(model: SourceModel): readonly ModuleName[] {
     const found: ModuleName[] = [];
     model.fragments.forEach((fragment, fi) => {
       for (const binding of fragment.imports) found.push({ fragment: fi, import: binding });
-      fragment.scopes.forEach((def, si) => {
-        if (def.parent === -1) found.push({ fragment: fi, scope: si, def });
-      });
+      for (const si of fragment.defs) found.push({ fragment: fi, scope: si, def: fragment.scopes[si] });
     });
     NAMES.set(model, (names = found));
   }
   return names;
 }
 
+const DEFINITIONS = { class: new WeakMap<SourceModel, readonly Definition[]>(), function: new WeakMap<SourceModel, readonly Definition[]>() };
+
 /** The module-level classes or functions of the file, in order. */
-export function definitions(model: SourceModel, kind: Scope['kind']): Definition[] {
-  return moduleNames(model).filter((n): n is Definition => 'def' in n && n.def.kind === kind);
+export function definitions(model: SourceModel, kind: Scope['kind']): readonly Definition[] {
+  let found = DEFINITIONS[kind].get(model);
+  if (!found) DEFINITIONS[kind].set(model, (found = moduleNames(model).filter((n): n is Definition => 'def' in n && n.def.kind === kind)));
+  return found;
 }

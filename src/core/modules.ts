@@ -9,6 +9,8 @@ import { Poly } from './symbolic';
 export interface ParamRef {
   readonly id: number;
   readonly shape: readonly Poly[];
+  /** Its element count, the product of its shape: a model's total is walked several times over. */
+  readonly numel: Poly;
 }
 
 export interface ModuleTree {
@@ -29,7 +31,7 @@ export interface ModuleTree {
 let nextId = 1;
 
 export function param(shape: readonly Poly[]): ParamRef {
-  return { id: nextId++, shape };
+  return { id: nextId++, shape, numel: shape.reduce((a, d) => a.mul(d), Poly.ONE) };
 }
 
 export function emptyModule(kind: string): ModuleTree {
@@ -96,7 +98,7 @@ export function totalOf(m: ModuleTree): Poly {
     if (visited.has(n)) return;
     visited.add(n);
     const here = n.repeat ? times.mul(n.repeat) : times;
-    for (const p of n.params.values()) if (!seen.has(p.id)) seen.set(p.id, here.mul(p.shape.reduce((a, d) => a.mul(d), Poly.ONE)));
+    for (const p of n.params.values()) if (!seen.has(p.id)) seen.set(p.id, here === Poly.ONE ? p.numel : here.mul(p.numel));
     for (const c of n.children.values()) visit(c, here);
   };
   visit(m, Poly.ONE);
@@ -173,14 +175,15 @@ function tiedParams(m: ModuleTree): [string, string][] {
   return tied;
 }
 
-function largestStack(m: ModuleTree): { count: Poly; kind: string; size: Poly } | undefined {
+function largestStack(m: ModuleTree, totalOf: (n: ModuleTree) => Poly): { count: Poly; kind: string; size: Poly } | undefined {
   let best: { count: Poly; kind: string; size: Poly } | undefined;
   const visited = new Set<ModuleTree>();
   const visit = (n: ModuleTree) => {
     if (visited.has(n)) return;
     visited.add(n);
     if (n.repeat) {
-      const size = totalOf({ ...n, repeat: undefined }).mul(n.repeat);
+      // Every copy holds the same tensors: the node's own total counts each of them `repeat` times.
+      const size = totalOf(n);
       const c = size.constant;
       if (!best || (c !== undefined && best.size.constant !== undefined && c > best.size.constant)) best = { count: n.repeat, kind: n.kind, size };
     }
@@ -193,11 +196,18 @@ function largestStack(m: ModuleTree): { count: Poly; kind: string; size: Poly } 
 export function summarize(m: ModuleTree): ModuleSummary {
   const reason = unknownIn(m);
   const total = totalOf(m);
+  // A child that is also the largest stack is walked once.
+  const totals = new Map<ModuleTree, Poly>();
+  const partTotal = (n: ModuleTree) => {
+    let t = totals.get(n);
+    if (!t) totals.set(n, (t = totalOf(n)));
+    return t;
+  };
   const children: ChildSummary[] = [
-    ...[...m.params].map(([name, p]) => ({ name, kind: 'Parameter', params: p.shape.reduce((a, d) => a.mul(d), Poly.ONE) })),
-    ...[...m.children].map(([name, c]) => ({ name, kind: c.kind, params: totalOf(c), repeat: c.repeat })),
+    ...[...m.params].map(([name, p]) => ({ name, kind: 'Parameter', params: p.numel })),
+    ...[...m.children].map(([name, c]) => ({ name, kind: c.kind, params: partTotal(c), repeat: c.repeat })),
   ];
-  const stack = largestStack(m);
+  const stack = largestStack(m, partTotal);
   return {
     params: reason === undefined ? total : undefined,
     reason: reason ?? (total.isConstant ? undefined : `the total depends on ${total.symbols.join(', ')}`),

@@ -9,7 +9,7 @@ import type { Evaluator } from './evaluate';
 import { newReads } from './interp/hooks';
 import { valueKey } from './interp/valueKey';
 import type { ModuleSummary } from './modules';
-import type { ImportResolver, SourceModel } from './source';
+import { fragmentIndexAt, type ImportResolver, type SourceModel } from './source';
 
 export class Replays {
   private readonly keep: AnalysisCache | undefined;
@@ -19,9 +19,10 @@ export class Replays {
   /** The runs this version asked for, replayed or run. */
   private readonly asked = new Set<string>();
   private readonly keys = new Map<string, string | undefined>();
+  private readonly origins = new Map<string, number>();
 
   constructor(
-    model: SourceModel,
+    private readonly model: SourceModel,
     cache: AnalysisCache | undefined,
     private readonly evaluator: Evaluator,
     private readonly out: Collected,
@@ -31,7 +32,7 @@ export class Replays {
     // Module code runs again in every version: a change to it (not only to definitions) replays nothing.
     const moduleCode = model.fragments.filter((f) => f.code).map((f) => f.id).join(',');
     if (this.keep && this.keep.moduleCode !== moduleCode) {
-      this.keep.clear();
+      this.keep.forgetBuilds();
       this.keep.moduleCode = moduleCode;
     }
     this.ids = new Set(evaluator.names.fragmentIds);
@@ -57,7 +58,7 @@ export class Replays {
     evaluator.reads = reads;
     let outputs: BuildOutputs;
     try {
-      outputs = this.out.recorded(work, () => [...reached]);
+      outputs = this.out.recorded(work, () => this.sitesAmong(reached));
     } finally {
       evaluator.reads = undefined;
       evaluator.reachedByRun = undefined;
@@ -88,6 +89,19 @@ export class Replays {
     for (const key of this.keep.builds.keys()) if (!this.asked.has(key)) this.keep.builds.delete(key);
   }
 
+  /** Of the calls a run reached, the ones runUnreached asks about: a run reaches thousands of others, replayed on every key. */
+  private sitesAmong(reached: ReadonlySet<number>): number[] {
+    const { fragments } = this.model;
+    return [...reached].filter((at) => fragments[fragmentIndexAt(fragments, at)]?.calls.some((c) => c.scope >= 0 && c.span.start === at));
+  }
+
+  /** The statement binding module name `name` in this version, looked up once per name, not once per run that read it. */
+  private originOf(name: string): number {
+    let id = this.origins.get(name);
+    if (id === undefined) this.origins.set(name, (id = this.evaluator.names.originOf(name)));
+    return id;
+  }
+
   /** The key of module variable `name` in this version, worked out once: thousands of runs read the same few. */
   private keyOf(name: string): string | undefined {
     if (this.keys.has(name)) return this.keys.get(name);
@@ -99,7 +113,7 @@ export class Replays {
 
   private valid(c: CachedBuild): boolean {
     for (const id of c.reads.fragments) if (!this.ids.has(id)) return false;
-    for (const [name, id] of c.reads.names) if (this.evaluator.names.originOf(name) !== id) return false;
+    for (const [name, id] of c.reads.names) if (this.originOf(name) !== id) return false;
     for (const [name, key] of c.reads.values) if (key === undefined || this.keyOf(name) !== key) return false;
     for (const [module, file] of c.reads.files) if (this.resolver?.resolve(module) !== file) return false;
     return true;

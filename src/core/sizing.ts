@@ -65,7 +65,7 @@ export function sizing(root: ModuleTree, facts: NodeFacts, activations: Activati
     if (visited.has(node)) return;
     visited.add(node);
     const here = node.repeat ? times.mul(node.repeat) : times;
-    if (EMBEDDINGS.has(node.kind)) for (const p of node.params.values()) if (!embeddings.has(p.id)) embeddings.set(p.id, here.mul(size(p)));
+    if (EMBEDDINGS.has(node.kind)) for (const p of node.params.values()) if (!embeddings.has(p.id)) embeddings.set(p.id, here.mul(p.numel));
     const found = facts.attention(node);
     if (found === 'unknown') {
       layers = layers.add(here);
@@ -97,10 +97,6 @@ export function sizing(root: ModuleTree, facts: NodeFacts, activations: Activati
   };
 }
 
-function size(p: ParamRef): Poly {
-  return p.shape.reduce((a, d) => a.mul(d), Poly.ONE);
-}
-
 /** Every distinct parameter once, as trainable or frozen; neither when one's flag is not known. */
 function trainableOf(root: ModuleTree, grad: GradOf): { trainable?: Poly; frozen?: Poly } {
   let trainable = Poly.ZERO;
@@ -117,8 +113,8 @@ function trainableOf(root: ModuleTree, grad: GradOf): { trainable?: Poly; frozen
       seen.add(p.id);
       const state = grad(p);
       if (state === 'unknown') known = false;
-      else if (state === 'frozen') frozen = frozen.add(here.mul(size(p)));
-      else trainable = trainable.add(here.mul(size(p)));
+      else if (state === 'frozen') frozen = frozen.add(here.mul(p.numel));
+      else trainable = trainable.add(here.mul(p.numel));
     }
     for (const c of n.children.values()) visit(c, here);
   };

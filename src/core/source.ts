@@ -111,6 +111,8 @@ export interface Fragment {
   readonly body: readonly Stmt[];
   /** It imports, or does more than define functions and classes: code that runs at module level. */
   readonly code: boolean;
+  /** The indices of its module-level scopes (the classes and functions it defines), in order. */
+  readonly defs: readonly number[];
 }
 
 export interface SourceModel {

@@ -81,16 +81,15 @@ export class DocumentAnalyzer {
   private kept(old: Tree, tree: Tree, text: string, move: Movement, top: TopLevel): (Fragment | undefined)[] {
     const { start, oldEnd, newEnd, delta, lineDelta } = move;
     const changed = tree.getChangedRanges(old);
-    /** Old fragments clear of the edit, by their start in the new text. */
-    const clear = new Map<number, number>();
-    this.fragments.forEach((f, i) => {
-      if (f.span.end < start) clear.set(f.span.start, i);
-      else if (f.span.start > oldEnd) clear.set(f.span.start + delta, i);
-    });
+    const olds = this.fragments;
+    /** An old fragment clear of the edit: its start in the new text (increasing with its index); else -1. */
+    const startOf = (f: Fragment) => (f.span.end < start ? f.span.start : f.span.start > oldEnd ? f.span.start + delta : -1);
+    // Both lists are in document order: one pass pairs them, without an index of a thousand statements per key.
+    let i = 0;
     return top.starts.map((startIndex, n) => {
       const endIndex = top.ends[n];
-      const i = clear.get(startIndex);
-      const f = i === undefined ? undefined : this.fragments[i];
+      while (i < olds.length && startOf(olds[i]) < startIndex) i++;
+      const f = i < olds.length && startOf(olds[i]) === startIndex ? olds[i] : undefined;
       const after = startIndex > newEnd;
       const same =
         f !== undefined &&

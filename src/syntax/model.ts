@@ -18,7 +18,7 @@ import { typescriptExpr } from './typescriptExpr';
 interface Adapter {
   declaredNames(statement: Node, source: string): string[];
   /** The lowered statement, and for Python the copy of its subtree that its expressions come from. */
-  fragment(node: Node, source: string, candidates: ReadonlySet<string>, lines: LineIndex): { fragment: Omit<Fragment, 'id' | 'code'>; syn?: Syn };
+  fragment(node: Node, source: string, candidates: ReadonlySet<string>, lines: LineIndex): { fragment: Omit<Fragment, 'id' | 'code' | 'defs'>; syn?: Syn };
   expr(node: Node, source: string, lines: LineIndex): Expr;
   exprOf?(node: Syn, source: string, lines: LineIndex, delta: number): Expr;
 }
@@ -57,7 +57,8 @@ const KEPT = new WeakMap<Fragment, Kept>();
 
 export function extractFragment(language: Language, node: Node, source: string, candidates: ReadonlySet<string>, lines: LineIndex, declared: readonly string[]): Fragment {
   const { fragment, syn } = ADAPTERS[language].fragment(node, source, candidates, lines);
-  const f = { ...fragment, id: nextFragmentId++, code: fragment.imports.length > 0 || runsCode(fragment.body) };
+  const defs = fragment.scopes.flatMap((s, i) => (s.parent === -1 ? [i] : []));
+  const f = { ...fragment, id: nextFragmentId++, code: fragment.imports.length > 0 || runsCode(fragment.body), defs };
   KEPT.set(f, { syn, declared });
   return f;
 }

@@ -293,7 +293,7 @@ function copyOf(statement: Node, source: string): Syn {
 }
 
 /** One top-level statement, lowered, with the copy of its subtree that its expressions are converted from. */
-export function pythonFragment(node: Node, source: string, candidates: ReadonlySet<string>, lines: LineIndex): { fragment: Omit<Fragment, 'id' | 'code'>; syn: Syn } {
+export function pythonFragment(node: Node, source: string, candidates: ReadonlySet<string>, lines: LineIndex): { fragment: Omit<Fragment, 'id' | 'code' | 'defs'>; syn: Syn } {
   const syn = copyOf(node, source);
   const builder = new FragmentBuilder(source, candidates, lines);
   const body = builder.statement(syn, -1);

@@ -33,6 +33,7 @@ class MovedFragment implements Fragment {
   readonly scopes: readonly Scope[];
   readonly calls: Fragment['calls'];
   readonly code: boolean;
+  readonly defs: readonly number[];
   private readonly shift: Shifters;
   private moved?: readonly Stmt[];
 
@@ -47,6 +48,7 @@ class MovedFragment implements Fragment {
     this.span = span(base.span);
     this.imports = base.imports;
     this.code = base.code;
+    this.defs = base.defs;
     this.scopes = base.scopes.map((s) => new MovedScope(s, shift));
     this.calls = base.calls.map((c) => ({ scope: c.scope, call: ref(c.call), span: span(c.span) }));
   }

@@ -297,7 +297,7 @@ function isStatement(node: Node): boolean {
   return node.type.endsWith('_statement') || node.type.endsWith('_declaration');
 }
 
-export function typescriptFragment(node: Node, source: string, candidates: readonly string[]): Omit<Fragment, 'id' | 'code'> {
+export function typescriptFragment(node: Node, source: string, candidates: readonly string[]): Omit<Fragment, 'id' | 'code' | 'defs'> {
   const builder = new FragmentBuilder(source, candidates);
   const body = builder.statement(node, -1);
   return { span: spanOf(node), imports: builder.imports, scopes: builder.scopes, calls: builder.calls, body };

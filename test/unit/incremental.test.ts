@@ -180,6 +180,24 @@ suite('incremental analysis', () => {
     analyzer.dispose();
   });
 
+  test('module constants bound again from the last version are as they stood before later statements changed them', async () => {
+    // `cfg` is bound again from the last version while the class is typed in; a copy of it as its statement
+    // left it, not the dict the next statement changed.
+    const text = ['import torch.nn as nn', 'cfg = dict(d=4)', 'A = cfg["d"]', 'cfg["d"] = 8', 'class M(nn.Module):', '    def __init__(self):', '        super().__init__()', '        self.a = nn.Linear(A, 2)', '        self.b = nn.Linear(cfg["d"], 2)', '        self.c = nn.Linear(3, 3)', ''].join('\n');
+    const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');
+    analyzer.update(text);
+    let current = text;
+    let incremental: Analysis | undefined;
+    for (const digit of ['4', '5', '6']) {
+      const at = current.indexOf('(3, ') + 4;
+      current = `${current.slice(0, at)}${digit}${current.slice(at + 1)}`;
+      incremental = analyzer.update(current, [{ rangeOffset: at, rangeLength: 1, text: digit }]);
+    }
+    assert.strictEqual(incremental?.modules[0].summary.params?.constant, 10n + 18n + 3n * 6n + 6n);
+    assert.deepStrictEqual(summary(incremental), summary(await analyzeText(current)));
+    analyzer.dispose();
+  });
+
   test('a class shadowed by one defined further down is read again', async () => {
     const text = ['import torch.nn as nn', 'class P(nn.Module):', '    def __init__(self):', '        super().__init__()', '        self.fc = nn.Linear(2, 2)', 'class M(nn.Module):', '    def __init__(self):', '        super().__init__()', '        self.p = P()', 'class Q(nn.Module):', '    def __init__(self):', '        super().__init__()', '        self.fc = nn.Linear(4, 4)', ''].join('\n');
     const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');

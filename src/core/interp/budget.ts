@@ -52,6 +52,11 @@ export class Budget {
     if (this.entry > LIMITS.entrySteps) throw new BudgetExceeded('steps for one model');
   }
 
+  /** Steps a statement took in the last version, replayed instead of run: the file's allowance is spent alike. */
+  charge(steps: number): void {
+    this.steps += steps;
+  }
+
   get spent(): number {
     return this.steps;
   }

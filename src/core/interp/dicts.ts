@@ -16,6 +16,8 @@ export class Dicts {
   constructor(
     private readonly journal: Journal,
     private readonly owner: Owner,
+    /** Told when a dict becomes tainted: a change no journal holds. */
+    private readonly changed: () => void,
   ) {}
 
   /** Whether a call the interpreter does not follow may have changed the dict. */
@@ -62,6 +64,7 @@ export class Dicts {
         break;
     }
     this.tainted.add(fields);
+    this.changed();
     return UNKNOWN;
   }
 }

@@ -79,6 +79,8 @@ export interface Shared {
   readonly grad: Map<string, GradState>;
   /** Set while one forward() is followed for the tensors autograd keeps: every tensor operation is reported to it. */
   tape?: TorchTape;
+  /** How many times a run reported something or changed a dict it did not make: a statement that did neither only bound names. */
+  effects: number;
 }
 
 export type GradState = 'trainable' | 'frozen' | 'unknown';
@@ -109,6 +111,21 @@ export function addReads(into: Reads, from: Reads): void {
 }
 
 export function newShared(): Shared {
-  return { budget: new Budget(), journal: new Journal(), imported: new Map(), contexts: [], repeatDepths: [], sites: [], unsure: 0, building: 0, paramsAsNames: undefined, grad: new Map() };
+  return { budget: new Budget(), journal: new Journal(), imported: new Map(), contexts: [], repeatDepths: [], sites: [], unsure: 0, building: 0, paramsAsNames: undefined, grad: new Map(), effects: 0 };
 }
 
+
+/** `hooks`, counting each report into `shared.effects` (how many layers were recorded is a question, not a report). */
+export function countingHooks(hooks: Hooks, shared: Shared): Hooks {
+  const counted: Record<string, unknown> = {};
+  for (const [name, hook] of Object.entries(hooks) as [string, (...args: unknown[]) => unknown][]) {
+    counted[name] =
+      name === 'recorded'
+        ? hook
+        : (...args: unknown[]) => {
+            shared.effects++;
+            return hook.apply(hooks, args);
+          };
+  }
+  return counted as unknown as Hooks;
+}

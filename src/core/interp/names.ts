@@ -21,6 +21,8 @@ interface Global {
 
 export class Names {
   private globals: Map<string, Global> | undefined;
+  /** Module names imported or defined more than once (`from x import A` and `class A`, two `def f`). */
+  private readonly repeated = new Set<string>();
   private ids: number[] | undefined;
   /** The fragment (by index) whose module-level statement last bound each module name. */
   private readonly origins = new Map<string, number>();
@@ -102,10 +104,22 @@ export class Names {
     for (const n of moduleNames(this.ev.model)) {
       if ('def' in n) {
         if (!index.has(n.def.name)) index.set(n.def.name, { fragment: n.fragment, def: { fragment: n.fragment, scope: n.scope } });
+        else this.repeated.add(n.def.name);
       } else if (n.import.local === '*') this.stars.push(n.import.module);
       else if (!index.has(n.import.local)) index.set(n.import.local, { fragment: n.fragment, import: n.import });
+      else this.repeated.add(n.import.local);
     }
     return index;
+  }
+
+  /**
+   * Whether the module run must bind definition `name` where it stands: a name nothing bound before and
+   * that is defined once is what a lookup finds among the file's definitions anyway. A frame of the
+   * thousands of classes of a large file would be built again on every key typed.
+   */
+  mustBind(name: string): boolean {
+    this.globals ??= this.indexGlobals();
+    return this.repeated.has(name) || this.ev.moduleFrame.vars.has(name);
   }
 
   /** The value a `def` / `class` statement binds. */

@@ -1,0 +1,146 @@
+/**
+ * Module-level statements that only bind plain values (`D_MODEL = 512`, `cfg = dict(d=D_MODEL)`), replayed
+ * in the next version of the document instead of run: their values are bound again while what they read
+ * is unchanged. Every key typed runs the module body again, and in a large file most of its statements are
+ * such constants, each shifted and converted again after an edit above it before it could run.
+ */
+import type { Evaluator } from '../evaluate';
+import type { Fragment, ImportResolver } from '../source';
+import type { Value } from '../value';
+import { LIMITS } from './budget';
+import { newReads, type Reads } from './hooks';
+import { valueKey } from './valueKey';
+
+/** What a statement did, when that was only binding plain values. */
+export interface StatementRun {
+  readonly reads: Reads;
+  /** Each name it bound, with the value it left (a copy: a later statement may change a dict). */
+  readonly writes: readonly (readonly [string, Value])[];
+  /** The calls it evaluated, by offset from the statement's start. */
+  readonly reached: readonly number[];
+  readonly steps: number;
+}
+
+/** A statement that did more (built a model, changed an object): it runs in every version. */
+export type KeptStatement = StatementRun | 'runs';
+
+export class StatementReplays {
+  /** This version's statements, by id, for the next version. */
+  readonly kept = new Map<number, KeptStatement>();
+  private ids: Set<number> | undefined;
+
+  constructor(
+    private readonly ev: Evaluator,
+    private readonly last: ReadonlyMap<number, KeptStatement>,
+    private readonly resolver: ImportResolver | undefined,
+  ) {}
+
+  /** Runs statement `fi` with `work` as an entry point, or binds what it bound last time. */
+  run(fi: number, fragment: Fragment, work: () => void): void {
+    const last = this.last.get(fragment.id);
+    if (last === 'runs') this.ev.guard(work);
+    else if (last && this.valid(last)) this.apply(fi, fragment, last);
+    else {
+      this.kept.set(fragment.id, this.record(fragment, work));
+      return;
+    }
+    this.kept.set(fragment.id, last);
+  }
+
+  private record(fragment: Fragment, work: () => void): KeptStatement {
+    const { ev } = this;
+    const { shared, moduleFrame } = ev;
+    const reads = newReads();
+    const reached = new Set<number>();
+    const before = { effects: shared.effects, journal: shared.journal.position, steps: shared.budget.spent };
+    const outer = { reads: ev.reads, reached: ev.reachedByRun };
+    let ended = false;
+    ev.reads = reads;
+    ev.reachedByRun = reached;
+    let written: ReadonlyMap<string, Value | undefined>;
+    try {
+      written = moduleFrame.changes(() =>
+        ev.guard(() => {
+          work();
+          ended = true;
+        }),
+      );
+    } finally {
+      ev.reads = outer.reads;
+      ev.reachedByRun = outer.reached;
+    }
+    // Anything besides binding names (a layer built, a module changed, a dict tainted) is not replayed.
+    if (!ended || shared.effects !== before.effects || shared.journal.position !== before.journal) return 'runs';
+    const { start, end } = fragment.span;
+    for (const at of reached) if (at < start || at > end) return 'runs';
+    const writes: [string, Value][] = [];
+    for (const name of written.keys()) {
+      const v = moduleFrame.vars.get(name);
+      if (v === undefined || !plain(ev, v)) return 'runs';
+      writes.push([name, copy(v)]);
+    }
+    return { reads, writes, reached: [...reached].map((at) => at - start), steps: shared.budget.spent - before.steps };
+  }
+
+  private valid(run: StatementRun): boolean {
+    const { ev } = this;
+    if (ev.budget.spent + run.steps > LIMITS.steps) return false;
+    const { reads } = run;
+    this.ids ??= new Set(ev.names.fragmentIds);
+    for (const id of reads.fragments) if (!this.ids.has(id)) return false;
+    for (const [name, id] of reads.names) if (ev.names.originOf(name) !== id) return false;
+    for (const [name, key] of reads.values) {
+      const now = ev.moduleFrame.vars.get(name);
+      if (key === undefined || now === undefined || valueKey(ev, now) !== key) return false;
+    }
+    for (const [module, file] of reads.files) if (this.resolver?.resolve(module) !== file) return false;
+    return true;
+  }
+
+  private apply(fi: number, fragment: Fragment, run: StatementRun): void {
+    const { ev } = this;
+    for (const [name, v] of run.writes) {
+      ev.moduleFrame.set(name, copy(v));
+      ev.names.bound(name, fi);
+    }
+    for (const at of run.reached) ev.reach(fragment.span.start + at);
+    ev.budget.charge(run.steps);
+  }
+}
+
+/** A value no later statement reaches into but through dicts, holding no place in the text and no class of a file. */
+function plain(ev: Evaluator, v: Value): boolean {
+  switch (v.t) {
+    case 'int':
+    case 'float':
+    case 'bool':
+    case 'str':
+    case 'none':
+    case 'sym':
+    case 'ref':
+    case 'range':
+      return true;
+    case 'seq':
+      return v.items.every((item) => plain(ev, item));
+    case 'repeat':
+      return plain(ev, v.item);
+    case 'dict':
+      return !v.cls && !ev.dicts.isTainted(v) && [...v.fields.values()].every((item) => plain(ev, item)) && valueKey(ev, v) !== undefined;
+    default:
+      return false;
+  }
+}
+
+/** A plain value with dicts of its own, as mutable as the ones the statement made. */
+function copy(v: Value): Value {
+  switch (v.t) {
+    case 'seq':
+      return v.items.some((item) => item.t === 'dict' || item.t === 'seq' || item.t === 'repeat') ? { ...v, items: v.items.map(copy) } : v;
+    case 'repeat':
+      return { ...v, item: copy(v.item) };
+    case 'dict':
+      return { ...v, fields: new Map([...v.fields].map(([k, item]) => [k, copy(item)])) };
+    default:
+      return v;
+  }
+}

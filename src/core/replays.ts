@@ -13,7 +13,6 @@ import { fragmentIndexAt, type ImportResolver, type SourceModel } from './source
 
 export class Replays {
   private readonly keep: AnalysisCache | undefined;
-  private readonly ids: ReadonlySet<number>;
   /** The runs replayed in this version, with what they added. */
   readonly replayed = new Map<string, BuildOutputs>();
   /** The runs this version asked for, replayed or run. */
@@ -30,12 +29,11 @@ export class Replays {
   ) {
     this.keep = model.language === 'python' ? cache : undefined;
     // Module code runs again in every version: a change to it (not only to definitions) replays nothing.
-    const moduleCode = model.fragments.filter((f) => f.code).map((f) => f.id).join(',');
+    const moduleCode = this.keep ? model.fragments.filter((f) => f.code).map((f) => f.id).join(',') : '';
     if (this.keep && this.keep.moduleCode !== moduleCode) {
       this.keep.forgetBuilds();
       this.keep.moduleCode = moduleCode;
     }
-    this.ids = new Set(evaluator.names.fragmentIds);
   }
 
   /** What a run added in the last version, added again, when nothing it read has changed since. */
@@ -112,7 +110,8 @@ export class Replays {
   }
 
   private valid(c: CachedBuild): boolean {
-    for (const id of c.reads.fragments) if (!this.ids.has(id)) return false;
+    const ids = this.evaluator.names.fragmentIdSet;
+    for (const id of c.reads.fragments) if (!ids.has(id)) return false;
     for (const [name, id] of c.reads.names) if (this.originOf(name) !== id) return false;
     for (const [name, key] of c.reads.values) if (key === undefined || this.keyOf(name) !== key) return false;
     for (const [module, file] of c.reads.files) if (this.resolver?.resolve(module) !== file) return false;

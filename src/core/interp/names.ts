@@ -24,6 +24,7 @@ export class Names {
   /** Module names imported or defined more than once (`from x import A` and `class A`, two `def f`). */
   private readonly repeated = new Set<string>();
   private ids: number[] | undefined;
+  private idSet: Set<number> | undefined;
   /** The fragment (by index) whose module-level statement last bound each module name. */
   private readonly origins = new Map<string, number>();
   /** The modules whose names `export * from` passes on, and the names being looked up through them now. */
@@ -49,6 +50,11 @@ export class Names {
   /** Each statement's id, by index: read from one array, not from thousands of statements. */
   get fragmentIds(): readonly number[] {
     return (this.ids ??= this.ev.model.fragments.map((f) => f.id));
+  }
+
+  /** The statements' ids, for the runs of the last version that ask whether what they read is still there. */
+  get fragmentIdSet(): ReadonlySet<number> {
+    return (this.idSet ??= new Set(this.fragmentIds));
   }
 
   lookup(name: string, frame: Frame): Value {

@@ -27,7 +27,6 @@ export type KeptStatement = StatementRun | 'runs';
 export class StatementReplays {
   /** This version's statements, by id, for the next version. */
   readonly kept = new Map<number, KeptStatement>();
-  private ids: Set<number> | undefined;
 
   constructor(
     private readonly ev: Evaluator,
@@ -86,8 +85,8 @@ export class StatementReplays {
     const { ev } = this;
     if (ev.budget.spent + run.steps > LIMITS.steps) return false;
     const { reads } = run;
-    this.ids ??= new Set(ev.names.fragmentIds);
-    for (const id of reads.fragments) if (!this.ids.has(id)) return false;
+    const ids = ev.names.fragmentIdSet;
+    for (const id of reads.fragments) if (!ids.has(id)) return false;
     for (const [name, id] of reads.names) if (ev.names.originOf(name) !== id) return false;
     for (const [name, key] of reads.values) {
       const now = ev.moduleFrame.vars.get(name);

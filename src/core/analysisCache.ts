@@ -88,8 +88,8 @@ export class AnalysisCache {
    * same objects (replayed, findings unmoved) shows the same, at its place in this version.
    */
   sites = new Map<number, readonly SiteShown[]>();
-  /** Module-level statements, by id: what each bound, when that was all it did; undefined before the document's first analysis. */
-  statements: ReadonlyMap<number, KeptStatement> | undefined;
+  /** Module-level statements (by id) and class bodies (by `id:scope`): what each bound, when that was all it did; undefined before the document's first analysis. */
+  statements: ReadonlyMap<number | string, KeptStatement> | undefined;
 
   clear(): void {
     this.forgetBuilds();

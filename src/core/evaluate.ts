@@ -170,7 +170,10 @@ export class Evaluator implements Interp {
       if (this.language !== 'python') continue;
       for (let k = first; k < next; k++) {
         const n = names[k];
-        if ('def' in n && n.def.kind === 'class' && n.def.code) this.guard(() => this.classBody(fi, n.scope));
+        if (!('def' in n) || n.def.kind !== 'class' || !n.def.code) continue;
+        const work = () => this.classBody(fi, n.scope);
+        if (replays) replays.classBody(fragment, n.scope, work);
+        else this.guard(work);
       }
     }
   }

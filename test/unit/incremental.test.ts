@@ -198,6 +198,27 @@ suite('incremental analysis', () => {
     analyzer.dispose();
   });
 
+  test('class bodies run where their class is defined keep their layers and constants while another class is typed in', async () => {
+    const text = [
+      'import torch.nn as nn', 'D = 4', 'class M(nn.Module):', '    act = nn.Linear(D, D)', '    width = 3', '    def __init__(self):', '        super().__init__()', '        self.fc = nn.Linear(self.width, 2)',
+      'class P(nn.Module):', '    depth = D + 1', '    def __init__(self):', '        super().__init__()', '        self.fc = nn.Linear(self.depth, 2)',
+      'class N(nn.Module):', '    def __init__(self):', '        super().__init__()', '        self.fc = nn.Linear(3, 3)', '',
+    ].join('\n');
+    const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');
+    analyzer.update(text);
+    let current = text;
+    let incremental: Analysis | undefined;
+    for (const digit of ['4', '5', '6']) {
+      const at = current.indexOf('(3, ') + 4;
+      current = `${current.slice(0, at)}${digit}${current.slice(at + 1)}`;
+      incremental = analyzer.update(current, [{ rangeOffset: at, rangeLength: 1, text: digit }]);
+    }
+    assert.ok(incremental?.layers.some((l) => l.span.startLine === 3 && l.layer.params?.constant === 20n));
+    assert.deepStrictEqual(incremental?.modules.map((m) => m.summary.params?.constant), [8n, 12n, 24n]);
+    assert.deepStrictEqual(summary(incremental), summary(await analyzeText(current)));
+    analyzer.dispose();
+  });
+
   test('a class shadowed by one defined further down is read again', async () => {
     const text = ['import torch.nn as nn', 'class P(nn.Module):', '    def __init__(self):', '        super().__init__()', '        self.fc = nn.Linear(2, 2)', 'class M(nn.Module):', '    def __init__(self):', '        super().__init__()', '        self.p = P()', 'class Q(nn.Module):', '    def __init__(self):', '        super().__init__()', '        self.fc = nn.Linear(4, 4)', ''].join('\n');
     const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');

@@ -25,12 +25,12 @@ export interface StatementRun {
 export type KeptStatement = StatementRun | 'runs';
 
 export class StatementReplays {
-  /** This version's statements, by id, for the next version. */
-  readonly kept = new Map<number, KeptStatement>();
+  /** This version's statements by id, and class bodies by `id:scope`, for the next version. */
+  readonly kept = new Map<number | string, KeptStatement>();
 
   constructor(
     private readonly ev: Evaluator,
-    private readonly last: ReadonlyMap<number, KeptStatement>,
+    private readonly last: ReadonlyMap<number | string, KeptStatement>,
     private readonly resolver: ImportResolver | undefined,
   ) {}
 
@@ -44,6 +44,28 @@ export class StatementReplays {
       return;
     }
     this.kept.set(fragment.id, last);
+  }
+
+  /**
+   * Runs the body of class `scope` where the class is defined, as Python does, unless last time it read
+   * nothing of the module and did nothing but bind its own names (`width = 384`, `n_embd: int = 768`):
+   * then it runs when a build asks for its attributes, which it finds the same whenever it runs.
+   */
+  classBody(fragment: Fragment, scope: number, work: () => void): void {
+    const key = `${fragment.id}:${scope}`;
+    const last = this.last.get(key);
+    if (last && last !== 'runs' && this.valid(last)) {
+      for (const at of last.reached) this.ev.reach(fragment.span.start + at);
+      this.kept.set(key, last);
+      return;
+    }
+    if (last === 'runs') {
+      this.ev.guard(work);
+      this.kept.set(key, last);
+      return;
+    }
+    const run = this.record(fragment, work);
+    this.kept.set(key, run !== 'runs' && readsOnly(run, fragment.id) ? run : 'runs');
   }
 
   private record(fragment: Fragment, work: () => void): KeptStatement {
@@ -105,6 +127,12 @@ export class StatementReplays {
     for (const at of run.reached) ev.reach(fragment.span.start + at);
     ev.budget.charge(run.steps);
   }
+}
+
+/** Whether the run read nothing but statement `id` and bound nothing at module level. */
+function readsOnly(run: StatementRun, id: number): boolean {
+  const { reads } = run;
+  return run.writes.length === 0 && reads.names.size === 0 && reads.values.size === 0 && reads.files.size === 0 && [...reads.fragments].every((f) => f === id);
 }
 
 /** A value no later statement reaches into but through dicts, holding no place in the text and no class of a file. */

@@ -30,8 +30,22 @@ export interface ModuleTree {
 
 let nextId = 1;
 
+class Param implements ParamRef {
+  private size: Poly | undefined;
+
+  constructor(
+    readonly id: number,
+    readonly shape: readonly Poly[],
+  ) {}
+
+  /** Worked out once, when first counted: a model is walked several times over for its totals. */
+  get numel(): Poly {
+    return (this.size ??= this.shape.reduce((a, d) => a.mul(d), Poly.ONE));
+  }
+}
+
 export function param(shape: readonly Poly[]): ParamRef {
-  return { id: nextId++, shape, numel: shape.reduce((a, d) => a.mul(d), Poly.ONE) };
+  return new Param(nextId++, shape);
 }
 
 export function emptyModule(kind: string): ModuleTree {

@@ -114,7 +114,6 @@ export function newShared(): Shared {
   return { budget: new Budget(), journal: new Journal(), imported: new Map(), contexts: [], repeatDepths: [], sites: [], unsure: 0, building: 0, paramsAsNames: undefined, grad: new Map(), effects: 0 };
 }
 
-
 /** `hooks`, counting each report into `shared.effects` (how many layers were recorded is a question, not a report). */
 export function countingHooks(hooks: Hooks, shared: Shared): Hooks {
   const counted: Record<string, unknown> = {};

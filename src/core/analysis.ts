@@ -14,7 +14,7 @@ import { newShared, type Hooks } from './interp/hooks';
 import type { AnalysisCache, SiteRecord, SiteShown } from './analysisCache';
 import { Replays } from './replays';
 import { StatementReplays } from './interp/statementReplays';
-import { definitions } from './moduleNames';
+import { definitions, keepModuleNames, moduleNames } from './moduleNames';
 import { Collected } from './collected';
 import type { Finding, LayerInstance } from './layer';
 import type { Analysis, InstanceResult, LayerResult, ModuleResult } from './results';
@@ -146,6 +146,8 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     }
   };
   const evaluator = new Evaluator(model, hooks, resolver, shared);
+  keepModuleNames(model, evaluator.names.fragmentIds, cache?.names);
+  if (cache) cache.names = { ids: evaluator.names.fragmentIds, names: moduleNames(model) };
   // A document's first analysis records no statement: most files opened are read, not edited. Its first
   // edit records them, for the keys typed after it.
   const statements = cache?.statements && model.language === 'python' ? new StatementReplays(evaluator, cache.statements, resolver) : undefined;
@@ -173,7 +175,8 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     return { value, total };
   };
   const classes: { key: string; result: ModuleResult }[] = [];
-  for (const { fragment: fi, scope: si, def: scope } of definitions(model, 'class')) {
+  for (const { fragment: fi, scope: si } of definitions(model, 'class')) {
+    const scope = model.fragments[fi].scopes[si];
     const key = classKey(model, fi, si);
     const result = (summary: ModuleSummary) => ({ key, result: { name: scope.name, span: scope.nameSpan, extent: scope.extent, summary } });
     const cached = replays.replay(key);

@@ -5,6 +5,7 @@
  */
 import type { Reads } from './interp/hooks';
 import type { KeptStatement } from './interp/statementReplays';
+import type { KeptNames } from './moduleNames';
 import type { Finding, LayerInstance } from './layer';
 import type { ModuleSummary, ModuleTree } from './modules';
 import type { Span } from './expr';
@@ -91,9 +92,13 @@ export class AnalysisCache {
   /** Module-level statements (by id) and class bodies (by `id:scope`): what each bound, when that was all it did; undefined before the document's first analysis. */
   statements: ReadonlyMap<number | string, KeptStatement> | undefined;
 
+  /** The module's imports and definitions in the last version, kept by the next while they stay the same. */
+  names: KeptNames | undefined;
+
   clear(): void {
     this.forgetBuilds();
     this.statements = undefined;
+    this.names = undefined;
   }
 
   /** Drops the builds, which depend on every statement of module code: module code changed. */

@@ -160,8 +160,8 @@ export class Evaluator implements Interp {
         // find the same among the file's definitions: its body, which a statement moved by an edit shifts
         // when first read, is not needed for that.
         for (let k = first; k < next; k++) {
-          const { def, scope } = names[k] as Definition;
-          if (this.names.mustBind(def.name)) this.define(scope, this.moduleFrame);
+          const { name, scope } = names[k] as Definition;
+          if (this.names.mustBind(name)) this.define(scope, this.moduleFrame);
         }
       }
       // Python runs a class body where the class is defined: what a body that does more than define methods
@@ -170,7 +170,7 @@ export class Evaluator implements Interp {
       if (this.language !== 'python') continue;
       for (let k = first; k < next; k++) {
         const n = names[k];
-        if (!('def' in n) || n.def.kind !== 'class' || !n.def.code) continue;
+        if (!('kind' in n) || n.kind !== 'class' || !n.code) continue;
         const work = () => this.classBody(fi, n.scope);
         if (replays) replays.classBody(fragment, n.scope, work);
         else this.guard(work);

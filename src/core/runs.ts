@@ -98,11 +98,11 @@ export function agreed(list: readonly Construction[] | undefined, own?: string):
  * goes through `each`, which may replay it from the last version instead.
  */
 export function runFactories(evaluator: Evaluator, model: SourceModel, each: (key: string, run: () => void) => void): void {
-  for (const { fragment: fi, scope: si, def: scope } of definitions(model, 'function')) {
-    if (evaluator.budget.exhausted || !scope.params.every((p) => p.default || p.variadic)) continue;
+  for (const { fragment: fi, scope: si, name } of definitions(model, 'function')) {
+    if (evaluator.budget.exhausted || !model.fragments[fi].scopes[si].params.every((p) => p.default || p.variadic)) continue;
     each(`factory ${classKey(model, fi, si)}`, () => {
       const fn = evaluator.names.definition(fi, si, undefined);
-      if (fn.t === 'function') evaluator.guard(() => evaluator.inContext(`${scope.name}()`, undefined, () => evaluator.functions.callFunction(fn, [], new Map())));
+      if (fn.t === 'function') evaluator.guard(() => evaluator.inContext(`${name}()`, undefined, () => evaluator.functions.callFunction(fn, [], new Map())));
     });
   }
 }
@@ -117,7 +117,7 @@ export function runConfigured(evaluator: Evaluator, model: SourceModel, each: (k
   const last = model.fragments[model.fragments.length - 1];
   const text = last ? model.text({ start: 0, end: last.span.end }) : '';
   if (!text.includes('config_class') && !annotatesConfig(text)) return contexts;
-  for (const { fragment: fi, scope: si, def: scope } of definitions(model, 'class')) {
+  for (const { fragment: fi, scope: si, name } of definitions(model, 'class')) {
     if (evaluator.budget.exhausted) break;
     const key = classKey(model, fi, si);
     const context = each(`configured ${key}`, () => {
@@ -125,7 +125,7 @@ export function runConfigured(evaluator: Evaluator, model: SourceModel, each: (k
       if (cls.t !== 'class') return undefined;
       const config = evaluator.guard(() => configClass(evaluator, cls));
       if (config?.t !== 'class' || !evaluator.guard(() => evaluator.classes.needsArguments(cls))) return undefined;
-      const label = `${scope.name}(${config.name}())`;
+      const label = `${name}(${config.name}())`;
       const built = evaluator.guard(() => {
         const defaults = (config.owner ?? evaluator).classes.instantiate(config, { positional: [], keywords: new Map() }, undefined);
         return evaluator.classes.instantiate(cls, { positional: [{ value: defaults }], keywords: new Map() }, undefined, label);

@@ -219,6 +219,22 @@ suite('incremental analysis', () => {
     analyzer.dispose();
   });
 
+  test('a class renamed key by key is the class its users name once the name matches', async () => {
+    const text = ['import torch.nn as nn', 'class Blk(nn.Module):', '    def __init__(self):', '        super().__init__()', '        self.fc = nn.Linear(2, 2)', 'class M(nn.Module):', '    def __init__(self):', '        super().__init__()', '        self.b = Block()', ''].join('\n');
+    const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');
+    analyzer.update(text);
+    let current = text;
+    let incremental: Analysis | undefined;
+    for (const [after, key] of [['class Bl', 'o'], ['class Blo', 'c']] as const) {
+      const at = current.indexOf(after) + after.length;
+      current = `${current.slice(0, at)}${key}${current.slice(at)}`;
+      incremental = analyzer.update(current, [{ rangeOffset: at, rangeLength: 0, text: key }]);
+      assert.deepStrictEqual(summary(incremental), summary(await analyzeText(current)));
+    }
+    assert.strictEqual(incremental?.modules.find((m) => m.name === 'M')?.summary.params?.constant, 6n);
+    analyzer.dispose();
+  });
+
   test('a class shadowed by one defined further down is read again', async () => {
     const text = ['import torch.nn as nn', 'class P(nn.Module):', '    def __init__(self):', '        super().__init__()', '        self.fc = nn.Linear(2, 2)', 'class M(nn.Module):', '    def __init__(self):', '        super().__init__()', '        self.p = P()', 'class Q(nn.Module):', '    def __init__(self):', '        super().__init__()', '        self.fc = nn.Linear(4, 4)', ''].join('\n');
     const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');

@@ -5,7 +5,7 @@
  */
 import type { Evaluator } from '../evaluate';
 import { canonicalPath } from '../imports';
-import { moduleNames } from '../moduleNames';
+import { moduleNames, type ModuleName } from '../moduleNames';
 import type { ImportBinding } from '../source';
 import type { Value } from '../value';
 import { BUILTIN_NAMES } from './builtins';
@@ -19,16 +19,24 @@ interface Global {
   readonly def?: { readonly fragment: number; readonly scope: number };
 }
 
-export class Names {
-  private globals: Map<string, Global> | undefined;
+/** A file's module names by name, kept with the list they were read from (the next version may keep it). */
+interface Index {
+  readonly globals: Map<string, Global>;
   /** Module names imported or defined more than once (`from x import A` and `class A`, two `def f`). */
-  private readonly repeated = new Set<string>();
+  readonly repeated: Set<string>;
+  /** The modules whose names `export * from` passes on. */
+  readonly stars: string[];
+}
+
+const INDEXES = new WeakMap<readonly ModuleName[], Index>();
+
+export class Names {
+  private index: Index | undefined;
   private ids: number[] | undefined;
   private idSet: Set<number> | undefined;
   /** The fragment (by index) whose module-level statement last bound each module name. */
   private readonly origins = new Map<string, number>();
-  /** The modules whose names `export * from` passes on, and the names being looked up through them now. */
-  private readonly stars: string[] = [];
+  /** The names being looked up through `export * from` now. */
   private readonly passing = new Set<string>();
 
   constructor(private readonly ev: Evaluator) {}
@@ -42,8 +50,7 @@ export class Names {
   originOf(name: string): number {
     const fi = this.origins.get(name);
     if (fi !== undefined) return this.fragmentIds[fi];
-    this.globals ??= this.indexGlobals();
-    const found = this.globals.get(name);
+    const found = this.indexed().globals.get(name);
     return found ? this.fragmentIds[found.fragment] : 0;
   }
 
@@ -74,8 +81,7 @@ export class Names {
 
   /** A module-level name not bound yet: a class or function (defined further down), an import, a built-in. */
   global(name: string): Value {
-    this.globals ??= this.indexGlobals();
-    const found = this.globals.get(name);
+    const found = this.indexed().globals.get(name);
     this.ev.reads?.names.set(name, found ? this.fragmentIds[found.fragment] : 0);
     if (found?.import) {
       const imp = found.import;
@@ -94,7 +100,7 @@ export class Names {
     if (this.passing.has(name)) return undefined;
     this.passing.add(name);
     try {
-      for (const module of this.stars) {
+      for (const module of this.indexed().stars) {
         const v = this.importedName(module, name);
         if (v) return v;
       }
@@ -104,18 +110,12 @@ export class Names {
     }
   }
 
-  /** The file's imports and top-level definitions by name, the first of each. */
-  private indexGlobals(): Map<string, Global> {
-    const index = new Map<string, Global>();
-    for (const n of moduleNames(this.ev.model)) {
-      if ('def' in n) {
-        if (!index.has(n.def.name)) index.set(n.def.name, { fragment: n.fragment, def: { fragment: n.fragment, scope: n.scope } });
-        else this.repeated.add(n.def.name);
-      } else if (n.import.local === '*') this.stars.push(n.import.module);
-      else if (!index.has(n.import.local)) index.set(n.import.local, { fragment: n.fragment, import: n.import });
-      else this.repeated.add(n.import.local);
-    }
-    return index;
+  private indexed(): Index {
+    if (this.index) return this.index;
+    const names = moduleNames(this.ev.model);
+    let index = INDEXES.get(names);
+    if (!index) INDEXES.set(names, (index = indexGlobals(names)));
+    return (this.index = index);
   }
 
   /**
@@ -124,8 +124,7 @@ export class Names {
    * thousands of classes of a large file would be built again on every key typed.
    */
   mustBind(name: string): boolean {
-    this.globals ??= this.indexGlobals();
-    return this.repeated.has(name) || this.ev.moduleFrame.vars.has(name);
+    return this.indexed().repeated.has(name) || this.ev.moduleFrame.vars.has(name);
   }
 
   /** The value a `def` / `class` statement binds. */
@@ -148,4 +147,19 @@ export class Names {
     const v = other.moduleFrame.vars.get(member) ?? other.names.global(member);
     return v.t === 'sym' ? undefined : v;
   }
+}
+
+/** The file's imports and top-level definitions by name, the first of each. */
+function indexGlobals(names: readonly ModuleName[]): Index {
+  const index: Index = { globals: new Map(), repeated: new Set(), stars: [] };
+  const { globals, repeated } = index;
+  for (const n of names) {
+    if ('kind' in n) {
+      if (!globals.has(n.name)) globals.set(n.name, { fragment: n.fragment, def: { fragment: n.fragment, scope: n.scope } });
+      else repeated.add(n.name);
+    } else if (n.import.local === '*') index.stars.push(n.import.module);
+    else if (!globals.has(n.import.local)) globals.set(n.import.local, { fragment: n.fragment, import: n.import });
+    else repeated.add(n.import.local);
+  }
+  return index;
 }

@@ -4,6 +4,7 @@
  * is a new object and a statement unchanged in itself (`X = width()`) may bind another value.
  */
 import type { Evaluator } from '../evaluate';
+import type { Poly } from '../symbolic';
 import type { Value } from '../value';
 
 /** Keys longer than this are not kept: such a read counts as changed. */
@@ -14,6 +15,8 @@ const MAX_KEY = 4096;
  * content is not known): a run that read such a value is run again in the next version.
  */
 export function valueKey(ev: Evaluator, v: Value): string | undefined {
+  // Most module constants are numbers: their key is made without walking.
+  if (v.t === 'int') return intKey(v.p);
   const parts: string[] = [];
   let size = 0;
   const add = (s: string) => {
@@ -25,7 +28,7 @@ export function valueKey(ev: Evaluator, v: Value): string | undefined {
     if (depth > 16) return false;
     switch (x.t) {
       case 'int':
-        return add(x.p.constant !== undefined ? `i${x.p.constant}` : `p${x.p.toString()}`);
+        return add(intKey(x.p));
       case 'float':
         return x.v !== undefined && add(`f${x.v}`);
       case 'bool':
@@ -62,4 +65,8 @@ export function valueKey(ev: Evaluator, v: Value): string | undefined {
     }
   };
   return walk(v, 0) ? parts.join(',') : undefined;
+}
+
+function intKey(p: Poly): string {
+  return p.constant !== undefined ? `i${p.constant}` : `p${p.toString()}`;
 }

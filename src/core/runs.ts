@@ -85,7 +85,6 @@ function shared(builds: readonly LayerInstance[]): LayerInstance {
 export function agreed(list: readonly Construction[] | undefined, own?: string): ModuleResult['built'] {
   const builds = list?.map((b) => ({ context: b.context, summary: b.summary ?? summarize(b.tree!) }));
   const configured = own === undefined ? undefined : builds?.find((b) => b.context === own);
-  if (process.env.DBG && own) console.log("agreed", own, builds?.map((b) => `${b.context}=${b.summary.params} ${b.summary.reason ?? ""}`));
   if (configured) return configured.summary.params?.isConstant ? configured : undefined;
   const first = builds?.[0];
   if (!first?.summary.params?.isConstant || !builds!.every((b) => b.summary.params?.isConstant && b.summary.params.equals(first.summary.params!))) return undefined;

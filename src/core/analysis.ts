@@ -264,7 +264,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       const last = before?.[index];
       const same = last !== undefined && last.records.length === list.length && last.records.every((r, i) => r === list[i]);
       const result = !same ? siteResult(site.span, list, lexicalContexts(fragment, site.scope)) : last.result.span === site.span ? last.result : { ...last.result, span: site.span };
-      (shown ??= [])[index] = { records: list, result };
+      (shown ??= [])[index] = last && result === last.result ? last : { records: list, result };
       layers.push(result);
       if (result.findings.length) findings.push(...result.findings);
     }

@@ -9,7 +9,8 @@ import { AnalysisCache } from '../core/analysisCache';
 import type { Fragment, ImportResolver, Language } from '../core/source';
 import type { Edit, Grammars, Tree } from './parser';
 import { LineIndex } from './lineIndex';
-import { candidateNames, declaredBy, declaredNames, extractFragment, sourceModel } from './model';
+import { declaredBy, declaredNames, extractFragment, sourceModel } from './model';
+import { Candidates } from './candidates';
 import { TopLevel } from './topLevel';
 import { shiftFragment } from './shift';
 
@@ -27,7 +28,7 @@ export class DocumentAnalyzer {
   private fragments: Fragment[] = [];
   /** The class builds of the previous version, replayed where the edit left everything they read alone. */
   private readonly cache = new AnalysisCache();
-  private candidates: ReadonlySet<string> = new Set();
+  private readonly candidates = new Candidates();
 
   constructor(
     private readonly grammars: Grammars,
@@ -48,22 +49,23 @@ export class DocumentAnalyzer {
     }
     const top = new TopLevel(tree);
     const move = change && movement(this.text, text, change);
-    const kept = old && move ? this.kept(old, tree, text, move, top) : undefined;
+    const found = old && move ? this.kept(old, tree, text, move, top) : undefined;
+    const kept = found?.fragments;
     const declared = top.starts.map((_, i) => {
       const f = kept?.[i];
       return f ? declaredBy(f) : declaredNames(this.language, top.node(i), text);
     });
-    const candidates = candidateNames(declared);
     // A name that starts or stops being a class or an import changes which calls are layer sites anywhere.
-    const reuse = kept !== undefined && candidates.size === this.candidates.size && [...candidates].every((c) => this.candidates.has(c));
+    const reuse = found !== undefined && this.candidates.replace(found.removed.map(declaredBy), declared.filter((_, i) => !found.fragments[i]));
+    if (!found) this.candidates.reset(declared);
+    const candidates = this.candidates.set;
     const lines = (this.lines = new LineIndex(text, old && change ? { lines: this.lines, change } : undefined));
-    this.fragments = top.starts.map((_, i) => (reuse && kept[i]) || extractFragment(this.language, top.node(i), text, candidates, lines, declared[i]));
+    this.fragments = top.starts.map((_, i) => (reuse && kept?.[i]) || extractFragment(this.language, top.node(i), text, candidates, lines, declared[i]));
     if (reuse && move) {
       this.cache.moved(move.oldEnd, move.delta, move.lineDelta);
     } else {
       this.cache.clear();
     }
-    this.candidates = candidates;
     old?.delete();
     this.tree = tree;
     this.text = text;
@@ -78,7 +80,7 @@ export class DocumentAnalyzer {
    * after the end of the statement it grows (in whitespace, or past an error node), so that statement was
    * kept as it stood a key earlier and the finished layer never appeared until the file was reopened.
    */
-  private kept(old: Tree, tree: Tree, text: string, move: Movement, top: TopLevel): (Fragment | undefined)[] {
+  private kept(old: Tree, tree: Tree, text: string, move: Movement, top: TopLevel): { fragments: (Fragment | undefined)[]; removed: Fragment[] } {
     const { start, oldEnd, newEnd, delta, lineDelta } = move;
     const changed = tree.getChangedRanges(old);
     const olds = this.fragments;
@@ -86,7 +88,8 @@ export class DocumentAnalyzer {
     const startOf = (f: Fragment) => (f.span.end < start ? f.span.start : f.span.start > oldEnd ? f.span.start + delta : -1);
     // Both lists are in document order: one pass pairs them, without an index of a thousand statements per key.
     let i = 0;
-    return top.starts.map((startIndex, n) => {
+    const matched: boolean[] = [];
+    const fragments = top.starts.map((startIndex, n) => {
       const endIndex = top.ends[n];
       while (i < olds.length && startOf(olds[i]) < startIndex) i++;
       const f = i < olds.length && startOf(olds[i]) === startIndex ? olds[i] : undefined;
@@ -98,8 +101,11 @@ export class DocumentAnalyzer {
         (!after || text.lastIndexOf('\n', startIndex - 1) >= newEnd) &&
         // Outside every changed range the subtree is the old one, error nodes included.
         !changed.some((r) => r.startIndex < endIndex && r.endIndex > startIndex);
-      return same ? (after ? shiftFragment(f, delta, lineDelta) : f) : undefined;
+      if (!same) return undefined;
+      matched[i] = true;
+      return after ? shiftFragment(f, delta, lineDelta) : f;
     });
+    return { fragments, removed: olds.filter((_, k) => !matched[k]) };
   }
 
   dispose(): void {

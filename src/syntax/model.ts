@@ -1,7 +1,6 @@
 /** Tree -> SourceModel for either language, with expressions converted on demand and memoised. */
 import type { Expr } from '../core/expr';
 import { fragmentIndexAt, runsCode, type ExprRef, type Fragment, type Language, type SourceModel } from '../core/source';
-import { CATALOG_NAMES } from '../core/catalog';
 import { ignoredLines } from './ignores';
 import { LineIndex } from './lineIndex';
 import { nodeAt, type Syn } from './syn';
@@ -9,6 +8,7 @@ import type { Tree } from './parser';
 import type { Node } from './nodes';
 import { pythonDeclaredNames, pythonFragment } from './python';
 import { TopLevel } from './topLevel';
+import { candidateNames } from './candidates';
 import { extractedOf } from './shift';
 import { pythonExpr, pythonExprOf } from './pythonExpr';
 import { typescriptFragment } from './typescript';
@@ -35,13 +35,6 @@ const ADAPTERS: Record<Language, Adapter> = {
 /** The names one top-level statement declares (a class, imported names): callees worth looking for. */
 export function declaredNames(language: Language, statement: Node, source: string): readonly string[] {
   return ADAPTERS[language].declaredNames(statement, source);
-}
-
-/** The callee names worth looking for: the catalog's, plus what the file's statements declare. */
-export function candidateNames(declared: Iterable<readonly string[]>): ReadonlySet<string> {
-  const names = new Set(CATALOG_NAMES);
-  for (const list of declared) for (const name of list) names.add(name);
-  return names;
 }
 
 let nextFragmentId = 1;

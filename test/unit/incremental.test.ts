@@ -235,6 +235,19 @@ suite('incremental analysis', () => {
     analyzer.dispose();
   });
 
+  test('a class an edit names makes its calls in statements the edit left alone layer sites', async () => {
+    // `Blk(2, 2)` builds a subclass of nn.Linear: a layer site once `Blk` is a class of the file.
+    const text = ['import torch.nn as nn', 'class Blx(nn.Linear):', '    pass', 'class M(nn.Module):', '    def __init__(self):', '        super().__init__()', '        self.fc = Blk(2, 2)', ''].join('\n');
+    const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');
+    assert.deepStrictEqual(analyzer.update(text)?.layers.length, 0);
+    const at = text.indexOf('Blx') + 2;
+    const next = `${text.slice(0, at)}k${text.slice(at + 1)}`;
+    const incremental = analyzer.update(next, [{ rangeOffset: at, rangeLength: 1, text: 'k' }]);
+    assert.deepStrictEqual(incremental?.layers.map((l) => [l.span.startLine, l.layer.params?.constant]), [[6, 6n]]);
+    assert.deepStrictEqual(summary(incremental), summary(await analyzeText(next)));
+    analyzer.dispose();
+  });
+
   test('a class shadowed by one defined further down is read again', async () => {
     const text = ['import torch.nn as nn', 'class P(nn.Module):', '    def __init__(self):', '        super().__init__()', '        self.fc = nn.Linear(2, 2)', 'class M(nn.Module):', '    def __init__(self):', '        super().__init__()', '        self.p = P()', 'class Q(nn.Module):', '    def __init__(self):', '        super().__init__()', '        self.fc = nn.Linear(4, 4)', ''].join('\n');
     const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');

@@ -22,6 +22,18 @@ function lcg(seed: number): () => number {
   return () => (x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
+/** Types each digit over the one after `(3, ` in `text`, one version each: the last text and its analysis. */
+function retype(analyzer: DocumentAnalyzer, text: string, digits: readonly string[]): { current: string; incremental: Analysis | undefined } {
+  let current = text;
+  let incremental: Analysis | undefined;
+  for (const digit of digits) {
+    const at = current.indexOf('(3, ') + 4;
+    current = `${current.slice(0, at)}${digit}${current.slice(at + 1)}`;
+    incremental = analyzer.update(current, [{ rangeOffset: at, rangeLength: 1, text: digit }]);
+  }
+  return { current, incremental };
+}
+
 const INSERTS = ['\n', '\n\n', ' ', '1', '0', '# note\n', 'x = 3\n', 'D_MODEL = 64\n', '(', ')', 'nn.Linear(4, 4)\n'];
 
 suite('incremental analysis', () => {
@@ -186,13 +198,7 @@ suite('incremental analysis', () => {
     const text = ['import torch.nn as nn', 'cfg = dict(d=4)', 'A = cfg["d"]', 'cfg["d"] = 8', 'class M(nn.Module):', '    def __init__(self):', '        super().__init__()', '        self.a = nn.Linear(A, 2)', '        self.b = nn.Linear(cfg["d"], 2)', '        self.c = nn.Linear(3, 3)', ''].join('\n');
     const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');
     analyzer.update(text);
-    let current = text;
-    let incremental: Analysis | undefined;
-    for (const digit of ['4', '5', '6']) {
-      const at = current.indexOf('(3, ') + 4;
-      current = `${current.slice(0, at)}${digit}${current.slice(at + 1)}`;
-      incremental = analyzer.update(current, [{ rangeOffset: at, rangeLength: 1, text: digit }]);
-    }
+    const { current, incremental } = retype(analyzer, text, ['4', '5', '6']);
     assert.strictEqual(incremental?.modules[0].summary.params?.constant, 10n + 18n + 3n * 6n + 6n);
     assert.deepStrictEqual(summary(incremental), summary(await analyzeText(current)));
     analyzer.dispose();
@@ -206,13 +212,7 @@ suite('incremental analysis', () => {
     ].join('\n');
     const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');
     analyzer.update(text);
-    let current = text;
-    let incremental: Analysis | undefined;
-    for (const digit of ['4', '5', '6']) {
-      const at = current.indexOf('(3, ') + 4;
-      current = `${current.slice(0, at)}${digit}${current.slice(at + 1)}`;
-      incremental = analyzer.update(current, [{ rangeOffset: at, rangeLength: 1, text: digit }]);
-    }
+    const { current, incremental } = retype(analyzer, text, ['4', '5', '6']);
     assert.ok(incremental?.layers.some((l) => l.span.startLine === 3 && l.layer.params?.constant === 20n));
     assert.deepStrictEqual(incremental?.modules.map((m) => m.summary.params?.constant), [8n, 12n, 24n]);
     assert.deepStrictEqual(summary(incremental), summary(await analyzeText(current)));

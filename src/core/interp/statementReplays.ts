@@ -152,7 +152,7 @@ function plain(ev: Evaluator, v: Value): boolean {
     case 'repeat':
       return plain(ev, v.item);
     case 'dict':
-      return !v.cls && !ev.dicts.isTainted(v) && [...v.fields.values()].every((item) => plain(ev, item)) && valueKey(ev, v) !== undefined;
+      return !v.cls && !ev.dicts.isTainted(v) && [...v.fields.values()].every((item) => plain(ev, item));
     default:
       return false;
   }

@@ -19,7 +19,7 @@ import { Collected } from './collected';
 import type { Finding, LayerInstance } from './layer';
 import type { Analysis, InstanceResult, LayerResult, ModuleResult } from './results';
 import { partResults } from './partResults';
-import { agreed, classKey, followParts, lexicalContexts, mayHoldAttention, runConfigured, runFactories, runUnreached, shown, sizeModel, unknownSummary } from './runs';
+import { agreed, classKey, followParts, lexicalContexts, mayHoldAttention, namesConfig, runConfigured, runFactories, runUnreached, shown, sizeModel, unknownSummary } from './runs';
 import type { ImportResolver, SourceModel } from './source';
 import type { DefRef, Shape, Value } from './value';
 
@@ -207,7 +207,9 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   for (const value of built) if (value.t === 'module') followParts(evaluator, value.tree, unseen);
   const hints = out.hints();
   runFactories(evaluator, model, (key, run) => replays.run(key, run));
-  const configured = runConfigured(evaluator, model, (key, run) => replays.valued(key, run));
+  const config = namesConfig(model, cache?.configNames);
+  if (cache) cache.configNames = config.seen;
+  const configured = config.found ? runConfigured(evaluator, model, (key, run) => replays.valued(key, run)) : new Map<string, string>();
   const modules: ModuleResult[] = classes.map(({ key, result }) => {
     const attentions = out.attentions.get(key);
     const attention = attentions ? shown([...attentions.values()], result.summary.params) : undefined;

@@ -94,11 +94,14 @@ export class AnalysisCache {
 
   /** The module's imports and definitions in the last version, kept by the next while they stay the same. */
   names: KeptNames | undefined;
+  /** Whether each statement (by id) names a configuration class, as read in the last version. */
+  configNames: ReadonlyMap<number, boolean> = new Map();
 
   clear(): void {
     this.forgetBuilds();
     this.statements = undefined;
     this.names = undefined;
+    this.configNames = new Map();
   }
 
   /** Drops the builds, which depend on every statement of module code: module code changed. */

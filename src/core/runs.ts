@@ -113,9 +113,6 @@ export function runFactories(evaluator: Evaluator, model: SourceModel, each: (ke
  */
 export function runConfigured(evaluator: Evaluator, model: SourceModel, each: (key: string, run: () => string | undefined) => string | undefined): Map<string, string> {
   const contexts = new Map<string, string>();
-  const last = model.fragments[model.fragments.length - 1];
-  const text = last ? model.text({ start: 0, end: last.span.end }) : '';
-  if (!text.includes('config_class') && !annotatesConfig(text)) return contexts;
   for (const { fragment: fi, scope: si, name } of definitions(model, 'class')) {
     if (evaluator.budget.exhausted) break;
     const key = classKey(model, fi, si);
@@ -135,6 +132,25 @@ export function runConfigured(evaluator: Evaluator, model: SourceModel, each: (k
     if (context) contexts.set(key, context);
   }
   return contexts;
+}
+
+/**
+ * Whether a statement names a configuration class (`config_class = …`, the annotation `config: BertConfig`):
+ * a prefilter for runConfigured. Each statement is read once while it stays the same: `last` holds the last
+ * version's answers by statement id, `seen` this version's.
+ */
+export function namesConfig(model: SourceModel, last: ReadonlyMap<number, boolean> | undefined): { found: boolean; seen: Map<number, boolean> } {
+  const seen = new Map<number, boolean>();
+  const found = model.fragments.some(({ id, span }) => {
+    let names = last?.get(id);
+    if (names === undefined) {
+      const text = model.text(span);
+      names = text.includes('config_class') || annotatesConfig(text);
+    }
+    seen.set(id, names);
+    return names;
+  });
+  return { found, seen };
 }
 
 /**

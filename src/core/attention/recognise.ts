@@ -60,6 +60,9 @@ export function describe(className: string, found: Attention, parts: Parts): Lay
   const embed = built(q.layer).inFeatures ?? Poly.symbol('E');
   const bias = built(q.layer).tensors.some((t) => t.name === 'bias');
   const fused = paths.q === paths.k ? (paths.k === paths.v ? 'Q, K and V from one projection' : 'Q and K from one projection') : paths.k === paths.v ? 'K and V from one projection' : 'separate projections';
+  let settings: readonly (readonly [string, string])[] | undefined;
+  let formula: string | undefined;
+  let noted: string[] | undefined;
   const attention: AttentionShape = {
     embed,
     heads: heads ?? Poly.symbol('h'),
@@ -72,15 +75,18 @@ export function describe(className: string, found: Attention, parts: Parts): Lay
     valueHeadDim,
     output: found.output?.layer.outFeatures ? [found.output.layer.outFeatures] : undefined,
     bias,
-    settings: [
-      ['query input features', dimText(embed)],
-      ['heads', heads ? dimText(heads) : 'not known'],
-      ['head size d_k', headDim ? dimText(headDim) : 'not known'],
-      ...(grouped ? [['key/value heads', dimText(grouped)] as const] : []),
-      ...(cross ? [['keys and values from', `${k.input} (queries from ${q.input})`] as const] : []),
-      ['projections', fused],
-      ['W_Q · W_K · W_V · W_O', [paths.q, paths.k, paths.v, paths.o ?? '—'].join(' · ')],
-    ],
+    // The texts are made when a hover or the panel reads them: attention is recognised on every forward() followed.
+    get settings(): readonly (readonly [string, string])[] {
+      return (settings ??= [
+        ['query input features', dimText(embed)],
+        ['heads', heads ? dimText(heads) : 'not known'],
+        ['head size d_k', headDim ? dimText(headDim) : 'not known'],
+        ...(grouped ? [['key/value heads', dimText(grouped)] as const] : []),
+        ...(cross ? [['keys and values from', `${k.input} (queries from ${q.input})`] as const] : []),
+        ['projections', fused],
+        ['W_Q · W_K · W_V · W_O', [paths.q, paths.k, paths.v, paths.o ?? '—'].join(' · ')],
+      ]);
+    },
   };
   const shape = !heads
     ? 'heads not known'
@@ -93,9 +99,13 @@ export function describe(className: string, found: Attention, parts: Parts): Lay
     framework: q.layer.layer.framework,
     tensors,
     params,
-    formula: params && !params.isConstant ? params.toString() : '',
+    get formula() {
+      return (formula ??= params && !params.isConstant ? params.toString() : '');
+    },
     summary: `${shape}${variant}${cross ? ' · cross' : ''}`,
-    notes: [...notes(paths, fused, heads, headDim, grouped, cross), ...(own.note ? [own.note] : [])],
+    get notes() {
+      return (noted ??= [...notes(paths, fused, heads, headDim, grouped, cross), ...(own.note ? [own.note] : [])]);
+    },
     unknownReason: reason,
     attention,
     inFeatures: embed,

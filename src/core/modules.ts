@@ -207,27 +207,57 @@ function largestStack(m: ModuleTree, totalOf: (n: ModuleTree) => Poly): { count:
   return best;
 }
 
+/**
+ * Every module's total (what totalOf gives it) in one walk, for a tree that holds no module and no parameter
+ * twice, as most do; undefined for one that does, where each total is worked out alone.
+ */
+function treeTotals(m: ModuleTree): Map<ModuleTree, Poly> | undefined {
+  const totals = new Map<ModuleTree, Poly>();
+  const params = new Set<number>();
+  let shared = false;
+  const visit = (n: ModuleTree): Poly => {
+    if (totals.has(n)) {
+      shared = true;
+      return Poly.ZERO;
+    }
+    totals.set(n, Poly.ZERO);
+    let sum = Poly.ZERO;
+    for (const p of n.params.values()) {
+      if (params.has(p.id)) shared = true;
+      params.add(p.id);
+      sum = sum.add(p.numel);
+    }
+    for (const c of n.children.values()) sum = sum.add(visit(c));
+    const total = n.repeat ? sum.mul(n.repeat) : sum;
+    totals.set(n, total);
+    return total;
+  };
+  visit(m);
+  return shared ? undefined : totals;
+}
+
 export function summarize(m: ModuleTree): ModuleSummary {
   const reason = unknownIn(m);
-  const total = totalOf(m);
-  // A child that is also the largest stack is walked once.
-  const totals = new Map<ModuleTree, Poly>();
-  const partTotal = (n: ModuleTree) => {
+  const walked = treeTotals(m);
+  const totals = walked ?? new Map<ModuleTree, Poly>();
+  const totalIn = (n: ModuleTree) => {
     let t = totals.get(n);
     if (!t) totals.set(n, (t = totalOf(n)));
     return t;
   };
+  const total = totalIn(m);
   const children: ChildSummary[] = [
     ...[...m.params].map(([name, p]) => ({ name, kind: 'Parameter', params: p.numel })),
-    ...[...m.children].map(([name, c]) => ({ name, kind: c.kind, params: partTotal(c), repeat: c.repeat })),
+    ...[...m.children].map(([name, c]) => ({ name, kind: c.kind, params: totalIn(c), repeat: c.repeat })),
   ];
-  const stack = largestStack(m, partTotal);
+  const stack = largestStack(m, totalIn);
   return {
     params: reason === undefined ? total : undefined,
     reason: reason ?? (total.isConstant ? undefined : `the total depends on ${total.symbols.join(', ')}`),
     children,
     stack: stack && { count: stack.count, kind: stack.kind },
-    tied: tiedParams(m),
+    // Weights held under two names are a tree holding a parameter twice.
+    tied: walked ? [] : tiedParams(m),
     arrays: outsideArrays(m),
   };
 }

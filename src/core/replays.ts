@@ -6,7 +6,7 @@
 import { placesOf, type AnalysisCache, type BuildOutputs, type CachedBuild } from './analysisCache';
 import type { Collected } from './collected';
 import type { Evaluator } from './evaluate';
-import { newReads } from './interp/hooks';
+import { newReads, readsHold, type ReadsNow } from './interp/hooks';
 import { valueKey } from './interp/valueKey';
 import type { ModuleSummary } from './modules';
 import { fragmentIndexAt, type ImportResolver, type SourceModel } from './source';
@@ -19,6 +19,8 @@ export class Replays {
   private readonly asked = new Set<string>();
   private readonly keys = new Map<string, string | undefined>();
   private readonly origins = new Map<string, number>();
+  /** This version's answers, once the module has run: the names a run reads are bound for good. */
+  private now: ReadsNow | undefined;
 
   constructor(
     private readonly model: SourceModel,
@@ -110,11 +112,7 @@ export class Replays {
   }
 
   private valid(c: CachedBuild): boolean {
-    const ids = this.evaluator.names.fragmentIdSet;
-    for (const id of c.reads.fragments) if (!ids.has(id)) return false;
-    for (const [name, id] of c.reads.names) if (this.originOf(name) !== id) return false;
-    for (const [name, key] of c.reads.values) if (key === undefined || this.keyOf(name) !== key) return false;
-    for (const [module, file] of c.reads.files) if (this.resolver?.resolve(module) !== file) return false;
-    return true;
+    this.now ??= { ids: this.evaluator.names.fragmentIdSet, originOf: (name) => this.originOf(name), keyOf: (name) => this.keyOf(name), file: (module) => this.resolver?.resolve(module) };
+    return readsHold(c.reads, this.now);
   }
 }

@@ -102,6 +102,23 @@ export function newReads(): Reads {
   return { fragments: new Set(), names: new Map(), values: new Map(), files: new Map() };
 }
 
+/** What a version of the document answers about the things a run read. */
+export interface ReadsNow {
+  readonly ids: ReadonlySet<number>;
+  originOf(name: string): number;
+  keyOf(name: string): string | undefined;
+  file(module: string): SourceModel | undefined;
+}
+
+/** Whether what a run read is as it was: each statement still there, each name bound by the same statement, each module variable's value the same, each import the same file. */
+export function readsHold(r: Reads, now: ReadsNow): boolean {
+  for (const id of r.fragments) if (!now.ids.has(id)) return false;
+  for (const [name, id] of r.names) if (now.originOf(name) !== id) return false;
+  for (const [name, key] of r.values) if (key === undefined || now.keyOf(name) !== key) return false;
+  for (const [module, file] of r.files) if (now.file(module) !== file) return false;
+  return true;
+}
+
 /** Adds what one computation read to what the entry point running it reads. */
 export function addReads(into: Reads, from: Reads): void {
   for (const f of from.fragments) into.fragments.add(f);

@@ -8,7 +8,7 @@ import type { Evaluator } from '../evaluate';
 import type { Fragment, ImportResolver } from '../source';
 import type { Value } from '../value';
 import { LIMITS } from './budget';
-import { newReads, type Reads } from './hooks';
+import { newReads, readsHold, type Reads, type ReadsNow } from './hooks';
 import { valueKey } from './valueKey';
 
 /** What a statement did, when that was only binding plain values. */
@@ -27,6 +27,7 @@ export type KeptStatement = StatementRun | 'runs';
 export class StatementReplays {
   /** This version's statements by id, and class bodies by `id:scope`, for the next version. */
   readonly kept = new Map<number | string, KeptStatement>();
+  private now: ReadsNow | undefined;
 
   constructor(
     private readonly ev: Evaluator,
@@ -106,16 +107,17 @@ export class StatementReplays {
   private valid(run: StatementRun): boolean {
     const { ev } = this;
     if (ev.budget.spent + run.steps > LIMITS.steps) return false;
-    const { reads } = run;
-    const ids = ev.names.fragmentIdSet;
-    for (const id of reads.fragments) if (!ids.has(id)) return false;
-    for (const [name, id] of reads.names) if (ev.names.originOf(name) !== id) return false;
-    for (const [name, key] of reads.values) {
-      const now = ev.moduleFrame.vars.get(name);
-      if (key === undefined || now === undefined || valueKey(ev, now) !== key) return false;
-    }
-    for (const [module, file] of reads.files) if (this.resolver?.resolve(module) !== file) return false;
-    return true;
+    // Asked as the module runs: a name's binder and value are the ones bound so far.
+    this.now ??= {
+      ids: ev.names.fragmentIdSet,
+      originOf: (name) => ev.names.originOf(name),
+      keyOf: (name) => {
+        const v = ev.moduleFrame.vars.get(name);
+        return v && valueKey(ev, v);
+      },
+      file: (module) => this.resolver?.resolve(module),
+    };
+    return readsHold(run.reads, this.now);
   }
 
   private apply(fi: number, fragment: Fragment, run: StatementRun): void {

@@ -189,7 +189,7 @@ function tiedParams(m: ModuleTree): [string, string][] {
   return tied;
 }
 
-function largestStack(m: ModuleTree, totalOf: (n: ModuleTree) => Poly): { count: Poly; kind: string; size: Poly } | undefined {
+function largestStack(m: ModuleTree, totalIn: (n: ModuleTree) => Poly): { count: Poly; kind: string; size: Poly } | undefined {
   let best: { count: Poly; kind: string; size: Poly } | undefined;
   const visited = new Set<ModuleTree>();
   const visit = (n: ModuleTree) => {
@@ -197,7 +197,7 @@ function largestStack(m: ModuleTree, totalOf: (n: ModuleTree) => Poly): { count:
     visited.add(n);
     if (n.repeat) {
       // Every copy holds the same tensors: the node's own total counts each of them `repeat` times.
-      const size = totalOf(n);
+      const size = totalIn(n);
       const c = size.constant;
       if (!best || (c !== undefined && best.size.constant !== undefined && c > best.size.constant)) best = { count: n.repeat, kind: n.kind, size };
     }

@@ -95,6 +95,8 @@ export class Poly {
 
   add(other: Poly): Poly {
     if (this.value !== undefined && other.value !== undefined) return new Poly(this.value + other.value, undefined);
+    if (this.value === 0n) return other;
+    if (other.value === 0n) return this;
     return Poly.from([...this.terms, ...other.terms]);
   }
 
@@ -109,6 +111,9 @@ export class Poly {
 
   mul(other: Poly): Poly {
     if (this.value !== undefined && other.value !== undefined) return new Poly(this.value * other.value, undefined);
+    // A size times a constant, the commonest product of a symbolic count: its terms keep their monomials.
+    if (this.value !== undefined) return other.scaled(this.value);
+    if (other.value !== undefined) return this.scaled(other.value);
     const out: [string, Term][] = [];
     for (const a of this.terms.values()) {
       for (const b of other.terms.values()) {
@@ -117,6 +122,14 @@ export class Poly {
       }
     }
     return Poly.from(out);
+  }
+
+  private scaled(c: bigint): Poly {
+    if (c === 1n) return this;
+    if (c === 0n) return Poly.ZERO;
+    const map = new Map<string, Term>();
+    for (const [key, t] of this.terms) map.set(key, { mono: t.mono, coef: t.coef * c });
+    return new Poly(undefined, map);
   }
 
   pow(exponent: number): Poly {

@@ -21,15 +21,16 @@ export class LineIndex {
   }
 
   span(start: number, end: number): Span {
-    const [startLine, startChar] = this.position(start);
-    const [endLine, endChar] = this.position(end);
-    return { start, end, startLine, startChar, endLine, endChar };
+    const startLine = this.line(start);
+    const startChar = start - this.starts![startLine];
+    const endLine = this.line(end);
+    return { start, end, startLine, startChar, endLine, endChar: end - this.starts![endLine] };
   }
 
   /** Where `offset` is, as tree-sitter's edits take it. */
   point(offset: number): { row: number; column: number } {
-    const [row, column] = this.position(offset);
-    return { row, column };
+    const row = this.line(offset);
+    return { row, column: offset - this.starts![row] };
   }
 
   private lineStarts(): Int32Array {
@@ -39,7 +40,8 @@ export class LineIndex {
     return this.starts;
   }
 
-  private position(offset: number): [number, number] {
+  /** The line of `offset`; the line starts are worked out by then. */
+  private line(offset: number): number {
     const starts = this.lineStarts();
     // Conversion reads nearby offsets one after another: try the last line found first.
     let lo = this.last;
@@ -53,7 +55,7 @@ export class LineIndex {
       }
       this.last = lo;
     }
-    return [lo, offset - starts[lo]];
+    return lo;
   }
 }
 

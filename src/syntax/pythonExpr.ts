@@ -51,17 +51,15 @@ class Converter {
 
   /** The expression, or undefined for what the core does not follow. */
   private convert(node: Syn, span: Span): Expr | undefined {
-    const text = () => this.text(node);
-    const sub = (n: Syn | undefined): Expr => (n ? this.expr(n) : { k: 'unknown', text: '', span });
     switch (node.type) {
       case 'integer': {
-        const digits = text().replace(/_/g, '');
+        const digits = this.text(node).replace(/_/g, '');
         // Decimal, 0x, 0o and 0b literals; anything else (`1l` in error-recovered code, `1j`) is not a size.
         if (!/^(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|\d+)$/.test(digits) || digits.length > 1_000) return undefined;
         return { k: 'int', value: BigInt(digits.replace(/^0+(?=\d)/, '')), span };
       }
       case 'float':
-        return /[jJ]$/.test(text()) ? undefined : { k: 'float', value: Number(text().replace(/_/g, '')), span };
+        return /[jJ]$/.test(this.text(node)) ? undefined : { k: 'float', value: Number(this.text(node).replace(/_/g, '')), span };
       case 'true':
         return { k: 'bool', value: true, span };
       case 'false':
@@ -72,22 +70,22 @@ class Converter {
         return this.string(node, span);
       case 'list_splat':
       case 'list_splat_pattern':
-        return { k: 'star', value: sub(namedOf(node)[0]), span };
+        return { k: 'star', value: this.sub(namedOf(node)[0], span), span };
       case 'slice': {
         const [lower, upper, step] = sliceParts(node);
         return { k: 'slice', lower: lower && this.expr(lower), upper: upper && this.expr(upper), step: step && this.expr(step), span };
       }
       case 'identifier':
-        return { k: 'name', id: text(), span };
+        return { k: 'name', id: this.text(node), span };
       case 'attribute': {
         const attr = fieldOf(node, 'attribute');
-        return { k: 'attr', object: sub(fieldOf(node, 'object')), id: attr ? this.text(attr) : '', span };
+        return { k: 'attr', object: this.sub(fieldOf(node, 'object'), span), id: attr ? this.text(attr) : '', span };
       }
       case 'subscript': {
         // `x[:, [-1], :]` holds one subscript field per item: the index is their tuple, as Python builds it.
         const items = fieldsOf(node, 'subscript');
-        const index = items.length > 1 ? { k: 'list' as const, items: items.map(sub), tuple: true, span } : sub(items[0]);
-        return { k: 'index', object: sub(fieldOf(node, 'value')), index, span };
+        const index = items.length > 1 ? { k: 'list' as const, items: items.map((n) => this.sub(n, span)), tuple: true, span } : this.sub(items[0], span);
+        return { k: 'index', object: this.sub(fieldOf(node, 'value'), span), index, span };
       }
       case 'parenthesized_expression': {
         const inner = namedOf(node)[0];
@@ -97,28 +95,28 @@ class Converter {
         const op = this.operator(node);
         if (!BINARY_OPS.has(op)) return undefined;
         const opNode = fieldOf(node, 'operator');
-        return { k: 'binary', op: op as BinaryOp, left: sub(fieldOf(node, 'left')), right: sub(fieldOf(node, 'right')), span, opSpan: opNode && this.spanOf(opNode) };
+        return { k: 'binary', op: op as BinaryOp, left: this.sub(fieldOf(node, 'left'), span), right: this.sub(fieldOf(node, 'right'), span), span, opSpan: opNode && this.spanOf(opNode) };
       }
       case 'unary_operator': {
         const op = this.operator(node);
         if (op !== '-' && op !== '+') return undefined;
-        return { k: 'unary', op, operand: sub(fieldOf(node, 'argument')), span };
+        return { k: 'unary', op, operand: this.sub(fieldOf(node, 'argument'), span), span };
       }
       case 'not_operator':
-        return { k: 'unary', op: 'not', operand: sub(fieldOf(node, 'argument')), span };
+        return { k: 'unary', op: 'not', operand: this.sub(fieldOf(node, 'argument'), span), span };
       case 'boolean_operator':
-        return { k: 'logic', op: this.operator(node) === 'and' ? 'and' : 'or', left: sub(fieldOf(node, 'left')), right: sub(fieldOf(node, 'right')), span };
+        return { k: 'logic', op: this.operator(node) === 'and' ? 'and' : 'or', left: this.sub(fieldOf(node, 'left'), span), right: this.sub(fieldOf(node, 'right'), span), span };
       case 'comparison_operator': {
         const operands = namedOf(node);
         const ops = fieldsOf(node, 'operators');
         const op = ops.length === 1 ? this.text(ops[0]).replace(/\s+/g, ' ') : '';
         if (operands.length !== 2 || !COMPARE_OPS.has(op)) return undefined;
-        return { k: 'compare', op: op as CompareOp, left: sub(operands[0]), right: sub(operands[1]), span };
+        return { k: 'compare', op: op as CompareOp, left: this.sub(operands[0], span), right: this.sub(operands[1], span), span };
       }
       case 'conditional_expression': {
         const [then, test, otherwise] = namedOf(node);
         if (!then || !test || !otherwise) return undefined;
-        return { k: 'cond', test: sub(test), then: sub(then), otherwise: sub(otherwise), span };
+        return { k: 'cond', test: this.sub(test, span), then: this.sub(then, span), otherwise: this.sub(otherwise, span), span };
       }
       case 'call': {
         const argsNode = fieldOf(node, 'arguments');
@@ -128,7 +126,7 @@ class Converter {
           : argsNode.type === 'generator_expression'
             ? [{ value: this.expr(argsNode), span: this.spanOf(argsNode) }]
             : namedOf(argsNode).map((a) => this.arg(a));
-        return { k: 'call', callee: sub(fieldOf(node, 'function')), args, isNew: false, span };
+        return { k: 'call', callee: this.sub(fieldOf(node, 'function'), span), args, isNew: false, span };
       }
       case 'list':
       case 'tuple':
@@ -144,13 +142,18 @@ class Converter {
         return this.lambda(node, span);
       case 'dictionary': {
         const entries: DictEntry[] = namedOf(node).map((c) =>
-          c.type === 'pair' ? { key: sub(fieldOf(c, 'key')), value: sub(fieldOf(c, 'value')) } : { spread: sub(namedOf(c)[0]), value: { k: 'none', span } },
+          c.type === 'pair' ? { key: this.sub(fieldOf(c, 'key'), span), value: this.sub(fieldOf(c, 'value'), span) } : { spread: this.sub(namedOf(c)[0], span), value: { k: 'none', span } },
         );
         return { k: 'dict', entries, span };
       }
       default:
         return undefined;
     }
+  }
+
+  /** A part of an expression; one the tree lacks (in code being typed) is unknown, at the span of the whole. */
+  private sub(n: Syn | undefined, span: Span): Expr {
+    return n ? this.expr(n) : { k: 'unknown', text: '', span };
   }
 
   private operator(node: Syn): string {

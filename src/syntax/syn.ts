@@ -80,47 +80,40 @@ export class Syn {
 
   get children(): Syn[] {
     const out: Syn[] = [];
-    forChildren(this, (i) => void out.push(new Syn(this.tree, i)));
+    for (let i = this.index + 1, end = endOf(this); i < end; i += this.tree.rows[i * STRIDE + SIZE]) out.push(new Syn(this.tree, i));
     return out;
   }
 }
 
-/** Calls `each` with the row of every child of `node`, in order; stops when it returns true. */
-function forChildren(node: Syn, each: (row: number) => boolean | void): void {
-  const rows = node.tree.rows;
-  const end = node.index + rows[node.index * STRIDE + SIZE];
-  for (let i = node.index + 1; i < end; i += rows[i * STRIDE + SIZE]) if (each(i)) return;
+// Children are walked with plain loops over the rows (a child's next sibling is past its subtree), not a
+// callback per child: conversion walks every node several times, mostly before the JIT has compiled it.
+function endOf(node: Syn): number {
+  return node.index + node.tree.rows[node.index * STRIDE + SIZE];
 }
 
 /** Named children, without the comments tree-sitter attaches anywhere. */
 export function namedOf(node: Syn): Syn[] {
   const { tables, rows } = node.tree;
   const out: Syn[] = [];
-  forChildren(node, (i) => {
+  for (let i = node.index + 1, end = endOf(node); i < end; i += rows[i * STRIDE + SIZE]) {
     const id = rows[i * STRIDE + TYPE];
     if (id === TOO_DEEP_ID || (tables.named[id] && tables.language.types[id] !== 'comment')) out.push(new Syn(node.tree, i));
-  });
+  }
   return out;
 }
 
 export function fieldOf(node: Syn, field: string): Syn | undefined {
   const { rows } = node.tree;
   const id = fieldId(node.tree.tables, field);
-  let found = -1;
-  forChildren(node, (i) => {
-    if (rows[i * STRIDE + FIELD] === id) found = i;
-    return found >= 0;
-  });
-  return found >= 0 ? new Syn(node.tree, found) : undefined;
+  for (let i = node.index + 1, end = endOf(node); i < end; i += rows[i * STRIDE + SIZE]) if (rows[i * STRIDE + FIELD] === id) return new Syn(node.tree, i);
+  return undefined;
 }
 
 export function fieldsOf(node: Syn, field: string): Syn[] {
   const { rows } = node.tree;
   const id = fieldId(node.tree.tables, field);
   const out: Syn[] = [];
-  forChildren(node, (i) => {
-    if (rows[i * STRIDE + FIELD] === id) out.push(new Syn(node.tree, i));
-  });
+  for (let i = node.index + 1, end = endOf(node); i < end; i += rows[i * STRIDE + SIZE]) if (rows[i * STRIDE + FIELD] === id) out.push(new Syn(node.tree, i));
   return out;
 }
 

@@ -82,12 +82,13 @@ function unsureFlags(spec: LayerSpec, args: Args, values: ReadonlyMap<string, Va
   const names = [...args.unsure];
   const total = (on: boolean) => totalParams(spec.build(new Args(spec, values, new Map(), inputs, new Map(names.map((n) => [n, on])))).tensors);
   const without = total(false);
-  const extra = total(true).sub(without);
+  const withIt = total(true);
+  const extra = withIt.sub(without);
   const flags = names.map((n) => describe(args.value(n))).join(', ');
   const part = extra.size > 1 ? `(${extra})` : extra.toString();
   return {
     formula: extra.constant === 0n ? without.toString() : `${without} + [${flags}]·${part}`,
-    reason: `Depends on ${flags}, not known here: ${total(true)} with it, ${without} without.`,
+    reason: `Depends on ${flags}, not known here: ${withIt} with it, ${without} without.`,
   };
 }
 

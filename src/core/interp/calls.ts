@@ -234,5 +234,7 @@ export class Calls {
 }
 
 export function plain(keywords: ReadonlyMap<string, { value: Value }>): Map<string, Value> {
-  return new Map([...keywords].map(([k, v]) => [k, v.value]));
+  const out = new Map<string, Value>();
+  for (const [k, v] of keywords) out.set(k, v.value);
+  return out;
 }

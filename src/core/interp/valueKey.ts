@@ -15,8 +15,9 @@ const MAX_KEY = 4096;
  * content is not known): a run that read such a value is run again in the next version.
  */
 export function valueKey(ev: Evaluator, v: Value): string | undefined {
-  // Most module constants are numbers: their key is made without walking.
+  // Most module values are numbers and imports: their key is made without walking.
   if (v.t === 'int') return intKey(v.p);
+  if (v.t === 'ref') return `r${v.path}`;
   const parts: string[] = [];
   let size = 0;
   const add = (s: string) => {

@@ -36,8 +36,11 @@ export function classKey(model: SourceModel, fragment: number, scope: number): s
  * forward() only then. A prefilter: what the class does is still decided by following it.
  */
 export function mayHoldAttention(text: string): boolean {
-  return ['softmax', 'Softmax', 'scaled_dot_product_attention', 'einsum', 'matmul', 'bmm', ' @ ', '_attention('].some((t) => text.includes(t));
+  return ATTENTION_WORDS.test(text);
 }
+
+/** One pass over a class's text, not one per word. */
+const ATTENTION_WORDS = /softmax|Softmax|scaled_dot_product_attention|einsum|matmul|bmm| @ |_attention\(/;
 
 /**
  * The attention a class shows: with its defaults' total shown, the description of that build; else the one
@@ -145,7 +148,7 @@ export function namesConfig(model: SourceModel, last: ReadonlyMap<number, boolea
     let names = last?.get(id);
     if (names === undefined) {
       const text = model.text(span);
-      names = text.includes('config_class') || annotatesConfig(text);
+      names = CONFIG_NAMED.test(text);
     }
     seen.set(id, names);
     return names;
@@ -154,19 +157,10 @@ export function namesConfig(model: SourceModel, last: ReadonlyMap<number, boolea
 }
 
 /**
- * Whether a line of `text` is an annotation `config: BertConfig` alone, as a class body has it (a
+ * `config_class = ...`, or a line that is an annotation `config: BertConfig` alone, as a class body has it (a
  * parameter `config: GPTConfig` has its function's line or a comma with it): a prefilter for configClass.
  */
-function annotatesConfig(text: string): boolean {
-  for (let at = text.indexOf('config'); at >= 0; at = text.indexOf('config', at + 1)) {
-    let colon = at + 'config'.length;
-    while (text[colon] === ' ' || text[colon] === '\t') colon++;
-    if (text[colon] !== ':') continue;
-    const line = text.slice(text.lastIndexOf('\n', at) + 1, (text.indexOf('\n', at) + 1 || text.length + 1) - 1);
-    if (/^\s+config\s*:\s*[\w.]+\s*(#[^\n]*)?$/.test(line)) return true;
-  }
-  return false;
-}
+const CONFIG_NAMED = /config_class|^[^\S\n]+config[^\S\n]*:[^\S\n]*[\w.]+[^\S\n]*(#[^\n]*)?$/m;
 
 /**
  * The configuration class a Hugging Face model names: `config_class = BertConfig`, or, as transformers 4.5x

@@ -82,8 +82,8 @@ export interface CachedBuild {
 export class AnalysisCache {
   /** By class: the id of its statement and its scope index. */
   readonly builds = new Map<string, CachedBuild>();
-  /** The statements holding module-level code (not only definitions) when the builds were made. */
-  moduleCode = '';
+  /** The ids of the statements holding module-level code (not only definitions) when the builds were made. */
+  moduleCode: readonly number[] = [];
   /**
    * What each call site showed, by its statement's id, then its index there: a site whose records are the
    * same objects (replayed, findings unmoved) shows the same, at its place in this version.
@@ -108,7 +108,7 @@ export class AnalysisCache {
   forgetBuilds(): void {
     this.builds.clear();
     this.sites.clear();
-    this.moduleCode = '';
+    this.moduleCode = [];
   }
 
   /** An edit replaced text ending at `oldEnd`: places after it move by `delta` characters and `lineDelta` lines. */

@@ -31,10 +31,9 @@ export class Replays {
   ) {
     this.keep = model.language === 'python' ? cache : undefined;
     // Module code runs again in every version: a change to it (not only to definitions) replays nothing.
-    const moduleCode = this.keep ? model.fragments.filter((f) => f.code).map((f) => f.id).join(',') : '';
-    if (this.keep && this.keep.moduleCode !== moduleCode) {
+    if (this.keep && !sameModuleCode(model, this.keep.moduleCode)) {
       this.keep.forgetBuilds();
-      this.keep.moduleCode = moduleCode;
+      this.keep.moduleCode = model.fragments.filter((f) => f.code).map((f) => f.id);
     }
   }
 
@@ -115,4 +114,11 @@ export class Replays {
     this.now ??= { ids: this.evaluator.names.fragmentIdSet, originOf: (name) => this.originOf(name), keyOf: (name) => this.keyOf(name), file: (module) => this.resolver?.resolve(module) };
     return readsHold(c.reads, this.now);
   }
+}
+
+/** Whether the statements holding module code are `ids`, in order: compared in place on every key. */
+function sameModuleCode(model: SourceModel, ids: readonly number[]): boolean {
+  let n = 0;
+  for (const f of model.fragments) if (f.code && ids[n++] !== f.id) return false;
+  return n === ids.length;
 }

@@ -21,16 +21,17 @@ export class LineIndex {
   }
 
   span(start: number, end: number): Span {
-    const startLine = this.line(start);
-    const startChar = start - this.starts![startLine];
-    const endLine = this.line(end);
-    return { start, end, startLine, startChar, endLine, endChar: end - this.starts![endLine] };
+    const starts = this.lineStarts();
+    const startLine = this.line(starts, start);
+    const endLine = this.line(starts, end);
+    return { start, end, startLine, startChar: start - starts[startLine], endLine, endChar: end - starts[endLine] };
   }
 
   /** Where `offset` is, as tree-sitter's edits take it. */
   point(offset: number): { row: number; column: number } {
-    const row = this.line(offset);
-    return { row, column: offset - this.starts![row] };
+    const starts = this.lineStarts();
+    const row = this.line(starts, offset);
+    return { row, column: offset - starts[row] };
   }
 
   private lineStarts(): Int32Array {
@@ -40,9 +41,8 @@ export class LineIndex {
     return this.starts;
   }
 
-  /** The line of `offset`; the line starts are worked out by then. */
-  private line(offset: number): number {
-    const starts = this.lineStarts();
+  /** The line of `offset`, from the line starts (no tuple made: a span is made for every expression read). */
+  private line(starts: Int32Array, offset: number): number {
     // Conversion reads nearby offsets one after another: try the last line found first.
     let lo = this.last;
     if (starts[lo] > offset || (lo + 1 < starts.length && starts[lo + 1] <= offset)) {

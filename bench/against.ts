@@ -1,7 +1,9 @@
 /**
  * Compares this checkout's core with the core at a git revision, on the benchmark texts: each core runs in
- * processes of its own, alternating, so that a noisy machine weighs on both alike. Prints, per regime, the
- * median and quartiles of each core and their ratio:
+ * processes of its own, alternating (and which goes first alternating too), so that a noisy machine weighs on
+ * both alike. Prints, per regime, the median and quartiles of each core, the ratio of the medians, and the
+ * ratio paired by round (each round's two processes compared, the geometric mean over rounds) with a 95%
+ * bootstrap interval: the machine drifts between rounds more than within one. The regimes:
  *   first   the first analysis of the 5,000-line file in a fresh process (parser and JIT cold),
  *   warming analyses 2–10 (the JIT still compiling the core),
  *   steady  analyses 16–40 (the work itself),
@@ -16,10 +18,24 @@ import * as path from 'path';
 
 const HERE = path.resolve(__dirname, '../..');
 
-function quartiles(xs: number[]): [number, number, number] {
+function quartiles(xs: readonly number[]): [number, number, number] {
   const s = [...xs].sort((a, b) => a - b);
   const at = (q: number) => s[Math.floor(q * (s.length - 1))];
   return [at(0.25), at(0.5), at(0.75)];
+}
+
+function median(xs: readonly number[]): number {
+  return quartiles(xs)[1];
+}
+
+/** The geometric mean of `ratios` and its 95% interval, from 2,000 resamples drawn by a fixed generator (the same figures for the same timings). */
+function pairedRatio(ratios: readonly number[]): [number, number, number] {
+  const mean = (xs: readonly number[]) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
+  let seed = 1;
+  const next = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+  const means = Array.from({ length: 2000 }, () => mean(ratios.map(() => ratios[Math.floor(next() * ratios.length)])));
+  const s = means.sort((a, b) => a - b);
+  return [s[Math.floor(0.025 * (s.length - 1))], mean(ratios), s[Math.floor(0.975 * (s.length - 1))]];
 }
 
 function times(root: string, mode: 'cold' | 'edit'): number[] {
@@ -38,24 +54,32 @@ function main(): void {
       { name: revision, root: other },
       { name: 'this checkout', root: HERE },
     ];
+    const regimes = ['first', 'warming', 'steady', 'edit'] as const;
     const samples = cores.map(() => ({ first: [] as number[], warming: [] as number[], steady: [] as number[], edit: [] as number[] }));
+    /** Per regime, each round's ratio of this checkout's figure to the other's (a process's median). */
+    const paired = { first: [] as number[], warming: [] as number[], steady: [] as number[], edit: [] as number[] };
     for (let r = 0; r < Number(rounds); r++) {
-      cores.forEach((core, i) => {
-        const cold = times(core.root, 'cold');
-        samples[i].first.push(cold[0]);
-        samples[i].warming.push(...cold.slice(1, 10));
-        samples[i].steady.push(...cold.slice(15));
-        samples[i].edit.push(...times(core.root, 'edit').slice(5));
-      });
+      const round = cores.map(() => ({ first: 0, warming: 0, steady: 0, edit: 0 }));
+      for (const i of r % 2 === 0 ? [0, 1] : [1, 0]) {
+        const cold = times(cores[i].root, 'cold');
+        const edit = times(cores[i].root, 'edit').slice(5);
+        const got = { first: [cold[0]], warming: cold.slice(1, 10), steady: cold.slice(15), edit };
+        for (const regime of regimes) {
+          samples[i][regime].push(...got[regime]);
+          round[i][regime] = median(got[regime]);
+        }
+      }
+      for (const regime of regimes) paired[regime].push(round[1][regime] / round[0][regime]);
     }
     const cell = (xs: number[]) => {
       const [q1, m, q3] = quartiles(xs);
       return `${m.toFixed(1)} ms (${q1.toFixed(1)}–${q3.toFixed(1)})`.padEnd(26);
     };
-    console.log(`${'regime'.padEnd(9)}${cores.map((c) => c.name.slice(0, 24).padEnd(26)).join('')}ratio (median)`);
-    for (const regime of ['first', 'warming', 'steady', 'edit'] as const) {
+    console.log(`${'regime'.padEnd(9)}${cores.map((c) => c.name.slice(0, 24).padEnd(26)).join('')}${'ratio (median)'.padEnd(16)}paired ratio (95% interval)`);
+    for (const regime of regimes) {
       const [a, b] = samples.map((s) => s[regime]);
-      console.log(`${regime.padEnd(9)}${cell(a)}${cell(b)}${(quartiles(b)[1] / quartiles(a)[1]).toFixed(2)}`);
+      const [low, ratio, high] = pairedRatio(paired[regime]);
+      console.log(`${regime.padEnd(9)}${cell(a)}${cell(b)}${(median(b) / median(a)).toFixed(2).padEnd(16)}${ratio.toFixed(3)} (${low.toFixed(3)}–${high.toFixed(3)})`);
     }
   } finally {
     execFileSync('git', ['worktree', 'remove', '--force', other], { cwd: HERE, stdio: 'ignore' });

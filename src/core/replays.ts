@@ -51,6 +51,8 @@ export class Replays {
   recorded(key: string, work: () => ModuleSummary | undefined, always: () => boolean): ModuleSummary | undefined {
     const { evaluator } = this;
     this.asked.add(key);
+    // Nothing is kept (the CLI, TypeScript): what the run reads is not tracked.
+    if (!this.keep) return work();
     const reached = new Set<number>();
     const reads = newReads();
     evaluator.reachedByRun = reached;

@@ -38,6 +38,12 @@ function pairedRatio(ratios: readonly number[]): [number, number, number] {
   return [s[Math.floor(0.025 * (s.length - 1))], mean(ratios), s[Math.floor(0.975 * (s.length - 1))]];
 }
 
+const regimes = ['first', 'warming', 'steady', 'edit'] as const;
+
+function perRegime<T>(make: () => T): Record<(typeof regimes)[number], T> {
+  return { first: make(), warming: make(), steady: make(), edit: make() };
+}
+
 function times(root: string, mode: 'cold' | 'edit'): number[] {
   return JSON.parse(execFileSync(process.execPath, [path.join(HERE, 'out/bench/coreTimes.js'), root, mode], { encoding: 'utf8' })) as number[];
 }
@@ -54,12 +60,11 @@ function main(): void {
       { name: revision, root: other },
       { name: 'this checkout', root: HERE },
     ];
-    const regimes = ['first', 'warming', 'steady', 'edit'] as const;
-    const samples = cores.map(() => ({ first: [] as number[], warming: [] as number[], steady: [] as number[], edit: [] as number[] }));
+    const samples = cores.map(() => perRegime((): number[] => []));
     /** Per regime, each round's ratio of this checkout's figure to the other's (a process's median). */
-    const paired = { first: [] as number[], warming: [] as number[], steady: [] as number[], edit: [] as number[] };
+    const paired = perRegime((): number[] => []);
     for (let r = 0; r < Number(rounds); r++) {
-      const round = cores.map(() => ({ first: 0, warming: 0, steady: 0, edit: 0 }));
+      const round = cores.map(() => perRegime(() => 0));
       for (const i of r % 2 === 0 ? [0, 1] : [1, 0]) {
         const cold = times(cores[i].root, 'cold');
         const edit = times(cores[i].root, 'edit').slice(5);

@@ -1,6 +1,8 @@
 /**
- * Compares this checkout's core with the core at a git revision, on the benchmark texts: each core runs in
- * processes of its own, alternating (and which goes first alternating too), so that a noisy machine weighs on
+ * Compares this checkout's core with the core at a git revision, on the benchmark texts. Each core is timed as
+ * it ships: bundled and minified by esbuild with the options of the production build, so that the JIT compiles
+ * the code users run, not tsc's output with its comments (which costs the first analysis a compile of twice as
+ * many bytes). Each core runs in processes of its own, alternating (and which goes first alternating too), so that a noisy machine weighs on
  * both alike. Prints, per regime, the median and quartiles of each core, the ratio of the medians, and the
  * ratio paired by round (each round's two processes compared, the geometric mean over rounds) with a 95%
  * bootstrap interval: the machine drifts between rounds more than within one. The regimes:
@@ -12,7 +14,8 @@
  *   npm run bench:against -- REVISION [ROUNDS]
  */
 import { execFileSync } from 'child_process';
-import { mkdtempSync, symlinkSync } from 'fs';
+import { buildSync } from 'esbuild';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 
@@ -44,21 +47,49 @@ function perRegime<T>(make: () => T): Record<(typeof regimes)[number], T> {
   return { first: make(), warming: make(), steady: make(), edit: make() };
 }
 
-function times(root: string, mode: 'cold' | 'edit'): number[] {
-  return JSON.parse(execFileSync(process.execPath, [path.join(HERE, 'out/bench/coreTimes.js'), root, mode], { encoding: 'utf8' })) as number[];
+/** Bundles the core of the checkout at `root` into `dir`/core.js as scripts/build.mjs does with --production, with the grammars beside it. */
+function bundleCore(root: string, dir: string): string {
+  mkdirSync(dir);
+  const core = path.join(dir, 'core.js');
+  buildSync({
+    stdin: {
+      contents: [
+        "export { DocumentAnalyzer } from './src/syntax/documentAnalyzer';",
+        "export { Grammars } from './src/syntax/parser';",
+        "export { fsWasmLoader } from './src/syntax/fsLoader';",
+      ].join('\n'),
+      resolveDir: root,
+      loader: 'ts',
+    },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    minify: true,
+    outfile: core,
+    logLevel: 'warning',
+  });
+  for (const wasm of ['tree-sitter.wasm', 'tree-sitter-python.wasm', 'tree-sitter-typescript.wasm']) {
+    copyFileSync(require.resolve(`@vscode/tree-sitter-wasm/wasm/${wasm}`), path.join(dir, wasm));
+  }
+  return core;
+}
+
+function times(core: string, mode: 'cold' | 'edit'): number[] {
+  return JSON.parse(execFileSync(process.execPath, [path.join(HERE, 'out/bench/coreTimes.js'), core, mode], { encoding: 'utf8' })) as number[];
 }
 
 function main(): void {
   const [revision, rounds = '4'] = process.argv.slice(2);
   if (!revision) throw new Error('usage: npm run bench:against -- REVISION [ROUNDS]');
-  const other = mkdtempSync(path.join(tmpdir(), 'attention-lens-bench-'));
+  const work = mkdtempSync(path.join(tmpdir(), 'attention-lens-bench-'));
+  const other = path.join(work, 'checkout');
   execFileSync('git', ['worktree', 'add', '--detach', other, revision], { cwd: HERE, stdio: 'ignore' });
   try {
     symlinkSync(path.join(HERE, 'node_modules'), path.join(other, 'node_modules'), 'dir');
-    execFileSync(process.execPath, [path.join(HERE, 'node_modules/typescript/bin/tsc'), '-p', other], { stdio: 'inherit' });
     const cores = [
-      { name: revision, root: other },
-      { name: 'this checkout', root: HERE },
+      { name: revision, core: bundleCore(other, path.join(work, 'revision')) },
+      { name: 'this checkout', core: bundleCore(HERE, path.join(work, 'this-checkout')) },
     ];
     const samples = cores.map(() => perRegime((): number[] => []));
     /** Per regime, each round's ratio of this checkout's figure to the other's (a process's median). */
@@ -66,8 +97,8 @@ function main(): void {
     for (let r = 0; r < Number(rounds); r++) {
       const round = cores.map(() => perRegime(() => 0));
       for (const i of r % 2 === 0 ? [0, 1] : [1, 0]) {
-        const cold = times(cores[i].root, 'cold');
-        const edit = times(cores[i].root, 'edit').slice(5);
+        const cold = times(cores[i].core, 'cold');
+        const edit = times(cores[i].core, 'edit').slice(5);
         const got = { first: [cold[0]], warming: cold.slice(1, 10), steady: cold.slice(15), edit };
         for (const regime of regimes) {
           samples[i][regime].push(...got[regime]);
@@ -88,6 +119,7 @@ function main(): void {
     }
   } finally {
     execFileSync('git', ['worktree', 'remove', '--force', other], { cwd: HERE, stdio: 'ignore' });
+    rmSync(work, { recursive: true, force: true });
   }
 }
 

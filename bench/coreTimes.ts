@@ -1,26 +1,24 @@
 /**
- * One process's timings of the core built in ROOT (this checkout or another: the core's entry points have
- * not changed since the first version), printed as JSON for bench/against.ts: `cold` analyses the
+ * One process's timings of the core bundled in CORE by bench/against.ts (this checkout's or another's: the
+ * core's entry points have not changed since the first version), printed as JSON: `cold` analyses the
  * 5,000-line file 40 times (the first run is the JIT's as much as the core's), `edit` types 45 changes into
  * the 10,000-line file.
  *
- *   node out/bench/coreTimes.js ROOT cold|edit
+ *   node out/bench/coreTimes.js CORE cold|edit
  */
 import * as path from 'path';
 import { editAt, editPlace, syntheticFile } from './synthetic';
 
 interface Core {
   DocumentAnalyzer: new (grammars: unknown, language: 'python') => { update(text: string, changes?: unknown[]): unknown; dispose(): void };
+  Grammars: typeof import('../src/syntax/parser').Grammars;
+  fsWasmLoader: typeof import('../src/syntax/fsLoader').fsWasmLoader;
 }
 
 async function main(): Promise<void> {
-  const [root, mode] = process.argv.slice(2);
-  const out = path.join(path.resolve(root), 'out/src/syntax');
-  /* eslint-disable @typescript-eslint/no-require-imports */
-  const { DocumentAnalyzer } = require(path.join(out, 'documentAnalyzer')) as Core;
-  const { Grammars } = require(path.join(out, 'parser')) as typeof import('../src/syntax/parser');
-  const { fsWasmLoader } = require(path.join(out, 'fsLoader')) as typeof import('../src/syntax/fsLoader');
-  /* eslint-enable @typescript-eslint/no-require-imports */
+  const [core, mode] = process.argv.slice(2);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { DocumentAnalyzer, Grammars, fsWasmLoader } = require(path.resolve(core)) as Core;
   const grammars = await Grammars.load(fsWasmLoader);
   const times: number[] = [];
   if (mode === 'cold') {

@@ -38,7 +38,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   const instanceValues = new WeakMap<InstanceResult, Value>();
   const shared = newShared();
   const out = new Collected();
-  const context = () => shared.contexts.join(' via ');
+  const context = () => shared.paths[shared.paths.length - 1] ?? '';
   /** The attention each module of a run computes, by its tree, for the KV cache of the model holding it. */
   const attentionByTree = new WeakMap<ModuleTree, LayerInstance>();
   /** Set while a class is built with its defaults. */

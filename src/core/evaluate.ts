@@ -188,11 +188,13 @@ export class Evaluator implements Interp {
     const shared = this.shared;
     shared.repeatDepths.push(this.repeats.length);
     shared.sites.push(site);
+    shared.paths.push(shared.contexts.length ? `${shared.paths[shared.paths.length - 1]} via ${label}` : label);
     shared.contexts.push(label);
     try {
       return work();
     } finally {
       shared.contexts.pop();
+      shared.paths.pop();
       shared.repeatDepths.pop();
       shared.sites.pop();
     }

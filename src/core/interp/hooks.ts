@@ -59,6 +59,8 @@ export interface Shared {
   readonly imported: Map<SourceModel, Evaluator>;
   /** What is being built, outermost first, for the "in GPT via Block ×12" of a layer's context. */
   readonly contexts: string[];
+  /** Beside each context, it and those enclosing it joined ("GPT via Block ×12"): made once per build, not once per layer. */
+  readonly paths: string[];
   /** How many loop counts were entered when each context started. */
   readonly repeatDepths: number[];
   /** Beside each context, the call that started it when it was built by a call at module level. */
@@ -128,7 +130,7 @@ export function addReads(into: Reads, from: Reads): void {
 }
 
 export function newShared(): Shared {
-  return { budget: new Budget(), journal: new Journal(), imported: new Map(), contexts: [], repeatDepths: [], sites: [], unsure: 0, building: 0, paramsAsNames: undefined, grad: new Map(), effects: 0 };
+  return { budget: new Budget(), journal: new Journal(), imported: new Map(), contexts: [], paths: [], repeatDepths: [], sites: [], unsure: 0, building: 0, paramsAsNames: undefined, grad: new Map(), effects: 0 };
 }
 
 /** `hooks`, counting each report into `shared.effects` (how many layers were recorded is a question, not a report). */

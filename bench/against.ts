@@ -2,10 +2,11 @@
  * Compares this checkout's core with the core at a git revision, on the benchmark texts. Each core is timed as
  * it ships: bundled and minified by esbuild with the options of the production build, so that the JIT compiles
  * the code users run, not tsc's output with its comments (which costs the first analysis a compile of twice as
- * many bytes). Each core runs in processes of its own, alternating (and which goes first alternating too), so that a noisy machine weighs on
- * both alike. Prints, per regime, the median and quartiles of each core, the ratio of the medians, and the
- * ratio paired by round (each round's two processes compared, the geometric mean over rounds) with a 95%
- * bootstrap interval: the machine drifts between rounds more than within one. The regimes:
+ * many bytes). Each core runs in processes of its own, alternating (and which goes first alternating too),
+ * so that a noisy machine weighs on both alike. Prints, per regime, the median and quartiles of each core,
+ * the ratio of the medians, and the ratio paired by round (each round's two processes compared, the
+ * geometric mean over rounds) with a 95% bootstrap interval: the machine drifts between rounds more than
+ * within one. The regimes:
  *   first   the first analysis of the 5,000-line file in a fresh process (parser and JIT cold),
  *   warming analyses 2–10 (the JIT still compiling the core),
  *   steady  analyses 16–40 (the work itself),

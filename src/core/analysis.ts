@@ -41,6 +41,8 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   const context = () => shared.paths[shared.paths.length - 1] ?? '';
   /** The attention each module of a run computes, by its tree, for the KV cache of the model holding it. */
   const attentionByTree = new WeakMap<ModuleTree, LayerInstance>();
+  /** Subclasses of catalog layers whose sites show the layer they are. */
+  const shownAsLayer = new WeakSet<object>();
   /** Set while a class is built with its defaults. */
   let buildingDefaults = false;
   /** Set while a run has parameters without values (a class that needs arguments built alone, a function run with unknowns). */
@@ -81,14 +83,15 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       built.push(value);
     },
     part(cls, call, value) {
-      // A subclass of a catalog layer is a layer site of its own.
-      if (value.t === 'module' && !value.layer && !shared.tape) out.part({ className: cls.name, span: call.span, context: context(), symbolic, tree: value.tree });
+      // A subclass of a catalog layer that holds only the layer is a layer site of its own.
+      if (value.t === 'module' && !(value.layer && shownAsLayer.has(value.layer)) && !shared.tape) out.part({ className: cls.name, span: call.span, context: context(), symbolic, tree: value.tree });
     },
     model(call, className, tree) {
       if (!models.has(call.span.start)) models.set(call.span.start, { className, span: call.span, tree });
     },
     built(call, layer) {
       if (shared.tape) return;
+      shownAsLayer.add(layer);
       out.record(call.span.start, { layer: layer.layer, findings: [], context: context(), symbolic });
     },
     raised(span, exception, message) {

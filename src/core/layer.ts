@@ -60,6 +60,12 @@ export interface AttentionShape {
   readonly kvHeads?: Poly;
   /** Keys and values from another input than the queries (written by hand, where the code shows it). */
   readonly cross?: boolean;
+  /**
+   * How many attentions of this shape the layer computes: a TransformerEncoder's num_layers, a decoder layer's
+   * self- and cross-attention; 1 when left out. With `withCross`, some of them attend over another input.
+   */
+  readonly count?: Poly;
+  readonly withCross?: boolean;
   /** Per-head value size when it differs from d_k (Keras valueDim). */
   readonly valueHeadDim?: Poly;
   /** The output's trailing dimensions (Keras outputShape; E otherwise). */

@@ -74,11 +74,12 @@ export function sizing(root: ModuleTree, facts: NodeFacts, activations: Activati
     }
     const a = found?.attention;
     if (a) {
-      layers = layers.add(here);
+      const count = here.mul(a.count ?? Poly.ONE);
+      layers = layers.add(count);
       // PyTorch's nn.MultiheadAttention projects keys and values to E (kdim/vdim in); written by hand, to
       // kv heads · head size.
-      const perLayer = a.cross ? undefined : a.layout === 'module' ? (a.headDim ? (a.kvHeads ?? a.heads).mul(a.headDim.add(a.valueHeadDim ?? a.headDim)) : undefined) : a.embed.mul(Poly.int(2));
-      kv = kv && perLayer ? kv.add(perLayer.mul(here)) : undefined;
+      const perLayer = a.cross || a.withCross ? undefined : a.layout === 'module' ? (a.headDim ? (a.kvHeads ?? a.heads).mul(a.headDim.add(a.valueHeadDim ?? a.headDim)) : undefined) : a.embed.mul(Poly.int(2));
+      kv = kv && perLayer ? kv.add(perLayer.mul(count)) : undefined;
       return;
     }
     for (const child of node.children.values()) visit(child, here);
@@ -137,11 +138,11 @@ function matmulsOf(root: ModuleTree, facts: NodeFacts): { matmulPerToken?: Poly;
     const here = node.repeat ? times.mul(node.repeat) : times;
     const attention = facts.attention(node);
     const a = attention === 'unknown' ? undefined : attention?.attention;
-    if (attention === 'unknown' || a?.cross) context = undefined;
+    if (attention === 'unknown' || a?.cross || a?.withCross) context = undefined;
     else if (a) {
       // Written by hand, each of h heads multiplies over d_k and d_v; nn.MultiheadAttention over E twice.
       const width = a.layout === 'module' ? a.headDim && a.heads.mul(a.headDim.add(a.valueHeadDim ?? a.headDim)) : a.layout === 'pytorch' ? a.embed.mul(Poly.int(2)) : undefined;
-      context = context && width ? context.add(here.mul(width)) : undefined;
+      context = context && width ? context.add(here.mul(a.count ?? Poly.ONE).mul(width)) : undefined;
     }
     const layer = facts.layer(node);
     if (layer) {

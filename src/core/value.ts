@@ -27,7 +27,8 @@ export type Value =
   /** A list, or a tuple with `tuple` (isinstance tells them apart). */
   | { readonly t: 'seq'; readonly items: readonly Value[]; readonly tuple?: boolean }
   /** Dicts, config instances, namespaces and object literals: named fields. */
-  | { readonly t: 'dict'; readonly fields: ReadonlyMap<string, Value>; readonly origin?: string; readonly cls?: DefRef }
+  /** `mapping`: a Python dict, whose truth is whether it holds anything (an object or a config is always true). */
+  | { readonly t: 'dict'; readonly fields: ReadonlyMap<string, Value>; readonly origin?: string; readonly cls?: DefRef; readonly mapping?: boolean }
   /** A name whose value is not known (a parameter without a default): it becomes a symbol in formulas. */
   | { readonly t: 'sym'; readonly name: string }
   /** An imported module or member, by canonical path (`torch.nn.Linear`). */
@@ -121,6 +122,17 @@ export function asPoly(v: Value): Poly | undefined {
   return undefined;
 }
 
+/** The dicts a call not followed may have changed: what they hold is no longer known. */
+const tainted = new WeakSet<object>();
+
+export function taint(d: Extract<Value, { t: 'dict' }>): void {
+  tainted.add(d.fields);
+}
+
+export function isTainted(d: Extract<Value, { t: 'dict' }>): boolean {
+  return tainted.has(d.fields);
+}
+
 /** Python/JS truthiness where it is known. */
 export function truthy(v: Value): boolean | undefined {
   switch (v.t) {
@@ -139,6 +151,7 @@ export function truthy(v: Value): boolean | undefined {
     case 'range':
       return v.start.constant !== undefined && v.stop.constant !== undefined ? v.stop.constant > v.start.constant : undefined;
     case 'dict':
+      return !v.mapping || v.fields.size > 0 || (isTainted(v) ? undefined : false);
     case 'class':
     case 'function':
     case 'lambda':

@@ -90,7 +90,7 @@ export const TRANSFORMER_DECODER_LAYER: LayerSpec = {
       summary: blockSummary(s),
       notes: [BLOCK_NOTE, 'A decoder layer has two attentions: self-attention and cross-attention over the encoder output.'],
       problems: headsProblems(a, 'd_model', 'nhead'),
-      attention: blockAttention(s, a.flag('batch_first', false)),
+      attention: { ...blockAttention(s, a.flag('batch_first', false)), count: Poly.int(2), withCross: true },
       outFeatures: s.E,
       inFeatures: s.E,
     };
@@ -119,7 +119,7 @@ export function stack(kind: string, layerArg: string, signature: ParamSpec[]): L
         summary: `${dimText(n)} × ${inner?.kind ?? 'layer'}`,
         notes: [`${dimText(n)} deep copies of ${layerArg}: each copy has its own parameters${inner?.params?.constant !== undefined ? ` (${groupDigits(inner.params.constant)} each)` : ''}.`],
         unknownReason,
-        attention: inner?.attention,
+        attention: inner?.attention && { ...inner.attention, count: n.mul(inner.attention.count ?? Poly.ONE) },
         outFeatures: inner?.outFeatures,
         inFeatures: inner?.inFeatures,
       };
@@ -174,7 +174,7 @@ export const TRANSFORMER: LayerSpec = {
       notes: [BLOCK_NOTE, 'The encoder and the decoder each end with a LayerNorm.'],
       problems: headsProblems(a, 'd_model', 'nhead'),
       unknownReason: encoder && decoder ? undefined : 'a custom encoder or decoder is passed in that Attention Lens cannot follow.',
-      attention: blockAttention(s, a.flag('batch_first', false)),
+      attention: { ...blockAttention(s, a.flag('batch_first', false)), count: nEnc.add(nDec.mul(Poly.int(2))), withCross: true },
       outFeatures: s.E,
       inFeatures: s.E,
     };

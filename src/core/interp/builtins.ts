@@ -69,10 +69,26 @@ function floatOf(v: Value | undefined, f: (x: number) => number): Value {
   return { t: 'float', v: x === undefined ? undefined : f(x) };
 }
 
-const namespace: Builtin = (args, keywords) => {
-  const base = args[0]?.t === 'dict' ? args[0].fields : new Map<string, Value>();
-  return { t: 'dict', fields: new Map([...base, ...keywords]) };
-};
+/** `any(xs)` (`all(xs)` with `wanted` false): known once an item decides it, or every item is known. */
+function anyOf(v: Value | undefined, wanted: boolean): Value {
+  const items = v && itemsOf(v);
+  if (!items) return UNKNOWN;
+  let known = true;
+  for (const item of items) {
+    const t = truthy(item);
+    if (t === wanted) return { t: 'bool', v: wanted };
+    if (t === undefined) known = false;
+  }
+  return known ? { t: 'bool', v: !wanted } : UNKNOWN;
+}
+
+/** `dict(base, **kw)` (a mapping: empty is false) or a namespace object (always true). */
+function namespace(mapping: boolean): Builtin {
+  return (args, keywords) => {
+    const base = args[0]?.t === 'dict' ? args[0].fields : new Map<string, Value>();
+    return { t: 'dict', fields: new Map([...base, ...keywords]), mapping };
+  };
+}
 
 function range(args: readonly Value[]): Value {
   const bounds = args.map(asPoly);
@@ -113,7 +129,7 @@ function listOf(args: readonly Value[]): Value {
 }
 
 /** Built-ins whose value, even when not known, is never a module or a parameter (`self.pruned_heads = set()`). */
-export const SCALAR_BUILTINS = new Set(['builtins.int', 'builtins.float', 'builtins.bool', 'builtins.str', 'builtins.len', 'builtins.abs', 'builtins.round', 'builtins.set', 'builtins.frozenset', 'math.sqrt', 'math.log', 'math.log2', 'math.exp', 'math.ceil', 'math.floor', 'math.prod']);
+export const SCALAR_BUILTINS = new Set(['builtins.int', 'builtins.float', 'builtins.bool', 'builtins.str', 'builtins.len', 'builtins.any', 'builtins.all', 'builtins.abs', 'builtins.round', 'builtins.set', 'builtins.frozenset', 'math.sqrt', 'math.log', 'math.log2', 'math.exp', 'math.ceil', 'math.floor', 'math.prod']);
 
 export const BUILTIN_CALLS: Record<string, Builtin> = {
   'builtins.set': () => SCALAR,
@@ -135,6 +151,8 @@ export const BUILTIN_CALLS: Record<string, Builtin> = {
     const n = countOf(v);
     return n ? int(n) : v.t === 'str' ? int(v.v.length) : UNKNOWN;
   },
+  'builtins.any': ([v]) => anyOf(v, true),
+  'builtins.all': ([v]) => anyOf(v, false),
   'builtins.range': range,
   'builtins.zip': zip,
   'builtins.enumerate': enumerate,
@@ -161,9 +179,9 @@ export const BUILTIN_CALLS: Record<string, Builtin> = {
   },
   'builtins.max': extreme((a, b) => a > b),
   'builtins.min': extreme((a, b) => a < b),
-  'builtins.dict': namespace,
-  'types.SimpleNamespace': namespace,
-  'argparse.Namespace': namespace,
+  'builtins.dict': namespace(true),
+  'types.SimpleNamespace': namespace(false),
+  'argparse.Namespace': namespace(false),
   'builtins.Math.max': extreme((a, b) => a > b),
   'builtins.Math.min': extreme((a, b) => a < b),
   'builtins.Math.floor': toInt(Math.floor),
@@ -180,7 +198,7 @@ export const BUILTIN_CALLS: Record<string, Builtin> = {
 };
 
 export const BUILTIN_NAMES = {
-  python: new Set(['int', 'float', 'max', 'min', 'abs', 'round', 'dict', 'len', 'bool', 'range', 'zip', 'enumerate', 'reversed', 'list', 'tuple', 'sum', 'str', 'isinstance', 'issubclass', 'getattr', 'hasattr', 'setattr', 'super', 'print', 'callable', 'type', 'map', 'set', 'frozenset']),
+  python: new Set(['int', 'float', 'max', 'min', 'abs', 'round', 'dict', 'len', 'bool', 'range', 'zip', 'enumerate', 'reversed', 'list', 'tuple', 'sum', 'any', 'all', 'str', 'isinstance', 'issubclass', 'getattr', 'hasattr', 'setattr', 'super', 'print', 'callable', 'type', 'map', 'set', 'frozenset']),
   typescript: new Set(['Math', 'Number', 'parseInt']),
 };
 

@@ -14,6 +14,9 @@ import { classBuiltin } from './classBuiltins';
 import { Frame } from './frame';
 import { TRANSFORMERS_METHODS, transformersClassMethod, transformersMethod } from './transformersApi';
 import { tfjsTensorOp } from './tfjsTensors';
+import { factoryShape } from './torchApi';
+
+const NEW_TENSOR = new Set(['new_zeros', 'new_ones', 'new_empty', 'new_full']);
 
 /** TF.js merge layers of equal shapes: the shape passes on. */
 const TFJS_MERGES = new Set(['add', 'multiply', 'average', 'maximum', 'minimum', 'subtract']);
@@ -52,6 +55,7 @@ export class Calls {
     if (c.k === 'attr') {
       const obj = this.ev.eval(c.object, frame);
       if (obj.t === 'super' && c.id === '__init__') return this.superInit(obj, e, frame);
+      if (obj.t === 'ref' && c.id === '__init__' && this.ev.isCatalogLayer(obj.path)) return this.baseInit(obj.path, e, frame);
       const special = this.methodCall(obj, c.id, e, frame);
       if (special) return special;
       callee = this.ev.member(obj, c.id);
@@ -66,6 +70,14 @@ export class Calls {
     // whose sizes are not known, rather than no caller at all.
     if (!bound) return callee.t === 'class' ? this.callValue(callee, { positional: [], keywords: new Map(), opaque: true }, e, frame) : UNKNOWN;
     return this.callValue(callee, bound, e, frame);
+  }
+
+  /** `nn.Linear.__init__(self, ...)`, loralib's way of building the layer it subclasses. */
+  private baseInit(path: string, e: CallExpr, frame: Frame): Value {
+    const bound = this.bind(e.args, frame);
+    const self = bound?.positional[0]?.value;
+    if (!bound || self?.t !== 'module') return UNKNOWN;
+    return this.ev.classes.initLayerBase(self, path, { ...bound, positional: bound.positional.slice(1) }, e);
   }
 
   /** `super().__init__(...)`: the next constructor in the MRO, or the catalog layer being subclassed. */
@@ -105,6 +117,12 @@ export class Calls {
       const args = this.bind(e.args, frame);
       const result = args && !args.keywords.size ? stringMethod(obj.v, method, args.positional.map((p) => p.value)) : undefined;
       if (result) return result;
+    }
+    // `self.weight.new_zeros((r, in_features))`: loralib's adapter matrices, shaped by the arguments.
+    if (obj.t === 'param' && NEW_TENSOR.has(method)) {
+      const args = this.bind(e.args, frame);
+      const positional = args?.positional.map((p) => p.value) ?? [];
+      return args ? { t: 'tensor', shape: factoryShape(method === 'new_full' ? positional.slice(0, 1) : positional, plain(args.keywords)) } : UNKNOWN;
     }
     if (obj.t === 'tensor') {
       const args = this.bind(e.args, frame);

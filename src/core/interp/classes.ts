@@ -8,7 +8,7 @@ import type { BoundCall, CallExpr } from './hooks';
 import { ReadsMemo } from './readsMemo';
 import { NOT_BUILT } from './tfjsLayerClasses';
 import { normalizePath } from '../imports';
-import { emptyModule, layerModule } from '../modules';
+import { emptyModule, layerModule, totalOf } from '../modules';
 import { NONE, UNKNOWN, type DefRef, type Value } from '../value';
 import type { Scope } from '../source';
 import { Frame } from './frame';
@@ -152,7 +152,8 @@ export class ClassModel {
         this.ev.shared.building--;
       }
       this.ev.hooks.constructed?.(c, built);
-      if (call && built.t === 'module' && built.layer) this.ev.hooks.built?.(call, built.layer);
+      // A subclass that adds tensors of its own (loralib's lora_A) is no longer the layer: its site shows the class.
+      if (call && built.t === 'module' && built.layer && (!built.layer.layer.params || totalOf(built.tree).equals(built.layer.layer.params))) this.ev.hooks.built?.(call, built.layer);
       return built;
     });
   }
@@ -204,6 +205,13 @@ export class ClassModel {
     return { ...instance, layer };
   }
 
+  /** A catalog layer's constructor run on an instance of a subclass (`super().__init__(...)`, `nn.Linear.__init__(self, ...)`). */
+  initLayerBase(self: Extract<Value, { t: 'module' }>, path: string, bound: BoundCall, call: CallExpr): Value {
+    const grafted = this.graft(self, path, bound, call);
+    if (grafted.t === 'module' && grafted.layer) (self as { layer?: unknown }).layer = grafted.layer;
+    return NONE;
+  }
+
   /** `super().__init__(...)` reaching a catalog layer: its tensors join the instance being built. */
   superInit(s: Extract<Value, { t: 'super' }>, bound: BoundCall, call: CallExpr): Value | undefined {
     const order = this.mro(s.cls) ?? [];
@@ -213,11 +221,7 @@ export class ClassModel {
         if (this.owner(b).classes.ownAttributes(b).has(this.ev.language === 'python' ? '__init__' : 'constructor')) return undefined;
         continue;
       }
-      if (this.ev.isCatalogLayer(b.path) && s.self.t === 'module') {
-        const grafted = this.graft(s.self, b.path, bound, call);
-        if (grafted.t === 'module' && grafted.layer) (s.self as { layer?: unknown }).layer = grafted.layer;
-        return NONE;
-      }
+      if (this.ev.isCatalogLayer(b.path) && s.self.t === 'module') return this.initLayerBase(s.self, b.path, bound, call);
       const library = transformersInit(this.ev, b.path, s.self, bound);
       if (library) return library;
       // A library base's constructor given nothing (`super().__init__(*inputs, **kwargs)` with neither):

@@ -3,7 +3,7 @@
  * `update`, `pop`), the ones that read it answer; any other call may change it, and the dict is then
  * "tainted": what it holds is no longer known.
  */
-import { NONE, UNKNOWN, type Value } from '../value';
+import { NONE, UNKNOWN, isTainted, taint, type Value } from '../value';
 import type { Journal, Owner } from './journal';
 
 type DictValue = Extract<Value, { t: 'dict' }>;
@@ -11,8 +11,6 @@ type DictValue = Extract<Value, { t: 'dict' }>;
 const READS = new Set(['get', 'keys', 'values', 'items', 'copy', '__contains__']);
 
 export class Dicts {
-  private readonly tainted = new WeakSet<object>();
-
   constructor(
     private readonly journal: Journal,
     private readonly owner: Owner,
@@ -22,26 +20,26 @@ export class Dicts {
 
   /** Whether a call the interpreter does not follow may have changed the dict. */
   isTainted(d: DictValue): boolean {
-    return this.tainted.has(d.fields);
+    return isTainted(d);
   }
 
   /** `d.method(...)`: its value, after applying what it changes. */
   call(d: DictValue, method: string, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
     const fields = d.fields as Map<string, Value>;
     const [a, b] = positional;
-    if (this.tainted.has(fields) && !READS.has(method)) return UNKNOWN;
+    if (isTainted(d) && !READS.has(method)) return UNKNOWN;
     switch (method) {
       case 'get':
-        if (this.tainted.has(fields) || a?.t !== 'str') return UNKNOWN;
+        if (isTainted(d) || a?.t !== 'str') return UNKNOWN;
         return fields.get(a.v) ?? b ?? NONE;
       case 'keys':
-        return this.tainted.has(fields) ? UNKNOWN : { t: 'seq', items: [...fields.keys()].map((k) => ({ t: 'str', v: k }) as Value) };
+        return isTainted(d) ? UNKNOWN : { t: 'seq', items: [...fields.keys()].map((k) => ({ t: 'str', v: k }) as Value) };
       case 'values':
-        return this.tainted.has(fields) ? UNKNOWN : { t: 'seq', items: [...fields.values()] };
+        return isTainted(d) ? UNKNOWN : { t: 'seq', items: [...fields.values()] };
       case 'items':
-        return this.tainted.has(fields) ? UNKNOWN : { t: 'seq', items: [...fields].map(([k, v]) => ({ t: 'seq', items: [{ t: 'str', v: k }, v], tuple: true }) as Value) };
+        return isTainted(d) ? UNKNOWN : { t: 'seq', items: [...fields].map(([k, v]) => ({ t: 'seq', items: [{ t: 'str', v: k }, v], tuple: true }) as Value) };
       case 'copy':
-        return this.tainted.has(fields) ? UNKNOWN : { t: 'dict', fields: new Map(fields), origin: d.origin, cls: d.cls };
+        return isTainted(d) ? UNKNOWN : { ...d, fields: new Map(fields) };
       case 'setdefault':
         if (a?.t !== 'str') break;
         if (!fields.has(a.v)) this.journal.set(this.owner, fields, a.v, b ?? NONE);
@@ -63,7 +61,7 @@ export class Dicts {
       default:
         break;
     }
-    this.tainted.add(fields);
+    taint(d);
     this.changed();
     return UNKNOWN;
   }

@@ -19,7 +19,7 @@ export function dictDisplay(ev: Evaluator, e: Extract<Expr, { k: 'dict' }>, fram
       fields.set(key.v, ev.eval(entry.value, frame));
     }
   }
-  return { t: 'dict', fields };
+  return { t: 'dict', fields, mapping: ev.language === 'python' };
 }
 
 /**
@@ -32,6 +32,15 @@ export function comprehension(ev: Evaluator, e: Extract<Expr, { k: 'comprehensio
   // The comprehension's own scope: its variable does not leak, and the frame around it is not copied.
   const inner = new Frame(frame.fragment, frame.scope, frame);
   const readsTarget = e.variable === undefined || e.filters.length > 0 || mentionsName(e.element, e.variable);
+  // `[shared for _ in range(n)]` reads one object n times: PyTorch counts a module it holds twice once.
+  const reference = e.element.k === 'name' || e.element.k === 'attr' || e.element.k === 'index';
+  if (!readsTarget && count && reference) {
+    ev.assign(e.target, UNKNOWN, inner);
+    const item = ev.eval(e.element, inner);
+    if (item.t !== 'module' && item.t !== 'layer' && item.t !== 'param' && item.t !== 'tensor') return { t: 'repeat', item, count };
+    const n = count.constant;
+    return n === undefined || n > BigInt(LIMITS.listItems) ? UNKNOWN : { t: 'seq', items: Array.from({ length: Number(n) }, () => item) };
+  }
   if (!readsTarget && count) {
     ev.assign(e.target, UNKNOWN, inner);
     ev.repeats.push(count);

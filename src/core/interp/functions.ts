@@ -87,7 +87,7 @@ export class Functions {
         continue;
       }
       if (p.variadic === 'dict') {
-        frame.set(p.name, { t: 'dict', fields: new Map([...keywords].filter(([k]) => !used.has(k) && !params.some((q) => q.name === k && !q.variadic))) });
+        frame.set(p.name, { t: 'dict', mapping: true, fields: new Map([...keywords].filter(([k]) => !used.has(k) && !params.some((q) => q.name === k && !q.variadic))) });
         continue;
       }
       used.add(p.name);

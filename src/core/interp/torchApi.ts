@@ -6,7 +6,7 @@
 import type { Evaluator } from '../evaluate';
 import { container, deepCopy, emptyModule, layerModule, param, pathTo, unknownIn, type ModuleTree } from '../modules';
 import { Poly } from '../symbolic';
-import { NONE, SCALAR, UNKNOWN, asPoly, type Value } from '../value';
+import { NONE, SCALAR, UNKNOWN, asPoly, type Shape, type Value } from '../value';
 import type { Owner } from './journal';
 import { LIMITS } from './budget';
 import { WEIGHTLESS, type LayerValue } from './shapeChecks';
@@ -255,8 +255,8 @@ export class TorchApi {
     if (path === `torch.${name}` && TENSOR_FACTORIES.has(name)) {
       // torch.zeros(1, 1, d) or torch.zeros((1, 1, d)); torch.full takes its shape first, then the value.
       if (name === 'tensor' || name === 'arange') return { t: 'tensor', shape: [undefined], partial: true };
-      const dims = first?.t === 'seq' ? first.items : name === 'full' ? [] : name === 'eye' ? [first, positional[1] ?? first] : positional;
-      return { t: 'tensor', shape: dims.map((d) => (d ? asPoly(d) : undefined)) };
+      if (name === 'eye') return { t: 'tensor', shape: [first, positional[1] ?? keywords.get('m') ?? first].map((d) => (d ? asPoly(d) : undefined)) };
+      return { t: 'tensor', shape: factoryShape(name === 'full' ? positional.slice(0, 1) : positional, keywords) };
     }
     if ((path === `torch.nn.${name}` || path === `jspytorch.torch.nn.${name}`) && /^[A-Z]/.test(name) && !this.ev.isCatalogLayer(path)) {
       if (WEIGHTLESS.has(name)) return { t: 'module', tree: emptyModule(name), fields: weightlessFields(name, positional, keywords) };
@@ -291,4 +291,12 @@ export class TorchApi {
     this.register(value.tree, value);
     return value;
   }
+}
+
+/** The shape of `torch.zeros(1, 1, d)`, `torch.zeros((1, 1, d))`, `torch.empty(size=(n, m))` or `w.new_zeros((r, n))`. */
+export function factoryShape(positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Shape {
+  const [first] = positional;
+  const size = keywords.get('size');
+  const dims = first?.t === 'seq' ? first.items : !first && size ? (size.t === 'seq' ? size.items : [size]) : positional;
+  return dims.map(asPoly);
 }

@@ -8,7 +8,8 @@ Writes test/fixtures/expected/pytorch-layers.json:
     "files":   {fixture path: [{"line", "column", "kind", "params", "tensors"}, ...]}, one record per
                constructor call site (1-based line/column of the start of the call expression);
                lazy layers add "lazy": true with params null; a call torch rejects has "error" instead
-               of params/tensors.
+               of params/tensors; a call after one torch rejected in the same constructor has "afterRaise":
+               true (torch never reaches it).
     "modules": {fixture path: [{"name", "line", "params"}, ...]} for each nn.Module class in the file,
                params null (with a "note") when it needs arguments, contains a failing layer or is lazy;
                a class that needs arguments and names a `config_class` adds "configured": {"config",
@@ -51,18 +52,31 @@ class Recorder:
         self.path = None
         self.sites = {}
         self.failures = 0  # counts repeat visits too, so a module built around a failing layer is detectable
+        self.raised_in = []  # the fixture's function frames a layer constructor raised in, with their callers
+
+    def fixture_frames(self, frame):
+        while frame is not None and frame.f_code.co_filename == self.path and frame.f_code.co_name != "<module>":
+            yield frame
+            frame = frame.f_back
 
     def construct(self, cls, args, kwargs, frame):
         # The CALL instruction's position spans the whole call expression, e.g. from `nn` in `nn.Linear(`.
         line, _, col, _ = list(frame.f_code.co_positions())[frame.f_lasti // 2]
+        if any(f is g for f in self.fixture_frames(frame) for g in self.raised_in):
+            # Torch raised earlier in this constructor (or one calling it): it never gets here.
+            self.sites.setdefault((line, col + 1), {"line": line, "column": col + 1, "kind": cls.__name__, "afterRaise": True})
+            return nn.Identity()
         try:
             module = cls(*args, **kwargs)
             record = {"line": line, "column": col + 1, **describe(module)}
         except Exception as exc:
             self.failures += 1
+            self.raised_in.extend(self.fixture_frames(frame))
             module = nn.Identity()  # torch would stop here; we keep going to reach the other call sites
             record = {"line": line, "column": col + 1, "kind": cls.__name__, "error": describe_error(exc)}
         first = self.sites.setdefault((line, col + 1), record)
+        if first.get("afterRaise") and not record.get("afterRaise"):
+            first = self.sites[(line, col + 1)] = record
         if first != record and first.get("kind") == record.get("kind") and "error" not in first and "error" not in record:
             # A call in a loop whose sizes depend on the loop variable: no single count belongs to the line.
             self.sites[(line, col + 1)] = {"line": line, "column": col + 1, "kind": record["kind"], "params": None, "varies": True}
@@ -183,14 +197,38 @@ def run_fixture(path, recorder):
 
 
 def module_instances(tree, module):
-    """The models of the fixture's own classes it builds at module level (`model = GPT(GPTConfig())`)."""
+    """The models of the fixture's own classes it builds at module level (`model = GPT(GPTConfig())`); a
+    module-level loop building one at each pass (`for d in (32, 64): model = Net(d)`) gives "varies" with every
+    distinct total in the order built."""
     out = []
     for node in tree.body:
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             obj = getattr(module, node.targets[0].id, None)
             if isinstance(obj, nn.Module) and type(obj).__module__ == module.__name__:
                 out.append({"name": node.targets[0].id, "line": node.lineno, "params": param_count(obj)})
+        elif isinstance(node, ast.For):
+            out.extend(loop_instances(node, module))
     return out
+
+
+def loop_instances(loop, module):
+    """Runs the loop again with each model it assigns collected after its assignment."""
+    built = {}
+
+    def collect(line, obj):
+        if isinstance(obj, nn.Module) and type(obj).__module__ == module.__name__:
+            totals = built.setdefault(line, [])
+            if param_count(obj) not in totals:
+                totals.append(param_count(obj))
+
+    body = []
+    for stmt in loop.body:
+        body.append(stmt)
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            body.append(ast.parse(f"__collect__({stmt.lineno}, {stmt.targets[0].id})").body[0])
+    again = ast.fix_missing_locations(ast.Module(body=[ast.For(target=loop.target, iter=loop.iter, body=body, orelse=[])], type_ignores=[]))
+    exec(compile(again, module.__file__, "exec"), {**vars(module), "__collect__": collect})
+    return [{"name": "", "line": line, "params": totals[0] if len(totals) == 1 else None, **({"varies": totals} if len(totals) > 1 else {})} for line, totals in built.items()]
 
 
 def main():

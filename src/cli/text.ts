@@ -44,7 +44,8 @@ function rowsOf(r: AnalysedFile, paint: Paint): Row[] {
     }),
     ...instances.map((i) => {
       const stack = i.summary.stack ? `${dimText(i.summary.stack.count)} × ${i.summary.stack.kind}` : '';
-      return { span: i.span, text: `${`model ${i.className}`.padEnd(26)} ${formatTotal(i.summary).padStart(16)}  ${stack}`.trimEnd() };
+      const why = i.summary.params ? '' : (i.summary.reason ?? '');
+      return { span: i.span, text: `${`model ${i.className}`.padEnd(26)} ${formatTotal(i.summary).padStart(16)}  ${stack || why}`.trimEnd() };
     }),
     ...findings.map((f) => ({ span: f.span, text: `${severityText(f.severity, paint)} [${f.code}] ${f.message}` })),
   ]);

@@ -9,6 +9,7 @@ import { describe, moduleParts } from './attention/recognise';
 import { fieldParts } from './attention/fieldParts';
 import type { Span } from './expr';
 import { summarize, type ModuleSummary, type ModuleTree } from './modules';
+import { groupDigits, type Poly } from './symbolic';
 import { Evaluator } from './evaluate';
 import { newShared, type Hooks } from './interp/hooks';
 import type { AnalysisCache, SiteRecord, SiteShown } from './analysisCache';
@@ -36,6 +37,8 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   const inputs = new Map<number, readonly Shape[]>();
   const instances = new Map<number, InstanceResult>();
   const instanceValues = new WeakMap<InstanceResult, Value>();
+  /** The distinct totals of the models each module-level call builds (a loop over sizes builds several). */
+  const instanceTotals = new Map<number, (Poly | undefined)[]>();
   const shared = newShared();
   const out = new Collected();
   const context = () => shared.paths[shared.paths.length - 1] ?? '';
@@ -76,8 +79,15 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       for (const r of out.made.slice(since)) r.varies = true;
     },
     instance(cls, call, value) {
-      if (value.t !== 'module' || instances.has(call.span.start)) return;
-      const result = { className: cls.name, span: call.span, summary: summarize(value.tree) };
+      if (value.t !== 'module') return;
+      const summary = summarize(value.tree);
+      const totals = instanceTotals.get(call.span.start);
+      if (totals) {
+        if (!totals.some((t) => t && summary.params && t.equals(summary.params))) totals.push(summary.params);
+        return;
+      }
+      instanceTotals.set(call.span.start, [summary.params]);
+      const result = { className: cls.name, span: call.span, summary };
       instanceValues.set(result, value);
       instances.set(call.span.start, result);
       built.push(value);
@@ -249,6 +259,13 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     return cls && cls.owner === evaluator && out.attentions.has(classKey(model, cls.fragment, cls.scope)) ? 'unknown' : undefined;
   };
   for (const [start, i] of instances) {
+    const totals = instanceTotals.get(start);
+    if (totals && totals.length > 1) {
+      // `for d in [32, 64]: model = Net(d)`: no one total belongs to the line.
+      const listed = totals.map((t) => (t?.isConstant ? groupDigits(t.constant!) : 'a total not known'));
+      instances.set(start, { ...i, summary: { ...i.summary, params: undefined, stack: undefined, reason: `built here ${totals.length} times with different sizes: ${listed.join(', ')}` } });
+      continue;
+    }
     const value = instanceValues.get(i);
     if (value?.t === 'module' && i.summary.params?.isConstant) instances.set(start, { ...i, sizing: sizeModel(evaluator, value, attentionAt) });
   }

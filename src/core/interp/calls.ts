@@ -15,6 +15,7 @@ import { Frame } from './frame';
 import { TRANSFORMERS_METHODS, transformersClassMethod, transformersMethod } from './transformersApi';
 import { tfjsTensorOp } from './tfjsTensors';
 import { factoryShape } from './torchApi';
+import { BuiltinRaise } from './raises';
 
 const NEW_TENSOR = new Set(['new_zeros', 'new_ones', 'new_empty', 'new_full']);
 
@@ -229,7 +230,10 @@ export class Calls {
     const op = path.startsWith('tfjs.layers.') ? path.slice('tfjs.layers.'.length) : '';
     if (op === 'concatenate') return { t: 'op', op };
     if (TFJS_MERGES.has(op)) return { t: 'op', op: 'same' };
-    return this.ev.hooks.layer(path, e, bound, true) ?? this.ev.checks.untracked([...positional, ...keywords.values()]) ?? UNKNOWN;
+    const layer = this.ev.hooks.layer(path, e, bound, true);
+    // The framework raises in the constructor: nothing after it runs, so no second error is reported below it.
+    if (layer?.t === 'layer' && layer.layer.rejected) throw new BuiltinRaise('an error', layer.layer.rejected, true);
+    return layer ?? this.ev.checks.untracked([...positional, ...keywords.values()]) ?? UNKNOWN;
   }
 
   /** `map(f, xs, ...)`, as the list it yields: `q, k, v = map(lambda t: rearrange(t, ...), qkv)`. */

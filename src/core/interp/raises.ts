@@ -18,6 +18,8 @@ export class BuiltinRaise extends Error {
   constructor(
     readonly exception: string,
     readonly text: string,
+    /** Already reported where it is raised (a layer constructor's own finding): the run only stops. */
+    readonly reported = false,
   ) {
     super(text);
   }
@@ -25,6 +27,7 @@ export class BuiltinRaise extends Error {
 
 export function reportRaise(ev: Evaluator, span: Span, what: RaiseSite, frame: Frame): void {
   if (ev.shared.unsure > 0 || ev.shared.building === 0 || !ev.hooks.raised) return;
+  if (what.builtin?.reported) return;
   if (what.builtin) return ev.hooks.raised(span, what.builtin.exception, what.builtin.text);
   const call = what.raise?.k === 'call' ? what.raise : undefined;
   const exception = what.raise ? (call?.callee ?? what.raise) : undefined;

@@ -6,6 +6,7 @@
 import type { Evaluator } from '../evaluate';
 import { container, deepCopy, emptyModule, layerModule, param, pathTo, unknownIn, type ModuleTree } from '../modules';
 import { Poly } from '../symbolic';
+import { totalParams } from '../layer';
 import { NONE, SCALAR, UNKNOWN, asPoly, type Shape, type Value } from '../value';
 import type { Owner } from './journal';
 import { LIMITS } from './budget';
@@ -234,6 +235,9 @@ export class TorchApi {
         if (grad) this.ev.grads.set(ref, grad);
         return { t: 'param', ref };
       }
+      case 'torch.nn.utils.weight_norm':
+      case 'torch.nn.utils.parametrizations.weight_norm':
+        return first?.t === 'layer' ? weightNorm(first, path.includes('parametrizations'), keywords.get('name') ?? positional[1], keywords.get('dim') ?? positional[2]) : UNKNOWN;
       case 'collections.OrderedDict': {
         if (!first) return { t: 'dict', fields: new Map() };
         if (first.t !== 'seq') return UNKNOWN;
@@ -299,4 +303,22 @@ export function factoryShape(positional: readonly Value[], keywords: ReadonlyMap
   const size = keywords.get('size');
   const dims = first?.t === 'seq' ? first.items : !first && size ? (size.t === 'seq' ? size.items : [size]) : positional;
   return dims.map(asPoly);
+}
+
+/**
+ * `weight_norm(layer)`: `weight` becomes a direction `weight_v` of its shape and a magnitude `weight_g` of size 1
+ * except along `dim` (a scalar for `dim=None` or -1); parametrizations name them `original1` and `original0`.
+ */
+function weightNorm(v: Extract<Value, { t: 'layer' }>, parametrized: boolean, nameArg: Value | undefined, dimArg: Value | undefined): Value {
+  const name = nameArg?.t === 'str' ? nameArg.v : nameArg ? undefined : 'weight';
+  const weight = v.layer.tensors.find((t) => t.name === name);
+  const dim = dimArg?.t === 'none' ? null : dimArg ? asPoly(dimArg)?.constant : 0n;
+  if (!weight || dim === undefined) return UNKNOWN;
+  // PyTorch reads dim=-1 as dim=None, the norm of the whole tensor, not as the last axis.
+  const axis = dim === null || dim === -1n ? undefined : dim;
+  if (axis !== undefined && (axis < 0n || axis >= BigInt(weight.shape.length))) return UNKNOWN;
+  const g = axis === undefined ? [] : weight.shape.map((d, i) => (BigInt(i) === axis ? d : Poly.ONE));
+  const [gName, vName] = parametrized ? [`parametrizations.${name}.original0`, `parametrizations.${name}.original1`] : [`${name}_g`, `${name}_v`];
+  const tensors = [...v.layer.tensors.filter((t) => t !== weight), { name: gName, shape: g }, { name: vName, shape: weight.shape }];
+  return { ...v, layer: { ...v.layer, tensors, params: v.layer.params && totalParams(tensors) }, applied: undefined };
 }

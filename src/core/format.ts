@@ -14,7 +14,7 @@ const FRAMEWORK_NAMES = { pytorch: 'PyTorch', tfjs: 'TensorFlow.js', 'js-pytorch
 function formatCount(layer: LayerInstance): string {
   const c = layer.params?.constant;
   if (c !== undefined) return groupDigits(c);
-  return layer.formula;
+  return layer.formula || 'not known';
 }
 
 /** A site's count: `1,050,624`; `2 sizes: 129,000 … 769,000` when models build it differently; else the formula. */
@@ -34,7 +34,7 @@ export function lensTitle(result: LayerResult): string {
   if (errors.length) return `✖ ${FRAMEWORK_NAMES[layer.framework]} would not build this ${layer.kind} · ${errors.map((f) => f.code).join(', ')}`;
   const c = layer.params?.constant;
   if (c === undefined && result.values.length > 1) return `${siteCount(result)} params${layer.summary ? ` · ${layer.summary}` : ''}`;
-  const count = c !== undefined ? `${groupDigits(c)} params` : layer.unknownReason && layer.kind === 'LazyLinear' ? 'params set at first call' : `${layer.formula} params`;
+  const count = c !== undefined ? `${groupDigits(c)} params` : layer.unknownReason && layer.kind === 'LazyLinear' ? 'params set at first call' : layer.formula ? `${layer.formula} params` : 'params not known';
   // A count that comes from a model built elsewhere says which one: the code around the site alone does not give it.
   const from = c !== undefined && result.context ? ` · in ${result.context.split(' via ')[0]}` : '';
   return `${count} · ${layer.summary}${from}`;
@@ -145,13 +145,18 @@ export function moduleHoverMarkdown(name: string, summary: ModuleSummary, contex
   const lines = [c !== undefined ? `**${md(name)}**: ${groupDigits(c)} parameters (${shortCount(c)}), ${how}` : `**${md(name)}**: ${md(summary.reason ?? 'total not known')}`, ''];
   if (summary.children.length) {
     lines.push('| child | kind | count | share |', '|---|---|---:|---:|');
+    const unknown: string[] = [];
     for (const child of summary.children) {
-      const n = child.params.constant;
+      const name = codeSpan(child.name === '{i}' ? '0…' : child.name, true);
+      const n = child.unknown ? undefined : child.params.constant;
       const share = n !== undefined && c ? `${((Number(n) / Number(c)) * 100).toFixed(1)} %` : '';
       const kind = child.repeat ? `${dimText(child.repeat)} × ${child.kind}` : child.kind;
-      lines.push(`| ${codeSpan(child.name === '{i}' ? '0…' : child.name, true)} | ${md(kind)} | ${n !== undefined ? groupDigits(n) : md(child.params.toString())} | ${share} |`);
+      const count = child.unknown ? 'not known' : n !== undefined ? groupDigits(n) : md(child.params.toString());
+      lines.push(`| ${name} | ${md(kind)} | ${count} | ${share} |`);
+      if (child.unknown) unknown.push(`${name}: ${md(child.unknown)}`);
     }
     lines.push('');
+    if (unknown.length) lines.push(...unknown.map((u) => `- ${u}`), '');
   }
   if (summary.arrays) lines.push(`${summary.arrays.map((a) => codeSpan(a)).join(', ')} ${summary.arrays.length > 1 ? 'hold' : 'holds'} layers in a plain array: \`parameters()\` does not return them, so they are not counted, nor trained.`, '');
   for (const [a, b] of summary.tied) lines.push(`Tied: ${codeSpan(a)} and ${codeSpan(b)} are one parameter, counted once (so the shares add up to more than 100 %).`, '');

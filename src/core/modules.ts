@@ -11,6 +11,8 @@ export interface ParamRef {
   readonly shape: readonly Poly[];
   /** Its element count, the product of its shape: a model's total is walked several times over. */
   readonly numel: Poly;
+  /** Set when its shape is not followed: its count is then a placeholder, not a formula of the user's names. */
+  readonly unknown?: string;
 }
 
 export interface ModuleTree {
@@ -36,6 +38,7 @@ class Param implements ParamRef {
   constructor(
     readonly id: number,
     readonly shape: readonly Poly[],
+    readonly unknown?: string,
   ) {}
 
   /** Worked out once, when first counted: a model is walked several times over for its totals. */
@@ -44,8 +47,8 @@ class Param implements ParamRef {
   }
 }
 
-export function param(shape: readonly Poly[]): ParamRef {
-  return new Param(nextId++, shape);
+export function param(shape: readonly Poly[], unknown?: string): ParamRef {
+  return new Param(nextId++, shape, unknown);
 }
 
 export function emptyModule(kind: string): ModuleTree {
@@ -152,8 +155,11 @@ export function unknownIn(m: ModuleTree, visited = new Set<ModuleTree>()): strin
 export interface ChildSummary {
   readonly name: string;
   readonly kind: string;
+  /** Only a count when `unknown` is unset: a part not known would be dropped from it. */
   readonly params: Poly;
   readonly repeat?: Poly;
+  /** Why the child's count is not known (a bias behind a flag not known, a parameter not followed). */
+  readonly unknown?: string;
 }
 
 /** A model's total and what it is made of, for the class lens, hover and the CLI. */
@@ -247,8 +253,8 @@ export function summarize(m: ModuleTree): ModuleSummary {
   };
   const total = totalIn(m);
   const children: ChildSummary[] = [
-    ...[...m.params].map(([name, p]) => ({ name, kind: 'Parameter', params: p.numel })),
-    ...[...m.children].map(([name, c]) => ({ name, kind: c.kind, params: totalIn(c), repeat: c.repeat })),
+    ...[...m.params].map(([name, p]) => ({ name, kind: 'Parameter', params: p.numel, unknown: p.unknown })),
+    ...[...m.children].map(([name, c]) => ({ name, kind: c.kind, params: totalIn(c), repeat: c.repeat, unknown: unknownIn(c) })),
   ];
   const stack = largestStack(m, totalIn);
   return {

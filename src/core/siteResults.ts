@@ -22,7 +22,7 @@ export function siteResult(span: Span, list: readonly SiteRecord[], lexical: Rea
   // The formula over the site's own names (`inplanes·planes`) when its own code was run alone; a caller's
   // (`4·width²` for one block of a ResNet stage) holds for that caller only.
   const symbolicRuns = list.filter((r) => r.layer.params !== undefined && !r.layer.params.isConstant);
-  const generic = symbolicRuns.find((r) => lexical.has(r.context)) ?? symbolicRuns[0];
+  const generic = symbolicRuns.find((r) => lexical.has(r.context));
   const rejected = list.find((r) => r.layer.rejected);
   const unknownCaller = list.find((r) => !r.symbolic && !lexical.has(r.context.split(' via ')[0]) && !r.layer.params?.isConstant && !r.layer.rejected);
   const looped = list.find((r) => r.varies);
@@ -33,14 +33,17 @@ export function siteResult(span: Span, list: readonly SiteRecord[], lexical: Rea
   else if (values.length === 1) {
     const chosen = list.find((r) => r.layer.params?.equals(values[0].params))!.layer;
     // The formula over the names the site's own code uses (`3·config.n_embd² + …`), when a run gave one.
-    const named = list.find((r) => !r.layer.params?.isConstant && !r.layer.rejected);
-    layer = named ? { ...chosen, formula: named.layer.formula } : chosen;
+    layer = generic ? { ...chosen, formula: generic.layer.formula } : chosen;
   }
   else if (values.length > 1) {
     // The sizes of one model would read as the site's: only a summary over names stays.
-    const base = generic?.layer ?? { ...list[0].layer, summary: '' };
+    const first = list[0].layer;
+    const base = generic?.layer ?? { ...first, summary: '', formula: first.params?.isConstant ? first.formula : '' };
     layer = withoutCount(base, `Built with ${values.length} different sizes here: ${values.map((v) => `${groupDigits(v.params.constant!)}${v.context ? ` in ${v.context}` : ''}`).join('; ')}.`);
-  } else layer = (generic ?? list[0]).layer;
+  } else if (generic || !symbolicRuns.length) layer = (generic ?? list[0]).layer;
+  // Only callers built it, with their own names for its sizes (`transformer.d_model`): those names mean
+  // nothing at the site, and each caller may build it differently.
+  else layer = { ...withoutCount(symbolicRuns[0].layer, `Built by ${symbolicRuns[0].context.split(' via ')[0]} with sizes not known here.`), formula: '' };
   const seen = new Set<string>();
   const findings: Finding[] = [];
   for (const r of list) {

@@ -130,7 +130,9 @@ function pythonArithmetic(op: string, l: Value, r: Value, language: 'python' | '
 /** A quotient that does not simplify stays one symbol in formulas: `(v + 63) // 64`. */
 function quotient(a: Poly, op: string, b: Poly): Value {
   const wrap = (p: Poly) => (p.size > 1 || (p.constant ?? 0n) < 0n ? `(${p})` : p.toString());
-  return { t: 'sym', name: `(${wrap(a)} ${op} ${wrap(b)})` };
+  // A divisor that is a product is one: `a / (3·b)`, not `a / 3·b`.
+  const divisor = /^[\w.]+$/.test(b.toString()) ? b.toString() : `(${b})`;
+  return { t: 'sym', name: `(${wrap(a)} ${op} ${divisor})` };
 }
 
 function sequenceOp(op: string, l: Value, r: Value, count: Poly | undefined): Value {

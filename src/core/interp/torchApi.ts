@@ -116,6 +116,7 @@ export class TorchApi {
     if (value.t === 'param') {
       journal.delete(owner, tree.children, name);
       journal.set(owner, tree.params, name, value.ref);
+      if (value.ref.unknown) owner.differs(tree.params as Map<string, unknown>, name, `${name} is ${value.ref.unknown}`);
       return;
     }
     if (value.t === 'none' && tree.params.has(name)) {
@@ -229,8 +230,9 @@ export class TorchApi {
       case 'torch.nn.parameter.Parameter': {
         const data = first ?? keywords.get('data');
         const shape = data?.t === 'tensor' && !data.partial ? data.shape : undefined;
-        // A parameter of unknown shape still counts, as a symbol: the total then says it is not known.
-        const ref = param(shape?.map((d) => d ?? Poly.symbol('size')) ?? [Poly.symbol('size')]);
+        // A parameter of unknown shape is still one: the module holding it says its total is not known.
+        const known = shape?.every((d) => d !== undefined);
+        const ref = param(shape?.map((d) => d ?? Poly.symbol('size')) ?? [Poly.symbol('size')], known ? undefined : 'a parameter whose shape is not followed');
         const grad = keywords.get('requires_grad') ?? positional[1];
         if (grad) this.ev.grads.set(ref, grad);
         return { t: 'param', ref };

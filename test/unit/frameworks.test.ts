@@ -16,6 +16,8 @@ interface Expected {
   readonly lazy?: boolean;
   /** A call in a loop building layers of different sizes: no single count belongs to the line. */
   readonly varies?: boolean;
+  /** A call run more than once (a helper called with two inputs) building these sizes: each is shown, none as the line's. */
+  readonly sizes?: number[];
   readonly error?: { type: string; message: string };
 }
 
@@ -59,6 +61,11 @@ for (const source of ['pytorch-layers.json', 'js-layers.json']) {
           const layer = analysis.layers.find((l) => l.span.startLine + 1 === r.line && l.span.startChar + 1 === r.column);
           assert.ok(layer, `${where}: layer not found`);
           assert.strictEqual(layer.layer.kind, r.kind, where);
+          if (r.sizes) {
+            assert.strictEqual(paramsOf(layer), null, `${where}: each call's layer has its own size`);
+            assert.deepStrictEqual(layer.values.map((v) => Number(v.params.constant)).sort((a, b) => a - b), r.sizes, `${where}: sizes`);
+            continue;
+          }
           if (gap(file, r.line) || r.varies) {
             assert.strictEqual(paramsOf(layer), null, `${where}: not followed yet, so it must not be guessed`);
             continue;
@@ -150,7 +157,9 @@ interface ExpectedTfjsModel {
   readonly line: number;
   readonly column: number;
   readonly kind: string;
-  readonly params: number;
+  readonly params: number | null;
+  /** Each model's countParams(), where the call builds several of different sizes. */
+  readonly sizes?: number[];
 }
 
 suite('TF.js models against countParams() (js-layers.json models)', () => {
@@ -160,8 +169,8 @@ suite('TF.js models against countParams() (js-layers.json models)', () => {
       const analysis = await analyzeText(readFileSync(path.join(ROOT, file), 'utf8'), 'typescript', path.join(ROOT, file));
       const found = analysis.instances.filter((i) => i.className === 'Sequential' || i.className === 'LayersModel');
       assert.deepStrictEqual(
-        found.map((i) => [i.span.startLine + 1, i.span.startChar + 1, i.className, i.summary.params?.constant === undefined ? null : Number(i.summary.params.constant)]).sort((a, b) => Number(a[0]) - Number(b[0])),
-        models.map((m) => [m.line, m.column, m.kind, m.params]),
+        found.map((i) => [i.span.startLine + 1, i.span.startChar + 1, i.className, i.summary.params?.constant === undefined ? null : Number(i.summary.params.constant), i.totals?.map(Number)]).sort((a, b) => Number(a[0]) - Number(b[0])),
+        models.map((m) => [m.line, m.column, m.kind, m.params, m.sizes]),
       );
     });
   }

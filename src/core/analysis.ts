@@ -32,8 +32,6 @@ export type { Analysis, InstanceResult, LayerResult, ModuleResult, PartResult, S
  * its parameters unknown. Every layer construction is recorded with the context that built it.
  */
 export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: AnalysisCache): Analysis {
-  /** The shapes each layer (by the offset of its construction) is first applied to. */
-  const inputs = new Map<number, readonly Shape[]>();
   const instances = new Map<number, InstanceResult>();
   const instanceValues = new WeakMap<InstanceResult, Value>();
   const shared = newShared();
@@ -50,14 +48,16 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       const spec = layerSpec(path);
       // Following forward() for its activations builds nothing the file shows.
       if (!spec || shared.tape) return undefined;
-      const built = instantiate(spec, bound, call.span, inputs.get(call.span.start) ?? []);
+      const built = instantiate(spec, bound, call.span, []);
       const entry: SiteRecord = { layer: built.layer, findings: built.findings, context: context(), symbolic };
       if (site && !spec.weightless) out.record(call.span.start, entry);
+      // This object's own: a helper run twice builds two layers at one site, each for its own input.
+      let builtFor: readonly Shape[] | undefined;
       const applied = (shapes: readonly Shape[], builds = true) => {
         const again = instantiate(spec, bound, call.span, shapes);
         // TF.js builds a layer's weights on its first call; the site shows that build.
-        if (builds && !inputs.has(call.span.start)) {
-          inputs.set(call.span.start, shapes);
+        if (builds && !builtFor) {
+          builtFor = shapes;
           if (site) {
             entry.layer = again.layer;
             entry.findings = again.findings;

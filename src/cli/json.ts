@@ -89,7 +89,7 @@ function fileJson(r: FileReport, options: SizingOptions): object {
     }),
     instances: inSourceOrder(r.analysis.instances).map((i) => {
       const { cell, line } = at(i.span);
-      return { class: i.className, ...(cell === undefined ? {} : { cell }), line, ...exactCount(i.summary.params), ...(i.sizing ? { sizing: sizingJson(i.sizing, options) } : {}) };
+      return { class: i.className, ...(cell === undefined ? {} : { cell }), line, ...exactCount(i.summary.params), ...(i.totals ? { totals: i.totals.map(String) } : {}), ...(i.sizing ? { sizing: sizingJson(i.sizing, options) } : {}) };
     }),
     diagnostics: inSourceOrder(r.analysis.findings).map((f) => ({ ...at(f.span), severity: f.severity, code: f.code, message: f.message })),
   };

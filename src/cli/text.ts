@@ -1,7 +1,7 @@
 /** The default format: a table per file, rows in source order, and a closing summary line. */
 import { dimText } from '../core/catalog/spec';
 import type { Span } from '../core/expr';
-import { builtWhere, siteCount, formatTotal } from '../core/format';
+import { builtWhere, siteCount, formatTotal, instanceTotal } from '../core/format';
 import type { Severity } from '../core/layer';
 import type { Paint } from './colour';
 import { placeText } from './place';
@@ -44,7 +44,7 @@ function rowsOf(r: AnalysedFile, paint: Paint): Row[] {
     }),
     ...instances.map((i) => {
       const stack = i.summary.stack ? `${dimText(i.summary.stack.count)} × ${i.summary.stack.kind}` : '';
-      return { span: i.span, text: `${`model ${i.className}`.padEnd(26)} ${formatTotal(i.summary).padStart(16)}  ${stack}`.trimEnd() };
+      return { span: i.span, text: `${`model ${i.className}`.padEnd(26)} ${instanceTotal(i.summary, i.totals).padStart(16)}  ${stack}`.trimEnd() };
     }),
     ...findings.map((f) => ({ span: f.span, text: `${severityText(f.severity, paint)} [${f.code}] ${f.message}` })),
   ]);

@@ -5,6 +5,7 @@
 import { layerSpec } from './catalog';
 import { instantiate } from './catalog/instantiate';
 import { siteResult } from './siteResults';
+import { InstanceBuilds } from './instanceResults';
 import { describe, moduleParts } from './attention/recognise';
 import { fieldParts } from './attention/fieldParts';
 import type { Span } from './expr';
@@ -17,7 +18,7 @@ import { StatementReplays } from './interp/statementReplays';
 import { definitions, keepModuleNames, moduleNames } from './moduleNames';
 import { Collected } from './collected';
 import type { Finding, LayerInstance } from './layer';
-import type { Analysis, InstanceResult, LayerResult, ModuleResult } from './results';
+import type { Analysis, LayerResult, ModuleResult } from './results';
 import { partResults } from './partResults';
 import { agreed, classKey, followParts, lexicalContexts, mayHoldAttention, namesConfig, runConfigured, runFactories, runUnreached, shown, sizeModel, unknownSummary } from './runs';
 import type { ImportResolver, SourceModel } from './source';
@@ -32,8 +33,7 @@ export type { Analysis, InstanceResult, LayerResult, ModuleResult, PartResult, S
  * its parameters unknown. Every layer construction is recorded with the context that built it.
  */
 export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: AnalysisCache): Analysis {
-  const instances = new Map<number, InstanceResult>();
-  const instanceValues = new WeakMap<InstanceResult, Value>();
+  const instances = new InstanceBuilds();
   const shared = newShared();
   const out = new Collected();
   const context = () => shared.paths[shared.paths.length - 1] ?? '';
@@ -74,18 +74,16 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       for (const r of out.made.slice(since)) r.varies = true;
     },
     instance(cls, call, value) {
-      if (value.t !== 'module' || instances.has(call.span.start)) return;
-      const result = { className: cls.name, span: call.span, summary: summarize(value.tree) };
-      instanceValues.set(result, value);
-      instances.set(call.span.start, result);
-      built.push(value);
+      if (value.t !== 'module') return;
+      if (!instances.has(call.span)) built.push(value);
+      instances.add({ className: cls.name, span: call.span, tree: () => value.tree, value, symbolic });
     },
     part(cls, call, value) {
       // A subclass of a catalog layer is a layer site of its own.
       if (value.t === 'module' && !value.layer && !shared.tape) out.part({ className: cls.name, span: call.span, context: context(), symbolic, tree: value.tree });
     },
     model(call, className, tree) {
-      if (!models.has(call.span.start)) models.set(call.span.start, { className, span: call.span, tree });
+      instances.add({ className, span: call.span, tree, symbolic });
     },
     built(call, layer) {
       if (shared.tape) return;
@@ -129,8 +127,6 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       out.construction(classKey(model, cls.fragment, cls.scope), { tree: value.tree, context: context() });
     },
   };
-  /** TF.js models by the call that builds them: their trees are read once every run is over. */
-  const models = new Map<number, { className: string; span: Span; tree: () => ModuleTree }>();
   /** The models built at module level, whose forward() is followed too. */
   const built: Value[] = [];
   /**
@@ -236,7 +232,6 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   runUnreached(evaluator, model, selfOf, (key, owner, run) => replays.run(key, run, owner === undefined || replays.replayed.has(owner)));
   symbolic = false;
   replays.forgetOthers();
-  for (const [start, m] of models) if (!instances.has(start)) instances.set(start, { className: m.className, span: m.span, summary: summarize(m.tree()) });
   const attentionAt = (node: ModuleTree): LayerInstance | 'unknown' | undefined => {
     const value = evaluator.torch.asValue(node);
     const own = attentionByTree.get(node) ?? (value.t === 'layer' && value.layer.attention ? value.layer : undefined);
@@ -245,10 +240,8 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     const cls = value.t === 'module' ? value.cls : undefined;
     return cls && cls.owner === evaluator && out.attentions.has(classKey(model, cls.fragment, cls.scope)) ? 'unknown' : undefined;
   };
-  for (const [start, i] of instances) {
-    const value = instanceValues.get(i);
-    if (value?.t === 'module' && i.summary.params?.isConstant) instances.set(start, { ...i, sizing: sizeModel(evaluator, value, attentionAt) });
-  }
+  // Trees are read once every run is over: `model.add` and a TF.js layer's first apply() may still extend them.
+  const instanceResults = instances.results().map(({ result, value }) => (value?.t === 'module' && result.summary.params?.isConstant ? { ...result, sizing: sizeModel(evaluator, value, attentionAt) } : result));
   const layers: LayerResult[] = [];
   const findings: Finding[] = [];
   const sites = new Map<number, SiteShown[]>();
@@ -280,7 +273,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     layers,
     findings: [...findings, ...flows].filter((f) => !silenced(f)).sort((a, b) => a.span.start - b.span.start),
     modules,
-    instances: [...instances.values()],
+    instances: instanceResults,
     parts: partResults(out.parts),
     hints,
   };

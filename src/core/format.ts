@@ -20,11 +20,19 @@ function formatCount(layer: LayerInstance): string {
 /** A site's count: `1,050,624`; `2 sizes: 129,000 … 769,000` when models build it differently; else the formula. */
 export function siteCount(result: LayerResult): string {
   const { layer, values } = result;
-  if (layer.params?.constant === undefined && values.length > 1) {
-    const sorted = values.map((v) => v.params.constant!).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    return `${values.length} sizes: ${groupDigits(sorted[0])} … ${groupDigits(sorted[sorted.length - 1])}`;
-  }
+  if (layer.params?.constant === undefined && values.length > 1) return sizesText(values.map((v) => v.params.constant!));
   return formatCount(layer);
+}
+
+/** `2 sizes: 129,000 … 769,000`: the smallest and largest of several counts built at one call. */
+export function sizesText(counts: readonly bigint[]): string {
+  const sorted = [...counts].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${counts.length} sizes: ${groupDigits(sorted[0])} … ${groupDigits(sorted[sorted.length - 1])}`;
+}
+
+/** A model built at a call: its total, or the sizes of the several models built there. */
+export function instanceTotal(summary: ModuleSummary, totals: readonly bigint[] | undefined): string {
+  return totals ? sizesText(totals) : formatTotal(summary);
 }
 
 /** `1,050,624 params · 8 heads × 64`; a layer the framework would reject says so instead of a count. */

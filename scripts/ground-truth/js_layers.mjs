@@ -5,7 +5,8 @@
  * built, such as the one a bidirectional wrapper copies, has "params": null), for every
  * tf.sequential / tf.model call, the model's countParams() ("models"); a call that ran several times with
  * different sizes (a helper called with two inputs) has "params": null and each size in "sizes"; and for every exported instance of a
- * fixture's own tf.layers.Layer subclass, its countParams() ("instances").
+ * fixture's own tf.layers.Layer subclass, its countParams() ("instances"), with the weights of the layers it
+ * keeps in fields and does not track ("untracked").
  *
  * From the repo root:
  *   npm ci --prefix scripts/ground-truth && node scripts/ground-truth/js_layers.mjs [--check]
@@ -205,10 +206,22 @@ function layerInstances(fixtures, modules) {
     const exported = modules[i];
     const records = Object.entries(exported)
       .filter(([, v]) => typeof v?.countParams === 'function' && typeof v.getClassName === 'function' && exported[v.constructor.name] === v.constructor)
-      .map(([name, v]) => ({ name, className: v.constructor.name, params: v.built ? v.countParams() : null }));
+      .map(([name, v]) => ({ name, className: v.constructor.name, params: v.built ? v.countParams() : null, ...untrackedWeights(v) }));
     if (records.length) out[relative(ROOT, file)] = records.sort((a, b) => a.name.localeCompare(b.name));
   });
   return out;
+}
+
+const isLayer = (v) => typeof v?.countParams === 'function' && typeof v.getClassName === 'function';
+
+/**
+ * The weights of the layers a custom layer keeps in its fields ("untracked"), which countParams() leaves
+ * out: null while one of them is not built. Absent when no field holds a layer.
+ */
+function untrackedWeights(layer) {
+  const held = Object.values(layer).flatMap((f) => (Array.isArray(f) ? f.filter(isLayer) : isLayer(f) ? [f] : []));
+  if (!held.length) return {};
+  return { untracked: held.every((l) => l.built) ? held.reduce((n, l) => n + tfjsOwnCount(l), 0) : null };
 }
 
 async function main() {

@@ -3,8 +3,10 @@
  * from a fixture in test/fixtures/models/{tfjs,jspytorch}/*.ts, the weights that the real
  * @tensorflow/tfjs / js-pytorch create for it once the fixture has run (a TF.js layer that is never
  * built, such as the one a bidirectional wrapper copies, has "params": null), for every
- * tf.sequential / tf.model call, the model's countParams() ("models"), and for every exported instance of a
- * fixture's own tf.layers.Layer subclass, its countParams() ("instances").
+ * tf.sequential / tf.model call, the model's countParams() ("models"); a call that ran several times with
+ * different sizes (a helper called with two inputs) has "params": null and each size in "sizes"; and for every exported instance of a
+ * fixture's own tf.layers.Layer subclass, its countParams() ("instances"), with the weights of the layers it
+ * keeps in fields and does not track ("untracked").
  *
  * From the repo root:
  *   npm ci --prefix scripts/ground-truth && node scripts/ground-truth/js_layers.mjs [--check]
@@ -204,10 +206,22 @@ function layerInstances(fixtures, modules) {
     const exported = modules[i];
     const records = Object.entries(exported)
       .filter(([, v]) => typeof v?.countParams === 'function' && typeof v.getClassName === 'function' && exported[v.constructor.name] === v.constructor)
-      .map(([name, v]) => ({ name, className: v.constructor.name, params: v.built ? v.countParams() : null }));
+      .map(([name, v]) => ({ name, className: v.constructor.name, params: v.built ? v.countParams() : null, ...untrackedWeights(v) }));
     if (records.length) out[relative(ROOT, file)] = records.sort((a, b) => a.name.localeCompare(b.name));
   });
   return out;
+}
+
+const isLayer = (v) => typeof v?.countParams === 'function' && typeof v.getClassName === 'function';
+
+/**
+ * The weights of the layers a custom layer keeps in its fields ("untracked"), which countParams() leaves
+ * out: null while one of them is not built. Absent when no field holds a layer.
+ */
+function untrackedWeights(layer) {
+  const held = Object.values(layer).flatMap((f) => (Array.isArray(f) ? f.filter(isLayer) : isLayer(f) ? [f] : []));
+  if (!held.length) return {};
+  return { untracked: held.every((l) => l.built) ? held.reduce((n, l) => n + tfjsOwnCount(l), 0) : null };
 }
 
 async function main() {
@@ -232,6 +246,18 @@ async function main() {
   const files = Object.fromEntries(fixtures.map((f) => [relative(ROOT, f), []]));
   const seen = new Map();
   const models = Object.fromEntries(fixtures.map((f) => [relative(ROOT, f), []]));
+  // A site may run several times (a class instantiated twice, a helper called with two inputs): it keeps
+  // one entry, and where the runs built different sizes, each distinct size in "sizes" and no "params".
+  const record = (list, key, entry) => {
+    const first = seen.get(key);
+    if (!first) return seen.set(key, entry), list.push(entry);
+    if (JSON.stringify(first) === JSON.stringify(entry)) return;
+    if (first.kind !== entry.kind || (first.params === null && !first.sizes) || entry.params === null) throw new Error(`${key} built different kinds, or left one unbuilt`);
+    const sizes = [...new Set([...(first.sizes ?? [first.params]), entry.params])].sort((a, b) => a - b);
+    if (sizes.length === 1) throw new Error(`${key} built different tensors of one size`);
+    for (const k of Object.keys(first)) if (!['line', 'column', 'kind'].includes(k)) delete first[k];
+    Object.assign(first, { params: null, sizes });
+  };
   for (const call of calls) {
     const site = fixtureSite(call.frames, maps, texts);
     if (!site) continue; // made by library code, e.g. the Linear layers inside nn.Block
@@ -240,8 +266,7 @@ async function main() {
     if (call.library === 'tfjs-model') {
       // Read once the fixture has run: model.add() may have extended it after the call.
       const entry = { line: site.line, column, kind: call.kind === 'sequential' ? 'Sequential' : 'LayersModel', params: call.object.countParams() };
-      if (seen.has(key) && seen.get(key) !== JSON.stringify(entry)) throw new Error(`${key} built models of different sizes`);
-      if (!seen.has(key)) seen.set(key, JSON.stringify(entry)), models[relative(ROOT, site.source)].push(entry);
+      record(models[relative(ROOT, site.source)], key, entry);
       continue;
     }
     const unbuilt = call.library === 'tfjs' && !call.object.built && call.kind !== 'MultiHeadAttention';
@@ -249,9 +274,7 @@ async function main() {
     const entry = { line: site.line, column, kind: call.kind, params: tensors && tensors.reduce((n, [, s]) => n + size(s), 0), tensors };
     if (unbuilt) entry.note = 'never built: the library builds copies of it, or nothing applies it';
     if (tensors && call.library === 'tfjs' && call.kind !== 'MultiHeadAttention' && call.object.countParams() !== entry.params) throw new Error(`countParams() disagrees at ${site.line}`);
-    // A site may run several times (a class instantiated twice), but a static analyser gives one figure per call.
-    if (seen.has(key) && seen.get(key) !== JSON.stringify(entry)) throw new Error(`${key} ran with different sizes`);
-    if (!seen.has(key)) seen.set(key, JSON.stringify(entry)), files[relative(ROOT, site.source)].push(entry);
+    record(files[relative(ROOT, site.source)], key, entry);
   }
   const empty = Object.keys(files).filter((f) => files[f].length === 0);
   if (empty.length) throw new Error(`no layer calls recorded in ${empty.join(', ')}`);

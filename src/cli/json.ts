@@ -2,6 +2,7 @@
 import type { LayerInstance } from '../core/layer';
 import { bytesOf, DEFAULT_SIZING, TRAINING_BYTES, WEIGHT_BYTES, type SizingOptions } from '../core/memory';
 import type { Sizing } from '../core/sizing';
+import type { ModuleSummary } from '../core/modules';
 import { sizingFigures } from '../core/sizingFigures';
 import type { Poly } from '../core/symbolic';
 import { exactCount, inSourceOrder, isFailed, layerCount, type FileReport } from './report';
@@ -84,14 +85,20 @@ function fileJson(r: FileReport, options: SizingOptions): object {
         line,
         ...exactCount(m.summary.params),
         ...(m.built ? { built: { ...exactCount(m.built.summary.params), context: m.built.context } } : {}),
+        ...untrackedJson(m.built?.summary ?? m.summary),
         ...(m.attention ? { attention: attentionJson(m.attention) } : {}),
       };
     }),
     instances: inSourceOrder(r.analysis.instances).map((i) => {
       const { cell, line } = at(i.span);
-      const unknown = i.summary.params ? {} : { unknown: i.summary.reason ?? null };
-      return { class: i.className, ...(cell === undefined ? {} : { cell }), line, ...exactCount(i.summary.params), ...unknown, ...(i.sizing ? { sizing: sizingJson(i.sizing, options) } : {}) };
+      return { class: i.className, ...(cell === undefined ? {} : { cell }), line, ...exactCount(i.summary.params), ...(i.summary.params ? {} : { unknown: i.summary.reason ?? null }), ...(i.totals ? { totals: i.totals.map(String) } : {}), ...untrackedJson(i.summary), ...(i.sizing ? { sizing: sizingJson(i.sizing, options) } : {}) };
     }),
     diagnostics: inSourceOrder(r.analysis.findings).map((f) => ({ ...at(f.span), severity: f.severity, code: f.code, message: f.message })),
   };
+}
+
+/** Weights a tf.layers.Layer subclass's sublayers created that it does not track, outside its count. */
+function untrackedJson(summary: ModuleSummary): { untracked?: object } {
+  const u = summary.untracked;
+  return u ? { untracked: { fields: u.fields, ...exactCount(u.params) } } : {};
 }

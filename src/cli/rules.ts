@@ -57,6 +57,16 @@ export const RULES: readonly Rule[] = [
     summary: 'A check in a constructor fails for a model the file builds.',
     help: "An assert or raise in __init__ (or a constructor) that certainly fails with the sizes the file builds the model with, such as hidden_size % num_attention_heads != 0; the message is the code's own.",
   },
+  {
+    id: 'unregistered-layers',
+    summary: 'A PyTorch module keeps layers in a plain list or dict.',
+    help: 'nn.Module registers a submodule only when it is assigned as an attribute or held by nn.ModuleList / nn.ModuleDict. Layers in a plain Python list or dict are missing from parameters() (and so from the optimizer), from .to() and .cuda(), and from state_dict(). Wrap the list in nn.ModuleList(...) or the dict in nn.ModuleDict(...); the editor offers the wrap as a quick fix.',
+  },
+  {
+    id: 'untracked-sublayers',
+    summary: 'A tf.layers.Layer subclass keeps layers in its fields, which TensorFlow.js does not track.',
+    help: "A TF.js custom layer tracks only the weights it creates with addWeight(): layers kept in its fields create their weights when call() applies them, but countParams(), trainableWeights, getWeights() and save() leave those weights out, so they are neither trained nor saved (tfjs issue #8253). Create the weights with this.addWeight() in build(), or override trainableWeights and getWeights() to include the sublayers' weights.",
+  },
 ];
 
 /** A code the table does not know yet (the core may add some) still gets a rule, named after it. */

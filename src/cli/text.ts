@@ -1,7 +1,7 @@
 /** The default format: a table per file, rows in source order, and a closing summary line. */
 import { dimText } from '../core/catalog/spec';
 import type { Span } from '../core/expr';
-import { builtWhere, siteCount, formatTotal } from '../core/format';
+import { builtWhere, siteCount, formatTotal, instanceTotal, untrackedCount } from '../core/format';
 import type { Severity } from '../core/layer';
 import type { Paint } from './colour';
 import { placeText } from './place';
@@ -40,12 +40,11 @@ function rowsOf(r: AnalysedFile, paint: Paint): Row[] {
       const summary = m.built?.summary ?? m.summary;
       const stack = summary.stack ? `${dimText(summary.stack.count)} × ${summary.stack.kind}` : m.attention ? `attention · ${m.attention.summary}` : '';
       const where = m.built ? `${stack ? ' · ' : ''}${builtWhere(m.name, m.built.context)}` : '';
-      return { span: m.span, text: `${`class ${m.name}`.padEnd(26)} ${formatTotal(summary).padStart(16)}  ${stack}${where}`.trimEnd() };
+      return { span: m.span, text: `${`class ${m.name}`.padEnd(26)} ${formatTotal(summary).padStart(16)}  ${[`${stack}${where}`, untrackedCount(summary)].filter(Boolean).join(' · ')}`.trimEnd() };
     }),
     ...instances.map((i) => {
       const stack = i.summary.stack ? `${dimText(i.summary.stack.count)} × ${i.summary.stack.kind}` : '';
-      const why = i.summary.params ? '' : (i.summary.reason ?? '');
-      return { span: i.span, text: `${`model ${i.className}`.padEnd(26)} ${formatTotal(i.summary).padStart(16)}  ${stack || why}`.trimEnd() };
+      return { span: i.span, text: `${`model ${i.className}`.padEnd(26)} ${instanceTotal(i.summary, i.totals).padStart(16)}  ${[stack, untrackedCount(i.summary), i.summary.params || i.totals ? '' : i.summary.reason].filter(Boolean).join(' · ')}`.trimEnd() };
     }),
     ...findings.map((f) => ({ span: f.span, text: `${severityText(f.severity, paint)} [${f.code}] ${f.message}` })),
   ]);

@@ -5,11 +5,11 @@
 import { layerSpec } from './catalog';
 import { instantiate } from './catalog/instantiate';
 import { siteResult } from './siteResults';
+import { InstanceBuilds } from './instanceResults';
 import { describe, moduleParts } from './attention/recognise';
 import { fieldParts } from './attention/fieldParts';
 import type { Span } from './expr';
 import { summarize, type ModuleSummary, type ModuleTree } from './modules';
-import { groupDigits, type Poly } from './symbolic';
 import { Evaluator } from './evaluate';
 import { newShared, type Hooks } from './interp/hooks';
 import type { AnalysisCache, SiteRecord, SiteShown } from './analysisCache';
@@ -18,7 +18,7 @@ import { StatementReplays } from './interp/statementReplays';
 import { definitions, keepModuleNames, moduleNames } from './moduleNames';
 import { Collected } from './collected';
 import type { Finding, LayerInstance } from './layer';
-import type { Analysis, InstanceResult, LayerResult, ModuleResult } from './results';
+import type { Analysis, LayerResult, ModuleResult } from './results';
 import { partResults } from './partResults';
 import { agreed, classKey, followParts, lexicalContexts, mayHoldAttention, namesConfig, runConfigured, runFactories, runUnreached, shown, sizeModel, unknownSummary } from './runs';
 import type { ImportResolver, SourceModel } from './source';
@@ -33,12 +33,7 @@ export type { Analysis, InstanceResult, LayerResult, ModuleResult, PartResult, S
  * its parameters unknown. Every layer construction is recorded with the context that built it.
  */
 export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: AnalysisCache): Analysis {
-  /** The shapes each layer (by the offset of its construction) is first applied to. */
-  const inputs = new Map<number, readonly Shape[]>();
-  const instances = new Map<number, InstanceResult>();
-  const instanceValues = new WeakMap<InstanceResult, Value>();
-  /** The distinct totals of the models each module-level call builds (a loop over sizes builds several). */
-  const instanceTotals = new Map<number, (Poly | undefined)[]>();
+  const instances = new InstanceBuilds();
   const shared = newShared();
   const out = new Collected();
   const context = () => shared.paths[shared.paths.length - 1] ?? '';
@@ -55,14 +50,16 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       const spec = layerSpec(path);
       // Following forward() for its activations builds nothing the file shows.
       if (!spec || shared.tape) return undefined;
-      const built = instantiate(spec, bound, call.span, inputs.get(call.span.start) ?? []);
+      const built = instantiate(spec, bound, call.span, []);
       const entry: SiteRecord = { layer: built.layer, findings: built.findings, context: context(), symbolic };
       if (site && !spec.weightless) out.record(call.span.start, entry);
+      // This object's own: a helper run twice builds two layers at one site, each for its own input.
+      let builtFor: readonly Shape[] | undefined;
       const applied = (shapes: readonly Shape[], builds = true) => {
         const again = instantiate(spec, bound, call.span, shapes);
         // TF.js builds a layer's weights on its first call; the site shows that build.
-        if (builds && !inputs.has(call.span.start)) {
-          inputs.set(call.span.start, shapes);
+        if (builds && !builtFor) {
+          builtFor = shapes;
           if (site) {
             entry.layer = again.layer;
             entry.findings = again.findings;
@@ -80,24 +77,15 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     },
     instance(cls, call, value) {
       if (value.t !== 'module') return;
-      const summary = summarize(value.tree);
-      const totals = instanceTotals.get(call.span.start);
-      if (totals) {
-        if (!totals.some((t) => t && summary.params && t.equals(summary.params))) totals.push(summary.params);
-        return;
-      }
-      instanceTotals.set(call.span.start, [summary.params]);
-      const result = { className: cls.name, span: call.span, summary };
-      instanceValues.set(result, value);
-      instances.set(call.span.start, result);
-      built.push(value);
+      if (!instances.has(call.span)) built.push(value);
+      instances.add({ className: cls.name, span: call.span, tree: () => value.tree, value, symbolic });
     },
     part(cls, call, value) {
       // A subclass of a catalog layer that holds only the layer is a layer site of its own.
       if (value.t === 'module' && !(value.layer && shownAsLayer.has(value.layer)) && !shared.tape) out.part({ className: cls.name, span: call.span, context: context(), symbolic, tree: value.tree });
     },
     model(call, className, tree) {
-      if (!models.has(call.span.start)) models.set(call.span.start, { className, span: call.span, tree });
+      instances.add({ className, span: call.span, tree, symbolic });
     },
     built(call, layer) {
       if (shared.tape) return;
@@ -142,8 +130,6 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       out.construction(classKey(model, cls.fragment, cls.scope), { tree: value.tree, context: context() });
     },
   };
-  /** TF.js models by the call that builds them: their trees are read once every run is over. */
-  const models = new Map<number, { className: string; span: Span; tree: () => ModuleTree }>();
   /** The models built at module level, whose forward() is followed too. */
   const built: Value[] = [];
   /**
@@ -249,7 +235,6 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   runUnreached(evaluator, model, selfOf, (key, owner, run) => replays.run(key, run, owner === undefined || replays.replayed.has(owner)));
   symbolic = false;
   replays.forgetOthers();
-  for (const [start, m] of models) if (!instances.has(start)) instances.set(start, { className: m.className, span: m.span, summary: summarize(m.tree()) });
   const attentionAt = (node: ModuleTree): LayerInstance | 'unknown' | undefined => {
     const value = evaluator.torch.asValue(node);
     const own = attentionByTree.get(node) ?? (value.t === 'layer' && value.layer.attention ? value.layer : undefined);
@@ -258,17 +243,8 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     const cls = value.t === 'module' ? value.cls : undefined;
     return cls && cls.owner === evaluator && out.attentions.has(classKey(model, cls.fragment, cls.scope)) ? 'unknown' : undefined;
   };
-  for (const [start, i] of instances) {
-    const totals = instanceTotals.get(start);
-    if (totals && totals.length > 1) {
-      // `for d in [32, 64]: model = Net(d)`: no one total belongs to the line.
-      const listed = totals.map((t) => (t?.isConstant ? groupDigits(t.constant!) : 'a total not known'));
-      instances.set(start, { ...i, summary: { ...i.summary, params: undefined, stack: undefined, reason: `built here ${totals.length} times with different sizes: ${listed.join(', ')}` } });
-      continue;
-    }
-    const value = instanceValues.get(i);
-    if (value?.t === 'module' && i.summary.params?.isConstant) instances.set(start, { ...i, sizing: sizeModel(evaluator, value, attentionAt) });
-  }
+  // Trees are read once every run is over: `model.add` and a TF.js layer's first apply() may still extend them.
+  const instanceResults = instances.results().map(({ result, value }) => (value?.t === 'module' && result.summary.params?.isConstant ? { ...result, sizing: sizeModel(evaluator, value, attentionAt) } : result));
   const layers: LayerResult[] = [];
   const findings: Finding[] = [];
   const sites = new Map<number, SiteShown[]>();
@@ -300,7 +276,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     layers,
     findings: [...findings, ...flows].filter((f) => !silenced(f)).sort((a, b) => a.span.start - b.span.start),
     modules,
-    instances: [...instances.values()],
+    instances: instanceResults,
     parts: partResults(out.parts),
     hints,
   };

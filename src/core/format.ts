@@ -20,11 +20,33 @@ function formatCount(layer: LayerInstance): string {
 /** A site's count: `1,050,624`; `2 sizes: 129,000 … 769,000` when models build it differently; else the formula. */
 export function siteCount(result: LayerResult): string {
   const { layer, values } = result;
-  if (layer.params?.constant === undefined && values.length > 1) {
-    const sorted = values.map((v) => v.params.constant!).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    return `${values.length} sizes: ${groupDigits(sorted[0])} … ${groupDigits(sorted[sorted.length - 1])}`;
-  }
+  if (layer.params?.constant === undefined && values.length > 1) return sizesText(values.map((v) => v.params.constant!));
   return formatCount(layer);
+}
+
+/** `2 sizes: 129,000 … 769,000`: the smallest and largest of several counts built at one call. */
+export function sizesText(counts: readonly bigint[]): string {
+  const sorted = [...counts].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${counts.length} sizes: ${groupDigits(sorted[0])} … ${groupDigits(sorted[sorted.length - 1])}`;
+}
+
+/** Fields of a tf.layers.Layer subclass whose layers it does not track, with the weights they created. */
+export function untrackedText(u: NonNullable<ModuleSummary['untracked']>): string {
+  const c = u.params?.constant;
+  const created = c === undefined ? 'weights' : `${groupDigits(c)} weights`;
+  return `${u.fields.map((f) => codeSpan(f)).join(', ')} ${u.fields.length > 1 ? 'hold' : 'holds'} layers the class does not track: call() creates ${created} in them, which countParams() (the total here), trainableWeights, getWeights() and save() leave out, so they are neither trained nor saved.`;
+}
+
+/** `+ 244 untracked`: weights a tf.layers.Layer subclass's sublayers created outside its total. */
+export function untrackedCount(summary: ModuleSummary): string {
+  if (!summary.untracked) return '';
+  const c = summary.untracked.params?.constant;
+  return `+ ${c === undefined ? 'some' : groupDigits(c)} untracked`;
+}
+
+/** A model built at a call: its total, or the sizes of the several models built there. */
+export function instanceTotal(summary: ModuleSummary, totals: readonly bigint[] | undefined): string {
+  return totals ? sizesText(totals) : formatTotal(summary);
 }
 
 /** `1,050,624 params · 8 heads × 64`; a layer the framework would reject says so instead of a count. */
@@ -158,6 +180,7 @@ export function moduleHoverMarkdown(name: string, summary: ModuleSummary, contex
     lines.push('');
     if (unknown.length) lines.push(...unknown.map((u) => `- ${u}`), '');
   }
+  if (summary.untracked) lines.push(untrackedText(summary.untracked), '');
   if (summary.arrays) lines.push(`${summary.arrays.map((a) => codeSpan(a)).join(', ')} ${summary.arrays.length > 1 ? 'hold' : 'holds'} layers in a plain array: \`parameters()\` does not return them, so they are not counted, nor trained.`, '');
   for (const [a, b] of summary.tied) lines.push(`Tied: ${codeSpan(a)} and ${codeSpan(b)} are one parameter, counted once (so the shares add up to more than 100 %).`, '');
   if (c !== undefined && c > 0n) {

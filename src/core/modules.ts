@@ -28,6 +28,11 @@ export interface ModuleTree {
    * trees: parameters() does not see them unless they are also registered as children.
    */
   arrays?: Map<string, unknown>;
+  /**
+   * A tf.layers.Layer subclass's fields holding layers it does not track, each with the weights those layers
+   * created once applied (undefined while that is not known): real weights, outside countParams().
+   */
+  untracked?: Map<string, () => Poly | undefined>;
 }
 
 let nextId = 1;
@@ -174,6 +179,8 @@ export interface ModuleSummary {
   readonly tied: readonly (readonly [string, string])[];
   /** Attributes holding layers in a plain array: not in the total, as parameters() does not return them. */
   readonly arrays?: readonly string[];
+  /** Fields of a tf.layers.Layer subclass holding layers it does not track, and the weights they created (not in the total). */
+  readonly untracked?: { readonly fields: readonly string[]; readonly params?: Poly };
 }
 
 function tiedParams(m: ModuleTree): [string, string][] {
@@ -265,7 +272,19 @@ export function summarize(m: ModuleTree): ModuleSummary {
     // Weights held under two names are a tree holding a parameter twice.
     tied: walked ? [] : tiedParams(m),
     arrays: outsideArrays(m),
+    untracked: untrackedWeights(m),
   };
+}
+
+/** The weights the layers in a tf.layers.Layer subclass's fields created: the sum, if each is known. */
+function untrackedWeights(m: ModuleTree): ModuleSummary['untracked'] {
+  if (!m.untracked?.size) return undefined;
+  let params: Poly | undefined = Poly.ZERO;
+  for (const created of m.untracked.values()) {
+    const p = created();
+    params = p?.isConstant && params ? params.add(p) : undefined;
+  }
+  return { fields: [...m.untracked.keys()], params };
 }
 
 /** The attributes whose plain array holds a layer that is no child of the module: parameters() misses it. */

@@ -39,6 +39,8 @@ export interface InstanceResult {
   readonly className: string;
   readonly span: Span;
   readonly summary: ModuleSummary;
+  /** Each distinct total, where the call builds models of different sizes (a helper called twice, a loop). */
+  readonly totals?: readonly bigint[];
   /** Embedding and non-embedding parameters, and the KV cache per token of its attention. */
   readonly sizing?: Sizing;
 }

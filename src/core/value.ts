@@ -94,11 +94,11 @@ export type Value =
 
 export type Shape = readonly (Poly | undefined)[];
 
-/** A TF.js layer a symbolic tensor went through, as it was built there: `tf.model` counts these. */
-export interface LayerUse {
-  readonly layer: Value;
-  readonly built: LayerInstance;
-}
+/**
+ * A TF.js layer a symbolic tensor went through, as it was built there: `tf.model` counts these. The file's
+ * own tf.layers.Layer subclass is its module tree: what it tracks, not the layers its call() applies.
+ */
+export type LayerUse = { readonly layer: Value; readonly built: LayerInstance } | { readonly layer: Value; readonly tree: ModuleTree };
 
 /** Where a tensor's size comes from: `nn.Linear(512, 128)` defined at `span`. */
 export interface Origin {

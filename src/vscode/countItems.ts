@@ -3,7 +3,7 @@
  * click on them opens. The CodeLens and the inline counts show the same items, worded the same way.
  */
 import type * as vscode from 'vscode';
-import { lensTitle, moduleLensTitle } from '../core/format';
+import { lensTitle, moduleLensTitle, sizesText } from '../core/format';
 import type { Analysis } from '../core/analysis';
 import type { AnalysisService } from './documents';
 import { EXPLAIN_COMMAND, SHOW_DETAILS_COMMAND } from './commands';
@@ -32,7 +32,7 @@ function item(service: AnalysisService, doc: vscode.TextDocument, span: Span, ti
 export function modelItems(service: AnalysisService, doc: vscode.TextDocument, analysis: Analysis): CountItem[] {
   return [
     ...analysis.modules.map((m) => item(service, doc, m.span, moduleLensTitle(m.built?.summary ?? m.summary, m.built && { name: m.name, context: m.built.context }, m.attention?.summary), m.attention !== undefined, 'Show what the model is made of')),
-    ...analysis.instances.map((i) => item(service, doc, i.span, `${i.className}: ${moduleLensTitle(i.summary)}`, false, 'Show what the model is made of')),
+    ...analysis.instances.map((i) => item(service, doc, i.span, `${i.className}: ${i.totals ? `${sizesText(i.totals)} params` : moduleLensTitle(i.summary)}`, false, 'Show what the model is made of')),
   ];
 }
 

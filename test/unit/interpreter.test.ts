@@ -14,6 +14,12 @@ async function layers(source: string) {
 }
 
 suite('interpreter', () => {
+  test('a model built in a module-level loop with two widths keeps each total: the call shows both, none as its own', async () => {
+    // PyTorch 1.13: MLP(3) and MLP(30) hold 32 and 248 parameters.
+    const analysis = await analyzeText(`${torch}class MLP(nn.Module):\n    def __init__(self, width):\n        super().__init__()\n        self.fc = nn.Linear(width, 8)\nfor w in (3, 30):\n    m = MLP(w)\nsame = [MLP(4) for _ in range(2)]\nfor _ in range(2):\n    again = MLP(4)\n`);
+    assert.deepStrictEqual(analysis.instances.map((i) => [i.summary.params?.constant, i.totals]), [[undefined, [32n, 248n]], [40n, undefined]]);
+  });
+
   test('a condition not known here: both branches run, and a size they disagree on is not a number', async () => {
     const analysis = await analyzeText(`${torch}class C(nn.Module):\n    def __init__(self, d, wide):\n        super().__init__()\n        h = 4 * d if wide else 2 * d\n        if wide:\n            out = 64\n        else:\n            out = 32\n        self.fc = nn.Linear(128, out)\n        self.h = nn.Linear(128, h)\n`);
     assert.deepStrictEqual(analysis.layers.map(paramsOf), [null, null]);

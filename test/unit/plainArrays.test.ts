@@ -37,4 +37,23 @@ suite('layers in plain arrays', () => {
     // PyTorch: M has a (2·2 + 2) and b (2·3 + 3); N's list is not registered, so N holds none.
     assert.deepStrictEqual(analysis.modules.map((m) => [m.name, Number(m.summary.params?.constant), m.summary.arrays]), [['M', 6 + 9, undefined], ['N', 0, ['parts']]]);
   });
+
+  test('plain_containers.py: a warning at each plain list or dict of layers, none for nn.ModuleList / nn.ModuleDict', async () => {
+    const file = 'test/fixtures/models/pytorch/plain_containers.py';
+    const analysis = await analyzeText(readFileSync(path.join(ROOT, file), 'utf8'), 'python');
+    assert.deepStrictEqual(analysis.findings.map((f) => [f.code, f.severity, f.span.startLine + 1]), [['unregistered-layers', 'warning', 11], ['unregistered-layers', 'warning', 12]]);
+    assert.match(analysis.findings[0].message, /self\.blocks keeps layers in a plain list: PyTorch does not register them/);
+    assert.match(analysis.findings[1].message, /Use nn\.ModuleDict/);
+    const net = analysis.modules.find((m) => m.name === 'MultiTaskNet')!;
+    assert.deepStrictEqual(net.summary.arrays, ['blocks', 'heads']);
+  });
+
+  test('gated_block.ts: a warning at each field holding a layer; the hover gives the weights countParams() leaves out', async () => {
+    const file = 'test/fixtures/models/tfjs/gated_block.ts';
+    const analysis = await analyzeText(readFileSync(path.join(ROOT, file), 'utf8'), 'typescript');
+    assert.deepStrictEqual(analysis.findings.map((f) => [f.code, f.severity, f.span.startLine + 1]), [['untracked-sublayers', 'warning', 15], ['untracked-sublayers', 'warning', 16]]);
+    const block = analysis.instances.find((i) => i.className === 'GatedBlock')!;
+    // countParams() says 0; call() creates two dense layers of 20 · 12 + 12 (js-layers.json).
+    assert.ok(moduleHoverMarkdown('GatedBlock', block.summary, undefined, true).includes('`value`, `gate` hold layers the class does not track: call() creates 504 weights in them'));
+  });
 });

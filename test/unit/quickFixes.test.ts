@@ -71,6 +71,19 @@ suite('quick fixes of the core', () => {
     assert.deepStrictEqual((await fixes(`${TS}const layer = new nn.MultiHeadSelfAttention(50, 50, 8, 4);\n`, 'heads-divisibility', 'typescript')).map((f) => [f.title, f.left]),
       [['Use 5 heads (50 / 5 = 10)', []], ['Use 10 heads (50 / 10 = 5)', []]]);
   });
+
+  test('unregistered-layers: a plain list or dict written in the assignment is wrapped in nn.ModuleList / nn.ModuleDict, and the layers count', async () => {
+    const cls = (value: string) => `${PY}class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.parts = ${value}\nm = M()\n`;
+    const [list] = await fixes(cls('[nn.Linear(4, 4) for _ in range(3)]'), 'unregistered-layers');
+    assert.deepStrictEqual([list.title, list.fixed.split('\n')[4], list.left], ['Wrap in nn.ModuleList(…)', '        self.parts = nn.ModuleList([nn.Linear(4, 4) for _ in range(3)])', []]);
+    // PyTorch: three Linear(4, 4) once registered, 60 parameters; none before.
+    assert.strictEqual((await analyzeText(list.fixed)).instances[0].summary.params?.constant, 60n);
+    assert.strictEqual((await analyzeText(cls('[nn.Linear(4, 4) for _ in range(3)]'))).instances[0].summary.params?.constant, 0n);
+    const [dict] = await fixes(cls("{'a': nn.Linear(4, 2)}"), 'unregistered-layers');
+    assert.deepStrictEqual([dict.title, dict.fixed.split('\n')[4], dict.left], ['Wrap in nn.ModuleDict(…)', "        self.parts = nn.ModuleDict({'a': nn.Linear(4, 2)})", []]);
+    // A list built elsewhere has nothing to wrap here.
+    assert.deepStrictEqual(await fixes(`${PY}layers = [nn.Linear(4, 4)]\nclass M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.parts = layers\nm = M()\n`, 'unregistered-layers'), []);
+  });
 });
 
 suite('ignore a code on one line', () => {

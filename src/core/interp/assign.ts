@@ -2,6 +2,7 @@
  * Assignments: names into the running frame, `self.x` through `nn.Module.__setattr__` (submodules and
  * parameters registered), fields of plain objects and dicts, unpacking, and `xs.append(v)` statements.
  */
+import { unregisteredFinding } from './unregistered';
 import type { Expr } from '../expr';
 import type { Evaluator } from '../evaluate';
 import { OPAQUE } from '../tensors';
@@ -32,6 +33,8 @@ export class Assignments {
       case 'attr': {
         const obj = this.ev.eval(target.object, frame);
         this.setAttribute(obj, target.id, value, source?.k === 'call' || source?.k === 'cond');
+        const untracked = unregisteredFinding(this.ev, obj, target.id, value, source, target);
+        if (untracked) this.ev.hooks.report(untracked);
         return;
       }
       case 'index': {

@@ -12,6 +12,7 @@ import { NONE, UNKNOWN, asPoly, type DefRef, type Shape, type Value } from '../v
 import type { CallExpr } from './hooks';
 import type { Frame } from './frame';
 import { plain } from './calls';
+import { mergeHistory } from '../flow';
 
 type ModuleValue = Extract<Value, { t: 'module' }>;
 
@@ -48,7 +49,8 @@ export class TfjsLayerClasses {
     // second of `[text, audio]` make cross attention.
     const name = (call.owner ?? this.ev).scopeAt(call.fragment, call.scope).params[0]?.name;
     const args = name && input ? [named(input, name), ...positional.slice(1)] : positional;
-    return this.ev.flows.within(obj, () => (call.owner ?? this.ev).functions.callFunction(call, args, keywords, obj));
+    const out = this.ev.flows.within(obj, () => (call.owner ?? this.ev).functions.callFunction(call, args, keywords, obj));
+    return method === 'apply' ? asOneLayer(obj, input, out) : out;
   }
 
   /**
@@ -101,4 +103,15 @@ function shapeValue(shape: Shape): Value {
 function named(input: Value, name: string): Value {
   const tag = (v: Value, id: string): Value => (v.t === 'tensor' && !v.trace ? { ...v, trace: { source: { input: id } } } : v);
   return input.t === 'seq' ? { ...input, items: input.items.map((v, i) => tag(v, `${name}[${i}]`)) } : tag(input, name);
+}
+
+/**
+ * What apply() returns, as a model reads it: the layer itself, not the layers its call() applied, which it
+ * does not track (a model holding it counts its own weights only, as countParams() does).
+ */
+function asOneLayer(obj: ModuleValue, input: Value | undefined, out: Value): Value {
+  const inputs = input?.t === 'seq' ? input.items : input ? [input] : [];
+  if (out.t !== 'tensor' || !out.history || !inputs.every((i) => i.t === 'tensor')) return out;
+  const history = mergeHistory(inputs.map((i) => (i as Extract<Value, { t: 'tensor' }>).history));
+  return { ...out, history: history && mergeHistory([history, [{ layer: obj, tree: obj.tree }]]) };
 }

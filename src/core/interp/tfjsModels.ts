@@ -18,7 +18,7 @@ export type CustomLayer = (layer: Value, input: Shape | undefined) => { tree: Mo
 
 interface ModelState {
   /** Catalog layers as built, and the trees of the file's own Layer subclasses, in the order added. */
-  layers: (LayerUse | ModuleTree)[];
+  layers: LayerUse[];
   shape: Shape | undefined;
   unknown?: string;
 }
@@ -66,7 +66,7 @@ export class TfjsModels {
     if (unsure) state.unknown ??= 'a layer is added on a path that may not run';
     const own = layer.t === 'module' ? this.custom(layer, state.shape) : undefined;
     if (own) {
-      state.layers.push(own.tree);
+      state.layers.push({ layer, tree: own.tree });
       state.shape = own.shape;
       return;
     }
@@ -124,7 +124,7 @@ export class TfjsModels {
   }
 
   private tree(state: ModelState, kind: string): ModuleTree {
-    const tree = container(kind, state.layers.map((u, i): [string, ModuleTree] => ('built' in u ? [`${u.built.kind}_${i + 1}`, layerModule(u.built)] : [`${u.kind}_${i + 1}`, u])));
+    const tree = container(kind, state.layers.map((u, i): [string, ModuleTree] => ('built' in u ? [`${u.built.kind}_${i + 1}`, layerModule(u.built)] : [`${u.tree.kind}_${i + 1}`, u.tree])));
     if (state.unknown) tree.unknown ??= state.unknown;
     return tree;
   }

@@ -4,7 +4,7 @@
  * `add_module`, `register_parameter`, `nn.Parameter`, `copy.deepcopy`, tensors and weightless layers.
  */
 import type { Evaluator } from '../evaluate';
-import { container, deepCopy, emptyModule, layerModule, param, pathTo, unknownIn, type ModuleTree } from '../modules';
+import { container, deepCopy, emptyModule, layerModule, param, pathTo, summarize, unknownIn, type ModuleTree } from '../modules';
 import { Poly } from '../symbolic';
 import { totalParams } from '../layer';
 import { NONE, SCALAR, UNKNOWN, asPoly, type Shape, type Value } from '../value';
@@ -107,10 +107,17 @@ export class TorchApi {
     const tree = obj.tree;
     const owner = this.owner(tree);
     journal.set(this.ev.assignments.fieldsOwner, obj.fields, name, value);
-    // A tf.layers.Layer subclass tracks none of its fields: its weights are what addWeight() creates.
-    if (this.ev.tfjsLayers.is(obj.cls)) return;
-    // Layers kept in a plain array are no children: parameters() does not see them (the class hover says so).
-    const held = value.t === 'seq' ? value.items.map((i) => this.moduleOf(i.t === 'repeat' ? i.item : i)).filter((t) => t !== undefined) : [];
+    // A tf.layers.Layer subclass tracks none of its fields: its weights are what addWeight() creates. The
+    // layers a field holds still create theirs when call() applies them: kept aside, for the summary to say.
+    if (this.ev.tfjsLayers.is(obj.cls)) {
+      const held = value.t === 'layer' || value.t === 'module' ? [value] : heldLayers(value);
+      if (held.length) (tree.untracked ??= new Map()).set(name, () => this.createdWeights(held));
+      else tree.untracked?.delete(name);
+      return;
+    }
+    // Layers kept in a plain list or dict are no children: parameters() does not see them (the class hover
+    // and an unregistered-layers warning say so). A comprehension's list is one too, however many it holds.
+    const held = heldLayers(value).map((i) => this.moduleOf(i)).filter((t) => t !== undefined);
     if (held.length) journal.set(this.ev.assignments.fieldsOwner, (tree.arrays ??= new Map()), name, held);
     else if (tree.arrays?.has(name)) journal.delete(this.ev.assignments.fieldsOwner, tree.arrays, name);
     if (value.t === 'param') {
@@ -123,7 +130,7 @@ export class TorchApi {
       journal.delete(owner, tree.params, name);
       return;
     }
-    const child = this.childTree(value);
+    const child = value.t === 'repeat' ? undefined : this.childTree(value);
     if (child) {
       journal.delete(owner, tree.params, name);
       journal.set(owner, tree.children, name, child);
@@ -132,6 +139,23 @@ export class TorchApi {
       // Assigning a plain value over a submodule: PyTorch raises; the total is not known.
       owner.differs(tree.children as Map<string, unknown>, name, `self.${name} is reassigned with a value Attention Lens cannot follow`);
     }
+  }
+
+  /** The weights `layers` created: each catalog layer as its first apply() built it, each own layer's total. */
+  private createdWeights(layers: readonly Value[]): Poly | undefined {
+    const created = (l: Value): Poly | undefined => {
+      // A layer never applied here has created nothing yet, or was applied where the run could not follow.
+      if (l.t === 'layer') return this.ev.flows.tfjs.built(l)?.params;
+      if (l.t !== 'module') return undefined;
+      const s = summarize(l.tree);
+      return s.untracked ? s.untracked.params && s.params?.add(s.untracked.params) : s.params;
+    };
+    let sum: Poly | undefined = Poly.ZERO;
+    for (const l of layers) {
+      const p = created(l);
+      sum = p?.isConstant && sum ? sum.add(p) : undefined;
+    }
+    return sum;
   }
 
   /** Adds items to a container module (`append`, `extend`); under a loop counted only, as repeated copies. */
@@ -323,4 +347,10 @@ function weightNorm(v: Extract<Value, { t: 'layer' }>, parametrized: boolean, na
   const [gName, vName] = parametrized ? [`parametrizations.${name}.original0`, `parametrizations.${name}.original1`] : [`${name}_g`, `${name}_v`];
   const tensors = [...v.layer.tensors.filter((t) => t !== weight), { name: gName, shape: g }, { name: vName, shape: weight.shape }];
   return { ...v, layer: { ...v.layer, tensors, params: v.layer.params && totalParams(tensors) }, applied: undefined };
+}
+
+/** The layers a plain list or dict holds (one for a comprehension's copies): none of them is registered. */
+export function heldLayers(value: Value): Value[] {
+  const items = value.t === 'seq' ? value.items : value.t === 'dict' && value.fields instanceof Map ? [...value.fields.values()] : value.t === 'repeat' ? [value] : [];
+  return items.map((i) => (i.t === 'repeat' ? i.item : i)).filter((i) => i.t === 'layer' || i.t === 'module');
 }

@@ -1,0 +1,62 @@
+/**
+ * Layers a model keeps where its framework does not look. PyTorch registers a submodule only when it is
+ * assigned directly or inside nn.ModuleList / nn.ModuleDict: one kept in a plain list or dict is missing from
+ * parameters(), .to(), the optimizer and state_dict(). A tf.layers.Layer subclass tracks none of its fields:
+ * a layer kept in one creates its weights when call() applies it, but countParams(), trainableWeights,
+ * getWeights() and save() leave them out (tfjs issue #8253) unless the class lists them itself.
+ */
+import type { Expr } from '../expr';
+import type { Finding, Fix } from '../layer';
+import type { Value } from '../value';
+import type { Evaluator } from '../evaluate';
+import { heldLayers } from './torchApi';
+
+/** The warning for `self.name = value` on `obj`, where `value` holds layers the framework will not track. */
+export function unregisteredFinding(ev: Evaluator, obj: Value, name: string, value: Value, written: Expr | undefined, target: Expr): Finding | undefined {
+  if (obj.t !== 'module' || !obj.cls || obj.cls.owner !== ev || ev.quiet > 0) return undefined;
+  // The whole assignment, `self.blocks = [...]`.
+  const span = written ? { ...target.span, end: written.span.end, endLine: written.span.endLine, endChar: written.span.endChar } : target.span;
+  if (ev.tfjsLayers.is(obj.cls)) {
+    if (value.t !== 'layer' && value.t !== 'module' && !heldLayers(value).length) return undefined;
+    // A class listing its sublayers' weights itself tracks them.
+    if (ev.classes.method(obj.cls, 'getWeights') || ev.classes.method(obj.cls, 'trainableWeights')) return undefined;
+    return {
+      code: 'untracked-sublayers',
+      severity: 'warning',
+      span,
+      fixes: [],
+      message: `this.${name} holds a layer that ${obj.cls.name} does not track: TensorFlow.js creates its weights when call() applies it, but countParams(), trainableWeights, getWeights() and save() leave them out, so they are neither trained nor saved. Create the weights with this.addWeight() in build(), or override trainableWeights and getWeights() to include them.`,
+    };
+  }
+  if (ev.language !== 'python' || !heldLayers(value).length) return undefined;
+  const container = value.t === 'dict' ? 'ModuleDict' : 'ModuleList';
+  return {
+    code: 'unregistered-layers',
+    severity: 'warning',
+    span,
+    fixes: wrapFix(written, container),
+    message: `self.${name} keeps layers in a plain ${value.t === 'dict' ? 'dict' : 'list'}: PyTorch does not register them, so parameters() (and the total shown) leaves them out, .to() does not move them, the optimizer does not train them and state_dict() does not save them. Use nn.${container}(...).`,
+  };
+}
+
+/** `[...]` or `{...}` written in the assignment, wrapped in nn.ModuleList / nn.ModuleDict as its layers name nn. */
+function wrapFix(written: Expr | undefined, container: string): Fix[] {
+  if (!written || (written.k !== 'list' && written.k !== 'comprehension' && written.k !== 'dict') || (written.k === 'list' && written.tuple)) return [];
+  const prefix = moduleOfCalls(written);
+  if (!prefix) return [];
+  const at = (offset: number, line: number, char: number) => ({ start: offset, end: offset, startLine: line, startChar: char, endLine: line, endChar: char });
+  const s = written.span;
+  return [{
+    title: `Wrap in ${prefix}.${container}(…)`,
+    edits: [{ span: at(s.start, s.startLine, s.startChar), text: `${prefix}.${container}(` }, { span: at(s.end, s.endLine, s.endChar), text: ')' }],
+  }];
+}
+
+/** `nn` for `nn.Linear(...)`, `torch.nn` for `torch.nn.Linear(...)`: the name the file reaches torch.nn by. */
+function moduleOfCalls(e: Expr): string | undefined {
+  const call = e.k === 'comprehension' ? e.element : e.k === 'list' ? e.items[0] : e.k === 'dict' ? e.entries[0]?.value : undefined;
+  if (call?.k !== 'call' || call.callee.k !== 'attr') return undefined;
+  const text = (x: Expr): string | undefined => (x.k === 'name' ? x.id : x.k === 'attr' ? (text(x.object) && `${text(x.object)}.${x.id}`) : undefined);
+  const prefix = text(call.callee.object);
+  return prefix === 'nn' || prefix?.endsWith('.nn') ? prefix : undefined;
+}

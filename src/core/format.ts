@@ -59,7 +59,7 @@ export function lensTitle(result: LayerResult): string {
   const count = c !== undefined ? `${groupDigits(c)} params` : layer.unknownReason && layer.kind === 'LazyLinear' ? 'params set at first call' : layer.formula ? `${layer.formula} params` : 'params not known';
   // A count that comes from a model built elsewhere says which one: the code around the site alone does not give it.
   const from = c !== undefined && result.context ? ` · in ${result.context.split(' via ')[0]}` : '';
-  return `${count} · ${layer.summary}${from}`;
+  return `${count}${layer.summary ? ` · ${layer.summary}` : ''}${from}`;
 }
 
 /** `[1536, 512]`, as the frameworks print shapes (no digit grouping inside a shape). */

@@ -43,7 +43,7 @@ export function siteResult(span: Span, list: readonly SiteRecord[], lexical: Rea
   } else if (generic || !symbolicRuns.length) layer = (generic ?? list[0]).layer;
   // Only callers built it, with their own names for its sizes (`transformer.d_model`): those names mean
   // nothing at the site, and each caller may build it differently.
-  else layer = { ...withoutCount(symbolicRuns[0].layer, `Built by ${symbolicRuns[0].context.split(' via ')[0]} with sizes not known here.`), formula: '' };
+  else layer = { ...withoutCount(symbolicRuns[0].layer, `Built by ${symbolicRuns[0].context.split(' via ')[0]} with sizes not known here.`), formula: '', summary: '' };
   const seen = new Set<string>();
   const findings: Finding[] = [];
   for (const r of list) {

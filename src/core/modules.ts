@@ -288,7 +288,7 @@ function untrackedWeights(m: ModuleTree): ModuleSummary['untracked'] {
 }
 
 /** The attributes whose plain array holds a layer that is no child of the module: parameters() misses it. */
-function outsideArrays(m: ModuleTree): string[] | undefined {
+export function outsideArrays(m: ModuleTree): string[] | undefined {
   if (!m.arrays?.size) return undefined;
   const reached = new Set<ModuleTree>();
   const visit = (n: ModuleTree) => {

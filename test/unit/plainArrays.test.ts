@@ -48,6 +48,14 @@ suite('layers in plain arrays', () => {
     assert.deepStrictEqual(net.summary.arrays, ['blocks', 'heads']);
   });
 
+  test('a plain list whose layers add_module registers gets no warning; one with a layer left out does', async () => {
+    const code = "import torch.nn as nn\n\nclass Heads(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.heads = [nn.Linear(4, 4), nn.Linear(4, 2)]\n        for i, head in enumerate(self.heads):\n            self.add_module('head_{}'.format(i), head)\n        self.extra = [nn.Linear(4, 8), nn.Linear(8, 2)]\n        self.add_module('first', self.extra[0])\n\nmodel = Heads()\n";
+    const analysis = await analyzeText(code, 'python');
+    // PyTorch 1.13: head_0 (20), head_1 (10), first (40); extra[1] is not registered.
+    assert.strictEqual(Number(analysis.instances[0].summary.params?.constant), 70);
+    assert.deepStrictEqual(analysis.findings.map((f) => [f.code, f.span.startLine + 1]), [['unregistered-layers', 9]]);
+  });
+
   test('gated_block.ts: a warning at each field holding a layer; the hover gives the weights countParams() leaves out', async () => {
     const file = 'test/fixtures/models/tfjs/gated_block.ts';
     const analysis = await analyzeText(readFileSync(path.join(ROOT, file), 'utf8'), 'typescript');

@@ -34,7 +34,9 @@ export class Assignments {
         const obj = this.ev.eval(target.object, frame);
         this.setAttribute(obj, target.id, value, source?.k === 'call' || source?.k === 'cond');
         const untracked = unregisteredFinding(this.ev, obj, target.id, value, source, target);
-        if (untracked) this.ev.hooks.report(untracked);
+        // PyTorch's warning waits for the constructor's end: `add_module` may still register the layers.
+        if (untracked?.code === 'unregistered-layers' && obj.t === 'module') this.ev.torch.holdsUnregistered(obj.tree, target.id, untracked);
+        else if (untracked) this.ev.hooks.report(untracked);
         return;
       }
       case 'index': {

@@ -223,6 +223,18 @@ export function stringMethod(s: string, method: string, args: readonly Value[]):
       if (affix === undefined || args.length > 1) return undefined;
       return { t: 'bool', v: method === 'startswith' ? s.startsWith(affix) : s.endsWith(affix) };
     }
+    case 'format': {
+      // `'attention_{}'.format(i)`: names a module is added under; `{}` and `{0}` with numbers and strings.
+      const shown = args.map((a) => (a.t === 'str' ? a.v : a.t === 'int' && a.p.constant !== undefined ? String(a.p.constant) : undefined));
+      let next = 0;
+      let known = true;
+      const out = s.replace(/\{(\d*)\}/g, (_, index: string) => {
+        const v = shown[index === '' ? next++ : Number(index)];
+        if (v === undefined) known = false;
+        return v ?? '';
+      });
+      return known && !/[{}]/.test(out) ? str(out) : undefined;
+    }
     case 'lower':
       return str(s.toLowerCase());
     case 'upper':

@@ -152,6 +152,7 @@ export class ClassModel {
         this.ev.shared.building--;
       }
       this.ev.hooks.constructed?.(c, built);
+      if (built.t === 'module') for (const f of this.ev.torch.unregisteredAfterBuild(built.tree)) this.ev.hooks.report(f);
       // A subclass that adds tensors of its own (loralib's lora_A) is no longer the layer: its site shows the class.
       if (call && built.t === 'module' && built.layer && (!built.layer.layer.params || totalOf(built.tree).equals(built.layer.layer.params))) this.ev.hooks.built?.(call, built.layer);
       return built;

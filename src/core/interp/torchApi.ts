@@ -4,9 +4,9 @@
  * `add_module`, `register_parameter`, `nn.Parameter`, `copy.deepcopy`, tensors and weightless layers.
  */
 import type { Evaluator } from '../evaluate';
-import { container, deepCopy, emptyModule, layerModule, param, pathTo, summarize, unknownIn, type ModuleTree } from '../modules';
+import { container, deepCopy, emptyModule, layerModule, outsideArrays, param, pathTo, summarize, unknownIn, type ModuleTree } from '../modules';
 import { Poly } from '../symbolic';
-import { totalParams } from '../layer';
+import { totalParams, type Finding } from '../layer';
 import { NONE, SCALAR, UNKNOWN, asPoly, type Shape, type Value } from '../value';
 import type { Owner } from './journal';
 import { LIMITS } from './budget';
@@ -25,6 +25,8 @@ export class TorchApi {
   private readonly values = new WeakMap<ModuleTree, Value>();
   private readonly layerModules = new WeakMap<object, ModuleTree>();
   private readonly owners = new WeakMap<ModuleTree, Owner>();
+  /** `unregistered-layers` warnings of a module being built: reported once its constructor is over, for the layers it did not register another way. */
+  private readonly unregistered = new WeakMap<ModuleTree, Map<string, Finding>>();
 
   constructor(private readonly ev: Evaluator) {}
 
@@ -99,6 +101,22 @@ export class TorchApi {
     let o = this.owners.get(tree);
     if (!o) this.owners.set(tree, (o = { differs: (_map, _key, reason) => void (tree.unknown ??= reason) }));
     return o;
+  }
+
+  /** Keeps the warning for layers `self.name` holds in a plain list or dict until the constructor is over. */
+  holdsUnregistered(tree: ModuleTree, name: string, finding: Finding): void {
+    let pending = this.unregistered.get(tree);
+    if (!pending) this.unregistered.set(tree, (pending = new Map()));
+    pending.set(name, finding);
+  }
+
+  /** The warnings for plain lists and dicts whose layers the finished module does not hold (`add_module` registers them too). */
+  unregisteredAfterBuild(tree: ModuleTree): Finding[] {
+    const pending = this.unregistered.get(tree);
+    // A part not followed (`add_module` under a name not known) may be what registers them.
+    if (!pending || tree.unknown) return [];
+    const outside = new Set(outsideArrays(tree) ?? []);
+    return [...pending].filter(([name]) => outside.has(name)).map(([, f]) => f);
   }
 
   /** `self.name = value` on a module: a parameter, a submodule, or a plain attribute. */

@@ -60,6 +60,9 @@ export function emptyModule(kind: string): ModuleTree {
   return { kind, params: new Map(), children: new Map() };
 }
 
+const STACKS: Readonly<Record<string, string>> = { 'Transformer.encoder': 'TransformerEncoder', 'Transformer.decoder': 'TransformerDecoder' };
+const STACK_LAYERS = new Set(['TransformerEncoder', 'TransformerDecoder']);
+
 /** A catalog layer as a module tree: `out_proj.weight` becomes child `out_proj`, parameter `weight`. */
 export function layerModule(layer: LayerInstance): ModuleTree {
   const root = emptyModule(layer.kind);
@@ -68,12 +71,16 @@ export function layerModule(layer: LayerInstance): ModuleTree {
   for (const t of layer.tensors) {
     const path = t.name.split('.');
     let node = root;
+    let owner = root;
     for (const segment of path.slice(0, -1)) {
       let child = node.children.get(segment);
       if (!child) {
-        child = { kind: '', params: new Map(), children: new Map(), repeat: segment === '{i}' ? t.repeat : undefined };
+        // nn.Transformer's encoder and decoder, and the copies a stack of them holds (`layers.{i}`), are named as PyTorch names their classes.
+        const kind = segment === '{i}' ? (STACK_LAYERS.has(owner.kind) ? `${owner.kind}Layer` : '') : STACKS[`${layer.kind}.${segment}`] ?? '';
+        child = { kind, params: new Map(), children: new Map(), repeat: segment === '{i}' ? t.repeat : undefined };
         node.children.set(segment, child);
       }
+      if (child.kind) owner = child;
       node = child;
     }
     node.params.set(path[path.length - 1], param(t.shape));

@@ -26,6 +26,15 @@ export const PATHOLOGICAL: readonly Pathological[] = [
     source: `${torch}sizes = [0] * 10**9\nfc = nn.Linear(len(sizes), 4)\n`,
   },
   {
+    name: 'an empty list repeated a billion times',
+    source: `${torch}sizes = [] * 10**9\nfc = nn.Linear(len(sizes) + 4, 4)\n`,
+    counts: ['20'],
+  },
+  {
+    name: 'a string doubled forty times, then split, upper-cased and used as a key',
+    source: `${torch}s = "ab"\nfor _ in range(40):\n    s = s + s\nt = f"{s}{s}"\nu = s.upper().split()\nd = {s: 1}\nfc = nn.Linear(len(u), 4)\n`,
+  },
+  {
     name: 'nested comprehensions over large ranges',
     source: `${torch}grid = [[[x * y * z for x in range(1000)] for y in range(1000)] for z in range(1000)]\nfc = nn.Linear(len(grid), 4)\n`,
   },

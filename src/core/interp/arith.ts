@@ -138,7 +138,7 @@ function quotient(a: Poly, op: string, b: Poly): Value {
 function sequenceOp(op: string, l: Value, r: Value, count: Poly | undefined): Value {
   if (op === '+' && l.t === 'dims' && r.t === 'seq') return extendDims(l, r.items);
   if (op === '+' && l.t === 'seq' && r.t === 'seq') return l.items.length + r.items.length > LIMITS.listItems ? UNKNOWN : { t: 'seq', items: [...l.items, ...r.items] };
-  if (op === '+' && l.t === 'str' && r.t === 'str') return { t: 'str', v: l.v + r.v };
+  if (op === '+' && l.t === 'str' && r.t === 'str') return l.v.length + r.v.length > LIMITS.stringLength ? UNKNOWN : { t: 'str', v: l.v + r.v };
   if (op === '*' && l.t === 'seq' && count?.constant !== undefined) {
     const n = count.constant < 0n || l.items.length === 0 ? 0n : count.constant;
     if (BigInt(l.items.length) * n > BigInt(LIMITS.listItems)) return UNKNOWN;

@@ -19,6 +19,8 @@ export const LIMITS = {
   loopPasses: 1_024,
   /** Items of a list the interpreter builds (`[0] * 10**9` stays unknown). */
   listItems: 10_000,
+  /** Characters of a string the interpreter builds (a string doubled 27 times stays unknown). */
+  stringLength: 65_536,
   /** Bits of an integer (`2 ** 2 ** 20` stays unknown). */
   intBits: 4_096,
   /** Terms of a polynomial (`(a + b + ...) ** 64` stays unknown). */

@@ -233,7 +233,7 @@ export function stringMethod(s: string, method: string, args: readonly Value[]):
         if (v === undefined) known = false;
         return v ?? '';
       });
-      return known && !/[{}]/.test(out) ? str(out) : undefined;
+      return known && !/[{}]/.test(out) && out.length <= LIMITS.stringLength ? str(out) : undefined;
     }
     case 'lower':
       return str(s.toLowerCase());

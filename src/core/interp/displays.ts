@@ -96,6 +96,7 @@ export function fstring(ev: Evaluator, e: Extract<Expr, { k: 'fstring' }>, frame
     if (v.t === 'str') text += v.v;
     else if (v.t === 'int' && v.p.constant !== undefined) text += String(v.p.constant);
     else return SCALAR;
+    if (text.length > LIMITS.stringLength) return SCALAR;
   }
   return { t: 'str', v: text };
 }

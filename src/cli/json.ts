@@ -50,16 +50,16 @@ function sizingJson(s: Sizing, options: SizingOptions) {
 
 /** Attention written by hand: heads as numbers where known (else their formula as text), and the projections by role. */
 function attentionJson(layer: LayerInstance) {
+  return { ...figures(layer), ...(layer.builds ? { builds: layer.builds.map(figures) } : {}), tensors: layer.tensors.filter((t) => t.role).map((t) => ({ name: t.name, role: t.role })) };
+}
+
+/** The heads of one attention; none for a class whose builds differ (each build has its own). */
+function figures(layer: LayerInstance) {
   const a = layer.attention!;
   const size = (p: Poly | undefined) => (p === undefined ? null : p.constant !== undefined ? Number(p.constant) : p.toString());
-  return {
-    summary: layer.summary,
-    // Heads not found in the code have no number and no name of the user's.
-    heads: layer.summary.startsWith('heads not known') ? null : size(a.heads),
-    headDim: size(a.headDim),
-    kvHeads: layer.summary.startsWith('heads not known') ? null : size(a.kvHeads ?? a.heads),
-    tensors: layer.tensors.filter((t) => t.role).map((t) => ({ name: t.name, role: t.role })),
-  };
+  // Heads not found in the code have no number and no name of the user's.
+  const none = layer.summary.startsWith('heads not known') || layer.summary === 'heads differ by build' || !!layer.builds;
+  return { summary: layer.summary, heads: none ? null : size(a.heads), headDim: size(a.headDim), kvHeads: none ? null : size(a.kvHeads ?? a.heads) };
 }
 
 /** One file's entry: the one place to extend when the analysis gains fields. */

@@ -211,7 +211,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   const configured = config.found ? runConfigured(evaluator, model, (key, run) => replays.valued(key, run)) : new Map<string, string>();
   const modules: ModuleResult[] = classes.map(({ key, result }) => {
     const attentions = out.attentions.get(key);
-    const attention = attentions ? shown([...attentions.values()], result.summary.params) : undefined;
+    const attention = attentions ? shown([...attentions.values()], result.summary.params, out.crowded.has(key)) : undefined;
     return result.summary.params?.isConstant ? { ...result, attention } : { ...result, attention, built: agreed(out.constructions.get(key), configured.get(key)) };
   });
   // A method no run reached runs on its class built with its defaults: replayed while that build is, else

@@ -6,6 +6,7 @@
 import type { BuildOutputs, Construction, PartRecord, SiteRecord } from './analysisCache';
 import type { Core } from './attention/trace';
 import type { Span } from './expr';
+import { sameFigures } from './attention/builds';
 import type { Finding, LayerInstance } from './layer';
 import { summarize } from './modules';
 import type { SizeHint } from './results';
@@ -28,6 +29,8 @@ export class Collected {
   private readonly sizes = new Map<number, SizeHint | undefined>();
   /** Attention written by hand, by class: the latest description of each core (its output projection comes later). */
   readonly attentions = new Map<string, Map<Core | number, LayerInstance>>();
+  /** Classes built with more different attentions than are kept. */
+  readonly crowded = new Set<string>();
   private recording: Recording | undefined;
   /** Set while a run is repeated for its value only: what it adds was added already. */
   private silent = false;
@@ -79,7 +82,15 @@ export class Collected {
   attention(key: string, core: Core | number, layer: LayerInstance): void {
     if (this.silent) return;
     const list = this.attentions.get(key) ?? new Map<Core | number, LayerInstance>();
-    if (list.size < 8 || list.has(core)) list.set(core, layer);
+    // A build like one kept adds nothing to what the class shows but the output projection it may have
+    // reached; past sixteen that differ (a Swin's stages, some runs losing the head size), the class shows none.
+    const like = [...list].find(([c, l]) => c !== core && sameFigures(l, layer));
+    if (like && (like[1].attention?.output || !layer.attention?.output)) list.delete(core);
+    else if (like) list.delete(like[0]);
+    if (!like || !list.has(like[0])) {
+      if (list.size < 16 || list.has(core)) list.set(core, layer);
+      else this.crowded.add(key);
+    }
     this.attentions.set(key, list);
     if (typeof core !== 'number') this.recording?.attentions.push([key, layer]);
   }

@@ -97,6 +97,8 @@ export interface LayerInstance {
   /** Why the count is not a number, when it is not. */
   readonly unknownReason?: string;
   readonly attention?: AttentionShape;
+  /** An attention class built with different heads: each build, whose figures its own `attention` leaves out. */
+  readonly builds?: readonly LayerInstance[];
   /** The feature size the layer produces, for layers fed by this one. */
   readonly outFeatures?: Poly;
   /** The feature size it reads from the last axis of its input. */

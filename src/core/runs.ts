@@ -6,6 +6,7 @@
 import type { Construction } from './analysisCache';
 import { definitions } from './moduleNames';
 import type { Evaluator } from './evaluate';
+import { figuresOf, perBuild } from './attention/builds';
 import type { LayerInstance } from './layer';
 import { emptyModule, summarize, type ModuleSummary, type ModuleTree } from './modules';
 import type { ModuleResult } from './results';
@@ -47,18 +48,23 @@ const ATTENTION_WORDS = /softmax|Softmax|scaled_dot_product_attention|einsum|mat
  * every concrete build agrees on, else its description in names. A run that lost the sizes on the way
  * (a model's forward() through layers not followed) finds the core without its heads: it disagrees with none.
  */
-export function shown(all: readonly LayerInstance[], total: Poly | undefined): LayerInstance | undefined {
+export function shown(all: readonly LayerInstance[], total: Poly | undefined, crowded = false): LayerInstance | undefined {
   // Two paths to one core (sdpa or a softmax, as torch allows): the one that reached the output projection.
-  const rank = (l: LayerInstance) => 2 * Number(!!l.attention?.output) + Number(!!l.attention?.heads.isConstant);
+  const rank = (l: LayerInstance) => 4 * Number(!!l.attention?.output) + 2 * Number(!!l.attention?.heads.isConstant) + Number(!!l.attention?.headDim);
   const found = [...all].sort((a, b) => rank(b) - rank(a));
+  // Builds with other heads (the defaults' 12, a model's 16) may have the same total: none stands for the others.
+  const figured = found.filter((l) => l.params?.isConstant && l.attention?.heads.isConstant);
+  // A run that lost the head size on the way (a model's forward() through sizes not followed) adds nothing
+  // to a build of the same heads and weights that has it.
+  const known = figured.filter((l) => l.attention!.headDim || !figured.some((m) => m.attention!.headDim && m.attention!.heads.equals(l.attention!.heads) && m.params!.equals(l.params!)));
+  if (known.length && (crowded || known.some((l) => figuresOf(l) !== figuresOf(known[0])))) return perBuild(known, crowded);
   // TF.js keeps a subclass's dense layers out of its count: its attention's weights are not its total.
   const ofTotal = total?.isConstant ? found.find((l) => l.params?.equals(total)) : undefined;
   if (ofTotal || (total?.isConstant && found[0]?.framework !== 'tfjs')) return ofTotal;
-  const withSizes = found.filter((l) => l.params?.isConstant);
-  const withHeads = withSizes.filter((l) => l.attention?.heads.isConstant);
-  const concrete = withHeads.length ? withHeads : withSizes;
-  const first = concrete[0];
-  if (first && concrete.every((l) => l.summary === first.summary)) return concrete.every((l) => l.params!.equals(first.params!)) ? first : shared(concrete);
+  const concrete = known.length ? known : found.filter((l) => l.params?.isConstant);
+  // T5's one class for self and cross attention: the same heads either way, shown as the self attention's.
+  const first = concrete.find((l) => !l.attention?.cross) ?? concrete[0];
+  if (first && concrete.every((l) => figuresOf(l) === figuresOf(first))) return concrete.every((l) => l.params!.equals(first.params!)) ? first : shared([first, ...concrete.filter((l) => l !== first)]);
   return found.find((l) => !l.params?.isConstant);
 }
 

@@ -66,7 +66,7 @@ export function headSplit(t: Tensor, result: Value): Value {
   const width = features(t);
   // A view of known rank 3 or more, or one after leading dimensions not known (`x.size()[:-1] + (h, d)`).
   const splits = (result.shape.length >= 3 || (!!result.partial && result.shape.length >= 2)) && !(last && width && last.equals(width));
-  return { ...result, trace: { source: splits ? splitHeads({ ...source, width: source.width ?? width }, result.shape) : source } };
+  return { ...result, trace: { source: splits ? splitHeads({ ...source, width: source.width ?? width }, result.shape, t.partial ? undefined : t.shape.length) : source } };
 }
 
 function shapeMethod(t: Tensor, method: string, args: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {

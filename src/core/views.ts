@@ -74,14 +74,13 @@ export function viewOverLead(t: Tensor, args: readonly Value[], leadCount: numbe
     rank = 'partial';
   } else {
     const polys = args.map(asPoly);
-    let k = 0;
-    while (k < polys.length && polys[k]?.equals(leadDim(t.lead, k))) k++;
-    if (k === 0 || k !== leadCount) return undefined;
+    const k = leadingArgs(polys, t.lead, leadCount);
+    if (k === undefined) return undefined;
     rest = args.slice(k);
     leading = polys.slice(0, k);
     rank = 'known';
   }
-  const sizes = rest.map(asPoly);
+  const sizes = solvedUnknown(rest.map(asPoly), features);
   const free = sizes.filter((p) => p?.constant === -1n).length;
   const given = sizes.filter((p) => p?.constant !== -1n);
   if (!features?.constant || free > 1 || given.some((p) => p?.constant === undefined)) {
@@ -93,6 +92,34 @@ export function viewOverLead(t: Tensor, args: readonly Value[], leadCount: numbe
   if ((free && !fill) || (!free && !asked.equals(features))) return { value: UNKNOWN, problem: { asked, has: features, dims: sizes } };
   const shape = [...leading, ...sizes.map((p) => (p?.constant === -1n ? fill : p))];
   return { value: rank === 'known' ? { t: 'tensor', shape, origin: t.origin } : { t: 'tensor', shape, partial: true, lead: t.lead, origin: t.origin } };
+}
+
+/**
+ * How many of `args` stand for all `count` leading dimensions of `lead`, in order, each one or a product of
+ * neighbours (`B, H * W` after `B, H, W, _ = x.shape`); undefined when they do not.
+ */
+function leadingArgs(args: readonly (Poly | undefined)[], lead: string, count: number | undefined): number | undefined {
+  if (!count || count < 0) return undefined;
+  let used = 0;
+  let k = 0;
+  while (used < count && k < args.length) {
+    let merged = leadDim(lead, used++);
+    while (!args[k]?.equals(merged) && used < count) merged = merged.mul(leadDim(lead, used++));
+    if (!args[k]?.equals(merged)) return undefined;
+    k++;
+  }
+  return used === count ? k : undefined;
+}
+
+/**
+ * One size not known (`C // heads` of a `C` this file cannot read) where the rest and the features are: the
+ * element count PyTorch checks leaves it one value, as it does a -1; left unknown when none fits.
+ */
+function solvedUnknown(sizes: (Poly | undefined)[], features: Poly | undefined): (Poly | undefined)[] {
+  const unknown = sizes.filter((p) => p === undefined).length;
+  if (unknown !== 1 || !features?.constant || sizes.some((p) => p !== undefined && (p.constant === undefined || p.constant === -1n))) return sizes;
+  const asked = sizes.reduce<bigint>((a, p) => a * (p?.constant ?? 1n), 1n);
+  return asked > 0n && features.constant % asked === 0n ? sizes.map((p) => p ?? Poly.int(features.constant! / asked)) : sizes;
 }
 
 /**

@@ -1,8 +1,10 @@
 /**
- * Attention in the styles of real model code (Hugging Face ViT, T5 and Whisper, OpenAI CLIP, DETR), written as fixtures and
- * checked against what PyTorch 1.13 does with them (the "styles" of test/fixtures/expected/pytorch-attention.json,
- * written by scripts/ground-truth/pytorch_attention.py): the heads of the scores each attention class really
- * computes, its projections' widths, the totals of documented configurations, and no error where PyTorch runs.
+ * Attention in the styles of real model code (Hugging Face ViT, T5 and Whisper, OpenAI CLIP, DETR, Segment Anything's
+ * ViT, Swin), written as fixtures and checked against what PyTorch 1.13 does with them (the "styles" of
+ * test/fixtures/expected/pytorch-attention.json, written by scripts/ground-truth/pytorch_attention.py): the heads
+ * of the scores each attention class really computes, its projections' widths, each build's heads and head size
+ * as its tensors have them, the keys and values cached per token, the totals of documented configurations, and no
+ * error where PyTorch runs.
  */
 import * as assert from 'assert';
 import { readFileSync } from 'fs';
@@ -16,6 +18,8 @@ interface Style {
   readonly classes: Record<string, { heads: number; queries: number; keys: number; projections: Record<string, number> }>;
   readonly attentionLayers: number;
   readonly multiheadAttention: { embed: number; heads: number; headDim: number }[];
+  readonly builds: Record<string, { heads: number; headDim: number }[]>;
+  readonly kvPerToken: Record<string, number | null>;
 }
 
 const styles = (JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-attention.json'), 'utf8')) as { styles: Record<string, Style> }).styles;
@@ -27,6 +31,10 @@ const SUMMARIES: Record<string, Record<string, string>> = {
   'hf_modeling_whisper.py': { WhisperAttention: '6 heads × 64' },
   'clip_style.py': {},
   'detr_style.py': {},
+  // The defaults' build and the run model's: the encoder's forward() loses the sizes before its blocks.
+  'sam_vit_style.py': { Attention: '12 or 16 heads' },
+  // Swin-T's stages (the defaults) and Swin-B's (the run model), whose first stage loses the sizes on the way.
+  'swin_style.py': { WindowAttention: '3 heads, 4 heads, 6 heads × 32, 8 heads × 32, 12 heads × 32, 16 heads × 32, 24 heads × 32 or 32 heads × 32' },
 };
 
 async function analyzeFile(file: string, extra = '') {
@@ -42,13 +50,15 @@ suite('attention in the styles of real model code', () => {
   for (const [file, style] of Object.entries(styles)) {
     const name = path.basename(file);
     if (Object.keys(style.classes).length) test(`${name}: each attention class has the heads of its real scores and the widths of its real projections`, async () => {
-      const analysis = await analyzeFile(file);
+      const analysis = await analyzeFile(file, `\nmodel_run = ${style.run}\n`);
       for (const [cls, real] of Object.entries(style.classes)) {
         const found = analysis.modules.find((m) => m.name === cls)?.attention;
         assert.ok(found?.attention, `${cls} is recognised as attention`);
         assert.strictEqual(found.summary, SUMMARIES[name][cls], cls);
-        const a = found.attention;
+        // A class built with other heads elsewhere: the build of the run model's first scores.
+        const a = (found.builds?.find((b) => b.attention!.heads.constant === BigInt(real.heads)) ?? found).attention!;
         assert.strictEqual(a.heads.constant, BigInt(real.heads), `${cls} heads`);
+        if (!a.headDim && found.builds) continue;
         const headDim = Number(a.headDim!.constant);
         const kvHeads = Number((a.kvHeads ?? a.heads).constant);
         const widths = widthsByRole(found, real.projections);
@@ -59,6 +69,27 @@ suite('attention in the styles of real model code', () => {
         const roles = new Set(found.tensors.filter((t) => t.role?.startsWith('W_')).map((t) => t.name.slice(0, t.name.lastIndexOf('.'))));
         assert.deepStrictEqual([...roles].sort(), Object.keys(real.projections).sort(), `${cls}: projections by role`);
       }
+    });
+
+    test(`${name}: each attention class shows each build's heads and head size as its tensors have them, or none`, async () => {
+      const analysis = await analyzeFile(file, `\nmodel_run = ${style.run}\n`);
+      for (const [cls, real] of Object.entries(style.builds)) {
+        const found = analysis.modules.find((m) => m.name === cls)?.attention;
+        if (!found) continue; // nn.MultiheadAttention: torch's class, not the file's
+        assert.strictEqual(found.summary, SUMMARIES[name][cls], cls);
+        const builds = (found.builds ?? [found]).map((b) => ({ heads: Number(b.attention!.heads.constant), headDim: b.attention!.headDim && Number(b.attention!.headDim.constant) }));
+        // Every build shown is one PyTorch computes (a head size not known is a gap), and every one PyTorch computes is shown.
+        for (const b of builds) assert.ok(real.some((r) => r.heads === b.heads && (b.headDim === undefined || r.headDim === b.headDim)), `${cls}: ${JSON.stringify(b)} in ${JSON.stringify(real)}`);
+        assert.deepStrictEqual([...new Set(real.map((r) => r.heads))], builds.map((b) => b.heads), cls);
+      }
+    });
+
+    if (Object.keys(style.kvPerToken).length) test(`${name}: the KV cache a token is what PyTorch's keys and values hold`, async () => {
+      const exprs = Object.keys(style.kvPerToken);
+      const analysis = await analyzeFile(file, exprs.map((e, i) => `\nmodel_${i} = ${e}\n`).join(''));
+      const lines = readFileSync(path.join(ROOT, file), 'utf8').split('\n').length;
+      const kv = Object.fromEntries(exprs.map((e, i) => [e, Number(analysis.instances.find((x) => x.span.startLine + 1 === lines + 1 + 2 * i)?.sizing?.kvPerToken?.constant)]));
+      assert.deepStrictEqual(kv, style.kvPerToken);
     });
 
     test(`${name}: the run model has PyTorch's attention layers, nn.MultiheadAttention with its heads`, async () => {

@@ -51,8 +51,10 @@ export function describe(className: string, found: Attention, parts: Parts): Lay
   const params = own.params;
 
   const heads = q.heads;
-  const headDim = q.headDim ?? (heads?.constant && q.width ? q.width.divExact(heads.constant) : undefined);
-  const kvHeads = k.heads ?? (headDim?.constant && k.width ? k.width.divExact(headDim.constant) : undefined);
+  // The width of a part of a fused projection taken by index or unbind is the whole projection's: no head
+  // size is read from it here, only from the split or the tensors the scores are computed from.
+  const headDim = q.headDim;
+  const kvHeads = k.heads;
   const grouped = heads && kvHeads && !kvHeads.equals(heads) ? kvHeads : undefined;
   const valueHeadDim = v.headDim && headDim && !v.headDim.equals(headDim) ? v.headDim : undefined;
   const cross = q.input !== undefined && k.input !== undefined && q.input !== k.input;

@@ -64,14 +64,19 @@ export function joined(values: readonly Value[]): Trace | undefined {
   return sources.every((t) => t.source!.layer === sources[0].source!.layer && t.source!.part === sources[0].source!.part) ? sources[0] : undefined;
 }
 
-/** `a @ b`: the scores of two projections, or the weights of a softmaxed core applied to the values. */
-export function product(a: Tensor, b: Tensor): Trace | undefined {
+/**
+ * `a @ b`: the scores of two projections, or the weights of a softmaxed core applied to the values. `plain`
+ * when it is a matmul of the operands as they are (no einsum, no transposing flag), whose axes say the head
+ * sizes: q @ kᵀ reads q's last axis and kᵀ's one before last; weights @ v keep v's last.
+ */
+export function product(a: Tensor, b: Tensor, plain: boolean): Trace | undefined {
+  const axis = (t: Tensor, i: number) => (plain && (i === 1 || !t.partial) ? t.shape[t.shape.length - i] : undefined);
   const core = a.trace?.core;
-  if (core && !core.v && core.softmax) return b.trace?.source?.layer ? { core: { ...core, v: b.trace.source } } : undefined;
+  if (core && !core.v && core.softmax) return b.trace?.source?.layer ? { core: { ...core, v: asRead(b.trace.source, axis(b, 1)) } } : undefined;
   const q = a.trace?.source;
   const k = b.trace?.source;
   if (core || b.trace?.core || !q?.layer || !k?.layer) return undefined;
-  return { core: { q, k, softmax: false } };
+  return { core: { q: asRead(q, axis(a, 1)), k: asRead(k, axis(b, 2)), softmax: false } };
 }
 
 /** A softmax over the scores. */
@@ -87,15 +92,37 @@ export function fusedCore(q: Value | undefined, k: Value | undefined, v: Value |
   return qs?.layer && ks?.layer && vs?.layer ? { core: { q: qs, k: ks, v: vs, softmax: true } } : undefined;
 }
 
-/** The source after a reshape whose last two dimensions split the features into (heads, headDim). */
-export function splitHeads(source: Source, last: readonly (Poly | undefined)[]): Source {
+/**
+ * The source after a reshape whose last two dimensions split the features into (heads, headDim), of a
+ * tensor of `rank` axes where it is known.
+ */
+export function splitHeads(source: Source, last: readonly (Poly | undefined)[], rank?: number): Source {
   if (last.length < 2) return source;
   const [named, headDim] = last.slice(-2);
   const width = source.width;
   // A singleton axis between the heads and the head size (`reshape([b, -1, kvHeads, 1, headSize])` before a
   // repeat of the keys): the heads are the axis before it, unless one head of that size is the whole width.
-  const heads = named?.constant === 1n && last.length >= 3 && width && headDim && !headDim.equals(width) ? last[last.length - 3] : named;
-  const h = heads ?? (width && headDim?.constant ? width.divExact(headDim.constant) : undefined);
-  const d = headDim ?? (width && heads?.constant ? width.divExact(heads.constant) : undefined);
+  const at = named?.constant === 1n && last.length >= 3 && width && headDim && !headDim.equals(width) ? last.length - 3 : last.length - 2;
+  const heads = last[at];
+  // One of (heads, head size) is the width over the other only when no axis before them holds features too:
+  // `reshape(B, N, 3, heads, -1)` of a fused qkv leaves a third of them per head. Sizes not known there are
+  // taken for positions (`B, T, C = x.size()` of a tensor whose sizes are not followed), but no more of them
+  // than the tensor had axes before its features, where its rank is known.
+  const before = last.slice(0, at);
+  const positions = before.every((p) => p?.constant === undefined || p.constant === 1n) && (rank === undefined || before.length <= rank - 1);
+  const whole = width && positions;
+  const h = heads ?? (whole && headDim?.constant ? width.divExact(headDim.constant) : undefined);
+  const d = headDim ?? (whole && heads?.constant ? width.divExact(heads.constant) : undefined);
   return { ...source, heads: h, headDim: d };
+}
+
+/**
+ * A source as it enters the scores or the values product: its head size is the axis the product reads
+ * (`d`), when the tensor's shape says it, whatever a reshape before suggested. The features of all heads
+ * stay what the split made them; its width may be a fused projection's, which is no head's.
+ */
+export function asRead(source: Source, d: Poly | undefined): Source {
+  if (!d?.constant || (source.headDim && source.headDim.equals(d))) return source;
+  const heads = source.headDim ? source.heads?.mul(source.headDim).divExact(d.constant) : source.heads;
+  return { ...source, heads, headDim: d };
 }

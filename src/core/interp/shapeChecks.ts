@@ -159,8 +159,8 @@ export class ShapeChecks {
   }
 
   /** `a @ b`, `torch.matmul`, a two-operand einsum: the product, and the attention core it may form. */
-  product(a: Tensor, b: Tensor, shaped: Tensor): Tensor {
-    const trace = product(a, b);
+  product(a: Tensor, b: Tensor, shaped: Tensor, plain = false): Tensor {
+    const trace = product(a, b, plain);
     if (trace?.core?.v) this.attention.core(trace.core);
     return { ...shaped, trace };
   }
@@ -186,7 +186,7 @@ export class ShapeChecks {
 
   /** `x + y` of two tensors: the feature sizes must match (or one be 1). */
   broadcast(op: string, l: Tensor, r: Tensor, span: Span | undefined): Value {
-    if (op === '@') return this.product(l, r, matmul(l, r));
+    if (op === '@') return this.product(l, r, matmul(l, r), true);
     const a = features(l)?.constant;
     const b = features(r)?.constant;
     if (a !== undefined && b !== undefined && a !== b && a !== 1n && b !== 1n && span) {
@@ -225,7 +225,7 @@ export class ShapeChecks {
       return items?.t === 'seq' ? concatenate(items.items, keywords.get('dim') ?? positional[1]) : UNKNOWN;
     }
     const [a, b] = positional;
-    if (name === 'matmul' && a?.t === 'tensor' && b?.t === 'tensor') return this.product(a, b, matmul(a, b));
+    if (name === 'matmul' && a?.t === 'tensor' && b?.t === 'tensor') return this.product(a, b, matmul(a, b), true);
     if (name === 'einsum' && positional.length === 3 && b?.t === 'tensor' && positional[2].t === 'tensor') return this.product(b, positional[2], OPAQUE);
     if (name === 'scaled_dot_product_attention') {
       const value = keywords.get('value') ?? positional[2];

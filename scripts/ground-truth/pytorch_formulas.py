@@ -156,10 +156,10 @@ def check_file(path, layers, recorder, rng):
             skipped.append({"line": line, "formula": formula, "why": f"names that are no parameter of {owner}: {', '.join(outside)}"})
             continue
         # The owner's other parameters without a default get sizes too: they are needed to build it.
-        required = {p for p in required_parameters(fn)} - {n.split(".")[0] for n in names}
+        required = sorted(set(required_parameters(fn)) - {n.split(".")[0] for n in names})
         draws = []
         for attempt in range(60):
-            values = draw(names | required, flags, rng, len(draws))
+            values = draw(names | set(required), flags, rng, len(draws))
             real = count_at(module, owner, arguments(values, module), recorder, (line, column))
             if real is None:
                 continue

@@ -45,23 +45,26 @@ export function instantiate(spec: LayerSpec, bound: BoundCall, callSpan: Span, i
     findings.push({ code: p.code, severity: p.severity, message: p.message, span: callSpan, fixes: p.fixes ? p.fixes(args) : [] });
   }
   const params = totalParams(built.tensors);
-  const known = !built.unknownReason && !unsure && params.isConstant;
+  // A size not known here stands as the layer's own symbol (`out`): a count over it would mix unknowns.
+  const placeholders = args.placeholders.size ? `${[...args.placeholders].join(', ')} not known here.` : undefined;
+  const known = !built.unknownReason && !unsure && !placeholders && params.isConstant;
   let formula: string | undefined;
   const layer: LayerInstance = {
     kind: spec.kind,
     framework: spec.framework,
     tensors: built.tensors,
     // TF.js and js-pytorch throw in the constructor for every error found here: no layer, so no count.
-    params: built.unknownReason || unsure || (spec.framework !== 'pytorch' && findings.some((f) => f.severity === 'error')) ? undefined : params,
+    params: built.unknownReason || unsure || placeholders || (spec.framework !== 'pytorch' && findings.some((f) => f.severity === 'error')) ? undefined : params,
     // Built on first read: most layers are never hovered, and the symbolic build costs as much as the real one.
     get formula() {
-      formula ??= unsure ? unsure.formula : known ? genericFormula(spec, values, inputs) : params.toString();
+      formula ??= placeholders ? '' : unsure ? unsure.formula : known ? genericFormula(spec, values, inputs) : params.toString();
       return formula;
     },
-    summary: built.summary,
+    // `d_model → ?`: the summary names no size that is not the user's.
+    summary: placeholders ? spec.build(new Args(spec, new Map([...values, ...[...args.placeholders].map((n): [string, Value] => [n, { t: 'sym', name: '?' }])]), new Map(), inputs)).summary : built.summary,
     notes: built.notes ?? [],
     rejected: findings.find((f) => f.severity === 'error')?.message,
-    unknownReason: built.unknownReason ?? unsure?.reason ?? (params.isConstant ? undefined : `Not every size is known here: the count is ${params} over ${params.symbols.join(', ')}.`),
+    unknownReason: built.unknownReason ?? placeholders ?? unsure?.reason ?? (params.isConstant ? undefined : `Not every size is known here: the count is ${params} over ${params.symbols.join(', ')}.`),
     attention: built.attention,
     outFeatures: built.outFeatures,
     outTail: built.outTail,

@@ -53,6 +53,8 @@ export interface LayerSpec {
 export class Args {
   /** Flags given a value whose truth is not known here (`bias=config.bias`): the count depends on them. */
   readonly unsure = new Set<string>();
+  /** Sizes given a value that is no integer here: their symbol (`out`) stands in for it, so no count holds. */
+  readonly placeholders = new Set<string>();
 
   constructor(
     readonly spec: LayerSpec,
@@ -84,8 +86,10 @@ export class Args {
 
   /** A size as a polynomial; what is not an integer becomes the parameter's symbol. */
   dim(name: string): Poly {
-    const p = asPoly(this.value(name));
+    const v = this.value(name);
+    const p = asPoly(v);
     if (p) return p;
+    if (this.given(name) && v.t !== 'none') this.placeholders.add(name);
     return Poly.symbol(this.spec.signature.find((s) => s.name === name)?.size ?? name);
   }
 

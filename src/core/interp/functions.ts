@@ -108,7 +108,8 @@ export class Functions {
   private defaultOf(scope: Scope, name: string, expr: ExprRef, frame: Frame): Value {
     // JavaScript evaluates a default at each call, with the parameters before it bound (`hidden = 4 * dim`).
     const value = this.ev.eval(this.ev.expr(expr), this.ev.language === 'typescript' ? frame : frame.parent ?? this.ev.moduleFrame);
-    const asName = scope === this.ev.shared.paramsAsNames && (value.t === 'int' || value.t === 'float' || value.t === 'bool');
+    // A None default is a name too: the formula must hold when the caller gives one (`hidden = hidden or dim`).
+    const asName = scope === this.ev.shared.paramsAsNames && (value.t === 'int' || value.t === 'float' || value.t === 'bool' || value.t === 'none');
     return asName ? { t: 'sym', name } : value;
   }
 

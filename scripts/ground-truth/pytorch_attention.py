@@ -11,7 +11,9 @@ Writes test/fixtures/expected/pytorch-attention.json:
    "realistic": {fixture: {model: null | "ErrorType: message"}}: the models the realistic fixtures build at
    module level, run on an input of their kind: where PyTorch runs them, Attention Lens must report no error,
    "styles": the fixtures in the styles of real model code, built with documented configurations and run
-   (see pytorch_styles.py)}
+   (see pytorch_styles.py),
+   "second": {class: {"expression", "heads", "headDim"}}: each attention class of handwritten_attention.py
+   built with a second configuration and run, its heads and head size read from its real q, kᵀ and v}
 """
 import traceback
 import json
@@ -75,6 +77,7 @@ def main():
         "generatedBy": "scripts/ground-truth/pytorch_attention.py",
         "torch": torch.__version__,
         "classes": classes,
+        "second": second(namespace, recorder),
         "forward": forward,
         "mistakes": mistakes(),
         "realistic": realistic(),
@@ -94,6 +97,34 @@ def main():
         for expr, params in style["totals"].items():
             print(f"style {path.rsplit('/', 1)[-1]}: {expr} = {params:,}")
         print(f"style {path.rsplit('/', 1)[-1]}: {style['run']} forward {style['forward'] or 'ok'}; heads {({n: c['heads'] for n, c in style['classes'].items()})}")
+
+
+# Each attention class of the fixture built with a second configuration (other heads and widths), by an
+# expression over the fixture's names, with the name `inputs` knows its input by.
+SECOND = {
+    "CausalSelfAttention": ("gpt_block", "GPTBlock(GPTConfig(n_embd=96, n_head=3))"),
+    "MultiHeadAttention": ("", "MultiHeadAttention(d_model=96, n_heads=3, d_k=16, d_v=8)"),
+    "Attention": ("llama_layer", "LlamaLayer(ModelArgs(dim=128, n_heads=4, n_kv_heads=1))"),
+    "TimmAttention": ("", "TimmAttention(dim=96, num_heads=3)"),
+    "LucidAttention": ("", "LucidAttention(dim=64, heads=2, dim_head=16)"),
+    "CrossAttention": ("CrossAttention", "CrossAttention(query_dim=64, context_dim=48, heads=2, dim_head=24)"),
+    "T5Attention": ("", "T5Attention(T5Config(d_model=64, d_kv=16, num_heads=4))"),
+}
+
+
+def second(namespace, recorder):
+    """The heads and head size each class computes in its second configuration, from its real q, kᵀ and v."""
+    out = {}
+    for cls, (name, expression) in SECOND.items():
+        model = eval(expression, namespace)  # the fixture's own classes, built as the expression says
+        kept = recorder.builds, recorder.scores
+        recorder.builds, recorder.scores = {}, {}
+        recorder.run(model, lambda m: inputs(name, m))
+        # Scores made by einsum have their heads (batch, heads, queries, keys), not the products' operands.
+        (heads, head_dim), = recorder.builds.get(cls) or {(recorder.scores[cls][1], None)}
+        recorder.builds, recorder.scores = kept
+        out[cls] = {"expression": expression, "heads": heads, "headDim": head_dim}
+    return out
 
 
 # The realistic fixtures' models and an input each takes: token ids for the GPTs, a sequence of features for

@@ -18,6 +18,7 @@ interface Truth {
   readonly forward: Record<string, string | null>;
   readonly mistakes: Record<string, { line: number; error: string }>;
   readonly realistic: Record<string, Record<string, string | null>>;
+  readonly second: Record<string, { expression: string; heads: number; headDim: number | null }>;
 }
 
 /** What each error PyTorch raises in attention_mistakes.py is reported as. */
@@ -45,6 +46,17 @@ suite('attention written by hand', () => {
       assert.strictEqual(widths.get('W_K'), kvHeads * headDim, `${name}: W_K is kv heads × d_k wide`);
       assert.strictEqual(widths.get('W_V'), kvHeads * Number((a.valueHeadDim ?? a.headDim!).constant), `${name}: W_V is kv heads × d_v wide`);
       assert.ok(widths.has('W_O'), `${name} has its output projection`);
+    }
+  });
+
+  test('each class built with a second configuration shows that build, with the heads and head size of its real scores', async () => {
+    const built = Object.entries(truth.second).map(([cls, c]) => `second_${cls.toLowerCase()} = ${c.expression}`);
+    const analysis = await analyzeText(`${readFileSync(path.join(ROOT, FIXTURE), 'utf8')}\n${built.join('\n')}\n`);
+    for (const [cls, real] of Object.entries(truth.second)) {
+      const found = analysis.modules.find((m) => m.name === cls)?.attention;
+      assert.ok(found, `${cls} is recognised`);
+      const builds = (found.builds ?? [found]).map((b) => [Number(b.attention!.heads.constant), b.attention!.headDim && Number(b.attention!.headDim.constant)]);
+      assert.ok(builds.some(([h, d]) => h === real.heads && (real.headDim === null || d === real.headDim)), `${cls}: ${JSON.stringify(builds)} holds ${real.heads} heads × ${real.headDim}`);
     }
   });
 

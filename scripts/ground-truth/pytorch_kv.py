@@ -109,5 +109,5 @@ if __name__ == "__main__":
     truth = {fixture: measure(fixture) for fixture in FIXTURES}
     for fixture, models in truth.items():
         for name, m in models.items():
-            print(f"{fixture} {name}: {m["attentionLayers"]} attention layer(s), {m['kvNumbersPerToken']} numbers a token")
+            print(f"{fixture} {name}: {m['attentionLayers']} attention layer(s), {m['kvNumbersPerToken']} numbers a token")
     print("wrote", write_json(OUTPUT, {"generatedBy": "scripts/ground-truth/pytorch_kv.py", "torch": torch.__version__, "files": truth}, 3))

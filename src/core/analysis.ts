@@ -20,7 +20,7 @@ import { Collected } from './collected';
 import type { Finding, LayerInstance } from './layer';
 import type { Analysis, LayerResult, ModuleResult } from './results';
 import { partResults } from './partResults';
-import { agreed, classKey, followParts, lexicalContexts, mayHoldAttention, namesConfig, runConfigured, runFactories, runUnreached, shown, sizeModel, unknownSummary } from './runs';
+import { agreed, classKey, followParts, lexicalContexts, mayComputeAttention, mayHoldAttention, namesConfig, runConfigured, runFactories, runUnreached, shown, sizeModel, unknownSummary } from './runs';
 import type { ImportResolver, SourceModel } from './source';
 import type { DefRef, Shape, Value } from './value';
 
@@ -241,7 +241,13 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     if (own) return own;
     // An instance of a class seen computing attention elsewhere, not followed here: its sizes are not known.
     const cls = value.t === 'module' ? value.cls : undefined;
-    return cls && cls.owner === evaluator && out.attentions.has(classKey(model, cls.fragment, cls.scope)) ? 'unknown' : undefined;
+    if (!cls) return undefined;
+    if (cls.owner === evaluator && out.attentions.has(classKey(model, cls.fragment, cls.scope))) return 'unknown';
+    // A forward() that multiplies by a softmax not recognised as attention (DeepViT's re-attention): whether
+    // it is one, and what it keeps, are not known; 0 attention layers would be a wrong figure.
+    const forward = evaluator.guard(() => evaluator.classes.method(cls, 'forward'));
+    const owner = forward?.owner ?? evaluator;
+    return forward && mayComputeAttention(owner.model.text(owner.scopeAt(forward.fragment, forward.scope).extent)) ? 'unknown' : undefined;
   };
   // Trees are read once every run is over: `model.add` and a TF.js layer's first apply() may still extend them.
   const instanceResults = instances.results().map(({ result, value }) => (value?.t === 'module' && result.summary.params?.isConstant ? { ...result, sizing: sizeModel(evaluator, value, attentionAt) } : result));

@@ -43,6 +43,11 @@ export function mayHoldAttention(text: string): boolean {
 /** One pass over a class's text, not one per word. */
 const ATTENTION_WORDS = /softmax|Softmax|scaled_dot_product_attention|einsum|matmul|bmm| @ |_attention\(/;
 
+/** Whether a forward() may compute attention: a softmax and a product, or PyTorch's fused attention. */
+export function mayComputeAttention(text: string): boolean {
+  return /scaled_dot_product_attention/.test(text) || (/softmax|Softmax/.test(text) && /einsum|matmul|bmm| @ /.test(text));
+}
+
 /**
  * The attention a class shows: with its defaults' total shown, the description of that build; else the one
  * every concrete build agrees on, else its description in names. A run that lost the sizes on the way

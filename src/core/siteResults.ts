@@ -21,7 +21,8 @@ export function siteResult(span: Span, list: readonly SiteRecord[], lexical: Rea
   }
   // The formula over the site's own names (`inplanes·planes`) when its own code was run alone; a caller's
   // (`4·width²` for one block of a ResNet stage) holds for that caller only.
-  const symbolicRuns = list.filter((r) => r.layer.params !== undefined && !r.layer.params.isConstant);
+  // Runs that give a formula: over names (`4·width²`), or over a flag not known (`[config.bias]·3·config.n_embd`).
+  const symbolicRuns = list.filter((r) => !r.layer.params?.isConstant && !r.layer.rejected && r.layer.formula);
   const generic = symbolicRuns.find((r) => lexical.has(r.context));
   const rejected = list.find((r) => r.layer.rejected);
   const unknownCaller = list.find((r) => !r.symbolic && !lexical.has(r.context.split(' via ')[0]) && !r.layer.params?.isConstant && !r.layer.rejected);
@@ -29,7 +30,7 @@ export function siteResult(span: Span, list: readonly SiteRecord[], lexical: Rea
   let layer: LayerInstance;
   if (rejected) layer = rejected.layer;
   else if (looped) layer = withoutCount(generic?.layer ?? looped.layer, 'Built in a loop whose passes change its sizes, and whose number of passes is not known here.');
-  else if (values.length === 1 && unknownCaller) layer = withoutCount(unknownCaller.layer, `${unknownCaller.context} builds it with sizes not known here; ${groupDigits(values[0].params.constant!)} in ${values[0].context || 'this file'}.`);
+  else if (values.length === 1 && unknownCaller) layer = withoutCount(generic?.layer ?? unknownCaller.layer, `${unknownCaller.context} builds it with sizes not known here; ${groupDigits(values[0].params.constant!)} in ${values[0].context || 'this file'}.`);
   else if (values.length === 1) {
     const chosen = list.find((r) => r.layer.params?.equals(values[0].params))!.layer;
     // The formula over the names the site's own code uses (`3·config.n_embd² + …`), when a run gave one.

@@ -61,12 +61,18 @@ export function sizing(root: ModuleTree, facts: NodeFacts, activations: Activati
   let kv: Poly | undefined = Poly.ZERO;
   let layers = Poly.ZERO;
   const visited = new Set<ModuleTree>();
-  const visit = (node: ModuleTree, times: Poly) => {
+  const visit = (node: ModuleTree, times: Poly, name = '') => {
     if (visited.has(node)) return;
     visited.add(node);
     const here = node.repeat ? times.mul(node.repeat) : times;
     if (EMBEDDINGS.has(node.kind)) for (const p of node.params.values()) if (!embeddings.has(p.id)) embeddings.set(p.id, here.mul(p.numel));
     const found = facts.attention(node);
+    const inner = found ? undefined : innerAttention(node, name);
+    if (inner) {
+      layers = layers.add(here);
+      kv = kv && inner !== 'unknown' ? kv.add(inner.mul(Poly.int(2)).mul(here)) : undefined;
+      return;
+    }
     if (found === 'unknown') {
       layers = layers.add(here);
       kv = undefined;
@@ -82,7 +88,7 @@ export function sizing(root: ModuleTree, facts: NodeFacts, activations: Activati
       kv = kv && perLayer ? kv.add(perLayer.mul(count)) : undefined;
       return;
     }
-    for (const child of node.children.values()) visit(child, here);
+    for (const [key, child] of node.children) visit(child, here, key);
   };
   visit(root, Poly.ONE);
   const embedding = [...embeddings.values()].reduce((s, p) => s.add(p), Poly.ZERO);
@@ -96,6 +102,18 @@ export function sizing(root: ModuleTree, facts: NodeFacts, activations: Activati
     ...matmulsOf(root, facts),
     activations,
   };
+}
+
+/**
+ * The width E of an nn.MultiheadAttention inside a torch layer's tree (a TransformerEncoderLayer's `self_attn`,
+ * kept where a subclass of nn.Transformer replaced its decoder), read from its tensors: its keys and values are
+ * E wide each. Under another name than `self_attn` (a decoder's `multihead_attn`) it attends over another input.
+ */
+function innerAttention(node: ModuleTree, name: string): Poly | 'unknown' | undefined {
+  const weight = node.params.get('in_proj_weight') ?? node.params.get('q_proj_weight');
+  const embed = node.children.get('out_proj')?.params.get('weight')?.shape[0];
+  if (!weight || !embed) return undefined;
+  return name === 'self_attn' ? embed : 'unknown';
 }
 
 /** Every distinct parameter once, as trainable or frozen; neither when one's flag is not known. */
@@ -132,13 +150,15 @@ function matmulsOf(root: ModuleTree, facts: NodeFacts): { matmulPerToken?: Poly;
   let matmul: Poly | undefined = Poly.ZERO;
   let context: Poly | undefined = Poly.ZERO;
   const visited = new Set<ModuleTree>();
-  const visit = (node: ModuleTree, times: Poly) => {
+  const visit = (node: ModuleTree, times: Poly, name = '') => {
     if (visited.has(node) || (!matmul && !context)) return;
     visited.add(node);
     const here = node.repeat ? times.mul(node.repeat) : times;
     const attention = facts.attention(node);
     const a = attention === 'unknown' ? undefined : attention?.attention;
-    if (attention === 'unknown' || a?.cross || a?.withCross) context = undefined;
+    const inner = attention ? undefined : innerAttention(node, name);
+    if (attention === 'unknown' || a?.cross || a?.withCross || inner === 'unknown') context = undefined;
+    else if (inner) context = context?.add(here.mul(inner.mul(Poly.int(2))));
     else if (a) {
       // Written by hand, each of h heads multiplies over d_k and d_v; nn.MultiheadAttention over E twice.
       const width = a.layout === 'module' ? a.headDim && a.heads.mul(a.headDim.add(a.valueHeadDim ?? a.headDim)) : a.layout === 'pytorch' ? a.embed.mul(Poly.int(2)) : undefined;
@@ -152,7 +172,7 @@ function matmulsOf(root: ModuleTree, facts: NodeFacts): { matmulPerToken?: Poly;
     }
     // A matrix held as a parameter of the module's own may be multiplied in its forward(): not followed.
     if ([...node.params.values()].some((p) => p.shape.length >= 2)) matmul = undefined;
-    for (const child of node.children.values()) visit(child, here);
+    for (const [key, child] of node.children) visit(child, here, key);
   };
   visit(root, Poly.ONE);
   return { matmulPerToken: matmul, contextWidth: context };

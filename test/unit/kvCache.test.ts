@@ -26,4 +26,36 @@ suite('KV cache against the keys and values PyTorch computes', () => {
       });
     }
   }
+
+  test('a forward() that multiplies by a softmax not recognised as attention leaves the KV cache not known, not 0', async () => {
+    // DeepViT's re-attention: PyTorch 1.13 runs 3 softmaxes over (batch, 4 heads, tokens, tokens), one per layer.
+    const code = [
+      'import torch',
+      'from torch import nn, einsum',
+      '',
+      'class ReAttention(nn.Module):',
+      '    def __init__(self, dim=64, heads=4):',
+      '        super().__init__()',
+      '        self.heads = heads',
+      '        self.to_qkv = nn.Linear(dim, dim * 3, bias=False)',
+      '        self.reattn_weights = nn.Parameter(torch.randn(heads, heads))',
+      '        self.to_out = nn.Linear(dim, dim)',
+      '',
+      '    def forward(self, x):',
+      '        q, k, v = self.to_qkv(x).chunk(3, dim=-1)',
+      '        attn = einsum("b i d, b j d -> b i j", q, k).softmax(dim=-1)',
+      '        attn = einsum("b i j, h g -> b i j", attn, self.reattn_weights)',
+      '        return self.to_out(einsum("b i j, b j d -> b i d", attn, v))',
+      '',
+      'class Net(nn.Module):',
+      '    def __init__(self, depth=3):',
+      '        super().__init__()',
+      '        self.layers = nn.ModuleList([ReAttention() for _ in range(depth)])',
+      '',
+      'model = Net()',
+    ].join('\n');
+    const sizing = (await analyzeText(code)).instances[0].sizing!;
+    assert.strictEqual(sizing.attentionLayers.constant, 3n);
+    assert.strictEqual(sizing.kvPerToken, undefined);
+  });
 });

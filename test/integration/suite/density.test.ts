@@ -60,7 +60,7 @@ suite('density: CodeLens modes and inline counts', () => {
     const hints = await poll(() => inlineHints(doc), (h) => h.length === 4);
     const end = (line: number) => `${line}:${doc.lineAt(line).text.length}`;
     assert.deepStrictEqual(hints, [
-      `${end(13)} in·out + out params · in → out`,
+      `${end(13)} d² + d params · d → d`,
       `${end(26)} d² + d params · d → d`,
       `${end(6)} 1,050,624 params · 8 heads × 64`,
       `${end(7)} 1,050,624 params · 512 → 2,048`,

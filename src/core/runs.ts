@@ -70,6 +70,11 @@ export function shown(all: readonly LayerInstance[], total: Poly | undefined, cr
   // T5's one class for self and cross attention: the same heads either way, shown as the self attention's.
   const first = concrete.find((l) => !l.attention?.cross) ?? concrete[0];
   if (first && concrete.every((l) => figuresOf(l) === figuresOf(first))) return concrete.every((l) => l.params!.equals(first.params!)) ? first : shared([first, ...concrete.filter((l) => l !== first)]);
+  // Builds whose totals are not known may still disagree on the heads (Swin's stages of 3, 6, 12 and 24 with
+  // timm's helpers not followed): each is listed, as for builds with totals.
+  const headed = found.filter((l) => l.attention?.heads.isConstant);
+  const distinct = headed.filter((l) => l.attention!.headDim || !headed.some((m) => m.attention!.headDim && m.attention!.heads.equals(l.attention!.heads)));
+  if (distinct.some((l) => figuresOf(l) !== figuresOf(distinct[0]))) return perBuild(distinct, crowded);
   return found.find((l) => !l.params?.isConstant);
 }
 

@@ -60,6 +60,43 @@ suite('attention written by hand', () => {
     }
   });
 
+  test('builds whose totals are not known but whose heads differ are each listed, not one of them for all', async () => {
+    // Swin with timm's helpers not followed: its stages build one attention class with 2 and 4 heads of 16.
+    const code = [
+      'import torch',
+      'from torch import nn',
+      'from timm.layers import trunc_normal_, table_size',
+      '',
+      'class WindowAttention(nn.Module):',
+      '    def __init__(self, dim, num_heads):',
+      '        super().__init__()',
+      '        self.num_heads = num_heads',
+      '        self.table = nn.Parameter(torch.zeros(table_size(), num_heads))',
+      '        self.qkv = nn.Linear(dim, dim * 3)',
+      '        self.proj = nn.Linear(dim, dim)',
+      '',
+      '    def forward(self, x):',
+      '        B, N, C = x.shape',
+      '        qkv = self.qkv(x).reshape(B, N, 3, self.num_heads, C // self.num_heads).permute(2, 0, 3, 1, 4)',
+      '        q, k, v = qkv[0], qkv[1], qkv[2]',
+      '        attn = (q @ k.transpose(-2, -1)).softmax(dim=-1)',
+      '        return self.proj((attn @ v).transpose(1, 2).reshape(B, N, C))',
+      '',
+      'class Net(nn.Module):',
+      '    def __init__(self):',
+      '        super().__init__()',
+      '        self.stages = nn.ModuleList([WindowAttention(32, 2), WindowAttention(64, 4)])',
+      '',
+      '    def forward(self, x):',
+      '        return self.stages[0](x)',
+      '',
+      'model = Net()',
+    ].join('\n');
+    const found = (await analyzeText(code)).modules.find((m) => m.name === 'WindowAttention')!.attention!;
+    assert.deepStrictEqual((found.builds ?? []).map((b) => Number(b.attention!.heads.constant)).sort(), [2, 4]);
+    assert.strictEqual(found.summary, '2 or 4 heads × 16');
+  });
+
   test('the lens line of each style', async () => {
     const analysis = await analyzeText(readFileSync(path.join(ROOT, FIXTURE), 'utf8'));
     const summaries = Object.fromEntries(analysis.modules.filter((m) => m.attention).map((m) => [m.name, m.attention!.summary]));

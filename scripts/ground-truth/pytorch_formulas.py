@@ -96,7 +96,7 @@ def draw(names, flags, rng, attempt):
 def configuration(module, fields):
     """A fresh default instance of the fixture's configuration class that has every field (the other fields a
     class reads keep their defaults), else an empty namespace."""
-    for obj in vars(module).values():
+    for obj in vars(module).values() if module else ():
         if isinstance(obj, type) and not issubclass(obj, nn.Module) and obj.__module__ == module.__name__:
             try:
                 config = obj()
@@ -186,17 +186,7 @@ def pytorch_layers_module(path, recorder):
 
 
 def evaluate(formula, values):
-    scope = {}
-    for name, value in values.items():
-        root, *path = name.split(".")
-        if not path:
-            scope[root] = value
-            continue
-        obj = scope.setdefault(root, Namespace())
-        for part in path[:-1]:
-            obj = obj.__dict__.setdefault(part, Namespace())
-        setattr(obj, path[-1], value)
-    return eval(python_expression(formula), {"int": int, "bool": bool}, scope)  # the product's own formula text
+    return eval(python_expression(formula), {"int": int, "bool": bool}, arguments(values, None))  # the product's own formula text
 
 
 def printed_formulas(paths):

@@ -4,12 +4,14 @@ import type { Span } from '../core/expr';
 import { builtWhere, siteCount, formatTotal, instanceTotal, untrackedCount } from '../core/format';
 import type { Severity } from '../core/layer';
 import type { Paint } from './colour';
+import { visibleControls } from '../core/controls';
 import { placeText } from './place';
 import { inSourceOrder, isFailed, type AnalysedFile, type FileReport } from './report';
 
 interface Row {
   readonly span: Span;
   readonly text: string;
+  readonly severity?: Severity;
 }
 
 /** `unreadable`: paths that could not be searched at all (already reported on stderr). */
@@ -17,13 +19,13 @@ export function toText(reports: readonly FileReport[], unreadable: number, paint
   const lines: string[] = [];
   for (const r of reports) {
     if (isFailed(r)) {
-      lines.push(paint.bold(r.path), `  ${paint.red('not analysed')}: ${r.error}`);
+      lines.push(paint.bold(visibleControls(r.path)), `  ${paint.red('not analysed')}: ${visibleControls(r.error)}`);
       continue;
     }
     const rows = rowsOf(r, paint).map((row) => ({ where: placeText(r.locate(row.span.startLine, row.span.startChar)), text: row.text }));
     if (!rows.length) continue;
     const width = Math.max(8, ...rows.map((row) => row.where.length));
-    lines.push(paint.bold(r.path));
+    lines.push(paint.bold(visibleControls(r.path)));
     for (const row of rows) lines.push(`  ${paint.dim(row.where.padEnd(width))} ${row.text}`);
   }
   if (lines.length) lines.push('');
@@ -34,7 +36,8 @@ export function toText(reports: readonly FileReport[], unreadable: number, paint
 /** Layers, model classes, models built and diagnostics interleaved by position; at one position a layer comes before its diagnostics. */
 function rowsOf(r: AnalysedFile, paint: Paint): Row[] {
   const { layers, modules, instances, findings } = r.analysis;
-  return inSourceOrder<Row>([
+  // Names, strings and paths from the file reach a terminal: their escape sequences are shown, not run.
+  const rows = inSourceOrder<Row>([
     ...layers.map((l) => ({ span: l.span, text: `${l.layer.kind.padEnd(26)} ${(l.layer.rejected ? 'rejected' : siteCount(l)).padStart(16)}  ${l.layer.summary}`.trimEnd() })),
     ...modules.map((m) => {
       const summary = m.built?.summary ?? m.summary;
@@ -46,8 +49,10 @@ function rowsOf(r: AnalysedFile, paint: Paint): Row[] {
       const stack = i.summary.stack ? `${dimText(i.summary.stack.count)} × ${i.summary.stack.kind}` : '';
       return { span: i.span, text: `${`model ${i.className}`.padEnd(26)} ${instanceTotal(i.summary, i.totals).padStart(16)}  ${[stack, untrackedCount(i.summary), i.summary.params || i.totals ? '' : i.summary.reason].filter(Boolean).join(' · ')}`.trimEnd() };
     }),
-    ...findings.map((f) => ({ span: f.span, text: `${severityText(f.severity, paint)} [${f.code}] ${f.message}` })),
+    ...findings.map((f) => ({ span: f.span, severity: f.severity, text: `[${f.code}] ${f.message}` })),
   ]);
+  // The severity's colour is this program's, added once the file's text is made visible.
+  return rows.map(({ span, severity, text }) => ({ span, text: `${severity ? `${severityText(severity, paint)} ` : ''}${visibleControls(text)}` }));
 }
 
 function severityText(severity: Severity, paint: Paint): string {
@@ -77,3 +82,4 @@ function summary(reports: readonly FileReport[], unreadable: number, paint: Pain
 function plural(n: number, noun: string): string {
   return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
 }
+

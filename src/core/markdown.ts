@@ -4,6 +4,8 @@
  * nor `[x](command:...)` a link, nor `<img>` HTML.
  */
 
+import { visibleControls } from './controls';
+
 /**
  * `text` as literal markdown: ASCII punctuation that can start markdown or HTML escaped with a backslash
  * (CommonMark then shows it as is), line breaks as spaces. `, = / ; ? % ' "` start nothing and stay as
@@ -11,7 +13,7 @@
  * as written in the markdown source too.
  */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/\r\n?|\n/g, ' ').replace(/[!#$&()*+\-.:<>@[\\\]^_`{|}~]/g, (c, at: number, all: string) =>
+  return visibleControls(text.replace(/\r\n?|\n/g, ' ')).replace(/[!#$&()*+\-.:<>@[\\\]^_`{|}~]/g, (c, at: number, all: string) =>
     c === '_' && /[\p{L}\p{N}]/u.test(all[at - 1] ?? '') && /[\p{L}\p{N}]/u.test(all[at + 1] ?? '') ? c : `\\${c}`,
   );
 }
@@ -22,7 +24,7 @@ export function escapeMarkdown(text: string): string {
  * (GitHub-flavoured tables split rows first), so there it is escaped too.
  */
 export function codeSpan(text: string, inTable = false): string {
-  const flat = text.replace(/\r\n?|\n/g, ' ');
+  const flat = visibleControls(text.replace(/\r\n?|\n/g, ' '));
   const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(longest + 1);
   // A space on each side keeps a backtick at either end apart from the fence; the renderer strips it.

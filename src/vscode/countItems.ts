@@ -4,6 +4,7 @@
  */
 import type * as vscode from 'vscode';
 import { lensTitle, moduleLensTitle, sizesText } from '../core/format';
+import { lensText } from '../core/controls';
 import type { Analysis } from '../core/analysis';
 import type { AnalysisService } from './documents';
 import { EXPLAIN_COMMAND, SHOW_DETAILS_COMMAND } from './commands';
@@ -16,8 +17,9 @@ export interface CountItem {
 
 type Span = Parameters<AnalysisService['range']>[1];
 
-function item(service: AnalysisService, doc: vscode.TextDocument, span: Span, title: string, explains: boolean, what: string): CountItem {
+function item(service: AnalysisService, doc: vscode.TextDocument, span: Span, written: string, explains: boolean, what: string): CountItem {
   const range = service.range(doc, span);
+  const title = lensText(written);
   // An attention layer (or attention written by hand) opens its walkthrough; the rest open their details in the hover.
   const command: vscode.Command = explains
     ? { title, command: EXPLAIN_COMMAND, arguments: [[doc.uri.toString(), range.start.line, range.start.character]], tooltip: 'Explain attention shapes' }

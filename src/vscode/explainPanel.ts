@@ -4,6 +4,7 @@
  * core/explain.ts over the same cached analysis as the hover; the webview only draws them.
  */
 import * as vscode from 'vscode';
+import { visibleStrings } from '../core/controls';
 import { attentionLayers, type LayerResult } from '../core/analysis';
 import { explain, type ExplainData } from '../core/explain';
 import { DEFAULT_INPUTS, readInputs, type ExplainInputs, type InputErrors } from '../core/explainInputs';
@@ -166,7 +167,8 @@ export class ExplainPanel implements vscode.Disposable {
     const start = this.service.range(doc, layer.span).start;
     this.target = { uri: target.uri, line: start.line, character: start.character };
     const data = explain(layer.layer, `${vscode.workspace.asRelativePath(doc.uri)}:${start.line + 1}`, this.inputs);
-    if (data) await this.post({ type: 'explain', data, target: this.target });
+    // Names from the file are shown as text: their invisible and bidirectional marks are made visible.
+    if (data) await this.post({ type: 'explain', data: visibleStrings(data), target: this.target });
   }
 
   private async post(message: ToWebview): Promise<void> {

@@ -5,6 +5,7 @@
  * the `attentionLens.sizing.*` settings; what the user sets in it stays with the panel.
  */
 import * as vscode from 'vscode';
+import { visibleStrings } from '../core/controls';
 import type { SizingOptions } from '../core/memory';
 import { readModelInputs, type ModelInputErrors } from '../core/modelInputs';
 import { modelMarkdown } from '../core/modelMarkdown';
@@ -153,7 +154,7 @@ export class ModelPanel implements vscode.Disposable {
     this.inputs ??= this.defaults(doc);
     this.data = modelPanel(instance.className, `${vscode.workspace.asRelativePath(doc.uri)}:${start.line + 1}`, instance.sizing, this.inputs);
     const layers = this.data.activations.layers.map(({ at, ...l }) => (at ? { ...l, line: this.service.range(doc, at).start.line + 1 } : l));
-    await this.post({ type: 'model', data: { ...this.data, activations: { ...this.data.activations, layers } }, target: this.target });
+    await this.post({ type: 'model', data: visibleStrings({ ...this.data, activations: { ...this.data.activations, layers } }), target: this.target });
   }
 
   private async post(message: ToModelWebview): Promise<void> {

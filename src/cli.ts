@@ -26,9 +26,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`attention-lens: ${command.message}\n${USAGE}\n`);
       return 2;
   }
-  const { files, problems } = await collectFiles(command.paths);
+  const { files, problems, roots } = await collectFiles(command.paths);
   for (const p of problems) process.stderr.write(`attention-lens: ${p}\n`);
-  const reports = await analyzeFiles(files);
+  const reports = await analyzeFiles(files, roots);
   const code = exitCode(reports, problems.length > 0);
   const output = command.format === 'json' ? toJson(reports, command.sizing) : command.format === 'sarif' ? toSarif({ reports, problems, version: packageVersion(), exitCode: code }) : toText(reports, problems.length, paint(wantsColour(process.env, process.stdout.isTTY === true)));
   process.stdout.write(output);

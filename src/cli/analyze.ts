@@ -1,5 +1,4 @@
 /** Runs the editor's analyser over each file; a file that fails is reported and the others go on. */
-import { readFileSync, statSync } from 'fs';
 import * as path from 'path';
 import { DocumentAnalyzer } from '../syntax/documentAnalyzer';
 import { fsWasmLoader } from '../syntax/fsLoader';
@@ -7,11 +6,17 @@ import { Grammars } from '../syntax/parser';
 import { WorkspaceModels } from '../syntax/workspaceModels';
 import type { SourceFile } from './files';
 import { displayPath, type FileReport } from './report';
-import { MAX_BYTES, readSource, type Source } from './source';
+import { readSource, type Source } from './source';
+import { WorkspaceFileReader } from '../service/workspaceFileReader';
 
-export async function analyzeFiles(files: readonly SourceFile[]): Promise<FileReport[]> {
+/**
+ * `roots`: the folders the paths given name (a file's own folder for a file): imports are read only inside
+ * them, as the editor reads them only inside its workspace folders.
+ */
+export async function analyzeFiles(files: readonly SourceFile[], roots: readonly string[]): Promise<FileReport[]> {
   const grammars = await Grammars.load(fsWasmLoader);
-  const workspace = new WorkspaceModels(grammars, readIfPresent);
+  const imports = new WorkspaceFileReader(() => roots);
+  const workspace = new WorkspaceModels(grammars, (file) => imports.read(file));
   try {
     const reports: FileReport[] = [];
     for (const file of files) reports.push(await analyzeFile(file, grammars, workspace));
@@ -38,15 +43,5 @@ async function analyzeFile({ path: file, language }: SourceFile, grammars: Gramm
     return { ...shown, error: `analysis failed: ${e instanceof Error ? e.message : String(e)}` };
   } finally {
     analyzer.dispose();
-  }
-}
-
-/** Files other files import, read as they are on disk; never a FIFO, which would wait for a writer. */
-function readIfPresent(file: string): string | undefined {
-  try {
-    const stat = statSync(file);
-    return stat.isFile() && stat.size <= MAX_BYTES ? readFileSync(file, 'utf8') : undefined;
-  } catch {
-    return undefined;
   }
 }

@@ -2,6 +2,7 @@
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import type { Language } from '../core/source';
+import { isInside } from '../service/workspaceFileReader';
 
 const LANGUAGES: Record<string, Language> = { '.py': 'python', '.ts': 'typescript', '.ipynb': 'python' };
 const SKIP_DIRS = new Set(['node_modules', '.git', '__pycache__', '.venv', 'venv', 'dist', 'out']);
@@ -23,10 +24,12 @@ export interface Collected {
   readonly files: SourceFile[];
   /** Paths that could not be searched or read, each with the reason; the rest are still collected. */
   readonly problems: string[];
+  /** The folders the paths name (a file's own folder for a file): nothing outside them is read. */
+  readonly roots: string[];
 }
 
 export async function collectFiles(targets: readonly string[]): Promise<Collected> {
-  const found: Collected = { files: [], problems: [] };
+  const found: Collected = { files: [], problems: [], roots: [] };
   for (const target of targets) {
     // Paths named on the command line are followed even when they are symlinks, as the user asked for them.
     let stat;
@@ -36,15 +39,23 @@ export async function collectFiles(targets: readonly string[]): Promise<Collecte
       found.problems.push(`cannot read ${target}: ${reason(e)}`);
       continue;
     }
-    if (stat.isDirectory()) await walk(target, found);
-    else if (!stat.isFile()) found.problems.push(`cannot read ${target}: not a regular file`);
-    else add(target, found, `cannot read ${target}: not a .py, .ts or .ipynb file`);
+    if (stat.isDirectory()) {
+      found.roots.push(target);
+      await walk(target, found, await fs.realpath(target));
+    } else if (!stat.isFile()) found.problems.push(`cannot read ${target}: not a regular file`);
+    else {
+      found.roots.push(path.dirname(target));
+      add(target, found, `cannot read ${target}: not a .py, .ts or .ipynb file`);
+    }
   }
   return found;
 }
 
-/** Symlinked folders are not entered (a link to a parent would never end); FIFOs and devices are skipped. */
-async function walk(dir: string, found: Collected): Promise<void> {
+/**
+ * Symlinked folders are not entered (a link to a parent would never end); FIFOs and devices are skipped, and
+ * so is a link to a file outside the folder given (`x.py -> /proc/self/pagemap`).
+ */
+async function walk(dir: string, found: Collected, root: string): Promise<void> {
   let entries;
   try {
     entries = await fs.readdir(dir, { withFileTypes: true });
@@ -55,18 +66,20 @@ async function walk(dir: string, found: Collected): Promise<void> {
   for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     const full = path.join(dir, e.name);
     if (e.isDirectory()) {
-      if (!SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) await walk(full, found);
+      if (!SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) await walk(full, found, root);
     } else if (e.isFile()) {
       add(full, found);
     } else if (e.isSymbolicLink() && languageOf(e.name)) {
-      await followFileLink(full, found);
+      await followFileLink(full, found, root);
     }
   }
 }
 
-async function followFileLink(link: string, found: Collected): Promise<void> {
+async function followFileLink(link: string, found: Collected, root: string): Promise<void> {
   try {
-    if ((await fs.stat(link)).isFile()) add(link, found);
+    const real = await fs.realpath(link);
+    if (!isInside(root, real)) found.problems.push(`not read ${link}: it links outside ${root}`);
+    else if ((await fs.stat(real)).isFile()) add(link, found);
   } catch (e) {
     found.problems.push(`cannot read ${link}: ${reason(e)}`);
   }

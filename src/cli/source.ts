@@ -2,6 +2,7 @@
 import { promises as fs } from 'fs';
 import { isNotebook, reason } from './files';
 import { notebookText } from './notebook';
+import { readRegularFile } from '../service/workspaceFileReader';
 import { plainText, type Locate } from './place';
 
 /** The editor stops analysing at 5 million characters; a file past that many bytes is not read whole. */
@@ -25,14 +26,18 @@ export async function readSource(file: string): Promise<Source> {
   return isNotebook(file) ? notebookText(text) : { text, locate: plainText };
 }
 
+/** The editor's reader: a FIFO or a device is never opened to wait, and what is read stops at the cap. */
 async function readBytes(file: string): Promise<Buffer> {
-  const stat = await fs.stat(file).catch(cannotRead);
-  // Opening a FIFO would wait for a writer for ever.
-  if (!stat.isFile()) throw new Error('not a regular file');
-  if (stat.size > MAX_BYTES) throw new Error(`larger than ${MAX_BYTES / 1_000_000} MB (${stat.size.toLocaleString('en-US')} bytes)`);
-  return fs.readFile(file).catch(cannotRead);
-}
-
-function cannotRead(e: unknown): never {
-  throw new Error(`cannot read: ${reason(e)}`);
+  await fs.access(file).catch((e: unknown) => {
+    throw new Error(`cannot read: ${reason(e)}`);
+  });
+  const read = readRegularFile(file, MAX_BYTES);
+  if (read === 'not a file') throw new Error('not a regular file');
+  if (read === 'too large') {
+    // The size stat reports, where it says so (/proc says 0 for files that never end).
+    const size = (await fs.stat(file)).size;
+    throw new Error(`larger than ${MAX_BYTES / 1_000_000} MB${size > MAX_BYTES ? ` (${size.toLocaleString('en-US')} bytes)` : ''}`);
+  }
+  if (typeof read !== 'object') throw new Error('cannot read it');
+  return read.bytes;
 }

@@ -49,36 +49,55 @@ export class WorkspaceFileReader {
   }
 
   private readRegularFile(real: string): string | undefined {
-    let fd: number;
-    try {
-      // Non-blocking, so that a FIFO swapped in after the path was checked cannot hang the open.
-      fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK);
-    } catch {
-      return undefined;
-    }
-    try {
-      // Checked on the open descriptor: what is read is what was checked.
-      const stat = fstatSync(fd);
-      if (!stat.isFile() || stat.size > this.maxBytes) return undefined;
-      const stamp = `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
-      const cached = this.cache.get(real);
-      if (cached?.stamp === stamp) return cached.text;
-      const buffer = Buffer.alloc(stat.size);
-      let read = 0;
-      while (read < stat.size) {
-        const n = readSync(fd, buffer, read, stat.size - read, read);
-        if (n === 0) break;
-        read += n;
+    const read = readRegularFile(real, this.maxBytes, (stamp) => this.cache.get(real)?.stamp === stamp);
+    if (read === 'unchanged') return this.cache.get(real)!.text;
+    if (typeof read !== 'object') return undefined;
+    const text = read.bytes.toString('utf8');
+    if (this.cache.size >= MAX_CACHED_FILES) this.cache.clear();
+    this.cache.set(real, { stamp: read.stamp, text });
+    return text;
+  }
+}
+
+/**
+ * The bytes of a regular file, at most `maxBytes`: 'not a file' for a FIFO, a device or a folder, 'too large'
+ * past the cap (counted as read, not as stat says: /proc reports 0 for files that never end), 'unchanged'
+ * when `known` holds its stamp already, undefined when it cannot be opened.
+ */
+export function readRegularFile(file: string, maxBytes: number, known?: (stamp: string) => boolean): { bytes: Buffer; stamp: string } | 'not a file' | 'too large' | 'unchanged' | undefined {
+  let fd: number;
+  try {
+    // Non-blocking, so that a FIFO swapped in after the path was checked cannot hang the open.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    // Checked on the open descriptor: what is read is what was checked.
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return 'not a file';
+    if (stat.size > maxBytes) return 'too large';
+    const stamp = `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+    if (known?.(stamp)) return 'unchanged';
+    // One byte past the cap tells a file that is too large from one that just fits.
+    let buffer = Buffer.alloc(Math.min(maxBytes + 1, Math.max(stat.size + 1, 64 * 1024)));
+    let read = 0;
+    for (;;) {
+      if (read === buffer.length) {
+        if (read > maxBytes) return 'too large';
+        const grown = Buffer.alloc(Math.min(maxBytes + 1, buffer.length * 2));
+        buffer.copy(grown, 0, 0, read);
+        buffer = grown;
       }
-      const text = buffer.subarray(0, read).toString('utf8');
-      if (this.cache.size >= MAX_CACHED_FILES) this.cache.clear();
-      this.cache.set(real, { stamp, text });
-      return text;
-    } catch {
-      return undefined;
-    } finally {
-      closeSync(fd);
+      const n = readSync(fd, buffer, read, buffer.length - read, null);
+      if (n === 0) break;
+      read += n;
     }
+    return { bytes: buffer.subarray(0, read), stamp };
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
   }
 }
 

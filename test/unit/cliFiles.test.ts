@@ -143,6 +143,30 @@ fs.promises.readdir = (p, ...rest) => String(p).endsWith('denied')
       remove();
     }
   });
+
+  test('nothing outside the paths given is read: links out of the folder, /proc files that never end, imports from a parent', () => {
+    const outside = tempFiles({ 'secret.py': 'import torch.nn as nn\nWIDTH = 96\nproj = nn.Linear(WIDTH, 4)\n' });
+    const { dir, remove } = tempFiles({});
+    try {
+      mkdirSync(path.join(dir, 'pkg'));
+      writeFileSync(path.join(dir, 'pkg', 'model.py'), 'import torch.nn as nn\nfrom secret import WIDTH\nproj = nn.Linear(WIDTH, 4)\n');
+      writeFileSync(path.join(dir, 'secret.py'), 'WIDTH = 32\n');
+      symlinkSync(path.join(outside.dir, 'secret.py'), path.join(dir, 'pkg', 'out.py'));
+      symlinkSync('/proc/self/pagemap', path.join(dir, 'pkg', 'pagemap.py'));
+      const r = run(['--json', 'pkg'], { cwd: dir });
+      assert.strictEqual(r.status, 2);
+      assert.deepStrictEqual(r.stderr.split('\n').filter(Boolean).sort(), [`attention-lens: not read pkg/out.py: it links outside ${path.join(dir, 'pkg')}`, `attention-lens: not read pkg/pagemap.py: it links outside ${path.join(dir, 'pkg')}`]);
+      // secret.py beside pkg/ is outside the folder given: WIDTH is not known, so neither is the count.
+      const [model] = filesOf(r.stdout);
+      assert.deepStrictEqual([model.path, model.layers.map((l) => l.params)], ['pkg/model.py', [null]]);
+      // Given the parent too (or secret.py, whose folder it is), the import is read: 32 · 4 + 4.
+      assert.deepStrictEqual(filesOf(run(['--json', 'pkg/model.py', 'secret.py'], { cwd: dir }).stdout)[0].layers.map((l) => l.params), [132]);
+      assert.deepStrictEqual(filesOf(run(['--json', '.'], { cwd: dir }).stdout).find((f) => f.path === 'pkg/model.py')!.layers.map((l) => l.params), [132]);
+    } finally {
+      remove();
+      outside.remove();
+    }
+  });
 });
 
 /** The parser's own message, which differs between Node versions. */

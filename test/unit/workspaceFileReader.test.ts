@@ -4,7 +4,7 @@ import { execFileSync } from 'child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
-import { WorkspaceFileReader } from '../../src/service/workspaceFileReader';
+import { readRegularFile, WorkspaceFileReader } from '../../src/service/workspaceFileReader';
 import { WorkspaceModels } from '../../src/syntax/workspaceModels';
 import { analyzeText, loadGrammars } from './helpers';
 
@@ -22,6 +22,13 @@ suite('reading imported files', () => {
     reader = new WorkspaceFileReader(() => [ws], 1000);
   });
   teardown(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('a file /proc says is empty is read up to the cap, counted as read: pagemap never ends', () => {
+    assert.strictEqual(readRegularFile('/proc/self/pagemap', 99_999), 'too large');
+    const status = readRegularFile('/proc/self/status', 100_000);
+    assert.ok(typeof status === 'object' && status.bytes.toString('utf8').startsWith('Name:'), 'a short /proc file is read whole');
+    assert.strictEqual(readRegularFile('/proc', 100_000), 'not a file');
+  });
 
   test('a regular file inside the workspace is read', () => {
     assert.strictEqual(reader.read(path.join(ws, 'blocks.py')), 'import torch.nn as nn\nD = 64\n');

@@ -143,6 +143,14 @@ suite('interpreter', () => {
     assert.match(built.findings[0].message, /raises TypeError: "float\(\) argument must be a string or a real number, not 'NoneType'"/);
   });
 
+  test('a division or modulo by zero raises ZeroDivisionError as Python does, with its message; a total is never made of it', async () => {
+    const source = `${torch}class Heads(nn.Module):\n    def __init__(self, dim=64, heads=0, groups=0):\n        super().__init__()\n        self.head_dim = dim // heads\n        self.q = nn.Linear(dim, dim)\nclass Rest(nn.Module):\n    def __init__(self, dim=64, groups=0):\n        super().__init__()\n        assert dim % groups == 0\n        self.q = nn.Linear(dim, dim)\n`;
+    const analysis = await analyzeText(`${source}a = Heads()\nb = Rest()\n`);
+    assert.deepStrictEqual(analysis.instances.map((i) => i.summary.params), [undefined, undefined]);
+    // Python 3.11: `64 // 0` and `64 % 0`.
+    assert.deepStrictEqual(analysis.findings.map((f) => f.message.match(/raises (\w+): "([^"]+)"/)?.slice(1)), [['ZeroDivisionError', 'integer division or modulo by zero'], ['ZeroDivisionError', 'integer modulo by zero']]);
+  });
+
   test('factories are models too: a layer built with other sizes through a helper has no single count', async () => {
     const analysis = await analyzeText(`${torch}def small():\n    return _make(dim=128)\ndef _make(dim, depth=2):\n    return Net(dim=dim)\nclass Net(nn.Module):\n    def __init__(self, dim=768, num_classes=1000):\n        super().__init__()\n        self.fc = nn.Linear(dim, num_classes)\n`);
     assert.strictEqual(paramsOf(analysis.layers[0]), null);

@@ -7,6 +7,7 @@ import { Poly } from '../symbolic';
 import { SCALAR, UNKNOWN, asPoly, int, truthy, type Value } from '../value';
 import type { CompareOp } from '../expr';
 import { LIMITS } from './budget';
+import { BuiltinRaise } from './raises';
 
 export function floorDiv(a: bigint, b: bigint): bigint {
   const q = a / b;
@@ -48,6 +49,18 @@ function floatOp(op: string, l: Value, r: Value): Value {
   }
 }
 
+/** Python raises on a division by a zero it is given, whatever the dividend (a size not known too). */
+function raiseOnZero(op: string, l: Value, r: Value): void {
+  const numeric = (v: Value) => v.t === 'float' || asPoly(v) !== undefined;
+  if (toNumber(r) !== 0 || !numeric(l)) return;
+  const float = l.t === 'float' || r.t === 'float';
+  const message =
+    op === '/' ? (float ? 'float division by zero' : 'division by zero')
+    : op === '//' ? (float ? 'float floor division by zero' : 'integer division or modulo by zero')
+    : float ? 'float modulo' : 'integer modulo by zero';
+  throw new BuiltinRaise('ZeroDivisionError', message);
+}
+
 const SAFE = 2n ** 53n;
 
 /**
@@ -84,6 +97,7 @@ export function arithmetic(op: string, l: Value, r: Value, language: 'python' | 
 }
 
 function pythonArithmetic(op: string, l: Value, r: Value, language: 'python' | 'typescript'): Value {
+  if (language === 'python' && (op === '/' || op === '//' || op === '%')) raiseOnZero(op, l, r);
   if (l.t === 'float' || r.t === 'float' || (op === '/' && language === 'python')) return floatOp(op, l, r);
   const a = asPoly(l);
   const b = asPoly(r);

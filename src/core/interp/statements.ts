@@ -68,8 +68,9 @@ export class Runner {
     try {
       return this.step(s, frame);
     } catch (e) {
-      // A builtin that raised in a simple statement ends it as a `raise` would; elsewhere the part is unknown.
-      const value = e instanceof BuiltinRaise && (s.k === 'assign' || s.k === 'aug' || s.k === 'expr' || s.k === 'return') ? s.value : undefined;
+      // A builtin that raised in the statement's own expression ends it as a `raise` would (a statement
+      // nested in it has caught what its own expressions raised).
+      const value = e instanceof BuiltinRaise ? raisedIn(s) : undefined;
       if (!value) throw e;
       this.i.raised(this.i.expr(value).span, { builtin: e as BuiltinRaise }, frame);
       return 'raise';
@@ -296,4 +297,26 @@ function samePlace(x: unknown, y: unknown): boolean {
   if (x === y) return true;
   const isValue = (v: unknown): v is Value => typeof v === 'object' && v !== null && 't' in v;
   return isValue(x) && isValue(y) && sameValue(x, y);
+}
+
+/** The expression of `s` that Python evaluates before its body: where a builtin raising in it is reported. */
+function raisedIn(s: Stmt): ExprRef | undefined {
+  switch (s.k) {
+    case 'assign':
+    case 'aug':
+    case 'expr':
+    case 'return':
+    case 'raise':
+      return s.value;
+    case 'assert':
+    case 'if':
+    case 'while':
+      return s.test;
+    case 'for':
+      return s.iterable;
+    case 'with':
+      return s.items[0]?.value;
+    default:
+      return undefined;
+  }
 }

@@ -6,7 +6,7 @@ import type { Arg, Expr, Span } from '../expr';
 import type { BoundCall } from '../interp/hooks';
 import { totalParams, type Finding, type LayerInstance } from '../layer';
 import { describe, type Shape, type Value } from '../value';
-import { sizeFindings } from './sizeChecks';
+import { negativeWeight, sizeFindings } from './sizeChecks';
 import { Args, type LayerSpec } from './spec';
 
 export interface Instantiated {
@@ -44,6 +44,8 @@ export function instantiate(spec: LayerSpec, bound: BoundCall, callSpan: Span, i
   for (const p of built.problems ?? []) {
     findings.push({ code: p.code, severity: p.severity, message: p.message, span: callSpan, fixes: p.fixes ? p.fixes(args) : [] });
   }
+  const negative = findings.some((f) => f.severity === 'error') ? undefined : negativeWeight(spec.framework, built.tensors, callSpan);
+  if (negative) findings.push(negative);
   const params = totalParams(built.tensors);
   // A size not known here stands as the layer's own symbol (`out`): a count over it would mix unknowns.
   const placeholders = args.placeholders.size ? `${[...args.placeholders].join(', ')} not known here.` : undefined;

@@ -4,7 +4,7 @@
  * RangeError "Invalid array length"; TF.js layers assert their own sizes (their catalog entries report it).
  */
 import type { Span } from '../expr';
-import type { Finding } from '../layer';
+import type { Finding, Tensor } from '../layer';
 import { describe, type Value } from '../value';
 import type { Args, LayerSpec } from './spec';
 import { integerFixes, negativeFixes } from './sizeFixes';
@@ -42,4 +42,20 @@ export function sizeFindings(spec: LayerSpec, args: Args, covered: ReadonlySet<s
     out.push({ ...found, span, fixes });
   }
   return out;
+}
+
+/**
+ * A weight the layer would make with a negative dimension (a negative kernel size, a negative input width),
+ * where no argument check said so already: each framework fails creating it, with its own words.
+ */
+export function negativeWeight(framework: LayerSpec['framework'], tensors: readonly Tensor[], span: Span): Finding | undefined {
+  const tensor = tensors.find((t) => t.shape.some((d) => d.constant !== undefined && d.constant < 0n));
+  if (!tensor || tensor.shape.some((d) => d.constant === undefined)) return undefined;
+  const dims = tensor.shape.map((d) => d.constant!);
+  const first = dims.find((d) => d < 0n)!;
+  const fails =
+    framework === 'pytorch' ? `PyTorch raises "Trying to create tensor with negative dimension ${first}: [${dims.join(', ')}]"`
+    : framework === 'tfjs' ? `TensorFlow.js throws "Tensor must have a shape comprised of positive integers but got shape [${dims.join(',')}]"`
+    : 'js-pytorch throws RangeError "Invalid array length" creating it';
+  return { code: 'negative-size', severity: 'error', span, fixes: [], message: `${tensor.name} would be [${dims.join(', ')}]: ${fails}.` };
 }

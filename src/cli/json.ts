@@ -56,7 +56,8 @@ function attentionJson(layer: LayerInstance) {
 /** The heads of one attention; none for a class whose builds differ (each build has its own). */
 function figures(layer: LayerInstance) {
   const a = layer.attention!;
-  const size = (p: Poly | undefined) => (p === undefined ? null : p.constant !== undefined ? Number(p.constant) : p.toString());
+  // A number where one holds it exactly, else its decimal string (past 2^53); a formula as text.
+  const size = (p: Poly | undefined) => (p === undefined ? null : p.constant !== undefined ? exact(p) : p.toString());
   // Heads not found in the code have no number and no name of the user's.
   const none = layer.summary.startsWith('heads not known') || layer.summary === 'heads differ by build' || !!layer.builds;
   return { summary: layer.summary, heads: none ? null : size(a.heads), headDim: size(a.headDim), kvHeads: none ? null : size(a.kvHeads ?? a.heads) };

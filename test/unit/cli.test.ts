@@ -262,4 +262,31 @@ suite('attention-lens CLI', () => {
     assert.strictEqual(r.stderr, 'attention-lens: cannot read no/such/file.py: no such file or directory (ENOENT)\n');
     assert.strictEqual(filesOf(r.stdout).length, 1);
   });
+
+  test('JSON head figures past 2^53 are exact decimal strings, not rounded numbers', () => {
+    const source = [
+      'import torch.nn as nn',
+      'import torch.nn.functional as F',
+      'class SelfAttention(nn.Module):',
+      '    def __init__(self, n_embd=2**61, n_head=2**60 + 1):',
+      '        super().__init__()',
+      '        self.c_attn = nn.Linear(n_embd, 3 * n_embd)',
+      '        self.n_head, self.n_embd = n_head, n_embd',
+      '    def forward(self, x):',
+      '        B, T, C = x.size()',
+      '        q, k, v = self.c_attn(x).split(self.n_embd, dim=2)',
+      '        q = q.view(B, T, self.n_head, -1).transpose(1, 2)',
+      '        k = k.view(B, T, self.n_head, -1).transpose(1, 2)',
+      '        v = v.view(B, T, self.n_head, -1).transpose(1, 2)',
+      '        return F.softmax(q @ k.transpose(-2, -1), dim=-1) @ v',
+    ].join('\n');
+    const { dir, remove } = tempFiles({ 'big.py': `${source}\n` });
+    try {
+      const [file] = filesOf(run(['--json', 'big.py'], { cwd: dir }).stdout);
+      const attention = (file.modules[0] as { attention?: { heads: unknown } }).attention;
+      assert.strictEqual(attention?.heads, (2n ** 60n + 1n).toString());
+    } finally {
+      remove();
+    }
+  });
 });

@@ -6,7 +6,7 @@ import { tensorSize } from './layer';
 import { dimText } from './catalog/spec';
 import { groupDigits, type Poly } from './symbolic';
 import { codeSpan, escapeMarkdown as md } from './markdown';
-import { bytesText as bytes } from './units';
+import { bytesText as bytes, percentText, scientific } from './units';
 
 const FRAMEWORK_NAMES = { pytorch: 'PyTorch', tfjs: 'TensorFlow.js', 'js-pytorch': 'js-pytorch' } as const;
 
@@ -115,6 +115,7 @@ export function totalText(summary: ModuleSummary): string {
 
 /** `124.4 M`, `590.6 K`. */
 export function shortCount(n: bigint): string {
+  if (n >= 10n ** 15n) return scientific(n);
   const x = Number(n);
   if (x >= 1e9) return `${(x / 1e9).toFixed(1)} B`;
   if (x >= 1e6) return `${(x / 1e6).toFixed(1)} M`;
@@ -171,7 +172,7 @@ export function moduleHoverMarkdown(name: string, summary: ModuleSummary, contex
     for (const child of summary.children) {
       const name = codeSpan(child.name === '{i}' ? '0…' : child.name, true);
       const n = child.unknown ? undefined : child.params.constant;
-      const share = n !== undefined && c ? `${((Number(n) / Number(c)) * 100).toFixed(1)} %` : '';
+      const share = n !== undefined && c ? `${percentText(n, c).toFixed(1)} %` : '';
       const kind = child.repeat ? `${dimText(child.repeat)} × ${child.kind}` : child.kind;
       const count = child.unknown ? 'not known' : n !== undefined ? groupDigits(n) : md(child.params.toString());
       lines.push(`| ${name} | ${md(kind)} | ${count} | ${share} |`);

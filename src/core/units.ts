@@ -12,10 +12,26 @@ function threeDigits(x: number): string | undefined {
   return Number(text) >= 1000 ? undefined : text;
 }
 
+/**
+ * `1.15e+18`, from the digits themselves: past the prefixes an amount is no double (`Number` of one past
+ * 1e308 is Infinity) and would print as "Infinity" or "NaN".
+ */
+export function scientific(n: bigint): string {
+  if (n < 0n) return `-${scientific(-n)}`;
+  const digits = n.toString();
+  return `${digits[0]}.${digits.slice(1, 3).padEnd(2, '0')}e+${digits.length - 1}`;
+}
+
+/** A share of a total as a percentage rounded to one decimal, worked out on the integers. */
+export function percentText(part: bigint, total: bigint): number {
+  return Number(((part * 2000n) / total + 1n) / 2n) / 10;
+}
+
 /** `640 FLOPs`, `1.50 kFLOP`, `5.25 GFLOP`: decimal prefixes, as FLOP counts are quoted. */
 export function flopsText(n: bigint): string {
   if (n < 0n) return `-${flopsText(-n)}`;
   if (n < 1000n) return `${n} FLOP${n === 1n ? '' : 's'}`;
+  if (n >= 10n ** 27n) return `${scientific(n)} FLOPs`;
   let x = Number(n);
   let prefix = 0;
   while (x >= 1000 && prefix < SI.length - 1) {
@@ -34,6 +50,7 @@ export function flopsText(n: bigint): string {
 export function bytesText(n: bigint): string {
   if (n < 0n) return `-${bytesText(-n)}`;
   if (n < 1024n) return `${n} byte${n === 1n ? '' : 's'}`;
+  if (n >= 1024n ** 7n) return `${scientific(n)} bytes`;
   let x = Number(n) / 1024;
   let unit = 0;
   // 1023.96 KiB would print as "1024.0 KiB": move up once the rounded value reaches 1024.

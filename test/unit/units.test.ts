@@ -1,6 +1,8 @@
 /** Units people read, and the Explain panel's sizes as typed: every wrong one named, every right one taken. */
 import * as assert from 'assert';
 import { bytesText, flopsText } from '../../src/core/units';
+import { moduleHoverMarkdown, shortCount } from '../../src/core/format';
+import { Poly } from '../../src/core/symbolic';
 import { DEFAULT_INPUTS, MAX_SIZE, readInputs, readSize } from '../../src/core/explainInputs';
 
 suite('units', () => {
@@ -22,6 +24,18 @@ suite('units', () => {
       [1_048_575n, '1.0 MiB'],
     ];
     assert.deepStrictEqual(cases.map(([n]) => bytesText(n)), cases.map(([, t]) => t));
+  });
+});
+
+suite('amounts past a double', () => {
+  test('no "Infinity" or "NaN": amounts past 1e308 print from their digits, shares from the integers', () => {
+    const huge = 12n * 10n ** 400n;
+    assert.strictEqual(bytesText(huge), '1.20e+401 bytes');
+    assert.strictEqual(flopsText(huge), '1.20e+401 FLOPs');
+    assert.strictEqual(shortCount(huge), '1.20e+401');
+    const hover = moduleHoverMarkdown('M', { params: Poly.int(huge), children: [{ name: 'a', kind: 'Linear', params: Poly.int(huge / 3n) }], tied: [] });
+    assert.ok(!/NaN|Infinity/.test(hover), hover);
+    assert.ok(hover.includes('| 33.3 % |'), hover);
   });
 });
 

@@ -35,6 +35,11 @@ export const PATHOLOGICAL: readonly Pathological[] = [
     source: `${torch}s = "ab"\nfor _ in range(40):\n    s = s + s\nt = f"{s}{s}"\nu = s.upper().split()\nd = {s: 1}\nfc = nn.Linear(len(u), 4)\n`,
   },
   {
+    name: 'a chain of 1,000 classes, each calling the constructor of its base',
+    source: `${torch}class C0(nn.Module):\n    def __init__(self, d=4):\n        super().__init__()\n        self.l = nn.Linear(d, d)\n${Array.from({ length: 999 }, (_, i) => `class C${i + 1}(C${i}):\n    def __init__(self, d=4):\n        super().__init__(d)\n`).join('')}`,
+    counts: ['20'],
+  },
+  {
     name: 'nested comprehensions over large ranges',
     source: `${torch}grid = [[[x * y * z for x in range(1000)] for y in range(1000)] for z in range(1000)]\nfc = nn.Linear(len(grid), 4)\n`,
   },

@@ -271,17 +271,50 @@ export class ClassModel {
   }
 }
 
-/** C3 merge of the bases' orders. */
+/**
+ * C3 merge of the bases' orders. How many lists hold a class past their head is counted once and kept up to
+ * date as heads are taken, so a chain of n classes merges in O(n), not O(n²) (a 1,000-class chain took 10 s).
+ */
 function merge(lists: Base[][]): Base[] | undefined {
-  const same = (x: Base, y: Base) => ('path' in x ? 'path' in y && x.path === y.path : !('path' in y) && key(x) === key(y) && x.owner === y.owner);
+  const byId = new Map<string, Base>();
+  const seqs = lists
+    .map((l) =>
+      l.map((b) => {
+        const id = baseId(b);
+        if (!byId.has(id)) byId.set(id, b);
+        return id;
+      }),
+    )
+    .filter((l) => l.length);
+  const inTails = new Map<string, number>();
+  for (const seq of seqs) for (const id of seq.slice(1)) inTails.set(id, (inTails.get(id) ?? 0) + 1);
+  const starts = seqs.map(() => 0);
   const out: Base[] = [];
-  const rest = lists.map((l) => [...l]).filter((l) => l.length);
-  while (rest.length) {
-    const head = rest.map((l) => l[0]).find((h) => !rest.some((l) => l.slice(1).some((x) => same(x, h))));
-    if (!head) return undefined;
-    out.push(head);
-    for (const l of rest) if (same(l[0], head)) l.shift();
-    for (let i = rest.length - 1; i >= 0; i--) if (!rest[i].length) rest.splice(i, 1);
+  for (;;) {
+    const live = seqs.flatMap((seq, i) => (starts[i] < seq.length ? [i] : []));
+    if (!live.length) break;
+    const head = live.map((i) => seqs[i][starts[i]]).find((id) => !inTails.get(id));
+    if (head === undefined) return undefined;
+    out.push(byId.get(head)!);
+    for (const i of live) {
+      if (seqs[i][starts[i]] !== head) continue;
+      const next = seqs[i][++starts[i]];
+      if (next !== undefined) inTails.set(next, inTails.get(next)! - 1);
+    }
   }
   return out.filter((b) => !('path' in b) || !PLAIN_BASES.has(b.path));
+}
+
+const owners = new WeakMap<object, number>();
+let nextOwner = 1;
+
+/** A base as text that tells classes apart: a library class by its path, a workspace class by file and place. */
+function baseId(b: Base): string {
+  if ('path' in b) return `p${b.path}`;
+  let owner = 0;
+  if (b.owner) {
+    owner = owners.get(b.owner) ?? nextOwner++;
+    owners.set(b.owner, owner);
+  }
+  return `c${owner}:${key(b)}`;
 }

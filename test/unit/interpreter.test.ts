@@ -151,6 +151,14 @@ suite('interpreter', () => {
     assert.deepStrictEqual(analysis.findings.map((f) => f.message.match(/raises (\w+): "([^"]+)"/)?.slice(1)), [['ZeroDivisionError', 'integer division or modulo by zero'], ['ZeroDivisionError', 'integer modulo by zero']]);
   });
 
+  test('a model nested deeper than the interpreter follows says so, not that Python raises', async () => {
+    const blocks = Array.from({ length: 50 }, (_, i) => `class B${i + 1}(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.inner = B${i}()\n`).join('');
+    const analysis = await analyzeText(`${torch}class B0(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.l = nn.Linear(2, 2)\n${blocks}model = B50()\n`);
+    assert.strictEqual(analysis.instances[0].summary.params, undefined);
+    assert.match(analysis.instances[0].summary.reason ?? '', /is built more than 40 calls deep, deeper than Attention Lens follows/);
+    assert.deepStrictEqual(analysis.findings, []);
+  });
+
   test('factories are models too: a layer built with other sizes through a helper has no single count', async () => {
     const analysis = await analyzeText(`${torch}def small():\n    return _make(dim=128)\ndef _make(dim, depth=2):\n    return Net(dim=dim)\nclass Net(nn.Module):\n    def __init__(self, dim=768, num_classes=1000):\n        super().__init__()\n        self.fc = nn.Linear(dim, num_classes)\n`);
     assert.strictEqual(paramsOf(analysis.layers[0]), null);

@@ -6,6 +6,7 @@
 import type { Evaluator } from '../evaluate';
 import type { BoundCall, CallExpr } from './hooks';
 import { ReadsMemo } from './readsMemo';
+import { LIMITS } from './budget';
 import { NOT_BUILT } from './tfjsLayerClasses';
 import { normalizePath } from '../imports';
 import { emptyModule, layerModule, totalOf } from '../modules';
@@ -167,12 +168,14 @@ export class ClassModel {
     const init = this.method(c, ev.language === 'python' ? '__init__' : 'constructor');
     if (init) {
       const missing: string[] = [];
+      // Past the nesting the interpreter follows, the constructor is not run: that is no raise of Python's.
+      const tooDeep = ev.budget.depth >= LIMITS.depth;
       const result = ev.functions.nested(() => {
         const exit = this.owner(init).functions.runConstructor(init, positional, keywords, instance, missing, bound.opaque);
         return exit === 'raise' ? UNKNOWN : NONE;
       });
       if (missing.length) tree.unknown ??= `needs arguments: ${missing.join(', ')} ha${missing.length === 1 ? 's' : 've'} no default`;
-      if (result.t === 'unknown') tree.unknown ??= `${c.name}(...) raises here`;
+      if (result.t === 'unknown') tree.unknown ??= tooDeep ? `${c.name}(...) is built more than ${LIMITS.depth} calls deep, deeper than Attention Lens follows` : `${c.name}(...) raises here`;
       if (ev.tfjsLayers.is(c)) tree.unknown ??= NOT_BUILT;
     } else {
       const layer = this.catalogBase(c);

@@ -20,6 +20,8 @@ type ClassRef = DefRef;
 type Base = ClassRef | { readonly path: string };
 
 const MODULE_BASES = new Set(['torch.nn.Module', 'jspytorch.torch.nn.Module', 'tfjs.layers.Layer']);
+/** torch's containers: a subclass (timm's `ConvNorm(nn.Sequential)`) holds what its constructor is given and adds. */
+const CONTAINER_BASES = new Set(['torch.nn.Sequential', 'torch.nn.ModuleList', 'torch.nn.ModuleDict']);
 /**
  * Library base classes that are nn.Module subclasses holding no parameters of their own, known by name
  * wherever they are imported from (`from ...modeling_utils import PreTrainedModel`).
@@ -65,7 +67,7 @@ export class ClassModel {
   }
 
   isModuleClass(c: ClassRef): boolean {
-    return (this.mro(c) ?? []).some((b) => 'path' in b && (MODULE_BASES.has(b.path) || MODULE_BASE_NAMES.has(b.path.slice(b.path.lastIndexOf('.') + 1)) || this.ev.isCatalogLayer(b.path)));
+    return (this.mro(c) ?? []).some((b) => 'path' in b && (MODULE_BASES.has(b.path) || CONTAINER_BASES.has(b.path) || MODULE_BASE_NAMES.has(b.path.slice(b.path.lastIndexOf('.') + 1)) || this.ev.isCatalogLayer(b.path)));
   }
 
   /** The first catalog layer among the bases (`class Linear(nn.Linear)`), if any. */
@@ -180,6 +182,11 @@ export class ClassModel {
     } else {
       const layer = this.catalogBase(c);
       if (layer) return this.graft(instance, layer, bound, call ?? this.nameCall(c));
+      const container = (this.mro(c) ?? []).find((b): b is { path: string } => 'path' in b && CONTAINER_BASES.has(b.path));
+      if (container) {
+        this.initContainer(instance, container.path, bound);
+        return instance;
+      }
       // A constructor inherited from a library class (`PreTrainedModel`): what it builds cannot be read here.
       const external = (this.mro(c) ?? []).find((b): b is { path: string } => 'path' in b && !MODULE_BASES.has(b.path));
       if (external) tree.unknown ??= `its constructor comes from ${external.path.slice(external.path.lastIndexOf('.') + 1)}, which Attention Lens cannot read`;
@@ -216,6 +223,19 @@ export class ClassModel {
     return NONE;
   }
 
+  /** A container's constructor run on an instance of a subclass: the modules it is given become its children. */
+  private initContainer(self: Extract<Value, { t: 'module' }>, path: string, bound: BoundCall): void {
+    const built = bound.opaque ? undefined : this.ev.torch.construct(path, bound.positional.map((p) => p.value), new Map([...bound.keywords].map(([k, v]) => [k, v.value])));
+    if (built?.t !== 'module') {
+      self.tree.unknown ??= `the modules its ${path.slice(path.lastIndexOf('.') + 1)} holds cannot be followed`;
+      return;
+    }
+    for (const [k, child] of built.tree.children) self.tree.children.set(k, child);
+    if (built.tree.unknown) self.tree.unknown ??= built.tree.unknown;
+    // An nn.Sequential subclass without a forward() of its own applies them in order.
+    if (built.items) (self as { items?: readonly Value[] }).items = built.items;
+  }
+
   /** `super().__init__(...)` reaching a catalog layer: its tensors join the instance being built. */
   superInit(s: Extract<Value, { t: 'super' }>, bound: BoundCall, call: CallExpr): Value | undefined {
     const order = this.mro(s.cls) ?? [];
@@ -226,6 +246,10 @@ export class ClassModel {
         continue;
       }
       if (this.ev.isCatalogLayer(b.path) && s.self.t === 'module') return this.initLayerBase(s.self, b.path, bound, call);
+      if (CONTAINER_BASES.has(b.path) && s.self.t === 'module') {
+        this.initContainer(s.self, b.path, bound);
+        return NONE;
+      }
       const library = transformersInit(this.ev, b.path, s.self, bound);
       if (library) return library;
       // A library base's constructor given nothing (`super().__init__(*inputs, **kwargs)` with neither):

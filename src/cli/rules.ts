@@ -67,6 +67,11 @@ export const RULES: readonly Rule[] = [
     summary: 'A tf.layers.Layer subclass keeps layers in its fields, which TensorFlow.js does not track.',
     help: "A TF.js custom layer tracks only the weights it creates with addWeight(): layers kept in its fields create their weights when call() applies them, but countParams(), trainableWeights, getWeights() and save() leave those weights out, so they are neither trained nor saved (tfjs issue #8253). Create the weights with this.addWeight() in build(), or override trainableWeights and getWeights() to include the sublayers' weights.",
   },
+  {
+    id: 'analysis-truncated',
+    summary: 'Attention Lens stopped following the file: its work budget ran out.',
+    help: 'The analysis is bounded by a number of steps, not by time, so that a crafted or very large file ends fast and the same text always gives the same result. Past the point it names, layers, totals and checks are not shown: what is missing is not known, not zero. Split the file, or move what builds the models out of very long loops or constructors.',
+  },
 ];
 
 /** A code the table does not know yet (the core may add some) still gets a rule, named after it. */

@@ -14,6 +14,7 @@ import { Evaluator } from './evaluate';
 import { newShared, type Hooks } from './interp/hooks';
 import type { AnalysisCache, SiteRecord, SiteShown } from './analysisCache';
 import { Replays } from './replays';
+import { LIMITS } from './interp/budget';
 import { StatementReplays } from './interp/statementReplays';
 import { definitions, keepModuleNames, moduleNames } from './moduleNames';
 import { Collected } from './collected';
@@ -276,6 +277,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   }
   if (cache) cache.sites = sites;
   const flows = [...out.flows.values()].filter((f) => !findings.some((g) => g.span.start === f.span.start && g.code === f.code));
+  for (const stop of evaluator.stops) if (!flows.some((f) => f.code === 'analysis-truncated' && f.span.start === stop.span.start)) flows.push(truncated(stop.span, stop.what));
   const silenced = (f: Finding) => model.ignores?.has(f.span.startLine) && (model.ignores.get(f.span.startLine)?.has(f.code) ?? true);
   return {
     language: model.language,
@@ -285,5 +287,18 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     instances: instanceResults,
     parts: partResults(out.parts),
     hints,
+  };
+}
+
+/** Where the analysis ran out of its work budget: what comes after is not shown, which must not read as nothing. */
+function truncated(span: Span, what: string): Finding {
+  const steps = what === 'steps for the file' ? LIMITS.steps : LIMITS.entrySteps;
+  const budget = what.startsWith('steps') ? `its work budget (${steps.toLocaleString('en-US')} ${what})` : `its work budget (${what})`;
+  return {
+    code: 'analysis-truncated',
+    severity: 'info',
+    span,
+    fixes: [],
+    message: `Attention Lens stopped following this near here: ${budget} ran out. Layers, totals and checks past this point are not shown; what is missing is not known, not zero.`,
   };
 }

@@ -12,7 +12,7 @@ import { Poly } from './symbolic';
 import { layerSpec } from './catalog';
 import { normalizePath } from './imports';
 import { moduleNames, type Definition } from './moduleNames';
-import type { Budget } from './interp/budget';
+import { BudgetExceeded, type Budget } from './interp/budget';
 import { evalExpr } from './interp/expressions';
 import { Frame } from './interp/frame';
 import { Journal } from './interp/journal';
@@ -57,6 +57,11 @@ export class Evaluator implements Interp {
    * version, the run reaches them whichever runs before it are no longer there.
    */
   reachedByRun: Set<number> | undefined;
+
+  /** The last call evaluated: where a run that ran out of budget stopped. */
+  lastCall: Span | undefined;
+  /** Where runs ran out of their work budget, and which allowance: the analysis says so there. */
+  readonly stops: { readonly span: Span; readonly what: string }[] = [];
 
   reach(at: number): void {
     this.reached.add(at);
@@ -211,9 +216,10 @@ export class Evaluator implements Interp {
     this.budget.startEntry();
     try {
       return work();
-    } catch {
+    } catch (e) {
       // The budget ran out, or half-typed code reached a shape no rule foresaw: this part is unknown,
       // the rest of the file is not.
+      if (e instanceof BudgetExceeded && this.lastCall && !this.stops.some((s) => s.span.start === this.lastCall!.start) && this.stops.length < 10) this.stops.push({ span: this.lastCall, what: e.what });
       this.budget.depth = depth;
       this.journal.rewind(position);
       return undefined;

@@ -151,6 +151,15 @@ suite('interpreter', () => {
     assert.deepStrictEqual(analysis.findings.map((f) => f.message.match(/raises (\w+): "([^"]+)"/)?.slice(1)), [['ZeroDivisionError', 'integer division or modulo by zero'], ['ZeroDivisionError', 'integer modulo by zero']]);
   });
 
+  test('a run that runs out of its work budget says where, and the model it was building has no total', async () => {
+    const layers = Array.from({ length: 10_000 }, (_, i) => `        self.l${i} = nn.Linear(4, 4)\n`).join('');
+    const analysis = await analyzeText(`${torch}class Big(nn.Module):\n    def __init__(self):\n        super().__init__()\n${layers}model = Big()\n`);
+    const stops = analysis.findings.filter((f) => f.code === 'analysis-truncated');
+    assert.ok(stops.length > 0 && stops.every((f) => f.severity === 'info'), JSON.stringify(analysis.findings.map((f) => f.code)));
+    assert.match(stops[0].message, /work budget \(40,000 steps for one model\) ran out/);
+    assert.strictEqual(analysis.modules[0].summary.params, undefined);
+  });
+
   test('a model nested deeper than the interpreter follows says so, not that Python raises', async () => {
     const blocks = Array.from({ length: 50 }, (_, i) => `class B${i + 1}(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.inner = B${i}()\n`).join('');
     const analysis = await analyzeText(`${torch}class B0(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.l = nn.Linear(2, 2)\n${blocks}model = B50()\n`);

@@ -51,6 +51,7 @@ export class Calls {
 
   call(e: CallExpr, frame: Frame): Value {
     this.ev.reach(e.span.start);
+    this.ev.lastCall = e.span;
     const c = e.callee;
     let callee: Value;
     if (c.k === 'attr') {

@@ -1,8 +1,8 @@
 """The KV cache per token of the models a fixture builds, measured from the keys and values PyTorch 1.13 really
-multiplies when the model runs: every attention's scores go through a softmax over (..., queries, keys); the
-product that made them has the keys (transposed) as its second operand, and the product the softmax output
-goes into has the values as its second operand. Their elements, added over the attention layers and divided by
-batch × tokens, are the numbers a token keeps in the cache (self-attention only: queries = keys).
+multiplies when the model runs (pytorch_styles.ScoreRecorder): the product that made an attention's scores has
+the keys (transposed) as its second operand, and the product its softmax goes into has the values. Their
+elements, added over the attention layers and divided by the positions of each layer's input, are the numbers a
+token keeps in the cache (self-attention only: queries = keys).
 
 Run from the repository root with Debian's python3-torch:
 
@@ -21,55 +21,14 @@ from pathlib import Path
 
 import torch
 from torch import nn
-from torch.nn import functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from pytorch_common import REPO_ROOT, write_json  # noqa: E402
+from pytorch_styles import ScoreRecorder  # noqa: E402
 
 FIXTURES = ["test/fixtures/models/pytorch/kv_cache.py", "test/fixtures/models/pytorch/gpt.py"]
 OUTPUT = REPO_ROOT / "test/fixtures/expected/pytorch-kv.json"
 BATCH, TOKENS = 2, 5
-
-
-class Products:
-    """Records the softmax inputs and the batched products of one forward() call."""
-
-    def __init__(self):
-        self.softmaxes = []
-        self.products = []
-
-    def __enter__(self):
-        self.saved = (torch.bmm, torch.matmul, torch.Tensor.__matmul__, torch.baddbmm, F.softmax)
-        record = self.products.append
-
-        def product(real):
-            def wrapped(a, b, *rest, **kw):
-                out = real(a, b, *rest, **kw)
-                record((tuple(a.shape), tuple(b.shape), tuple(out.shape), b.numel()))
-                return out
-            return wrapped
-
-        def baddbmm(bias, a, b, *rest, **kw):
-            out = self.saved[3](bias, a, b, *rest, **kw)
-            record((tuple(a.shape), tuple(b.shape), tuple(out.shape), b.numel()))
-            return out
-
-        def softmax(x, *args, **kw):
-            self.softmaxes.append(tuple(x.shape))
-            return self.saved[4](x, *args, **kw)
-
-        torch.bmm, torch.matmul, torch.Tensor.__matmul__ = product(self.saved[0]), product(self.saved[1]), product(self.saved[2])
-        torch.baddbmm, F.softmax = baddbmm, softmax
-        return self
-
-    def __exit__(self, *exc):
-        torch.bmm, torch.matmul, torch.Tensor.__matmul__, torch.baddbmm, F.softmax = self.saved
-
-    def per_token(self):
-        scores = [s for s in self.softmaxes if s[-1] == s[-2] == TOKENS]
-        keys = sum(n for a, b, out, n in self.products if out in scores)
-        values = sum(n for a, b, out, n in self.products if a in scores and b[-2] == TOKENS)
-        return len(scores), (keys + values) // (BATCH * TOKENS)
 
 
 def width(model):
@@ -91,22 +50,24 @@ def model_input(model):
     return torch.randn(BATCH, TOKENS, width(model)) if batch_first else torch.randn(TOKENS, BATCH, width(model))
 
 
-def measure(fixture):
+def measure(fixture, recorder):
     out = {}
     for name, model in runpy.run_path(str(REPO_ROOT / fixture)).items():
         if not isinstance(model, nn.Module) or name.startswith("_"):
             continue
+        # Train mode: nn.TransformerEncoderLayer's fused fast path would multiply nothing the recorder sees.
         model.train()
-        with Products() as p:
-            model(model_input(model))
-        layers, numbers = p.per_token()
+        recorder.builds = {}
+        numbers = recorder.run(model, lambda m: (model_input(m),))
+        layers = sum(m in recorder.kv for m in model.modules())
         out[type(model).__name__] = {"attentionLayers": layers, "kvNumbersPerToken": numbers}
     return out
 
 
 if __name__ == "__main__":
     torch.manual_seed(0)
-    truth = {fixture: measure(fixture) for fixture in FIXTURES}
+    recorder = ScoreRecorder()
+    truth = {fixture: measure(fixture, recorder) for fixture in FIXTURES}
     for fixture, models in truth.items():
         for name, m in models.items():
             print(f"{fixture} {name}: {m['attentionLayers']} attention layer(s), {m['kvNumbersPerToken']} numbers a token")

@@ -6,7 +6,7 @@ import { tensorSize } from './layer';
 import { dimText } from './catalog/spec';
 import { groupDigits, type Poly } from './symbolic';
 import { codeSpan, escapeMarkdown as md } from './markdown';
-import { bytesText as bytes, percentText, scientific } from './units';
+import { bytesText as bytes, percentOf, scientific } from './units';
 
 const FRAMEWORK_NAMES = { pytorch: 'PyTorch', tfjs: 'TensorFlow.js', 'js-pytorch': 'js-pytorch' } as const;
 
@@ -172,7 +172,7 @@ export function moduleHoverMarkdown(name: string, summary: ModuleSummary, contex
     for (const child of summary.children) {
       const name = codeSpan(child.name === '{i}' ? '0…' : child.name, true);
       const n = child.unknown ? undefined : child.params.constant;
-      const share = n !== undefined && c ? `${percentText(n, c).toFixed(1)} %` : '';
+      const share = n !== undefined && c ? `${percentOf(n, c).toFixed(1)} %` : '';
       const kind = child.repeat ? `${dimText(child.repeat)} × ${child.kind}` : child.kind;
       const count = child.unknown ? 'not known' : n !== undefined ? groupDigits(n) : md(child.params.toString());
       lines.push(`| ${name} | ${md(kind)} | ${count} | ${share} |`);

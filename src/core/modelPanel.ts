@@ -9,7 +9,7 @@ import { bytesOf, OPTIMIZER_NAMES, OPTIMIZERS, TRAINING_BYTES, WEIGHT_BYTES, WEI
 import type { Sizing } from './sizing';
 import { sizingFigures } from './sizingFigures';
 import { groupDigits, type Poly } from './symbolic';
-import { bytesText, flopsText, percentText } from './units';
+import { bytesText, flopsText, percentOf } from './units';
 
 /** A figure, or why it is not known. */
 export type Figure = { readonly amount: Amount } | { readonly unknown: string };
@@ -64,7 +64,7 @@ export const LEAVES_OUT: readonly string[] = [
 /** `48.2 %`; a layer that keeps a little reads `< 0.1 %`, not a misleading 0.0. */
 function share(part: bigint, total: bigint | undefined): string {
   if (!total) return '';
-  const percent = percentText(part, total);
+  const percent = percentOf(part, total);
   return part > 0n && percent < 0.1 ? '< 0.1 %' : `${percent.toFixed(1)} %`;
 }
 

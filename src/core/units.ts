@@ -23,7 +23,7 @@ export function scientific(n: bigint): string {
 }
 
 /** A share of a total as a percentage rounded to one decimal, worked out on the integers. */
-export function percentText(part: bigint, total: bigint): number {
+export function percentOf(part: bigint, total: bigint): number {
   return Number(((part * 2000n) / total + 1n) / 2n) / 10;
 }
 

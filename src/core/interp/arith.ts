@@ -31,8 +31,9 @@ function bounded(p: Poly): Value {
   return p.size > LIMITS.polyTerms || p.degree > LIMITS.polyDegree ? UNKNOWN : int(p);
 }
 
+const numeric = (v: Value) => v.t === 'float' || asPoly(v) !== undefined;
+
 function floatOp(op: string, l: Value, r: Value): Value {
-  const numeric = (v: Value) => v.t === 'float' || asPoly(v) !== undefined;
   if (!numeric(l) || !numeric(r)) return UNKNOWN;
   const a = toNumber(l);
   const b = toNumber(r);
@@ -51,7 +52,6 @@ function floatOp(op: string, l: Value, r: Value): Value {
 
 /** Python raises on a division by a zero it is given, whatever the dividend (a size not known too). */
 function raiseOnZero(op: string, l: Value, r: Value): void {
-  const numeric = (v: Value) => v.t === 'float' || asPoly(v) !== undefined;
   if (toNumber(r) !== 0 || !numeric(l)) return;
   const float = l.t === 'float' || r.t === 'float';
   const message =

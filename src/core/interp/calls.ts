@@ -7,7 +7,7 @@ import type { Arg } from '../expr';
 import type { Evaluator } from '../evaluate';
 import type { BoundCall, CallExpr } from './hooks';
 import { normalizePath } from '../imports';
-import { NONE, SCALAR, UNKNOWN, type Value } from '../value';
+import { NONE, SCALAR, UNKNOWN, isTainted, type Value } from '../value';
 import { APPLY_METHODS, tensorSource } from '../flow';
 import { BUILTIN_CALLS, SCALAR_BUILTINS, itemsOf, stringMethod } from './builtins';
 import { classBuiltin } from './classBuiltins';
@@ -33,7 +33,7 @@ export class Calls {
     for (const arg of args) {
       const value = this.ev.eval(arg.value, frame);
       if (arg.spread === 'dict') {
-        if (value.t !== 'dict' || this.ev.dicts.isTainted(value)) return undefined;
+        if (value.t !== 'dict' || isTainted(value)) return undefined;
         for (const [k, v] of value.fields) keywords.set(k, { value: v });
       } else if (arg.spread === 'list') {
         // `view(*x.shape[:-1], heads, -1)`: leading dimensions of unknown count, first, for a view to keep.

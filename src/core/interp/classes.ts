@@ -332,16 +332,7 @@ function merge(lists: Base[][]): Base[] | undefined {
   return out.filter((b) => !('path' in b) || !PLAIN_BASES.has(b.path));
 }
 
-const owners = new WeakMap<object, number>();
-let nextOwner = 1;
-
 /** A base as text that tells classes apart: a library class by its path, a workspace class by file and place. */
 function baseId(b: Base): string {
-  if ('path' in b) return `p${b.path}`;
-  let owner = 0;
-  if (b.owner) {
-    owner = owners.get(b.owner) ?? nextOwner++;
-    owners.set(b.owner, owner);
-  }
-  return `c${owner}:${key(b)}`;
+  return 'path' in b ? `p${b.path}` : `c${b.owner ? `:${b.owner.moduleName}` : ''}:${key(b)}`;
 }

@@ -18,11 +18,6 @@ export class Dicts {
     private readonly changed: () => void,
   ) {}
 
-  /** Whether a call the interpreter does not follow may have changed the dict. */
-  isTainted(d: DictValue): boolean {
-    return isTainted(d);
-  }
-
   /** `d.method(...)`: its value, after applying what it changes. */
   call(d: DictValue, method: string, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
     const fields = d.fields as Map<string, Value>;
@@ -46,7 +41,7 @@ export class Dicts {
         return fields.get(a.v)!;
       case 'update': {
         if (a && a.t !== 'dict') break;
-        if (a && this.isTainted(a)) break;
+        if (a && isTainted(a)) break;
         for (const [k, v] of [...(a?.fields ?? []), ...keywords]) this.journal.set(this.owner, fields, k, v);
         return NONE;
       }

@@ -2,7 +2,7 @@
 import { mentionsName, type Expr } from '../expr';
 import type { Evaluator } from '../evaluate';
 import { extendDims } from '../views';
-import { SCALAR, UNKNOWN, truthy, type Value } from '../value';
+import { SCALAR, UNKNOWN, truthy, isTainted, type Value } from '../value';
 import { LIMITS } from './budget';
 import { Frame } from './frame';
 
@@ -11,7 +11,7 @@ export function dictDisplay(ev: Evaluator, e: Extract<Expr, { k: 'dict' }>, fram
   for (const entry of e.entries) {
     if (entry.spread) {
       const v = ev.eval(entry.spread, frame);
-      if (v.t !== 'dict' || ev.dicts.isTainted(v)) return UNKNOWN;
+      if (v.t !== 'dict' || isTainted(v)) return UNKNOWN;
       for (const [k, val] of v.fields) fields.set(k, val);
     } else if (entry.key) {
       const key = entry.key.k === 'name' && ev.language === 'typescript' ? ({ t: 'str', v: entry.key.id } as Value) : ev.eval(entry.key, frame);

@@ -1,7 +1,7 @@
 /** What an expression evaluates to: literals, names, members, items, operators, displays, calls and functions. */
 import type { Evaluator } from '../evaluate';
 import type { Expr } from '../expr';
-import { NONE, SCALAR, UNKNOWN, eitherOf, int, truthy, type Value } from '../value';
+import { NONE, SCALAR, UNKNOWN, eitherOf, int, truthy, isTainted, type Value } from '../value';
 import type { Frame } from './frame';
 import { inlineFunction } from './functions';
 import { subscript } from './items';
@@ -29,7 +29,7 @@ export function evalExpr(ev: Evaluator, e: Expr, frame: Frame): Value {
     case 'index': {
       const obj = evalExpr(ev, e.object, frame);
       const key = evalExpr(ev, e.index, frame);
-      const item = obj.t === 'dict' && ev.dicts.isTainted(obj) ? UNKNOWN : subscript(obj, key, (o, id) => ev.member(o, id));
+      const item = obj.t === 'dict' && isTainted(obj) ? UNKNOWN : subscript(obj, key, (o, id) => ev.member(o, id));
       return ev.tape && obj.t === 'tensor' ? ev.tape.subscript(obj, key, item) : item;
     }
     case 'binary':

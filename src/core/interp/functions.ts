@@ -1,7 +1,7 @@
 /** Running user functions: parameters bound as Python binds them, bodies run, depth bounded. */
 import type { Evaluator } from '../evaluate';
 import { fragmentIndexAt, type ExprRef, type Param, type Scope } from '../source';
-import { NONE, UNKNOWN, type DefRef, type Value } from '../value';
+import { NONE, UNKNOWN, type DefRef, isTainted, type Value } from '../value';
 import { compare } from './arith';
 import { LIMITS } from './budget';
 import { Frame } from './frame';
@@ -118,7 +118,7 @@ export class Functions {
    * (missing from an object that is known); a name of its own when the argument is not a known object.
    */
   private destructure(scope: Scope, fields: NonNullable<Param['fields']>, arg: Value, frame: Frame): void {
-    const known = arg.t === 'dict' && !arg.cls && !this.ev.dicts.isTainted(arg) ? arg.fields : undefined;
+    const known = arg.t === 'dict' && !arg.cls && !isTainted(arg) ? arg.fields : undefined;
     for (const f of fields) {
       const v = f.key !== undefined && known ? known.get(f.key) : undefined;
       if (v !== undefined && v.t !== 'none') frame.set(f.name, v);

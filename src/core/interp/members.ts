@@ -1,7 +1,7 @@
 /** `obj.id`: attributes of imports, dicts, classes, modules, layers, tensors, and JavaScript's `length`. */
 import type { Evaluator } from '../evaluate';
 import { shapeOf } from '../views';
-import { int, NONE, UNKNOWN, type Value } from '../value';
+import { int, NONE, UNKNOWN, isTainted, type Value } from '../value';
 
 export function memberOf(ev: Evaluator, obj: Value, id: string): Value {
   switch (obj.t) {
@@ -13,7 +13,7 @@ export function memberOf(ev: Evaluator, obj: Value, id: string): Value {
       }
       return { t: 'ref', path: `${obj.path}.${id}` };
     case 'dict': {
-      if (ev.dicts.isTainted(obj)) return UNKNOWN;
+      if (isTainted(obj)) return UNKNOWN;
       const field = obj.fields.get(id);
       if (field) return field;
       if (obj.cls) return ev.classes.attribute(obj.cls, id, obj) ?? mappedAttribute(ev, obj, id) ?? UNKNOWN;

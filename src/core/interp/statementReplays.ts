@@ -6,7 +6,7 @@
  */
 import type { Evaluator } from '../evaluate';
 import type { Fragment, ImportResolver } from '../source';
-import type { Value } from '../value';
+import { isTainted, type Value } from '../value';
 import { LIMITS } from './budget';
 import { newReads, readsHold, type Reads, type ReadsNow } from './hooks';
 import { valueKey } from './valueKey';
@@ -154,7 +154,7 @@ function plain(ev: Evaluator, v: Value): boolean {
     case 'repeat':
       return plain(ev, v.item);
     case 'dict':
-      return !v.cls && !ev.dicts.isTainted(v) && [...v.fields.values()].every((item) => plain(ev, item));
+      return !v.cls && !isTainted(v) && [...v.fields.values()].every((item) => plain(ev, item));
     default:
       return false;
   }

@@ -5,7 +5,7 @@
  */
 import type { Evaluator } from '../evaluate';
 import type { Poly } from '../symbolic';
-import type { Value } from '../value';
+import { isTainted, type Value } from '../value';
 
 /** Keys longer than this are not kept: such a read counts as changed. */
 const MAX_KEY = 4096;
@@ -57,7 +57,7 @@ export function valueKey(ev: Evaluator, v: Value): string | undefined {
       case 'partial':
         return add('P') && walk(x.fn, depth + 1) && x.positional.every((item) => walk(item, depth + 1)) && [...x.keywords].every(([k, item]) => add(k) && walk(item, depth + 1)) && add(')');
       case 'dict':
-        if (ev.dicts.isTainted(x)) return false;
+        if (isTainted(x)) return false;
         if (!add(`${x.mapping ? 'M' : ''}{${x.origin ?? ''}`) || (x.cls && !walk({ t: 'class', ...x.cls }, depth + 1))) return false;
         for (const [k, item] of x.fields) if (!add(`${JSON.stringify(k)}:`) || !walk(item, depth + 1)) return false;
         return add('}');

@@ -5,7 +5,8 @@
  * not pass/fail: compare them with the targets printed beside. `npm run bench:against -- REVISION` compares
  * the core with an earlier one (bench/against.ts).
  */
-import { DocumentAnalyzer, toEdit } from '../src/syntax/documentAnalyzer';
+import { DocumentAnalyzer } from '../src/syntax/documentAnalyzer';
+import { toEdit } from '../src/syntax/textChange';
 import { fsWasmLoader } from '../src/syntax/fsLoader';
 import { Grammars } from '../src/syntax/parser';
 import { PATHOLOGICAL } from '../test/pathological/cases';

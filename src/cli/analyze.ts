@@ -2,7 +2,7 @@
 import * as path from 'path';
 import { DocumentAnalyzer } from '../syntax/documentAnalyzer';
 import { fsWasmLoader } from '../syntax/fsLoader';
-import { Grammars } from '../syntax/parser';
+import { Grammars, PARSE_GAVE_UP } from '../syntax/parser';
 import { WorkspaceModels } from '../syntax/workspaceModels';
 import type { SourceFile } from './files';
 import { displayPath, type FileReport } from './report';
@@ -38,7 +38,7 @@ async function analyzeFile({ path: file, language }: SourceFile, grammars: Gramm
   const analyzer = new DocumentAnalyzer(grammars, language);
   try {
     const analysis = analyzer.update(source.text, undefined, workspace.resolverFor(path.resolve(file), language));
-    return analysis ? { ...shown, analysis, locate: source.locate } : { ...shown, error: 'not parsed within the time limit' };
+    return analysis ? { ...shown, analysis, locate: source.locate } : { ...shown, error: `not analysed: ${PARSE_GAVE_UP}` };
   } catch (e) {
     return { ...shown, error: `analysis failed: ${e instanceof Error ? e.message : String(e)}` };
   } finally {

@@ -7,23 +7,22 @@
 import { analyze, type Analysis } from '../core/analysis';
 import { AnalysisCache } from '../core/analysisCache';
 import type { Fragment, ImportResolver, Language } from '../core/source';
-import type { Edit, Grammars, Tree } from './parser';
+import type { Grammars, Tree } from './parser';
+import { parseText } from './parseText';
+import type { TextChange } from './textChange';
 import { LineIndex } from './lineIndex';
 import { declaredBy, declaredNames, extractFragment, sourceModel } from './model';
 import { Candidates } from './candidates';
 import { TopLevel } from './topLevel';
 import { shiftFragment } from './shift';
 
-/** A change as VS Code reports it: the replaced range in the old text and the new text. */
-export interface TextChange {
-  readonly rangeOffset: number;
-  readonly rangeLength: number;
-  readonly text: string;
-}
+export type { TextChange };
 
 export class DocumentAnalyzer {
   private tree: Tree | undefined;
+  /** The text parsed last: the document's, with long comment runs blanked when `blanked`. */
   private text = '';
+  private blanked = false;
   private lines = new LineIndex('');
   private fragments: Fragment[] = [];
   /** The class builds of the previous version, replayed where the edit left everything they read alone. */
@@ -35,18 +34,21 @@ export class DocumentAnalyzer {
     readonly language: Language,
   ) {}
 
-  /** Analyses `text`; with `changes` (from the previous text to this one) the work is limited to them. */
-  update(text: string, changes?: readonly TextChange[], resolver?: ImportResolver): Analysis | undefined {
+  /**
+   * Analyses `documentText`; with `changes` (from the previous text to this one) the work is limited to
+   * what they touch.
+   */
+  update(documentText: string, changes?: readonly TextChange[], resolver?: ImportResolver): Analysis | undefined {
     const old = this.tree;
-    // VS Code reports several changes of one event against the text before all of them: only a single
-    // change maps onto one tree edit without replaying them in order.
-    const change = old && changes?.length === 1 ? changes[0] : undefined;
-    if (old && change) old.edit(toEdit(this.text, change, this.lines));
-    const tree = this.grammars.parse(this.language, text, change ? old : undefined);
-    if (!tree) {
+    // VS Code reports several changes of one event against the text before all of them: they are then
+    // found again by comparing the texts.
+    const previous = old && changes ? { tree: old, text: this.text, blanked: this.blanked, lines: this.lines } : undefined;
+    const parsed = parseText(this.grammars, this.language, documentText, previous, changes?.length === 1 ? changes[0] : undefined);
+    if (!parsed) {
       this.dispose();
       return undefined;
     }
+    const { tree, text, change } = parsed;
     const top = new TopLevel(tree);
     const move = change && movement(this.text, text, change);
     const found = old && move ? this.kept(old, tree, text, move, top) : undefined;
@@ -69,6 +71,7 @@ export class DocumentAnalyzer {
     old?.delete();
     this.tree = tree;
     this.text = text;
+    this.blanked = parsed.blanked;
     return analyze(sourceModel(this.language, tree, text, this.fragments, lines), resolver, this.cache);
   }
 
@@ -111,6 +114,7 @@ export class DocumentAnalyzer {
   dispose(): void {
     this.tree?.delete();
     this.tree = undefined;
+    this.blanked = false;
     this.fragments = [];
     this.cache.clear();
   }
@@ -136,22 +140,4 @@ function countLines(text: string, from: number, to: number): number {
   let n = 0;
   for (let i = text.indexOf('\n', from); i >= 0 && i < to; i = text.indexOf('\n', i + 1)) n++;
   return n;
-}
-
-/** The tree edit of change `c` to `oldText` (whose lines `lines` indexes). */
-export function toEdit(oldText: string, c: TextChange, lines = new LineIndex(oldText)): Edit {
-  const startPosition = lines.point(c.rangeOffset);
-  const newLines = c.text.split('\n');
-  const newEndPosition =
-    newLines.length === 1
-      ? { row: startPosition.row, column: startPosition.column + c.text.length }
-      : { row: startPosition.row + newLines.length - 1, column: newLines[newLines.length - 1].length };
-  return {
-    startIndex: c.rangeOffset,
-    oldEndIndex: c.rangeOffset + c.rangeLength,
-    newEndIndex: c.rangeOffset + c.text.length,
-    startPosition,
-    oldEndPosition: lines.point(c.rangeOffset + c.rangeLength),
-    newEndPosition,
-  };
 }

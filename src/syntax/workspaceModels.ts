@@ -6,6 +6,7 @@ import * as path from 'path';
 import type { ImportResolver, Language, SourceModel } from '../core/source';
 import type { Grammars, Tree } from './parser';
 import { buildModel } from './model';
+import { parseText } from './parseText';
 
 /** The current text of a file, or undefined when it does not exist (or cannot be read). */
 export type ReadText = (file: string) => string | undefined;
@@ -41,7 +42,8 @@ export function importCandidates(file: string, language: Language, module: strin
 }
 
 export class WorkspaceModels {
-  private readonly cache = new Map<string, { text: string; tree: Tree; model: SourceModel }>();
+  /** By file: its text and model; a text the parser gave up on is kept without one, not parsed again. */
+  private readonly cache = new Map<string, { text: string; tree?: Tree; model?: SourceModel }>();
 
   constructor(
     private readonly grammars: Grammars,
@@ -75,22 +77,21 @@ export class WorkspaceModels {
       this.cache.set(file, cached);
       return cached.model;
     }
-    cached?.tree.delete();
+    cached?.tree?.delete();
     this.cache.delete(file);
-    const tree = this.grammars.parse(language, text);
-    if (!tree) return undefined;
-    const model = buildModel(language, tree, text);
-    this.cache.set(file, { text, tree, model });
+    const parsed = parseText(this.grammars, language, text);
+    const model = parsed && buildModel(language, parsed.tree, parsed.text);
+    this.cache.set(file, { text, tree: parsed?.tree, model });
     for (const [oldest, entry] of this.cache) {
       if (this.cache.size <= MAX_MODELS) break;
-      entry.tree.delete();
+      entry.tree?.delete();
       this.cache.delete(oldest);
     }
     return model;
   }
 
   dispose(): void {
-    for (const entry of this.cache.values()) entry.tree.delete();
+    for (const entry of this.cache.values()) entry.tree?.delete();
     this.cache.clear();
   }
 }

@@ -9,10 +9,10 @@ import type { Analysis } from '../core/analysis';
 import type { Language } from '../core/source';
 import { BoundedCache } from '../service/boundedCache';
 import { cellView, preambleOf } from '../service/cellView';
-import { changeBetween } from '../service/textChange';
+import { changeBetween } from '../syntax/textChange';
 import { WorkspaceFileReader } from '../service/workspaceFileReader';
 import { DocumentAnalyzer } from '../syntax/documentAnalyzer';
-import { Grammars, PARSE_BUDGET_MS } from '../syntax/parser';
+import { Grammars, PARSE_GAVE_UP } from '../syntax/parser';
 import { WorkspaceModels } from '../syntax/workspaceModels';
 import { laterCells, notebookPreamble, notebookOf } from './notebookCells';
 
@@ -143,7 +143,7 @@ export class AnalysisService implements vscode.Disposable {
       const change = fresh ? undefined : changeBetween(state.text!, text);
       const analysis = state.analyzer.update(text, change && [change], resolver);
       if (!analysis) {
-        this.skip(state, `The parser gave up on this file (it took longer than ${PARSE_BUDGET_MS / 1000} s).`);
+        this.skip(state, `No analysis of this file: ${PARSE_GAVE_UP}.`);
         return;
       }
       state.text = text;

@@ -4,7 +4,7 @@ import { readFileSync } from 'fs';
 import * as path from 'path';
 import { BoundedCache } from '../../src/service/boundedCache';
 import { cellView, preambleOf } from '../../src/service/cellView';
-import { changeBetween } from '../../src/service/textChange';
+import { changeBetween } from '../../src/syntax/textChange';
 import { DocumentAnalyzer } from '../../src/syntax/documentAnalyzer';
 import { fsWasmLoader } from '../../src/syntax/fsLoader';
 import { Grammars } from '../../src/syntax/parser';
@@ -102,7 +102,7 @@ suite('notebook cell view', () => {
 
 suite('parse budget', () => {
   test('a parse over its budget is abandoned and the document gets no analysis', async () => {
-    const slow = await Grammars.load(fsWasmLoader, { parseBudgetMs: 0 });
+    const slow = await Grammars.load(fsWasmLoader, { maxChecks: 0 });
     const analyzer = new DocumentAnalyzer(slow, 'python');
     try {
       const text = readFileSync(path.join(ROOT, 'test/fixtures/models/pytorch/gpt.py'), 'utf8').repeat(50);

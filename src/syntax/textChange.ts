@@ -1,5 +1,13 @@
 /** The single change that turns one text into another, for an incremental re-parse of buffered edits. */
-import type { TextChange } from '../syntax/documentAnalyzer';
+import { LineIndex } from './lineIndex';
+import type { Edit } from './parser';
+
+/** A change as VS Code reports it: the replaced range in the old text and the new text. */
+export interface TextChange {
+  readonly rangeOffset: number;
+  readonly rangeLength: number;
+  readonly text: string;
+}
 
 /**
  * The smallest replacement of one range of `before` that yields `after` (their common prefix and suffix
@@ -25,4 +33,22 @@ function isHighSurrogate(code: number): boolean {
 
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/** The tree edit of change `c` to `oldText` (whose lines `lines` indexes). */
+export function toEdit(oldText: string, c: TextChange, lines = new LineIndex(oldText)): Edit {
+  const startPosition = lines.point(c.rangeOffset);
+  const newLines = c.text.split('\n');
+  const newEndPosition =
+    newLines.length === 1
+      ? { row: startPosition.row, column: startPosition.column + c.text.length }
+      : { row: startPosition.row + newLines.length - 1, column: newLines[newLines.length - 1].length };
+  return {
+    startIndex: c.rangeOffset,
+    oldEndIndex: c.rangeOffset + c.rangeLength,
+    newEndIndex: c.rangeOffset + c.text.length,
+    startPosition,
+    oldEndPosition: lines.point(c.rangeOffset + c.rangeLength),
+    newEndPosition,
+  };
 }

@@ -7,15 +7,12 @@
  * without those comments; offsets, lines and columns stay as they were.
  */
 
-/** A blanked run: from the first blanked `#` to the end of the last blanked comment. */
-export interface CommentRun {
-  readonly start: number;
-  readonly end: number;
-}
+import { blankRanges, type TextRange } from './blank';
 
 export interface Blanked {
   readonly text: string;
-  readonly runs: readonly CommentRun[];
+  /** Each blanked run, from its first blanked `#` to the end of its last comment. */
+  readonly runs: readonly TextRange[];
 }
 
 /**
@@ -34,19 +31,15 @@ type LineKind = 'blank' | 'comment' | 'code';
 
 /** `text` with the comments of its long runs made spaces; the runs skipped by `keep` stay as they are. */
 export function blankCommentRuns(text: string, keep: ReadonlySet<number> = new Set()): Blanked {
-  const runs: CommentRun[] = [];
-  const parts: string[] = [];
-  let copied = 0;
-  /** Comment lines of the current run, each as [start of `#`, end before the line break]. */
-  let comments: [number, number][] = [];
+  const runs: TextRange[] = [];
+  const blanked: TextRange[] = [];
+  /** Comment lines of the current run, from `#` to the line break. */
+  let comments: TextRange[] = [];
   let lines = 0;
   const close = () => {
-    if (comments.length && comments.length * lines >= MIN_COST && !keep.has(comments[0][0])) {
-      for (const [from, to] of comments) {
-        parts.push(text.slice(copied, from), ' '.repeat(to - from));
-        copied = to;
-      }
-      runs.push({ start: comments[0][0], end: comments[comments.length - 1][1] });
+    if (comments.length && comments.length * lines >= MIN_COST && !keep.has(comments[0].start)) {
+      blanked.push(...comments);
+      runs.push({ start: comments[0].start, end: comments[comments.length - 1].end });
     }
     comments = [];
     lines = 0;
@@ -58,14 +51,12 @@ export function blankCommentRuns(text: string, keep: ReadonlySet<number> = new S
     if (kind === 'code') close();
     else {
       lines++;
-      if (kind === 'comment') comments.push([hash, contentEnd]);
+      if (kind === 'comment') comments.push({ start: hash, end: contentEnd });
     }
     start = end + 1;
   }
   close();
-  if (!runs.length) return { text, runs };
-  parts.push(text.slice(copied));
-  return { text: parts.join(''), runs };
+  return { text: blankRanges(text, blanked), runs };
 }
 
 function classify(text: string, start: number, end: number): { kind: LineKind; hash: number; contentEnd: number } {

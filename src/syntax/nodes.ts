@@ -51,6 +51,12 @@ export function findDescendants(node: Node, types: ReadonlySet<string>, skip: Re
   }
 }
 
+/** Whether offset `at` lies inside a string (its text, or a value in an f-string's braces). */
+export function insideString(root: Node, at: number): boolean {
+  for (let node = root.descendantForIndex(at); node; node = node.parent) if (node.type === 'string') return true;
+  return false;
+}
+
 /** Whether `text` names any candidate: a cheap test that spares walking statements that cannot hold a layer. */
 export function mentionsAny(text: string, candidates: readonly string[]): boolean {
   for (const c of candidates) if (text.includes(c)) return true;

@@ -1,19 +1,24 @@
 /**
- * A document's text as it is given to the parser: a Python text with its long comment runs blanked
- * (commentRuns.ts), re-parsed from the previous tree when there is one. A run that the tree shows inside a
- * string (a docstring full of `#` lines) was no comment: it is put back and the text parsed again.
+ * A document's text as it is given to the parser, re-parsed from the previous tree when there is one. A
+ * Python text has its long comment runs blanked (commentRuns.ts); a run that the tree shows inside a string
+ * (a docstring full of `#` lines) was no comment: it is put back and the text parsed again. Then the
+ * top-level statements an unclosed bracket broke are blanked (swallowed.ts), so that what follows them
+ * is read as the statements it is.
  */
 import type { Language } from '../core/source';
+import { blankRanges } from './blank';
 import { blankCommentRuns } from './commentRuns';
 import type { LineIndex } from './lineIndex';
+import { insideString } from './nodes';
 import type { Grammars, Tree } from './parser';
+import { brokenBefore, firstSwallowed } from './swallowed';
 import { changeBetween, toEdit, type TextChange } from './textChange';
 
 export interface ParsedText {
   readonly tree: Tree;
-  /** The text parsed: the document's, with its long comment runs blanked. */
+  /** The text parsed: the document's, with long comment runs and broken statements blanked. */
   readonly text: string;
-  /** Whether a run was blanked, so that `text` is not the document's. */
+  /** Whether anything was blanked, so that `text` is not the document's. */
   readonly blanked: boolean;
   /** From the previous text parsed to this one, when the tree was re-parsed from the previous tree. */
   readonly change?: TextChange;
@@ -29,30 +34,82 @@ export interface PreviousParse {
 
 /** Parses with runs put back before the text is parsed as it stands, comments and all. */
 const MAX_RETRIES = 2;
+/** Rounds of blanking broken statements, one statement a round. */
+const MAX_RECOVERIES = 8;
 
 const NO_CHANGE: TextChange = { rangeOffset: 0, rangeLength: 0, text: '' };
 
 /**
- * Undefined when the parse ran over its budget. `edit`, the user's change from the previous document text,
- * is used as it is where neither text has a blanked run; otherwise the change is found by comparing them.
+ * Undefined when a parse ran over its budget. `edit`, the user's change from the previous document text,
+ * is used as it is where neither text has anything blanked; otherwise the change is found by comparing them.
+ * Every parse starts from a copy of the previous tree, whose statements outside the change it reuses; the
+ * previous tree itself is edited to the text finally parsed, so that the caller can ask what changed.
  */
 export function parseText(grammars: Grammars, language: Language, text: string, previous?: PreviousParse, edit?: TextChange): ParsedText | undefined {
+  const changeTo = (parsed: string): TextChange =>
+    edit && !previous!.blanked && parsed === text ? edit : (changeBetween(previous!.text, parsed) ?? NO_CHANGE);
+  /** Parses `parsed`: from the previous tree where there is one, else from `last`, the tree of `lastText`. */
+  const parse = (parsed: string, last?: Tree, lastText?: string): Tree | undefined => {
+    const base = previous ? previous.tree.copy() : last?.copy();
+    if (previous) base!.edit(toEdit(previous.text, changeTo(parsed), previous.lines));
+    else base?.edit(toEdit(lastText!, changeBetween(lastText!, parsed) ?? NO_CHANGE));
+    const tree = grammars.parse(language, parsed, base);
+    base?.delete();
+    return tree;
+  };
+  const first = parseComments(language, text, parse);
+  if (!first) return undefined;
+  const final = language === 'python' ? recover(first.tree, first.text, parse) : first;
+  if (!final) return undefined;
+  const blanked = first.blanked || final.text !== first.text;
+  if (!previous) return { tree: final.tree, text: final.text, blanked };
+  const change = changeTo(final.text);
+  previous.tree.edit(toEdit(previous.text, change, previous.lines));
+  return { tree: final.tree, text: final.text, blanked, change };
+}
+
+type Parse = (parsed: string, last?: Tree, lastText?: string) => Tree | undefined;
+
+/** The text with its comment runs blanked, and its tree. */
+function parseComments(language: Language, text: string, parse: Parse): { tree: Tree; text: string; blanked: boolean } | undefined {
   const kept = new Set<number>();
   for (let attempt = 0; ; attempt++) {
     const { text: parsed, runs } = language === 'python' && attempt <= MAX_RETRIES ? blankCommentRuns(text, kept) : { text, runs: [] };
-    const base = attempt === 0 ? previous : undefined;
-    const change = base && (edit && !base.blanked && !runs.length ? edit : (changeBetween(base.text, parsed) ?? NO_CHANGE));
-    if (base && change) base.tree.edit(toEdit(base.text, change, base.lines));
-    const tree = grammars.parse(language, parsed, base?.tree);
+    const tree = parse(parsed);
     if (!tree) return undefined;
-    const inStrings = runs.filter((r) => insideString(tree, r.start));
-    if (!inStrings.length) return { tree, text: parsed, blanked: runs.length > 0, change };
+    const inStrings = runs.filter((r) => insideString(tree.rootNode, r.start));
+    if (!inStrings.length) return { tree, text: parsed, blanked: runs.length > 0 };
     tree.delete();
     for (const r of inStrings) kept.add(r.start);
   }
 }
 
-function insideString(tree: Tree, at: number): boolean {
-  for (let node = tree.rootNode.descendantForIndex(at); node; node = node.parent) if (node.type === 'string') return true;
-  return false;
+/**
+ * `text` with the statements an unclosed bracket swallowed blanked, one a round, and its tree. A blanking
+ * that breaks a statement above the one blanked (the line it stopped at was inside brackets) is undone.
+ */
+function recover(tree: Tree, text: string, parse: Parse): { tree: Tree; text: string } | undefined {
+  let from = 0;
+  for (let round = 0; round < MAX_RECOVERIES; round++) {
+    const swallowed = firstSwallowed(tree, text, from);
+    if (!swallowed) break;
+    from = swallowed.end;
+    const next = blankRanges(text, [swallowed]);
+    if (next === text) continue;
+    const again = parse(next, tree, text);
+    if (!again) {
+      tree.delete();
+      return undefined;
+    }
+    const before = brokenBefore(tree, swallowed.start);
+    const after = brokenBefore(again, swallowed.start);
+    if (after.some((at) => !before.includes(at))) {
+      again.delete();
+      break;
+    }
+    tree.delete();
+    tree = again;
+    text = next;
+  }
+  return { tree, text };
 }

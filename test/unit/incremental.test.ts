@@ -57,7 +57,9 @@ suite('incremental analysis', () => {
     }
   });
 
-  test('so do edits in every fixture, methods inserted anywhere and definitions broken midway included', async () => {
+  test('so do edits in every fixture, methods inserted anywhere and definitions broken midway included', async function () {
+    // Each broken version analyses the statements below the break too, freshly and incrementally.
+    this.timeout(90_000);
     const dir = path.join(ROOT, 'test/fixtures/models/pytorch');
     const inserts = [...INSERTS, '    def extra(self):\n        return nn.Linear(self.d, 3)\n'];
     const grammars = await loadGrammars();

@@ -88,7 +88,7 @@ async function surfaceSteps({ page, step, shot, shotOf, wb }) {
     await page.waitForFunction(ready, undefined, { timeout: 15000 });
     const lenses = (await page.locator('.monaco-editor .codelens-decoration').allInnerTexts()).map(flat).filter(Boolean);
     const lines = (await page.locator('.editor-instance .view-line').allInnerTexts()).map(flat);
-    return { lenses, inline: lines.filter(l => / params/.test(l)) };
+    return { lenses, inline: lines.filter(l => /\) ?[\d,]+$|: ?[\d,]+$/.test(l)) };
   }
 
   // What the editor shows, read in the page: lens titles, and lines holding a count at their end.
@@ -106,17 +106,17 @@ async function surfaceSteps({ page, step, shot, shotOf, wb }) {
       await shot('13a-density-classes.png');
       await setSetting('attentionLens.codeLens.mode', 'all');
       await setSetting('attentionLens.inline.enabled', true);
-      const inline = await density(`(${countLines})().some(l => /nn\\.MultiheadAttention\\(512, 8\\) ?1,050,624 params · 8 heads × 64/.test(l)) && !(${lensTitles})().some(t => t.includes('8 heads × 64'))`);
+      const inline = await density(`(${countLines})().some(l => /nn\\.MultiheadAttention\\(512, 8\\) ?1,050,624$/.test(l)) && !(${lensTitles})().some(t => t.includes('8 heads × 64'))`);
       console.log('    inline:', JSON.stringify(inline.inline));
       assert.ok(inline.lenses.some(t => /^[\d,]+ params \(/.test(t)), 'class totals stay in their lenses');
       await shot('13b-density-inline.png');
       await shotOf('13d-density-inline-editor.png', page.locator('.part.editor'));
       await setSetting('attentionLens.codeLens.mode', 'off');
-      const only = await density(`(${lensTitles})().length === 0 && (${countLines})().some(l => /class SelfAttentionBlock\\(nn\\.Module\\): ?[\\d,]+ params/.test(l))`);
+      const only = await density(`(${lensTitles})().length === 0 && (${countLines})().some(l => /class SelfAttentionBlock\\(nn\\.Module\\): ?[\\d,]+$/.test(l))`);
       assert.deepStrictEqual(only.lenses, []);
       await shot('13c-density-inline-only.png');
       // Ctrl+click on a class's inline count shows what the model is made of, as its lens does.
-      const hint = page.locator('.editor-instance .view-line span', { hasText: /^[\d,]+\sparams\s\([\d.]+\s[KMB]\)$/ }).first();
+      const hint = page.locator('.editor-instance .view-line span', { hasText: /^[\d,]{5,}$/ }).first();
       await hint.click({ modifiers: ['Control'] });
       await page.locator('.monaco-hover:not(.hidden)', { hasText: 'SelfAttentionBlock' }).first().waitFor();
       await page.keyboard.press('Escape');

@@ -62,6 +62,20 @@ export function lensTitle(result: LayerResult): string {
   return `${count}${layer.summary ? ` · ${layer.summary}` : ''}${from}`;
 }
 
+/**
+ * The count alone, as it shows at the end of a line (`1,771,776`; `263,168 … 1,050,624` for a call built
+ * with several sizes; a short formula, `d² + d`; else `?`): long lines such as nanoGPT's push anything
+ * longer off-screen.
+ */
+export function inlineCount(params: bigint | undefined, sizes: readonly bigint[] = [], formula?: string): string {
+  if (params !== undefined) return groupDigits(params);
+  if (sizes.length > 1) return sizesText(sizes).replace(/^\d+ sizes: /, '');
+  return formula && formula.length <= INLINE_FORMULA ? formula : '?';
+}
+
+/** Characters of a formula worth showing inline. */
+const INLINE_FORMULA = 24;
+
 /** `[1536, 512]`, as the frameworks print shapes (no digit grouping inside a shape). */
 export function shapeText(shape: readonly Poly[]): string {
   return `[${shape.map((d) => (d.constant !== undefined ? String(d.constant) : d.toString())).join(', ')}]`;

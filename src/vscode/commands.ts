@@ -1,6 +1,7 @@
 /** Command ids, and the commands that move to a layer and show its details. */
 import * as vscode from 'vscode';
-import { attentionLayers } from '../core/analysis';
+import { attentionLayers, type Analysis, type LayerResult } from '../core/analysis';
+import type { Span } from '../core/expr';
 import type { AnalysisService } from './documents';
 import type { ExplainPanel } from './explainPanel';
 import type { ModelPanel } from './modelPanel';
@@ -32,8 +33,8 @@ export async function moreDetails(hover: { expand(uri: string, start: vscode.Pos
 }
 
 /**
- * Opens the explain panel on the attention layer under the cursor (or at `target`), else on one picked
- * from the file's attention layers. Returns the chosen layer's line.
+ * Opens the explain panel on the attention layer the cursor (or `target`) is in, else on one picked from
+ * the file's attention layers. Returns the chosen layer's line.
  */
 export async function explainShapes(service: AnalysisService, panel: ExplainPanel, arg?: unknown): Promise<number | undefined> {
   const editor = vscode.window.activeTextEditor;
@@ -48,7 +49,7 @@ export async function explainShapes(service: AnalysisService, panel: ExplainPane
     return undefined;
   }
   const position = target ? new vscode.Position(target[1], target[2]) : editor?.selection.active;
-  let chosen = position ? attention.find((l) => service.range(doc, l.span).contains(position)) : undefined;
+  let chosen = attentionAround(attention, analysis!.modules, (span) => position !== undefined && service.range(doc, span).contains(position));
   if (!chosen) {
     const picked = await vscode.window.showQuickPick(
       attention.map((l) => ({ label: `${l.layer.kind} · line ${service.range(doc, l.span).start.line + 1}`, description: l.layer.summary, layer: l })),
@@ -60,6 +61,23 @@ export async function explainShapes(service: AnalysisService, panel: ExplainPane
   const start = service.range(doc, chosen.span).start;
   await panel.show({ uri: doc.uri.toString(), line: start.line, character: start.character });
   return start.line;
+}
+
+/**
+ * The attention layer the cursor is in: the innermost attention call or attention class around it, else
+ * the one attention layer of the class around it, else the file's only one; undefined when the choice is
+ * the user's.
+ */
+function attentionAround(attention: readonly LayerResult[], modules: Analysis['modules'], contains: (span: Span) => boolean): LayerResult | undefined {
+  const size = (span: Span) => span.end - span.start;
+  const innermost = <T>(xs: readonly T[], spanOf: (x: T) => Span) => xs.reduce<T | undefined>((best, x) => (best === undefined || size(spanOf(x)) < size(spanOf(best)) ? x : best), undefined);
+  const site = innermost(attention.filter((l) => contains(l.span)), (l) => l.span);
+  if (site) return site;
+  const cls = innermost(modules.filter((m) => contains(m.extent)), (m) => m.extent);
+  if (cls?.attention) return attention.find((l) => l.span.start === cls.span.start);
+  const inClass = cls ? attention.filter((l) => l.span.start >= cls.extent.start && l.span.end <= cls.extent.end) : [];
+  if (inClass.length === 1) return inClass[0];
+  return attention.length === 1 ? attention[0] : undefined;
 }
 
 /**

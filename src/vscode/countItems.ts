@@ -3,7 +3,7 @@
  * click on them opens. The CodeLens and the inline counts show the same items, worded the same way.
  */
 import type * as vscode from 'vscode';
-import { lensTitle, moduleLensTitle, sizesText } from '../core/format';
+import { inlineCount, lensTitle, moduleLensTitle, sizesText } from '../core/format';
 import { lensText } from '../core/controls';
 import type { Analysis } from '../core/analysis';
 import type { AnalysisService } from './documents';
@@ -12,19 +12,21 @@ import { EXPLAIN_COMMAND, SHOW_DETAILS_COMMAND } from './commands';
 export interface CountItem {
   readonly range: vscode.Range;
   readonly title: string;
+  /** What an inline count shows: the count alone (the title is its tooltip). */
+  readonly short: string;
   readonly command: vscode.Command;
 }
 
 type Span = Parameters<AnalysisService['range']>[1];
 
-function item(service: AnalysisService, doc: vscode.TextDocument, span: Span, written: string, explains: boolean, what: string): CountItem {
+function item(service: AnalysisService, doc: vscode.TextDocument, span: Span, written: string, short: string, explains: boolean, what: string): CountItem {
   const range = service.range(doc, span);
   const title = lensText(written);
   // An attention layer (or attention written by hand) opens its walkthrough; the rest open their details in the hover.
   const command: vscode.Command = explains
     ? { title, command: EXPLAIN_COMMAND, arguments: [[doc.uri.toString(), range.start.line, range.start.character]], tooltip: 'Explain attention shapes' }
     : { title, command: SHOW_DETAILS_COMMAND, arguments: [doc.uri, range.start], tooltip: what };
-  return { range, title, command };
+  return { range, title, short: lensText(short), command };
 }
 
 /**
@@ -33,12 +35,22 @@ function item(service: AnalysisService, doc: vscode.TextDocument, span: Span, wr
  */
 export function modelItems(service: AnalysisService, doc: vscode.TextDocument, analysis: Analysis): CountItem[] {
   return [
-    ...analysis.modules.map((m) => item(service, doc, m.span, moduleLensTitle(m.built?.summary ?? m.summary, m.built && { name: m.name, context: m.built.context }, m.attention?.summary), m.attention !== undefined, 'Show what the model is made of')),
-    ...analysis.instances.map((i) => item(service, doc, i.span, `${i.className}: ${i.totals ? `${sizesText(i.totals)} params` : moduleLensTitle(i.summary)}`, false, 'Show what the model is made of')),
+    ...analysis.modules.map((m) => {
+      const summary = m.built?.summary ?? m.summary;
+      const title = moduleLensTitle(summary, m.built && { name: m.name, context: m.built.context }, m.attention?.summary);
+      return item(service, doc, m.span, title, inlineCount(summary.params?.constant), m.attention !== undefined, 'Show what the model is made of');
+    }),
+    ...analysis.instances.map((i) =>
+      item(service, doc, i.span, `${i.className}: ${i.totals ? `${sizesText(i.totals)} params` : moduleLensTitle(i.summary)}`, inlineCount(i.summary.params?.constant, i.totals), false, 'Show what the model is made of'),
+    ),
   ];
 }
 
 /** Each layer call: `1,050,624 params · 8 heads × 64`. */
 export function layerItems(service: AnalysisService, doc: vscode.TextDocument, analysis: Analysis): CountItem[] {
-  return analysis.layers.map((l) => item(service, doc, l.span, lensTitle(l), l.layer.attention !== undefined, 'Show the parameter tensors'));
+  return analysis.layers.map((l) => {
+    const errors = l.findings.filter((f) => f.severity === 'error');
+    const short = errors.length ? `✖ ${errors.map((f) => f.code).join(', ')}` : inlineCount(l.layer.params?.constant, l.values.map((v) => v.params.constant!), l.layer.formula);
+    return item(service, doc, l.span, lensTitle(l), short, l.layer.attention !== undefined, 'Show the parameter tensors');
+  });
 }

@@ -1,7 +1,8 @@
 /**
- * Counts at the end of their lines (`  1,050,624 params · 8 heads × 64`), for those who find a CodeLens
- * line above each layer too much: inlay hints, so they take no line of their own, follow the editor's
- * inlay hint font and colours, and open the same panel or details on click.
+ * Counts at the end of their lines (`  1,050,624`), for those who find a CodeLens line above each layer too
+ * much: inlay hints, so they take no line of their own, follow the editor's inlay hint font and colours,
+ * and open the same panel or details on click. The count alone, so that it stays on screen after a long
+ * line; what the CodeLens says beside it (heads, sizes, the model that builds it) is its tooltip.
  */
 import * as vscode from 'vscode';
 import type { AnalysisService } from './documents';
@@ -36,9 +37,9 @@ export class InlineCountsProvider implements vscode.InlayHintsProvider, vscode.D
       // The end of the line where the call or class header ends, after any closing bracket or comment.
       const line = item.range.end.line;
       if (line < range.start.line || line > range.end.line || line >= doc.lineCount) continue;
-      const label = new vscode.InlayHintLabelPart(item.title);
+      const label = new vscode.InlayHintLabelPart(item.short);
       label.command = item.command;
-      label.tooltip = item.command.tooltip;
+      label.tooltip = `${item.title}\n\n${item.command.tooltip ?? ''}`.trim();
       const hint = new vscode.InlayHint(doc.lineAt(line).range.end, [label]);
       hint.paddingLeft = true;
       hints.push(hint);

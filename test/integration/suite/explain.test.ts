@@ -118,4 +118,19 @@ suite('Explain attention shapes panel', () => {
     const hover = await hoverMarkdown(gpt.uri, at);
     assert.ok(hover.includes('W_Q, W_K, W_V stacked') && hover.includes('Explain attention shapes'), hover);
   });
+
+  test('from inside an attention class (its forward, a projection line) the command opens that class at once', async () => {
+    const gpt = await openFile('gpt.py');
+    const cls = positionOf(gpt, 'CausalSelfAttention(nn.Module)');
+    const editor = await vscode.window.showTextDocument(gpt);
+    for (const inside of ['self.c_proj = nn.Linear(', 'q, k, v = self.c_attn(x)']) {
+      const at = positionOf(gpt, inside);
+      editor.selection = new vscode.Selection(at, at);
+      // With a picker this would wait for the user: the panel must open on the class without one.
+      void vscode.commands.executeCommand('attentionLens.explainShapes');
+      const message = await poll(() => api.explainPanel.message(), (m) => m?.type === 'explain' && m.target?.line === cls.line);
+      assert.strictEqual(message?.data?.title, `CausalSelfAttention at gpt.py:${cls.line + 1}`, inside);
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    }
+  });
 });

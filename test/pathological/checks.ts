@@ -11,8 +11,11 @@ import type { Printed } from './surfaces';
 const TERMINAL_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 /** Those, and the marks that reorder or hide text (Trojan Source): an editor shows them as if they were not there. */
 const HIDDEN_MARKS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
-/** A minus sign on a figure: not a subtraction (`d - 1`), an index (`x[-1]`) or a range. */
-const NEGATIVE = /(?<![\w.)\]}[])-\d/;
+/**
+ * A minus sign on a figure: not a subtraction (`d - 1`), an index (`x[-1]`), a range, or the coefficient of
+ * a formula over names (`-20·(-x // 2)`), whose value may still be positive.
+ */
+const NEGATIVE = /(?<![\w.)\]}[])-\d[\d,]*(?![\d,·(\w])/;
 const NOT_FINITE = /\b(NaN|Infinity)\b/;
 const NO_HEADS = /(?<![\d,.])0 heads/;
 
@@ -42,7 +45,7 @@ export function surfaceProblems(p: Printed, source: string): string[] {
   const markdown = p.markdown.map(rendered);
   const figures = { 'CLI text': figureRows(p.text), 'CodeLens title': p.lenses, 'hover or panel': markdown };
   // The file may name them itself; then they are its text, not a figure.
-  const finite = NOT_FINITE.test(source) ? [] : [...Object.entries(figures), ['JSON', [p.json]] as const].flatMap(([where, texts]) => found(where, 'NaN or Infinity', texts, NOT_FINITE));
+  const finite = NOT_FINITE.test(source) ? [] : [...Object.entries(figures), ['JSON', [jsonFigures(p.json)]] as const].flatMap(([where, texts]) => found(where, 'NaN or Infinity', texts, NOT_FINITE));
   return [
     ...found('CLI text', 'a raw control character', [p.text], TERMINAL_CONTROLS),
     ...found('CodeLens title', 'a raw control or bidirectional mark', p.lenses, HIDDEN_MARKS),
@@ -52,6 +55,16 @@ export function surfaceProblems(p: Printed, source: string): string[] {
     ...Object.entries(figures).flatMap(([where, texts]) => [...found(where, 'a negative figure', texts, NEGATIVE), ...found(where, '0 heads', texts, NO_HEADS)]),
     ...finite,
   ];
+}
+
+/** The JSON without its diagnostics' messages, which quote what the framework would say (`units is Infinity`). */
+function jsonFigures(json: string): string {
+  try {
+    const { files } = JSON.parse(json) as { files: { diagnostics?: unknown }[] };
+    return JSON.stringify(files.map((f) => ({ ...f, diagnostics: [] })));
+  } catch {
+    return json;
+  }
 }
 
 /** Valid; every bare number a non-negative integer JSON holds exactly, every count past 2^53 a non-negative decimal string. */

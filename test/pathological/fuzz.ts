@@ -5,24 +5,8 @@
  */
 import { readdirSync, readFileSync } from 'fs';
 import * as path from 'path';
-
-export interface FuzzInput {
-  readonly name: string;
-  readonly language: 'python' | 'typescript';
-  readonly text: string;
-}
-
-/** mulberry32: small, fast and good enough to vary inputs. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import type { FuzzInput } from './input';
+import { random } from './random';
 
 const SNIPPETS = [
   'nn.Linear(', 'nn.MultiheadAttention(512, 8', ')', '(', '[', ']', '{', '}', ':', '\n    ', '\n', 'self.', 'super().__init__(',

@@ -109,7 +109,8 @@ function attentionTensors(layer: LayerInstance) {
 
 export function explain(layer: LayerInstance, where: string, inputs: ExplainInputs = DEFAULT_INPUTS): ExplainData | undefined {
   const a = layer.attention;
-  if (!a) return undefined;
+  // A layer the framework refuses (`MultiheadAttention(-1, -1)`) has no shapes: its sizes are no framework's.
+  if (!a || layer.rejected) return undefined;
   const h = a.heads;
   const E = a.embed;
   // One tensor read three times is saved once by autograd, and its length is the keys' length too.

@@ -86,6 +86,7 @@ export function shapeText(shape: readonly Poly[]): string {
  * notes that explain them. Text from the file is escaped.
  */
 export function hoverMarkdown(layer: LayerInstance, qualifiedName: string, values: readonly SiteValue[] = []): string {
+  if (layer.rejected) return rejectedHoverMarkdown(layer, qualifiedName);
   const c = layer.params?.constant;
   const lines: string[] = [];
   lines.push(c !== undefined ? `**${md(qualifiedName)}**: ${groupDigits(c)} parameters` : `**${md(qualifiedName)}**: ${md(layer.unknownReason ?? 'size not known')}`);
@@ -99,6 +100,14 @@ export function hoverMarkdown(layer: LayerInstance, qualifiedName: string, value
   if (layer.tensors.length) lines.push(...tensorTable(layer), '');
   for (const n of layer.notes) lines.push(`- ${md(n)}`);
   return lines.join('\n');
+}
+
+/**
+ * A layer the framework refuses to build: why, and no count or tensor table, whose figures (a weight of
+ * `[5, -1]`, a count of -1,260) would be no framework's.
+ */
+export function rejectedHoverMarkdown(layer: LayerInstance, qualifiedName: string): string {
+  return `**${md(qualifiedName)}**: ${FRAMEWORK_NAMES[layer.framework]} would not build it: ${md(layer.rejected ?? '')}`;
 }
 
 /** The parameter tensors as a Markdown table: name, shape (with its copies), count. */

@@ -3,7 +3,7 @@
  * layer, the tensors, and one line per fact, short enough to need no scrolling in the editor's hover. The
  * full hover (format.ts) adds the notes that teach what the numbers mean. Text from the file is escaped.
  */
-import { tensorTable } from './format';
+import { rejectedHoverMarkdown, tensorTable } from './format';
 import { factNotes } from './hoverFacts';
 import type { LayerInstance } from './layer';
 import { codeSpan, escapeMarkdown as md } from './markdown';
@@ -15,6 +15,7 @@ import { bytesText } from './units';
 const CONTEXTS_SHOWN = 3;
 
 export function shortHoverMarkdown(layer: LayerInstance, qualifiedName: string, values: readonly SiteValue[] = []): string {
+  if (layer.rejected) return rejectedHoverMarkdown(layer, qualifiedName);
   const c = layer.params?.constant;
   const formula = layer.formula ? ` · ${codeSpan(layer.formula)}` : '';
   const lines = c !== undefined

@@ -4,7 +4,7 @@
  * core/explain.ts over the same cached analysis as the hover; the webview only draws them.
  */
 import * as vscode from 'vscode';
-import { visibleStrings } from '../core/controls';
+import { visibleControls, visibleStrings } from '../core/controls';
 import { attentionLayers, type LayerResult } from '../core/analysis';
 import { explain, type ExplainData } from '../core/explain';
 import { DEFAULT_INPUTS, readInputs, type ExplainInputs, type InputErrors } from '../core/explainInputs';
@@ -166,6 +166,11 @@ export class ExplainPanel implements vscode.Disposable {
     }
     const start = this.service.range(doc, layer.span).start;
     this.target = { uri: target.uri, line: start.line, character: start.character };
+    // A layer the framework refuses has no shapes to walk through: its sizes are no framework's.
+    if (layer.layer.rejected) {
+      await this.post({ type: 'none', reason: visibleControls(`${layer.layer.kind} at line ${start.line + 1} would not be built: ${layer.layer.rejected}`) });
+      return;
+    }
     const data = explain(layer.layer, `${vscode.workspace.asRelativePath(doc.uri)}:${start.line + 1}`, this.inputs);
     // Names from the file are shown as text: their invisible and bidirectional marks are made visible.
     if (data) await this.post({ type: 'explain', data: visibleStrings(data), target: this.target });

@@ -3,18 +3,22 @@
  * hundreds, the imported files read from memory as the editor reads them from the workspace. The model at
  * the end has its exact count.
  */
+import { LIMITS } from '../../src/core/interp/budget';
 import { Lines, type FuzzInput } from './input';
 import type { Choices } from './random';
 import type { Scale } from './scale';
 
 /** C0 holds a Linear(d, d); each level may add a Linear(d, 2), define its own default for d, or only `pass`. */
 export function inheritanceInput(c: Choices, index: number, scale: Scale): FuzzInput {
-  const length = c.int(Math.floor(scale.classes / 4), scale.classes);
+  // From chains the interpreter follows whole (under LIMITS.depth constructors) to ones far deeper.
+  const length = c.chance(0.5) ? c.int(2, 50) : c.int(Math.floor(scale.classes / 4), scale.classes);
   const lines = new Lines();
   lines.add('import torch.nn as nn', 'class C0(nn.Module):', '    def __init__(self, d=4):', '        super().__init__()', '        self.l = nn.Linear(d, d)');
   // What C_i() builds: the default of the nearest class defining __init__, and the Linear(d, 2) of each level.
   let d = 4n;
   let extras = 0;
+  // The model's build and each constructor of the chain run one call inside the other.
+  let nested = 2;
   for (let i = 1; i < length; i++) {
     const kind = c.int(0, 3);
     lines.add(`class C${i}(C${i - 1}):`);
@@ -22,6 +26,7 @@ export function inheritanceInput(c: Choices, index: number, scale: Scale): FuzzI
       lines.add('    pass');
       continue;
     }
+    nested++;
     d = BigInt(c.int(1, 9));
     const call = kind === 1 ? 'super().__init__(d)' : kind === 2 ? `super(C${i}, self).__init__(d)` : `C${i - 1}.__init__(self, d)`;
     lines.add(`    def __init__(self, d=${d}):`, `        ${call}`);
@@ -32,7 +37,9 @@ export function inheritanceInput(c: Choices, index: number, scale: Scale): FuzzI
   }
   const model = lines.add(`m = C${length - 1}()`);
   const params = d * d + d + BigInt(extras) * (2n * d + 2n);
-  return { name: `inheritance chain of ${length} classes #${index}`, language: 'python', text: lines.text, expect: { counts: [{ line: model, params, required: true }] } };
+  // Deeper than the interpreter follows, the count is not known: never another one.
+  const required = nested <= LIMITS.depth;
+  return { name: `inheritance chain of ${length} classes #${index}`, language: 'python', text: lines.text, expect: { counts: [{ line: model, params, required }] } };
 }
 
 /**

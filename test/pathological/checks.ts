@@ -43,7 +43,8 @@ const figureRows = (text: string) => text.split('\n').filter((l) => !/^\s+\S+\s+
 
 export function surfaceProblems(p: Printed, source: string): string[] {
   const markdown = p.markdown.map(rendered);
-  const figures = { 'CLI text': figureRows(p.text), 'CodeLens title': p.lenses, 'hover or panel': markdown };
+  // Why a layer is refused quotes the sizes as written (`out_features is -273`): no figure of ours.
+  const figures = { 'CLI text': figureRows(p.text), 'CodeLens title': p.lenses, 'hover or panel': markdown.map((m) => m.replace(/would not build it: .*$/gm, '')) };
   // The file may name them itself; then they are its text, not a figure.
   const finite = NOT_FINITE.test(source) ? [] : [...Object.entries(figures), ['JSON', [jsonFigures(p.json)]] as const].flatMap(([where, texts]) => found(where, 'NaN or Infinity', texts, NOT_FINITE));
   return [

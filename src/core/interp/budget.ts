@@ -19,6 +19,11 @@ export const LIMITS = {
   loopPasses: 1_024,
   /** Items of a list the interpreter builds (`[0] * 10**9` stays unknown). */
   listItems: 10_000,
+  /**
+   * Items that nested comprehensions stand for (`[[[0 for _ in range(a)] for _ in range(b)] for _ in
+   * range(d)]`, kept as repeats, not built): past this Python raises MemoryError on any machine.
+   */
+  comprehensionItems: 2n ** 40n,
   /** Characters of a string the interpreter builds (a string doubled 27 times stays unknown). */
   stringLength: 65_536,
   /** Bits of an integer (`2 ** 2 ** 20` stays unknown). */

@@ -16,6 +16,7 @@ import { TRANSFORMERS_METHODS, transformersClassMethod, transformersMethod } fro
 import { tfjsTensorOp } from './tfjsTensors';
 import { factoryShape } from './torchApi';
 import { BuiltinRaise } from './raises';
+import { LIMITS } from './budget';
 
 const NEW_TENSOR = new Set(['new_zeros', 'new_ones', 'new_empty', 'new_full']);
 
@@ -58,6 +59,8 @@ export class Calls {
       const obj = this.ev.eval(c.object, frame);
       if (obj.t === 'super' && c.id === '__init__') return this.superInit(obj, e, frame);
       if (obj.t === 'ref' && c.id === '__init__' && this.ev.isCatalogLayer(obj.path)) return this.baseInit(obj.path, e, frame);
+      const explicit = obj.t === 'class' && c.id === '__init__' ? this.explicitInit(obj, e, frame) : undefined;
+      if (explicit) return explicit;
       const special = this.methodCall(obj, c.id, e, frame);
       if (special) return special;
       callee = this.ev.member(obj, c.id);
@@ -90,18 +93,34 @@ export class Calls {
       return UNKNOWN;
     }
     const next = this.ev.classes.superAttribute(s, this.ev.language === 'python' ? '__init__' : 'constructor');
-    if (next?.t === 'function') {
-      const init = next;
-      const missing: string[] = [];
-      this.ev.functions.nested(() => {
-        (init.owner ?? this.ev).functions.runConstructor(init, bound.positional.map((p) => p.value), plain(bound.keywords), s.self, missing);
-        return NONE;
-      });
-      // `super().__init__(*args)` that leaves a base's parameter without a value: Python raises TypeError.
-      if (missing.length && s.self.t === 'module') s.self.tree.unknown ??= `needs arguments: ${missing.join(', ')} ha${missing.length === 1 ? 's' : 've'} no default`;
-      return NONE;
-    }
+    if (next?.t === 'function') return this.baseConstructor(next, bound.positional.map((p) => p.value), plain(bound.keywords), s.self);
     return this.ev.classes.superInit(s, bound, e) ?? NONE;
+  }
+
+  /** `Base.__init__(self, ...)` of a class of the file: the base's constructor run on `self`, as super() runs it. */
+  private explicitInit(cls: Value, e: CallExpr, frame: Frame): Value | undefined {
+    const init = this.ev.member(cls, '__init__');
+    if (init.t !== 'function') return undefined;
+    const bound = this.bind(e.args, frame);
+    if (!bound) return UNKNOWN;
+    const self = bound.positional[0]?.value;
+    if (self?.t !== 'module') return this.callValue(init, bound, e, frame);
+    return this.baseConstructor(init, bound.positional.slice(1).map((p) => p.value), plain(bound.keywords), self);
+  }
+
+  private baseConstructor(init: Extract<Value, { t: 'function' }>, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, self: Value): Value {
+    const missing: string[] = [];
+    const tooDeep = this.ev.budget.depth >= LIMITS.depth;
+    const result = this.ev.functions.nested(() => {
+      const exit = (init.owner ?? this.ev).functions.runConstructor(init, positional, keywords, self, missing);
+      return exit === 'raise' ? UNKNOWN : NONE;
+    });
+    if (self.t !== 'module') return NONE;
+    // `super().__init__(*args)` that leaves a base's parameter without a value: Python raises TypeError.
+    if (missing.length) self.tree.unknown ??= `needs arguments: ${missing.join(', ')} ha${missing.length === 1 ? 's' : 've'} no default`;
+    // A base constructor not run (past the nesting followed) or raising leaves the instance without its layers.
+    if (result.t === 'unknown') self.tree.unknown ??= tooDeep ? `its bases' constructors nest more than ${LIMITS.depth} calls deep, deeper than Attention Lens follows` : `the constructor of ${init.name} raises here`;
+    return NONE;
   }
 
   /** Methods with a meaning of their own on the object they are called on; undefined for the others. */

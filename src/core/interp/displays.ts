@@ -1,10 +1,12 @@
 /** Displays that build values: lists and tuples, dicts (`{**base, "k": v}`), f-strings and comprehensions (`[Block(c) for _ in range(n)]`). */
 import { mentionsName, type Expr } from '../expr';
 import type { Evaluator } from '../evaluate';
+import { groupDigits, type Poly } from '../symbolic';
 import { extendDims } from '../views';
 import { SCALAR, UNKNOWN, truthy, isTainted, type Value } from '../value';
 import { LIMITS } from './budget';
 import { Frame } from './frame';
+import { BuiltinRaise } from './raises';
 
 export function dictDisplay(ev: Evaluator, e: Extract<Expr, { k: 'dict' }>, frame: Frame): Value {
   const fields = new Map<string, Value>();
@@ -37,7 +39,7 @@ export function comprehension(ev: Evaluator, e: Extract<Expr, { k: 'comprehensio
   if (!readsTarget && count && reference) {
     ev.assign(e.target, UNKNOWN, inner);
     const item = ev.eval(e.element, inner);
-    if (item.t !== 'module' && item.t !== 'layer' && item.t !== 'param' && item.t !== 'tensor') return { t: 'repeat', item, count };
+    if (item.t !== 'module' && item.t !== 'layer' && item.t !== 'param' && item.t !== 'tensor') return repeated(item, count);
     const n = count.constant;
     return n === undefined || n > BigInt(LIMITS.listItems) ? UNKNOWN : { t: 'seq', items: Array.from({ length: Number(n) }, () => item) };
   }
@@ -45,7 +47,7 @@ export function comprehension(ev: Evaluator, e: Extract<Expr, { k: 'comprehensio
     ev.assign(e.target, UNKNOWN, inner);
     ev.repeats.push(count);
     try {
-      return { t: 'repeat', item: ev.eval(e.element, inner), count };
+      return repeated(ev.eval(e.element, inner), count);
     } finally {
       ev.repeats.pop();
     }
@@ -99,4 +101,15 @@ export function fstring(ev: Evaluator, e: Extract<Expr, { k: 'fstring' }>, frame
     if (text.length > LIMITS.stringLength) return SCALAR;
   }
   return { t: 'str', v: text };
+}
+
+/** `count` items of `item`, each its own copy; Python raises MemoryError where they fit in no memory. */
+function repeated(item: Value, count: Poly): Value {
+  let items = count.constant;
+  for (let inner = item; items !== undefined && inner.t === 'repeat'; inner = inner.item) {
+    const n = inner.count.constant;
+    items = n === undefined ? undefined : items * n;
+  }
+  if (items !== undefined && items >= LIMITS.comprehensionItems) throw new BuiltinRaise('MemoryError', `these comprehensions build ${groupDigits(items)} items, more than any machine holds`);
+  return { t: 'repeat', item, count };
 }

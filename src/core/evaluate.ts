@@ -157,7 +157,10 @@ export class Evaluator implements Interp {
       const first = next;
       while (next < names.length && names[next].fragment === fi) next++;
       if (fragment.code) {
-        const work = () => this.runner.body(fragment.body, this.moduleFrame);
+        const work = () => {
+          // A script stops where it throws: a TF.js model it was still adding layers to is never complete.
+          if (this.runner.body(fragment.body, this.moduleFrame) === 'raise') this.flows.tfjs.stopped(`the file throws at line ${fragment.span.startLine + 1}`);
+        };
         if (replays) replays.run(fi, fragment, work);
         else this.guard(work);
       } else {

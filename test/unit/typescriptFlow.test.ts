@@ -127,4 +127,10 @@ suite('TypeScript control flow', () => {
     const analysis = await analyzeText(PRELUDE + code, 'typescript');
     assert.deepStrictEqual(analysis.layers.map((l) => l.layer.params?.constant), [undefined]);
   });
+
+  test('a script that throws adding a layer leaves its Sequential without a total, not 0', async () => {
+    const code = 'const model = tf.sequential();\nmodel.add(tf.layers.dense({ units: 4, inputShape: [8] }));\nmodel.add(tf.layers.dense({ units: -2 }));\n';
+    const analysis = await analyzeText(PRELUDE + code, 'typescript');
+    assert.deepStrictEqual(analysis.instances.map((i) => [i.className, i.summary.params?.toString(), i.summary.reason]), [['Sequential', undefined, 'the file throws at line 6']]);
+  });
 });

@@ -59,6 +59,11 @@ export class TfjsModels {
     return () => this.tree(state, 'LayersModel');
   }
 
+  /** The script stopped (it threw): no model made so far gets the layers it would have added after. */
+  stopped(why: string): void {
+    for (const state of this.models.values()) state.unknown ??= why;
+  }
+
   /** `model.add(layer)`, or a layer of `tf.sequential({layers})`. */
   add(id: number, layer: Value, span: Span, unsure = false): void {
     const state = this.models.get(id);
@@ -75,6 +80,8 @@ export class TfjsModels {
       state.shape = undefined;
       return;
     }
+    // TF.js throws at the layer's construction: the model it was meant for is never built.
+    if (layer.t === 'layer' && layer.layer.rejected) state.unknown ??= `${layer.layer.kind} (line ${layer.span.startLine + 1}) would throw: ${layer.layer.rejected}`;
     const input: TensorValue[] = state.shape ? [{ t: 'tensor', shape: state.shape }] : [];
     if (input[0] && layer.t === 'layer') this.check(layer, input[0], span, true);
     const out = feed(layer, input);

@@ -71,9 +71,8 @@ function main() {
   if (!fs.existsSync(path.join(ROOT, manifest.main.replace(/^\.\//, '')))) problems.push(`main ${manifest.main} does not exist`);
 
   const size = fs.statSync(out).size;
-  console.log(`package: ${path.basename(out)}, ${files.length} files:`);
-  for (const e of entries) if (!e.name.endsWith('/')) console.log(`  ${e.name.padEnd(44)} ${(e.size / 1024).toFixed(1).padStart(8)} KB`);
-  console.log(`package: size ${(size / 1024).toFixed(1)} KB (${size} bytes; limit ${LIMIT / 1024} KB)`);
+  // vsce has listed the files above: only the checks' verdict here.
+  console.log(`package: ${path.basename(out)}, ${files.length} files, ${(size / 1024).toFixed(1)} KB (${size} bytes; limit ${LIMIT / 1024} KB)`);
   if (size > LIMIT) problems.push(`package is ${size} bytes, over the ${LIMIT}-byte limit`);
   if (problems.length) return fail(problems.join('\n  '));
   console.log(`package: ok ${path.relative(ROOT, out)}`);

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm start`: a demo in the browser. Packages the extension (npm run package), starts code-server
-// on a loopback port with the .vsix installed and examples/ open, prints the address, and on
-// Ctrl+C (SIGINT) or SIGTERM stops code-server and everything it started.
+// on a loopback port with the .vsix installed and examples/ (or the folder given) open, prints the
+// address, and on Ctrl+C (SIGINT) or SIGTERM stops code-server and everything it started.
 //   npm start                      free port        PORT=8080 npm start     a fixed port
+//   npm start -- ~/my-models       your own folder instead of examples/
 //   npm start -- --no-package      reuse the last .vsix
 // Edits made in the demo are saved to examples/ only with an explicit Ctrl+S (auto save is off).
 'use strict';
@@ -17,10 +18,10 @@ async function main() {
   if (!process.argv.includes('--no-package') || !fs.existsSync(vsix)) {
     if (run('npm', ['run', '--silent', 'package']) !== 0) throw new Error('npm run package failed');
   }
-  const examples = path.join(ROOT, 'examples');
+  const folder = openedFolder();
   const server = await startCodeServer({
     installVsix: vsix,
-    folder: examples, // opened when the bare address is visited
+    folder, // opened when the bare address is visited
     port: process.env.PORT ? +process.env.PORT : undefined,
     verbose: !!process.env.VERBOSE,
   });
@@ -45,10 +46,21 @@ async function main() {
     process.exit(1);
   });
 
-  console.log(`\n[start] Attention Lens ${version} is running in code-server (VS Code 1.100) with examples/ open:\n`);
-  console.log(`    ${server.url}/?folder=${examples}\n`);
+  const examples = folder === path.join(ROOT, 'examples');
+  console.log(`\n[start] Attention Lens ${version} is running in code-server (VS Code 1.100) with ${examples ? 'examples/' : folder} open:\n`);
+  console.log(`    ${server.url}/?folder=${encodeURI(folder)}\n`);
   console.log('[start] open that address in a browser; Ctrl+C stops the server.');
-  console.log('[start] try: attention.py (CodeLens, hover), shape_errors.py (Problems, Ctrl+. quick fix), vit_encoder.ipynb');
+  if (examples) console.log('[start] try: attention.py (CodeLens, hover), shape_errors.py (Problems, Ctrl+. quick fix), vit_encoder.ipynb; `npm start -- PATH` opens your own folder');
+}
+
+/** The folder named on the command line (`npm start -- PATH`), else examples/. */
+function openedFolder() {
+  const given = process.argv.slice(2).filter(a => !a.startsWith('--'));
+  if (given.length > 1) throw new Error(`one folder at most, got: ${given.join(' ')}`);
+  if (!given.length) return path.join(ROOT, 'examples');
+  const folder = path.resolve(process.env.INIT_CWD || process.cwd(), given[0]);
+  if (!fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`${given[0]} is not a folder`);
+  return folder;
 }
 
 main().catch(e => { console.error('[start]', e.message || e); process.exit(1); });

@@ -116,12 +116,15 @@ export function explain(layer: LayerInstance, where: string, inputs: ExplainInpu
   // One tensor read three times is saved once by autograd, and its length is the keys' length too.
   const possible = !a.cross && a.kdim.equals(E) && a.vdim.equals(E);
   const self = possible && inputs.selfAttention;
-  const N = n(inputs.batch);
-  const L = n(inputs.queryLength);
-  const S = self ? L : n(inputs.keyLength);
+  const dk = a.headDim ?? Poly.symbol('d_k');
+  // Over sizes that are names, a figure is a formula: the batch and lengths stay names in it too, not a
+  // number that reads as part of the layer (`2,048·config.n_embd·…` for 8 × 128).
+  const named = [E, h, dk, a.kdim, a.vdim, ...(a.output ?? [])].some((d) => d.constant === undefined);
+  const N = named ? Poly.symbol('N') : n(inputs.batch);
+  const L = named ? Poly.symbol('L') : n(inputs.queryLength);
+  const S = self ? L : named ? Poly.symbol('S') : n(inputs.keyLength);
   const bytes = n(DTYPES[inputs.dtype]);
   const X = (role: string) => (self ? 'X' : `X_${role}`);
-  const dk = a.headDim ?? Poly.symbol('d_k');
   const keras = a.layout === 'keras';
   const written = a.layout === 'module';
   const dv = a.valueHeadDim ?? dk;
@@ -138,31 +141,34 @@ export function explain(layer: LayerInstance, where: string, inputs: ExplainInpu
   const extraKv = a.addBiasKv ? ' + 1' : '';
   const Skv = a.addBiasKv ? S.add(Poly.ONE) : S;
 
-  const bias = (rows: Poly, cols: Poly) => (a.bias ? rows.mul(cols) : Poly.ZERO);
+  // Attention written by hand has a bias where its projection has one (Whisper's keys have none).
+  const roles = written ? attentionTensors(layer).map((t) => t.role ?? '').join(', ') : '';
+  const biased = (r: 'Q' | 'K' | 'V' | 'O') => (written ? roles.includes(`b_${r}`) : a.bias);
+  const bias = (r: 'Q' | 'K' | 'V' | 'O', rows: Poly, cols: Poly) => (biased(r) ? rows.mul(cols) : Poly.ZERO);
   const raw: RawStep[] = [
     {
-      name: `Q = ${X('q')} · W_Q` + (a.bias ? ' + b_Q' : ''),
+      name: `Q = ${X('q')} · W_Q` + (biased('Q') ? ' + b_Q' : ''),
       formula: keras ? 'einsum over the query features into h heads of keyDim' : 'one matrix product for all heads at once',
       shape: keras ? dims('N', 'L', h, dk) : bsd('L', qProj),
-      flops: TWO.mul(N).mul(L).mul(E).mul(qProj).add(bias(N.mul(L), qProj)),
+      flops: TWO.mul(N).mul(L).mul(E).mul(qProj).add(bias('Q', N.mul(L), qProj)),
       saved: self ? 'X, once for Q, K and V (for the gradients of W_Q, W_K and W_V)' : 'X_q (for the gradient of W_Q)',
       savedElements: N.mul(L).mul(E),
       parameters: true,
     },
     {
-      name: `K = ${X('k')} · W_K` + (a.bias ? ' + b_K' : ''),
+      name: `K = ${X('k')} · W_K` + (biased('K') ? ' + b_K' : ''),
       formula: a.kdim.equals(E) || keras ? 'keys projected to the heads' : 'kdim ≠ E: keys come in with kdim features',
       shape: keras ? dims('N', 'S', h, dk) : bsd(`S${extraKv}`, kProj),
-      flops: TWO.mul(N).mul(S).mul(a.kdim).mul(kProj).add(bias(N.mul(S), kProj)),
+      flops: TWO.mul(N).mul(S).mul(a.kdim).mul(kProj).add(bias('K', N.mul(S), kProj)),
       saved: self ? 'nothing more: X is already kept' : 'X_k',
       savedElements: self ? Poly.ZERO : N.mul(S).mul(a.kdim),
       parameters: true,
     },
     {
-      name: `V = ${X('v')} · W_V` + (a.bias ? ' + b_V' : ''),
+      name: `V = ${X('v')} · W_V` + (biased('V') ? ' + b_V' : ''),
       formula: a.vdim.equals(E) || keras ? 'values projected to the heads' : 'vdim ≠ E: values come in with vdim features',
       shape: keras ? dims('N', 'S', h, dv) : bsd(`S${extraKv}`, vProj),
-      flops: TWO.mul(N).mul(S).mul(a.vdim).mul(vProj).add(bias(N.mul(S), vProj)),
+      flops: TWO.mul(N).mul(S).mul(a.vdim).mul(vProj).add(bias('V', N.mul(S), vProj)),
       saved: self ? 'nothing more: X is already kept' : 'X_v',
       savedElements: self ? Poly.ZERO : N.mul(S).mul(a.vdim),
       parameters: true,
@@ -213,10 +219,10 @@ export function explain(layer: LayerInstance, where: string, inputs: ExplainInpu
       parameters: false,
     },
     ...(written && !a.output ? [] : [{
-      name: 'output = heads · W_O' + (a.bias ? ' + b_O' : ''),
+      name: 'output = heads · W_O' + (biased('O') ? ' + b_O' : ''),
       formula: `mixes the heads back into ${q(outSize)} features`,
       shape: keras ? `(N, L, ${out.map((d) => q(d)).join(', ')})` : bsd('L', outSize),
-      flops: TWO.mul(N).mul(L).mul(h.mul(dv)).mul(outSize).add(bias(N.mul(L), outSize)),
+      flops: TWO.mul(N).mul(L).mul(h.mul(dv)).mul(outSize).add(bias('O', N.mul(L), outSize)),
       saved: 'the concatenated heads (for the gradient of W_O)',
       savedElements: N.mul(L).mul(h.mul(dv)),
       parameters: true,
@@ -252,7 +258,7 @@ export function explain(layer: LayerInstance, where: string, inputs: ExplainInpu
     layout: a.layout,
     selfAttention: { possible, on: self },
     settings: a.settings,
-    inputs: { ...inputs, keyLength: Number(S.constant), selfAttention: self },
+    inputs: { ...inputs, keyLength: self ? inputs.queryLength : inputs.keyLength, selfAttention: self },
     steps,
     parameters,
     totalParameters: q(total),

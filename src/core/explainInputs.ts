@@ -4,6 +4,8 @@
  * one gets a message the panel shows beside it instead of silently keeping the last numbers.
  */
 
+import type { SizingOptions, WeightDtype } from './memory';
+
 export const DTYPES = { float32: 4, bfloat16: 2, float16: 2, float64: 8 } as const;
 export type Dtype = keyof typeof DTYPES;
 
@@ -20,6 +22,14 @@ export interface ExplainInputs {
 }
 
 export const DEFAULT_INPUTS: ExplainInputs = { batch: 8, queryLength: 128, keyLength: 128, dtype: 'float32', selfAttention: true };
+
+/** What float type activations take when weights are stored as `dtype`: int8 and 4-bit weights compute in bf16. */
+const ACTIVATION_DTYPES: Readonly<Record<WeightDtype, Dtype>> = { fp32: 'float32', bf16: 'bfloat16', fp16: 'float16', int8: 'bfloat16', int4: 'bfloat16' };
+
+/** The panel's first sizes: the model sizing settings' batch, sequence length and type. */
+export function inputsFromSizing(sizing: SizingOptions): ExplainInputs {
+  return { batch: sizing.batch, queryLength: sizing.sequence, keyLength: sizing.sequence, dtype: ACTIVATION_DTYPES[sizing.dtype], selfAttention: true };
+}
 
 /** Beyond this a size is a typo, and the products of several would lose exactness in the webview. */
 export const MAX_SIZE = 1_000_000_000;

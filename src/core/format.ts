@@ -185,7 +185,7 @@ export function attentionHoverMarkdown(layer: LayerInstance): string {
 }
 
 /** The class hover: its children with their share, and the memory its weights take. Text from the file is escaped. */
-export function moduleHoverMarkdown(name: string, summary: ModuleSummary, context?: string, instance = false): string {
+export function moduleHoverMarkdown(name: string, summary: ModuleSummary, context?: string, instance = false, memory = true): string {
   const c = summary.params?.constant;
   const how = instance ? 'as built here' : context ? `as built in ${md(context)} (it needs arguments of its own)` : 'built with its default arguments';
   const lines = [c !== undefined ? `**${md(name)}**: ${groupDigits(c)} parameters (${shortCount(c)}), ${how}` : `**${md(name)}**: ${md(summary.reason ?? 'total not known')}`, ''];
@@ -207,7 +207,8 @@ export function moduleHoverMarkdown(name: string, summary: ModuleSummary, contex
   if (summary.untracked) lines.push(untrackedText(summary.untracked), '');
   if (summary.arrays) lines.push(`${summary.arrays.map((a) => codeSpan(a)).join(', ')} ${summary.arrays.length > 1 ? 'hold' : 'holds'} layers in a plain array: \`parameters()\` does not return them, so they are not counted, nor trained.`, '');
   for (const [a, b] of summary.tied) lines.push(`Tied: ${codeSpan(a)} and ${codeSpan(b)} are one parameter, counted once (so the shares add up to more than 100 %).`, '');
-  if (c !== undefined && c > 0n) {
+  // A model with its sizing below gets its memory there, for the settings chosen.
+  if (memory && c !== undefined && c > 0n) {
     lines.push(
       `Weights: ${bytes(c * 4n)} in fp32, ${bytes(c * 2n)} in bf16.`,
       '',

@@ -7,7 +7,8 @@ import * as vscode from 'vscode';
 import { visibleControls, visibleStrings } from '../core/controls';
 import { attentionLayers, type LayerResult } from '../core/analysis';
 import { explain, type ExplainData } from '../core/explain';
-import { DEFAULT_INPUTS, readInputs, type ExplainInputs, type InputErrors } from '../core/explainInputs';
+import { inputsFromSizing, readInputs, type ExplainInputs, type InputErrors } from '../core/explainInputs';
+import type { SizingOptions } from '../core/memory';
 import { explainMarkdown } from '../core/explainMarkdown';
 import type { AnalysisService } from './documents';
 import { revealAt } from './reveal';
@@ -44,7 +45,8 @@ export type ToWebview = View | { readonly type: 'invalid'; readonly errors: Inpu
 export class ExplainPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private target: Target | undefined;
-  private inputs: ExplainInputs = DEFAULT_INPUTS;
+  /** The sizes asked for; until the user sets some, the model sizing settings'. */
+  private inputs: ExplainInputs | undefined;
   private view: View | undefined;
   private last: ToWebview | undefined;
   private readonly disposables: vscode.Disposable[];
@@ -53,11 +55,12 @@ export class ExplainPanel implements vscode.Disposable {
   constructor(
     private readonly service: AnalysisService,
     private readonly extensionUri: vscode.Uri,
+    private readonly defaults: (doc: vscode.TextDocument) => SizingOptions,
   ) {
     this.disposables = [
       vscode.window.registerWebviewPanelSerializer(EXPLAIN_VIEW, {
         deserializeWebviewPanel: async (panel, state: PanelState | undefined) => {
-          this.inputs = readInputs(state?.inputs).inputs ?? DEFAULT_INPUTS;
+          this.inputs = readInputs(state?.inputs).inputs;
           this.attach(panel);
           if (state?.target) await this.show(state.target);
         },
@@ -171,6 +174,7 @@ export class ExplainPanel implements vscode.Disposable {
       await this.post({ type: 'none', reason: visibleControls(`${layer.layer.kind} at line ${start.line + 1} would not be built: ${layer.layer.rejected}`) });
       return;
     }
+    this.inputs ??= inputsFromSizing(this.defaults(doc));
     const data = explain(layer.layer, `${vscode.workspace.asRelativePath(doc.uri)}:${start.line + 1}`, this.inputs);
     // Names from the file are shown as text: their invisible and bidirectional marks are made visible.
     if (data) await this.post({ type: 'explain', data: visibleStrings(data), target: this.target });

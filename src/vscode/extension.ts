@@ -43,7 +43,7 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
   const status = new ModelStatus(service);
   const analysisStatus = new AnalysisStatus(service);
   const sizeHints = new SizeHintsProvider(service, (doc) => settingsFor(doc).inlayHints);
-  const explainPanel = new ExplainPanel(service, context.extensionUri);
+  const explainPanel = new ExplainPanel(service, context.extensionUri, (doc) => settingsFor(doc).sizing);
   const modelPanel = new ModelPanel(service, context.extensionUri, (doc) => settingsFor(doc).sizing);
   const hover = new LayerHoverProvider(service, (doc) => settingsFor(doc).hover, (doc) => settingsFor(doc).sizing);
   context.subscriptions.push(

@@ -53,11 +53,12 @@ export class LayerHoverProvider implements vscode.HoverProvider {
     }
     const instance = analysis.instances.find((i) => contains(i.span));
     if (instance) {
-      const md = new vscode.MarkdownString(moduleHoverMarkdown(instance.className, instance.summary, undefined, true));
-      if (instance.sizing) {
-        md.appendMarkdown(`\n\n${sizingMarkdown(instance.sizing, this.sizing(doc))}`);
-        this.links(md, doc, instance.span, { explains: false, more: false, model: this.service.range(doc, instance.span).start });
-      }
+      if (!instance.sizing) return new vscode.Hover(new vscode.MarkdownString(moduleHoverMarkdown(instance.className, instance.summary, undefined, true)), this.service.range(doc, instance.span));
+      // The sizing panel's link under the title: below the children and the sizing it would need scrolling.
+      const [title, ...rest] = moduleHoverMarkdown(instance.className, instance.summary, undefined, true, false).split('\n\n');
+      const md = new vscode.MarkdownString(title);
+      this.links(md, doc, instance.span, { explains: false, more: false, model: this.service.range(doc, instance.span).start });
+      md.appendMarkdown(`\n\n${[...rest.filter((r) => r.trim()), sizingMarkdown(instance.sizing, this.sizing(doc))].join('\n\n')}`);
       return new vscode.Hover(md, this.service.range(doc, instance.span));
     }
     const hit = innermost(layerAt(this.service, doc, analysis, position), analysis.parts.filter((p) => contains(p.span)));

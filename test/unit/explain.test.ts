@@ -3,7 +3,9 @@ import * as assert from 'assert';
 import { explain } from '../../src/core/explain';
 import { explainMarkdown } from '../../src/core/explainMarkdown';
 import { hoverMarkdown } from '../../src/core/format';
-import { analyzeText } from './helpers';
+import { readFileSync } from 'fs';
+import * as path from 'path';
+import { analyzeText, ROOT } from './helpers';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const MarkdownIt = require('markdown-it') as new (options: object) => { render(src: string): string };
@@ -85,6 +87,9 @@ suite('explain attention shapes', () => {
     const symbolic = await attentionLayer('import torch.nn as nn\ndef f(d):\n    return nn.MultiheadAttention(d, 8)\n');
     assert.strictEqual(explain(symbolic, 'line 3')!.totalParameters, '4·d² + 4·d');
     assert.ok(explainMarkdown(explain(symbolic, 'line 3')!).includes('| total | | | `4·d² + 4·d` | `16·d² + 16·d` bytes |'));
+    // The batch and length are names in a formula over names, not 8 × 128 folded into its coefficient.
+    const q = explain(symbolic, 'line 3', { batch: 8, queryLength: 128, keyLength: 128, dtype: 'float32', selfAttention: true })!.steps[0].flops.exact;
+    assert.ok(/\bL\b/.test(q) && /\bN\b/.test(q) && !q.includes('2,048') && !q.includes('2048'), q);
   });
 
   test('self-attention: the one input X is kept once for backward, and S is L', async () => {
@@ -122,6 +127,16 @@ suite('explain attention shapes', () => {
       assert.ok(explainMarkdown(d).includes(`| \`${output}\` |`));
       assert.ok(!/= ·|· ·/.test(explainMarkdown(d)), 'an operator with no operand');
     }
+  });
+
+  test("attention written by hand adds a bias only where its projection has one (Whisper's keys have none)", async () => {
+    const source = readFileSync(path.join(ROOT, 'test/fixtures/models/pytorch/whisper_style.py'), 'utf8');
+    const analysis = await analyzeText(source);
+    const whisper = analysis.modules.find((m) => m.name === 'MultiHeadAttention')?.attention;
+    assert.ok(whisper, 'the attention of MultiHeadAttention');
+    const d = explain(whisper, 'whisper_style.py', { batch: 1, queryLength: 4, keyLength: 4, dtype: 'float32', selfAttention: true })!;
+    assert.deepStrictEqual(d.steps.slice(0, 3).map((s) => s.name), ['Q = X · W_Q + b_Q', 'K = X · W_K', 'V = X · W_V + b_V']);
+    assert.strictEqual(d.steps[d.steps.length - 1].name, 'output = heads · W_O + b_O');
   });
 
   test('Copy as Markdown: text from the file stays literal (code spans and escapes)', async () => {

@@ -27,6 +27,8 @@ suite('Explain attention shapes panel', () => {
     assert.ok(message?.data);
     assert.strictEqual(message.data.totalParameters, '1,050,624');
     assert.deepStrictEqual(message.data.settings.find(([k]) => k === 'd_k = E / h'), ['d_k = E / h', '64']);
+    // Until the user sets sizes, those of the model sizing settings (batch 1, 1,024 tokens, bf16).
+    assert.deepStrictEqual((message.data as unknown as { inputs: unknown }).inputs, { batch: 1, queryLength: 1024, keyLength: 1024, dtype: 'bfloat16', selfAttention: true });
     const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === 'Explain attention shapes');
     assert.ok(tab?.input instanceof vscode.TabInputWebview, 'a webview tab');
   });

@@ -44,9 +44,12 @@ suite('Explain model sizing panel', () => {
     assert.ok(tab?.input instanceof vscode.TabInputWebview, 'a webview tab');
   });
 
-  test('the model hover links to the panel', async () => {
+  test('the model hover links to the panel under its title, and gives its memory once', async () => {
     const md = await hoverMarkdown(doc.uri, positionOf(doc, 'model = GPT(GPTConfig())', 9));
-    assert.ok(md.includes('[Explain model sizing](command:attentionLens.explainModel?'), md);
+    const paragraphs = md.split('\n\n');
+    assert.ok(paragraphs[0].startsWith('**GPT**: 124,439,808 parameters'), md);
+    assert.ok(paragraphs[1].startsWith('[Explain model sizing](command:attentionLens.explainModel?'), md);
+    assert.strictEqual(md.split('Weights:').length, 2, md);
   });
 
   test('inputs refused with a message per field; valid ones change the figures', async () => {

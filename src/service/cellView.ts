@@ -1,7 +1,8 @@
 /**
- * A notebook cell is analysed below the code cells above it (their imports and constants are in scope),
- * but only what lies inside the cell is its own: results of the cells above would land on negative
- * lines. This keeps the cell's results and moves them into the cell's coordinates.
+ * A notebook cell is analysed among the code cells around it (those above give it their imports and
+ * constants, those below build its classes), but only what lies inside the cell is its own: results of
+ * the other cells would land on lines outside it. This keeps the cell's results and moves them into the
+ * cell's coordinates.
  */
 import type { Analysis, LayerResult } from '../core/analysis';
 import type { Span } from '../core/expr';
@@ -19,9 +20,11 @@ export function preambleOf(text: string): Preamble {
   return { chars: text.length, lines };
 }
 
-export function cellView(analysis: Analysis, preamble: Preamble): Analysis {
-  if (preamble.chars === 0) return analysis;
-  const inside = (s: Span) => s.start >= preamble.chars;
+/** The results of `analysis` that start in the cell, `cellLength` characters after `preamble`. */
+export function cellView(analysis: Analysis, preamble: Preamble, cellLength = Infinity): Analysis {
+  const end = preamble.chars + cellLength;
+  const inside = (s: Span) => s.start >= preamble.chars && s.start <= end;
+  if (preamble.chars === 0 && cellLength === Infinity) return analysis;
   const move = (s: Span): Span => ({ ...s, start: s.start - preamble.chars, end: s.end - preamble.chars, startLine: s.startLine - preamble.lines, endLine: s.endLine - preamble.lines });
   const finding = (f: Finding): Finding => ({
     ...f,

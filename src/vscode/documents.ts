@@ -14,7 +14,7 @@ import { WorkspaceFileReader } from '../service/workspaceFileReader';
 import { DocumentAnalyzer } from '../syntax/documentAnalyzer';
 import { Grammars, PARSE_GAVE_UP } from '../syntax/parser';
 import { WorkspaceModels } from '../syntax/workspaceModels';
-import { laterCells, notebookPreamble, notebookOf } from './notebookCells';
+import { notebookContext, notebookOf, otherCells } from './notebookCells';
 
 const LANGUAGES: Record<string, Language> = { python: 'python', typescript: 'typescript' };
 /** Beyond this a file is not analysed: nothing in it would be worth a frozen editor. */
@@ -26,10 +26,11 @@ const MAX_TREES = 20;
 
 /** A document's tree and last analysis. Dropping it from the cache frees the tree. */
 class DocumentState implements vscode.Disposable {
-  /** The text the analyzer holds (preamble and cell for notebook cells); undefined before the first run. */
+  /** The text the analyzer holds (for a notebook cell, the code cells around it too); undefined before the first run. */
   text: string | undefined;
   version = -1;
-  preamble = '';
+  /** For a notebook cell, the text of the code cells above and below it. */
+  around = { before: '', after: '' };
   analysis: Analysis | undefined;
   /** Why there is no analysis, when there is none. */
   skipped: string | undefined;
@@ -112,25 +113,26 @@ export class AnalysisService implements vscode.Disposable {
     const language = languageOf(doc);
     if (!language || !this.loaded) return undefined;
     const key = doc.uri.toString();
-    const preamble = notebookPreamble(doc);
+    const around = notebookContext(doc);
     let state = this.states.get(key);
-    if (state && state.version === doc.version && state.preamble === preamble && !state.stale) return state.analysis;
+    if (state && state.version === doc.version && state.around.before === around.before && state.around.after === around.after && !state.stale) return state.analysis;
     this.cancelScheduled(key);
     if (!state) {
       state = new DocumentState(new DocumentAnalyzer(this.loaded, language));
       this.states.set(key, state);
     }
-    this.run(doc, state, preamble);
+    this.run(doc, state, around);
     this._onDidAnalyze.fire(doc);
     return state.analysis;
   }
 
-  private run(doc: vscode.TextDocument, state: DocumentState, preamble: string): void {
+  private run(doc: vscode.TextDocument, state: DocumentState, around: { before: string; after: string }): void {
     const started = performance.now();
-    const text = preamble + doc.getText();
+    const own = doc.getText();
+    const text = around.before + own + around.after;
     const fresh = state.text === undefined || state.stale;
     state.version = doc.version;
-    state.preamble = preamble;
+    state.around = around;
     state.stale = false;
     if (!fresh && state.text === text) return;
     if (text.length > MAX_CHARS) {
@@ -147,7 +149,7 @@ export class AnalysisService implements vscode.Disposable {
         return;
       }
       state.text = text;
-      state.analysis = cellView(analysis, preambleOf(preamble));
+      state.analysis = around.before || around.after ? cellView(analysis, preambleOf(around.before), own.length) : analysis;
       state.skipped = undefined;
       // Results reused across an edit keep the imports they were computed with.
       if (fresh) state.imports = imports;
@@ -195,9 +197,9 @@ export class AnalysisService implements vscode.Disposable {
   private changed(e: vscode.TextDocumentChangeEvent): void {
     if (!e.contentChanges.length) return;
     this.importedChanged(e.document);
-    // Later cells of the same notebook see this cell above them.
+    // The other cells of the same notebook see this one above or below them.
     const notebook = notebookOf(e.document);
-    if (notebook) for (const cell of laterCells(notebook, e.document)) this.schedule(cell);
+    if (notebook) for (const cell of otherCells(notebook, e.document)) this.schedule(cell);
     this.schedule(e.document);
   }
 

@@ -13,6 +13,7 @@ import { explainMarkdown } from '../core/explainMarkdown';
 import type { AnalysisService } from './documents';
 import { revealAt } from './reveal';
 import { webviewHtml, webviewOptions } from './webviewHtml';
+import { placeOf } from './notebookCells';
 
 export const EXPLAIN_VIEW = 'attentionLens.explain';
 
@@ -175,7 +176,7 @@ export class ExplainPanel implements vscode.Disposable {
       return;
     }
     this.inputs ??= inputsFromSizing(this.defaults(doc));
-    const data = explain(layer.layer, `${vscode.workspace.asRelativePath(doc.uri)}:${start.line + 1}`, this.inputs);
+    const data = explain(layer.layer, placeOf(doc, start.line), this.inputs);
     // Names from the file are shown as text: their invisible and bidirectional marks are made visible.
     if (data) await this.post({ type: 'explain', data: visibleStrings(data), target: this.target });
   }

@@ -15,6 +15,7 @@ import type { AnalysisService } from './documents';
 import type { Target } from './explainPanel';
 import { revealAt } from './reveal';
 import { webviewHtml, webviewOptions } from './webviewHtml';
+import { placeOf } from './notebookCells';
 
 export const MODEL_VIEW = 'attentionLens.modelSizing';
 const TITLE = 'Explain model sizing';
@@ -152,7 +153,7 @@ export class ModelPanel implements vscode.Disposable {
     const start = this.service.range(doc, instance.span).start;
     this.target = { uri: target.uri, line: start.line, character: start.character };
     this.inputs ??= this.defaults(doc);
-    this.data = modelPanel(instance.className, `${vscode.workspace.asRelativePath(doc.uri)}:${start.line + 1}`, instance.sizing, this.inputs);
+    this.data = modelPanel(instance.className, placeOf(doc, start.line), instance.sizing, this.inputs);
     const layers = this.data.activations.layers.map(({ at, ...l }) => (at ? { ...l, line: this.service.range(doc, at).start.line + 1 } : l));
     await this.post({ type: 'model', data: visibleStrings({ ...this.data, activations: { ...this.data.activations, layers } }), target: this.target });
   }

@@ -6,22 +6,45 @@ export function notebookOf(doc: vscode.TextDocument): vscode.NotebookDocument | 
   return vscode.workspace.notebookDocuments.find((n) => n.getCells().some((c) => c.document === doc));
 }
 
-/** The code cells of the same language above `doc`, in order. */
-function codeCellsAbove(notebook: vscode.NotebookDocument, doc: vscode.TextDocument): vscode.TextDocument[] {
-  const cells = notebook.getCells();
-  const index = cells.findIndex((c) => c.document === doc);
-  return cells.slice(0, Math.max(index, 0)).filter((c) => c.kind === vscode.NotebookCellKind.Code && c.document.languageId === doc.languageId).map((c) => c.document);
+/** The code cells of the same language as `doc`, in order, and where `doc` is among them. */
+function codeCells(notebook: vscode.NotebookDocument, doc: vscode.TextDocument): { cells: vscode.TextDocument[]; index: number } {
+  const cells = notebook
+    .getCells()
+    .filter((c) => c.kind === vscode.NotebookCellKind.Code && c.document.languageId === doc.languageId)
+    .map((c) => c.document);
+  return { cells, index: cells.indexOf(doc) };
 }
 
-/** The text of the code cells above `doc`, so the cell sees their imports and constants. */
-export function notebookPreamble(doc: vscode.TextDocument): string {
+/**
+ * The text of the code cells around `doc`: a cell is analysed as the notebook runs top to bottom, so it sees
+ * the imports and constants above it, and a class it defines gets the sizes of the models built below it.
+ */
+export function notebookContext(doc: vscode.TextDocument): { before: string; after: string } {
   const notebook = notebookOf(doc);
-  return notebook ? codeCellsAbove(notebook, doc).map((d) => `${d.getText()}\n`).join('') : '';
+  if (!notebook) return { before: '', after: '' };
+  const { cells, index } = codeCells(notebook, doc);
+  if (index < 0) return { before: '', after: '' };
+  return {
+    before: cells.slice(0, index).map((d) => `${d.getText()}\n`).join(''),
+    after: cells.slice(index + 1).map((d) => `\n${d.getText()}`).join(''),
+  };
 }
 
-/** The code cells below `doc`, whose analysis depends on it. */
-export function laterCells(notebook: vscode.NotebookDocument, doc: vscode.TextDocument): vscode.TextDocument[] {
-  const cells = notebook.getCells();
-  const index = cells.findIndex((c) => c.document === doc);
-  return cells.slice(index + 1).filter((c) => c.kind === vscode.NotebookCellKind.Code).map((c) => c.document);
+/** The other code cells of `doc`'s notebook, whose analysis depends on it. */
+export function otherCells(notebook: vscode.NotebookDocument, doc: vscode.TextDocument): vscode.TextDocument[] {
+  return notebook
+    .getCells()
+    .filter((c) => c.kind === vscode.NotebookCellKind.Code && c.document !== doc)
+    .map((c) => c.document);
+}
+
+/**
+ * Where a line of a document is, as a panel's title says it: `gpt.py:202` relative to the workspace, and
+ * for a notebook cell `vit.ipynb, cell 3:5` (the cell's own URI is no path a user knows).
+ */
+export function placeOf(doc: vscode.TextDocument, line: number): string {
+  const notebook = notebookOf(doc);
+  if (!notebook) return `${vscode.workspace.asRelativePath(doc.uri)}:${line + 1}`;
+  const cell = notebook.getCells().findIndex((c) => c.document === doc);
+  return `${vscode.workspace.asRelativePath(notebook.uri)}, cell ${cell + 1}:${line + 1}`;
 }

@@ -41,7 +41,8 @@ export function importCandidates(file: string, language: Language, module: strin
 }
 
 export class WorkspaceModels {
-  private readonly cache = new Map<string, { text: string; tree: Tree; model: SourceModel }>();
+  /** By path; a text the parser gave up on has no tree: parsed again it would give up again, as late. */
+  private readonly cache = new Map<string, { text: string; tree?: Tree; model?: SourceModel }>();
 
   constructor(
     private readonly grammars: Grammars,
@@ -50,17 +51,24 @@ export class WorkspaceModels {
 
   /** Resolves the imports of `file`; the files it reaches are added to `used`, to know what to watch. */
   resolverFor(file: string, language: Language, used?: Set<string>): ImportResolver {
+    // One answer per module for the resolver's analysis: the interpreter asks again at each use of an imported
+    // name, and a second parse of the same text would be a second module to it.
+    const resolved = new Map<string, SourceModel | undefined>();
+    const resolve = (module: string) => {
+      for (const candidate of importCandidates(file, language, module)) {
+        if (candidate === file) continue;
+        const model = this.model(candidate, language);
+        if (model) {
+          used?.add(candidate);
+          return model;
+        }
+      }
+      return undefined;
+    };
     return {
       resolve: (module) => {
-        for (const candidate of importCandidates(file, language, module)) {
-          if (candidate === file) continue;
-          const model = this.model(candidate, language);
-          if (model) {
-            used?.add(candidate);
-            return model;
-          }
-        }
-        return undefined;
+        if (!resolved.has(module)) resolved.set(module, resolve(module));
+        return resolved.get(module);
       },
     };
   }
@@ -75,22 +83,21 @@ export class WorkspaceModels {
       this.cache.set(file, cached);
       return cached.model;
     }
-    cached?.tree.delete();
+    cached?.tree?.delete();
     this.cache.delete(file);
     const tree = this.grammars.parse(language, text);
-    if (!tree) return undefined;
-    const model = buildModel(language, tree, text);
+    const model = tree && buildModel(language, tree, text);
     this.cache.set(file, { text, tree, model });
     for (const [oldest, entry] of this.cache) {
       if (this.cache.size <= MAX_MODELS) break;
-      entry.tree.delete();
+      entry.tree?.delete();
       this.cache.delete(oldest);
     }
     return model;
   }
 
   dispose(): void {
-    for (const entry of this.cache.values()) entry.tree.delete();
+    for (const entry of this.cache.values()) entry.tree?.delete();
     this.cache.clear();
   }
 }

@@ -3,8 +3,7 @@
  * diagnostic is found, 2 for bad usage or a path or file that could not be read or parsed (the other paths
  * are still analysed), else 0.
  */
-import { availableParallelism } from 'os';
-import { analyzeFiles } from './cli/analyze';
+import { analyzeFiles, defaultThreads } from './cli/analyze';
 import { parseArgs, USAGE } from './cli/args';
 import { wantsColour } from './cli/colour';
 import { exitCodeOf, runOutput, type OutputSettings } from './cli/fileOutput';
@@ -28,7 +27,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const { files, problems, roots } = await collectFiles(command.paths);
   for (const p of problems) process.stderr.write(`attention-lens: ${p}\n`);
   const settings: OutputSettings = { format: command.format, sizing: command.sizing, colour: wantsColour(process.env, process.stdout.isTTY === true) };
-  const outputs = await analyzeFiles(files, roots, settings, { count: command.jobs ?? availableParallelism(), script: __filename });
+  const outputs = await analyzeFiles(files, roots, settings, { count: command.jobs ?? defaultThreads(files.length), script: __filename });
   const code = exitCodeOf(outputs, problems.length > 0);
   process.stdout.write(runOutput(outputs, settings, problems, code, packageVersion()));
   return code;

@@ -1,11 +1,22 @@
 /** Analyses the files of a run: on worker threads when there are several files and cores, else in this thread. */
+import { availableParallelism } from 'os';
 import { FileAnalyser } from './fileAnalyser';
 import type { SourceFile } from './files';
 import type { FileOutput, OutputSettings } from './fileOutput';
 import { analyseOnWorkers } from './workerPool';
 
+/**
+ * Each thread warms its own JIT up on the analyser's code, which costs it about as much as its first few
+ * files: a thread is started for every this many files, up to the cores.
+ */
+const FILES_PER_THREAD = 8;
+
+export function defaultThreads(files: number): number {
+  return Math.max(1, Math.min(availableParallelism(), Math.floor(files / FILES_PER_THREAD)));
+}
+
 export interface Threads {
-  /** How many files may be analysed at once (the cores, unless `--jobs` says). */
+  /** How many files may be analysed at once (defaultThreads, unless `--jobs` says). */
   readonly count: number;
   /** The CLI's own script, run by each worker thread. */
   readonly script: string;
@@ -16,7 +27,7 @@ export interface Threads {
  * them, as the editor reads them only inside its workspace folders.
  */
 export async function analyzeFiles(files: readonly SourceFile[], roots: readonly string[], settings: OutputSettings, threads: Threads): Promise<FileOutput[]> {
-  // A thread of its own costs its start and its grammars: worth it only with another file to analyse beside it.
+  // A worker for a single file would only add its start to it.
   if (threads.count > 1 && files.length > 1) return analyseOnWorkers(files, roots, settings, threads.count, threads.script);
   const analyser = await FileAnalyser.load(roots);
   try {

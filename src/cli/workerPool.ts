@@ -2,7 +2,6 @@
  * Analyses files on worker threads, each with its own grammars and imported files, and gives back their
  * outputs in the order of `files`: the same as one thread gives, since no file's output depends on another's.
  */
-import { statSync } from 'fs';
 import { Worker } from 'worker_threads';
 import type { SourceFile } from './files';
 import { outputOf, type FileOutput, type OutputSettings } from './fileOutput';
@@ -12,8 +11,8 @@ import type { Done, Job, WorkerSetup } from './worker';
 /** `script`: the CLI's own script, which serves jobs when it runs as a worker. */
 export function analyseOnWorkers(files: readonly SourceFile[], roots: readonly string[], settings: OutputSettings, threads: number, script: string): Promise<FileOutput[]> {
   const outputs: FileOutput[] = new Array<FileOutput>(files.length);
-  // Largest first: the run ends when its last file does, so a large file is not left for the end.
-  const queue = files.map((_, i) => i).sort((a, b) => sizeOf(files[b]) - sizeOf(files[a]) || a - b);
+  // In the order found: files of one folder import the same files, which each thread then finds parsed.
+  const queue = files.map((_, i) => i);
   const setup: WorkerSetup = { attentionLensWorker: true, roots, settings };
   return new Promise((resolve) => {
     let running = 0;
@@ -46,12 +45,4 @@ export function analyseOnWorkers(files: readonly SourceFile[], roots: readonly s
     };
     for (let i = 0; i < Math.min(threads, files.length); i++) start();
   });
-}
-
-function sizeOf(file: SourceFile): number {
-  try {
-    return statSync(file.path).size;
-  } catch {
-    return 0;
-  }
 }

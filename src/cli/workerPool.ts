@@ -8,6 +8,13 @@ import { outputOf, type FileOutput, type OutputSettings } from './fileOutput';
 import { displayPath } from './report';
 import type { Done, Job, WorkerSetup } from './worker';
 
+/**
+ * The main thread's stack as V8 gives it by default (`--stack-size`, 984 KiB), plus the 192 KiB Node keeps
+ * below a worker's: a crafted file nested deeper than the stack is cut where the main thread cuts it, so
+ * that its output is the same (a worker's default 4 MiB went on into the work budget and gave another).
+ */
+const STACK_MB = (984 + 192) / 1024;
+
 /** `script`: the CLI's own script, which serves jobs when it runs as a worker. */
 export function analyseOnWorkers(files: readonly SourceFile[], roots: readonly string[], settings: OutputSettings, threads: number, script: string): Promise<FileOutput[]> {
   const outputs: FileOutput[] = new Array<FileOutput>(files.length);
@@ -17,7 +24,7 @@ export function analyseOnWorkers(files: readonly SourceFile[], roots: readonly s
   return new Promise((resolve) => {
     let running = 0;
     const start = () => {
-      const worker = new Worker(script, { workerData: setup });
+      const worker = new Worker(script, { workerData: setup, resourceLimits: { stackSizeMb: STACK_MB } });
       running++;
       let current: number | undefined;
       const next = () => {

@@ -12,8 +12,10 @@ class Block(nn.Module):
         self.ff = nn.Linear(dim, 4 * dim)
 `;
 
-// Files that import each other, a model, a shape error, one that cannot be read, one with nothing to show.
+// Files that import each other, a model, a shape error, one that cannot be read, one with nothing to show, and
+// one nested deeper than the stack (a worker's own stack, larger by default, cut it elsewhere: another output).
 const FOLDER: Record<string, string | Buffer> = {
+  'deep.py': `import torch.nn as nn\nd = 1${' + 1'.repeat(5000)}\nfc = nn.Linear(d, 2)\n`,
   'blocks.py': BLOCKS,
   'model.py': `import torch.nn as nn
 from blocks import Block
@@ -58,7 +60,7 @@ suite('attention-lens CLI on worker threads', () => {
       const files = (JSON.parse(runCli(['--jobs', '3', '--json', dir]).stdout) as { files: { path: string; error?: string; diagnostics: { code: string }[] }[] }).files;
       assert.deepStrictEqual(
         files.map((f) => f.path.split('/').pop()),
-        ['blocks.py', 'broken.py', 'empty.py', 'latin1.py', 'model.py', 'net.ts'],
+        ['blocks.py', 'broken.py', 'deep.py', 'empty.py', 'latin1.py', 'model.py', 'net.ts'],
       );
       assert.ok(files.find((f) => f.path.endsWith('latin1.py'))?.error);
       assert.ok(files.find((f) => f.path.endsWith('broken.py'))?.diagnostics.some((d) => d.code === 'heads-divisibility'));

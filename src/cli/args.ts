@@ -11,6 +11,7 @@ export type Command =
 
 const FORMATS: readonly Format[] = ['text', 'json', 'sarif'];
 
+/** What the options set, as they are read. */
 type Settings = { format: Format; jobs?: number } & SizingOptions;
 
 export const USAGE = `usage: attention-lens [options] [--] PATH...

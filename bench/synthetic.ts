@@ -23,3 +23,27 @@ export function editAt(text: string, at: number, i: number): { next: string; cha
   const remove = i % 2 === 0 ? 0 : 4;
   return { next: text.slice(0, at) + insert + text.slice(at + remove), change: { rangeOffset: at, rangeLength: remove, text: insert } };
 }
+
+/**
+ * A repository of `files` Python files laid out as timm's is: shared blocks in `layers/`, and model files that
+ * import two of them and, nine times in ten, the model file before (chains ten deep, as timm's byoanet
+ * imports byobnet). Each file is a fixture with its classes renamed, so every class is distinct and every
+ * reference still names it. Paths are relative to the repository's root.
+ */
+export function syntheticRepo(files: number): Record<string, string> {
+  const fixtures = FIXTURES.map((f) => readFileSync(path.join(ROOT, 'test/fixtures/models/pytorch', f), 'utf8'));
+  const classes = fixtures.map((text) => [...text.matchAll(/^class (\w+)/gm)].map((m) => m[1]));
+  const renamed = (k: number, suffix: string) => fixtures[k].replace(new RegExp(`\\b(${classes[k].join('|')})\\b`, 'g'), `$1${suffix}`);
+  const layers = 10;
+  const repo: Record<string, string> = { 'layers/__init__.py': '', 'models/__init__.py': '' };
+  for (let k = 0; k < layers; k++) repo[`layers/block_${k}.py`] = renamed(k % fixtures.length, `_L${k}`);
+  for (let i = 0; i < files - layers - 2; i++) {
+    const [a, b] = [i % layers, (i * 7 + 3) % layers];
+    const [fa, fb] = [a % fixtures.length, b % fixtures.length];
+    const imported = [`from ..layers.block_${a} import ${classes[fa][1]}_L${a}`, `from ..layers.block_${b} import ${classes[fb][0]}_L${b}`];
+    if (i % 10) imported.push(`from .model_${i - 1} import Tuned_${i - 1}`);
+    const base = i % 10 ? `Tuned_${i - 1}` : `${classes[fa][1]}_L${a}`;
+    repo[`models/model_${i}.py`] = `${imported.join('\n')}\n${renamed(i % fixtures.length, `_M${i}`)}\n\nclass Tuned_${i}(${base}):\n    pass\n`;
+  }
+  return repo;
+}

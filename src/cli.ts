@@ -3,15 +3,13 @@
  * diagnostic is found, 2 for bad usage or a path or file that could not be read or parsed (the other paths
  * are still analysed), else 0.
  */
-import { analyzeFiles } from './cli/analyze';
+import { analyzeFiles, defaultThreads } from './cli/analyze';
 import { parseArgs, USAGE } from './cli/args';
-import { paint, wantsColour } from './cli/colour';
+import { wantsColour } from './cli/colour';
+import { exitCodeOf, runOutput, type OutputSettings } from './cli/fileOutput';
 import { collectFiles } from './cli/files';
-import { toJson } from './cli/json';
-import { isFailed, type FileReport } from './cli/report';
-import { toSarif } from './cli/sarif';
-import { toText } from './cli/text';
 import { packageVersion } from './cli/version';
+import { isCliWorker, serveJobs } from './cli/worker';
 
 export async function main(argv: readonly string[]): Promise<number> {
   const command = parseArgs(argv);
@@ -28,19 +26,15 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   const { files, problems, roots } = await collectFiles(command.paths);
   for (const p of problems) process.stderr.write(`attention-lens: ${p}\n`);
-  const reports = await analyzeFiles(files, roots);
-  const code = exitCode(reports, problems.length > 0);
-  const output = command.format === 'json' ? toJson(reports, command.sizing) : command.format === 'sarif' ? toSarif({ reports, problems, version: packageVersion(), exitCode: code }) : toText(reports, problems.length, paint(wantsColour(process.env, process.stdout.isTTY === true)));
-  process.stdout.write(output);
+  const settings: OutputSettings = { format: command.format, sizing: command.sizing, colour: wantsColour(process.env, process.stdout.isTTY === true) };
+  const outputs = await analyzeFiles(files, roots, settings, { count: command.jobs ?? defaultThreads(files.length), script: __filename });
+  const code = exitCodeOf(outputs, problems.length > 0);
+  process.stdout.write(runOutput(outputs, settings, problems, code, packageVersion()));
   return code;
 }
 
-function exitCode(reports: readonly FileReport[], unreadable: boolean): number {
-  if (unreadable || reports.some(isFailed)) return 2;
-  return reports.some((r) => !isFailed(r) && r.analysis.findings.some((f) => f.severity === 'error')) ? 1 : 0;
-}
-
-if (require.main === module) {
+if (isCliWorker()) serveJobs();
+else if (require.main === module) {
   // A reader that stops early (`| head`) is not an error of ours.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code !== 'EPIPE') throw e;

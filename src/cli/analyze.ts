@@ -1,47 +1,40 @@
-/** Runs the editor's analyser over each file; a file that fails is reported and the others go on. */
-import * as path from 'path';
-import { DocumentAnalyzer } from '../syntax/documentAnalyzer';
-import { fsWasmLoader } from '../syntax/fsLoader';
-import { Grammars, PARSE_GAVE_UP } from '../syntax/parser';
-import { WorkspaceModels } from '../syntax/workspaceModels';
+/** Analyses the files of a run: on worker threads when there are several files and cores, else in this thread. */
+import { availableParallelism } from 'os';
+import { FileAnalyser } from './fileAnalyser';
 import type { SourceFile } from './files';
-import { displayPath, type FileReport } from './report';
-import { readSource, type Source } from './source';
-import { WorkspaceFileReader } from '../service/workspaceFileReader';
+import type { FileOutput, OutputSettings } from './fileOutput';
+import { analyseOnWorkers } from './workerPool';
+
+/**
+ * Each thread warms its own JIT up on the analyser's code, which costs it about as much as its first few
+ * files: a thread is started for every this many files, up to the cores.
+ */
+const FILES_PER_THREAD = 8;
+
+export function defaultThreads(files: number): number {
+  return Math.max(1, Math.min(availableParallelism(), Math.floor(files / FILES_PER_THREAD)));
+}
+
+export interface Threads {
+  /** How many files may be analysed at once (defaultThreads, unless `--jobs` says). */
+  readonly count: number;
+  /** The CLI's own script, run by each worker thread. */
+  readonly script: string;
+}
 
 /**
  * `roots`: the folders the paths given name (a file's own folder for a file): imports are read only inside
  * them, as the editor reads them only inside its workspace folders.
  */
-export async function analyzeFiles(files: readonly SourceFile[], roots: readonly string[]): Promise<FileReport[]> {
-  const grammars = await Grammars.load(fsWasmLoader);
-  const imports = new WorkspaceFileReader(() => roots);
-  const workspace = new WorkspaceModels(grammars, (file) => imports.read(file));
+export async function analyzeFiles(files: readonly SourceFile[], roots: readonly string[], settings: OutputSettings, threads: Threads): Promise<FileOutput[]> {
+  // A worker for a single file would only add its start to it.
+  if (threads.count > 1 && files.length > 1) return analyseOnWorkers(files, roots, settings, threads.count, threads.script);
+  const analyser = await FileAnalyser.load(roots);
   try {
-    const reports: FileReport[] = [];
-    for (const file of files) reports.push(await analyzeFile(file, grammars, workspace));
-    return reports;
+    const outputs: FileOutput[] = [];
+    for (const file of files) outputs.push(await analyser.analyse(file, settings));
+    return outputs;
   } finally {
-    workspace.dispose();
-    grammars.dispose();
-  }
-}
-
-async function analyzeFile({ path: file, language }: SourceFile, grammars: Grammars, workspace: WorkspaceModels): Promise<FileReport> {
-  const shown = { path: displayPath(file), language };
-  let source: Source;
-  try {
-    source = await readSource(file);
-  } catch (e) {
-    return { ...shown, error: (e as Error).message };
-  }
-  const analyzer = new DocumentAnalyzer(grammars, language);
-  try {
-    const analysis = analyzer.update(source.text, undefined, workspace.resolverFor(path.resolve(file), language));
-    return analysis ? { ...shown, analysis, locate: source.locate } : { ...shown, error: `not analysed: ${PARSE_GAVE_UP}` };
-  } catch (e) {
-    return { ...shown, error: `analysis failed: ${e instanceof Error ? e.message : String(e)}` };
-  } finally {
-    analyzer.dispose();
+    analyser.dispose();
   }
 }

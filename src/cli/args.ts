@@ -4,12 +4,15 @@ import { DEFAULT_SIZING, OPTIMIZERS, WEIGHT_DTYPES, type SizingOptions } from '.
 export type Format = 'text' | 'json' | 'sarif';
 
 export type Command =
-  | { readonly kind: 'analyse'; readonly format: Format; readonly paths: readonly string[]; readonly sizing: SizingOptions }
+  | { readonly kind: 'analyse'; readonly format: Format; readonly paths: readonly string[]; readonly sizing: SizingOptions; readonly jobs?: number }
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
   | { readonly kind: 'usage-error'; readonly message: string };
 
 const FORMATS: readonly Format[] = ['text', 'json', 'sarif'];
+
+/** What the options set, as they are read. */
+type Settings = { format: Format; jobs?: number } & SizingOptions;
 
 export const USAGE = `usage: attention-lens [options] [--] PATH...
 
@@ -25,6 +28,9 @@ options:
                             optimizer of a model's training memory in JSON (default adamwMixed)
   --batch N, --seq N        batch size and sequence length of the activations, FLOPs and KV cache in
                             JSON (default 1 and 1024)
+  --jobs N                  files analysed at once, each on a thread of its own (default: a thread
+                            for every 8 files, up to the number of cores; 1 analyses them one after
+                            another in the main thread)
   -h, --help                show this help
   --version                 show the version
 
@@ -32,12 +38,13 @@ exit status: 0 clean, 1 an error diagnostic was found, 2 bad usage or a path or 
 read or parsed (the other paths are still analysed).`;
 
 /** Options that take a value (`--seq 2048` or `--seq=2048`): what each accepts, and where it goes. */
-const VALUED: Readonly<Record<string, { readonly accepts: string; readonly read: (v: string) => Partial<{ format: Format } & SizingOptions> | undefined }>> = {
+const VALUED: Readonly<Record<string, { readonly accepts: string; readonly read: (v: string) => Partial<Settings> | undefined }>> = {
   '--format': { accepts: 'text, json or sarif', read: (v) => (FORMATS.includes(v as Format) ? { format: v as Format } : undefined) },
   '--dtype': { accepts: WEIGHT_DTYPES.join(', '), read: (v) => (WEIGHT_DTYPES.includes(v as SizingOptions['dtype']) ? { dtype: v as SizingOptions['dtype'] } : undefined) },
   '--optimizer': { accepts: OPTIMIZERS.join(', '), read: (v) => (OPTIMIZERS.includes(v as SizingOptions['optimizer']) ? { optimizer: v as SizingOptions['optimizer'] } : undefined) },
   '--batch': { accepts: 'a positive whole number', read: (v) => positive(v, (batch) => ({ batch })) },
   '--seq': { accepts: 'a positive whole number', read: (v) => positive(v, (sequence) => ({ sequence })) },
+  '--jobs': { accepts: 'a positive whole number', read: (v) => positive(v, (jobs) => ({ jobs })) },
 };
 
 function positive<T>(v: string, make: (n: number) => T): T | undefined {
@@ -46,7 +53,7 @@ function positive<T>(v: string, make: (n: number) => T): T | undefined {
 }
 
 export function parseArgs(argv: readonly string[]): Command {
-  let settings: { format: Format } & SizingOptions = { format: 'text', ...DEFAULT_SIZING };
+  let settings: Settings = { format: 'text', ...DEFAULT_SIZING };
   const paths: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -74,6 +81,6 @@ export function parseArgs(argv: readonly string[]): Command {
     paths.push(arg);
   }
   if (!paths.length) return { kind: 'usage-error', message: 'no path given' };
-  const { format, ...sizing } = settings;
-  return { kind: 'analyse', format, paths, sizing };
+  const { format, jobs, ...sizing } = settings;
+  return { kind: 'analyse', format, paths, sizing, ...(jobs === undefined ? {} : { jobs }) };
 }

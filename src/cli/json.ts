@@ -1,14 +1,20 @@
 /** `--format json`: one entry per file, with its layers, models and diagnostics in source order. */
 import type { LayerInstance } from '../core/layer';
-import { bytesOf, DEFAULT_SIZING, TRAINING_BYTES, WEIGHT_BYTES, type SizingOptions } from '../core/memory';
+import { bytesOf, TRAINING_BYTES, WEIGHT_BYTES, type SizingOptions } from '../core/memory';
 import type { Sizing } from '../core/sizing';
 import type { ModuleSummary } from '../core/modules';
 import { sizingFigures } from '../core/sizingFigures';
 import type { Poly } from '../core/symbolic';
 import { exactCount, inSourceOrder, isFailed, layerCount, type FileReport } from './report';
 
-export function toJson(reports: readonly FileReport[], options: SizingOptions = DEFAULT_SIZING): string {
-  return `${JSON.stringify({ files: reports.map((r) => fileJson(r, options)) })}\n`;
+/** The files' entries (each from jsonOfFile), in order: the text `JSON.stringify({ files })` gives. */
+export function toJson(entries: readonly string[]): string {
+  return `{"files":[${entries.join(',')}]}\n`;
+}
+
+/** One file's entry as JSON text. */
+export function jsonOfFile(r: FileReport, options: SizingOptions): string {
+  return JSON.stringify(fileJson(r, options));
 }
 
 /** A count as a JSON number where one holds it exactly, else its decimal string; null when not known. */

@@ -29,6 +29,22 @@ export function isFailed(r: FileReport): r is FailedFile {
   return 'error' in r;
 }
 
+/** What the summary line and the exit status add up of one file. */
+export interface FileCounts {
+  readonly failed: boolean;
+  readonly errors: number;
+  readonly warnings: number;
+  readonly models: number;
+  readonly layers: number;
+}
+
+export function countsOf(r: FileReport): FileCounts {
+  if (isFailed(r)) return { failed: true, errors: 0, warnings: 0, models: 0, layers: 0 };
+  const { findings, modules, layers } = r.analysis;
+  const count = (severity: string) => findings.filter((f) => f.severity === severity).length;
+  return { failed: false, errors: count('error'), warnings: count('warning'), models: modules.length, layers: layers.length };
+}
+
 export function displayPath(file: string): string {
   return file.split(path.sep).join('/');
 }

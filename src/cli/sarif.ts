@@ -9,8 +9,17 @@ import type { Finding, Severity } from '../core/layer';
 import { ruleFor, RULES, type Rule } from './rules';
 import { isFailed, inSourceOrder, type AnalysedFile, type FileReport } from './report';
 
+/** What the log keeps of one file: its results (their rule index is the run's), or why it was not analysed. */
+export type SarifFile = { readonly notAnalysed: object } | { readonly codes: readonly string[]; readonly results: readonly SarifResult[] };
+
+/** A result before the run numbers its rule. */
+interface SarifResult {
+  readonly code: string;
+  readonly rest: object;
+}
+
 export interface SarifRun {
-  readonly reports: readonly FileReport[];
+  readonly files: readonly SarifFile[];
   /** Paths that could not be searched, with the reason. */
   readonly problems: readonly string[];
   readonly version: string;
@@ -19,9 +28,15 @@ export interface SarifRun {
 
 const LEVELS: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'note' };
 
-export function toSarif({ reports, problems, version, exitCode }: SarifRun): string {
-  const analysed = reports.filter((r): r is AnalysedFile => !isFailed(r));
-  const codes = new Set(analysed.flatMap((r) => r.analysis.findings.map((f) => f.code)));
+export function sarifOfFile(r: FileReport): SarifFile {
+  if (isFailed(r)) return { notAnalysed: { level: 'error', message: { text: `${r.path} not analysed: ${r.error}` }, locations: [{ physicalLocation: { artifactLocation: artifact(r.path) } }] } };
+  // The codes in the order the analysis found them: the order in which the run lists the rules not in RULES.
+  return { codes: [...new Set(r.analysis.findings.map((f) => f.code))], results: inSourceOrder(r.analysis.findings).map((f) => ({ code: f.code, rest: result(r, f) })) };
+}
+
+export function toSarif({ files, problems, version, exitCode }: SarifRun): string {
+  const analysed = files.filter((f): f is Extract<SarifFile, { codes: unknown }> => 'codes' in f);
+  const codes = new Set(analysed.flatMap((f) => f.codes));
   const rules: Rule[] = [...RULES, ...[...codes].filter((c) => !RULES.some((r) => r.id === c)).map(ruleFor)];
   const log = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
@@ -39,25 +54,21 @@ export function toSarif({ reports, problems, version, exitCode }: SarifRun): str
           {
             executionSuccessful: true,
             exitCode,
-            toolExecutionNotifications: [
-              ...problems.map((p) => ({ level: 'error', message: { text: p } })),
-              ...reports.filter(isFailed).map((r) => ({ level: 'error', message: { text: `${r.path} not analysed: ${r.error}` }, locations: [{ physicalLocation: { artifactLocation: artifact(r.path) } }] })),
-            ],
+            toolExecutionNotifications: [...problems.map((p) => ({ level: 'error', message: { text: p } })), ...files.flatMap((f) => ('notAnalysed' in f ? [f.notAnalysed] : []))],
           },
         ],
         originalUriBaseIds: { SRCROOT: { uri: `${pathToFileURL(process.cwd()).href}/` } },
         columnKind: 'utf16CodeUnits',
-        results: analysed.flatMap((r) => inSourceOrder(r.analysis.findings).map((f) => result(r, f, rules.findIndex((rule) => rule.id === f.code)))),
+        results: analysed.flatMap((f) => f.results.map(({ code, rest }) => ({ ruleId: code, ruleIndex: rules.findIndex((rule) => rule.id === code), ...rest }))),
       },
     ],
   };
   return `${JSON.stringify(log, null, 2)}\n`;
 }
 
-function result(r: AnalysedFile, f: Finding, ruleIndex: number): object {
+/** A result from its level on: the run puts its rule before it. */
+function result(r: AnalysedFile, f: Finding): object {
   return {
-    ruleId: f.code,
-    ruleIndex,
     level: LEVELS[f.severity],
     message: { text: f.message },
     locations: [location(r, f.span)],

@@ -6,7 +6,7 @@ import type { Severity } from '../core/layer';
 import type { Paint } from './colour';
 import { visibleControls } from '../core/controls';
 import { placeText } from './place';
-import { inSourceOrder, isFailed, type AnalysedFile, type FileReport } from './report';
+import { inSourceOrder, isFailed, type AnalysedFile, type FileCounts, type FileReport } from './report';
 
 interface Row {
   readonly span: Span;
@@ -14,22 +14,20 @@ interface Row {
   readonly severity?: Severity;
 }
 
-/** `unreadable`: paths that could not be searched at all (already reported on stderr). */
-export function toText(reports: readonly FileReport[], unreadable: number, paint: Paint): string {
-  const lines: string[] = [];
-  for (const r of reports) {
-    if (isFailed(r)) {
-      lines.push(paint.bold(visibleControls(r.path)), `  ${paint.red('not analysed')}: ${visibleControls(r.error)}`);
-      continue;
-    }
-    const rows = rowsOf(r, paint).map((row) => ({ where: placeText(r.locate(row.span.startLine, row.span.startChar)), text: row.text }));
-    if (!rows.length) continue;
-    const width = Math.max(8, ...rows.map((row) => row.where.length));
-    lines.push(paint.bold(visibleControls(r.path)));
-    for (const row of rows) lines.push(`  ${paint.dim(row.where.padEnd(width))} ${row.text}`);
-  }
+/** One file's table (or why it was not analysed): the lines it prints, none for a file with nothing to show. */
+export function textOfFile(r: FileReport, paint: Paint): string[] {
+  if (isFailed(r)) return [paint.bold(visibleControls(r.path)), `  ${paint.red('not analysed')}: ${visibleControls(r.error)}`];
+  const rows = rowsOf(r, paint).map((row) => ({ where: placeText(r.locate(row.span.startLine, row.span.startChar)), text: row.text }));
+  if (!rows.length) return [];
+  const width = Math.max(8, ...rows.map((row) => row.where.length));
+  return [paint.bold(visibleControls(r.path)), ...rows.map((row) => `  ${paint.dim(row.where.padEnd(width))} ${row.text}`)];
+}
+
+/** The files' tables in order, then the summary line; `unreadable`: paths that could not be searched at all (already reported on stderr). */
+export function toText(tables: readonly (readonly string[])[], counts: readonly FileCounts[], unreadable: number, paint: Paint): string {
+  const lines = tables.flat();
   if (lines.length) lines.push('');
-  lines.push(summary(reports, unreadable, paint));
+  lines.push(summary(counts, unreadable, paint));
   return `${lines.join('\n')}\n`;
 }
 
@@ -60,19 +58,15 @@ function severityText(severity: Severity, paint: Paint): string {
 }
 
 /** `3 errors in 2 files · 12 models · 48 layers`, or `no errors in 5 files · ...`. */
-function summary(reports: readonly FileReport[], unreadable: number, paint: Paint): string {
-  const analysed = reports.filter((r): r is AnalysedFile => !isFailed(r));
-  const count = (r: AnalysedFile, severity: Severity) => r.analysis.findings.filter((f) => f.severity === severity).length;
-  const errors = analysed.reduce((n, r) => n + count(r, 'error'), 0);
-  const warnings = analysed.reduce((n, r) => n + count(r, 'warning'), 0);
-  const withProblems = analysed.filter((r) => count(r, 'error') + count(r, 'warning') > 0).length;
+function summary(counts: readonly FileCounts[], unreadable: number, paint: Paint): string {
+  const analysed = counts.filter((c) => !c.failed);
+  const sum = (key: 'errors' | 'warnings' | 'models' | 'layers') => analysed.reduce((n, c) => n + c[key], 0);
+  const errors = sum('errors');
+  const warnings = sum('warnings');
+  const withProblems = analysed.filter((c) => c.errors + c.warnings > 0).length;
   const problems = [errors && plural(errors, 'error'), warnings && plural(warnings, 'warning')].filter(Boolean).join(', ');
-  const parts = [
-    problems ? `${problems} in ${plural(withProblems, 'file')}` : `no errors in ${plural(analysed.length, 'file')}`,
-    plural(analysed.reduce((n, r) => n + r.analysis.modules.length, 0), 'model'),
-    plural(analysed.reduce((n, r) => n + r.analysis.layers.length, 0), 'layer'),
-  ];
-  const failed = reports.length - analysed.length;
+  const parts = [problems ? `${problems} in ${plural(withProblems, 'file')}` : `no errors in ${plural(analysed.length, 'file')}`, plural(sum('models'), 'model'), plural(sum('layers'), 'layer')];
+  const failed = counts.length - analysed.length;
   if (failed) parts.push(`${plural(failed, 'file')} not analysed`);
   if (unreadable) parts.push(`${plural(unreadable, 'path')} not read`);
   const line = parts.join(' · ');

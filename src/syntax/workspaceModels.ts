@@ -42,7 +42,7 @@ export function importCandidates(file: string, language: Language, module: strin
 }
 
 export class WorkspaceModels {
-  /** By file: its text and model; a text the parser gave up on is kept without one, not parsed again. */
+  /** By path; a text the parser gave up on has no tree: parsed again it would give up again. */
   private readonly cache = new Map<string, { text: string; tree?: Tree; model?: SourceModel }>();
 
   constructor(
@@ -52,17 +52,24 @@ export class WorkspaceModels {
 
   /** Resolves the imports of `file`; the files it reaches are added to `used`, to know what to watch. */
   resolverFor(file: string, language: Language, used?: Set<string>): ImportResolver {
+    // One answer per module for the resolver's analysis: the interpreter asks again at each use of an imported
+    // name, and a second parse of the same text would be a second module to it.
+    const resolved = new Map<string, SourceModel | undefined>();
+    const resolve = (module: string) => {
+      for (const candidate of importCandidates(file, language, module)) {
+        if (candidate === file) continue;
+        const model = this.model(candidate, language);
+        if (model) {
+          used?.add(candidate);
+          return model;
+        }
+      }
+      return undefined;
+    };
     return {
       resolve: (module) => {
-        for (const candidate of importCandidates(file, language, module)) {
-          if (candidate === file) continue;
-          const model = this.model(candidate, language);
-          if (model) {
-            used?.add(candidate);
-            return model;
-          }
-        }
-        return undefined;
+        if (!resolved.has(module)) resolved.set(module, resolve(module));
+        return resolved.get(module);
       },
     };
   }

@@ -17,11 +17,10 @@ import { partHoverMarkdown } from '../../src/core/partHover';
 import { shortHoverMarkdown } from '../../src/core/shortHover';
 import { sizingMarkdown } from '../../src/core/sizingText';
 import type { Language } from '../../src/core/source';
-import { paint } from '../../src/cli/colour';
-import { toJson } from '../../src/cli/json';
+import { outputOf, runOutput, type OutputSettings } from '../../src/cli/fileOutput';
 import { plainText } from '../../src/cli/place';
 import type { FileReport } from '../../src/cli/report';
-import { toText } from '../../src/cli/text';
+import { PARSE_GAVE_UP } from '../../src/syntax/parser';
 
 export interface Printed {
   /** The CLI's default output, without colour (as in a pipe). */
@@ -32,11 +31,12 @@ export interface Printed {
   readonly markdown: readonly string[];
 }
 
-/** `analysis` undefined: the file was refused (not parsed in time), as the CLI reports it. */
+/** `analysis` undefined: the file was refused (the parser gave up on it), as the CLI reports it. */
 export function printed(path: string, language: Language, analysis: Analysis | undefined): Printed {
-  const report: FileReport = analysis ? { path, language, analysis, locate: plainText } : { path, language, error: 'not parsed within the time limit' };
-  const text = toText([report], 0, paint(false));
-  const json = toJson([report]);
+  const report: FileReport = analysis ? { path, language, analysis, locate: plainText } : { path, language, error: `not analysed: ${PARSE_GAVE_UP}` };
+  const settings: OutputSettings = { format: 'text', sizing: DEFAULT_SIZING, colour: false };
+  const text = runOutput([outputOf(report, settings)], settings, [], 0, 'test');
+  const json = runOutput([outputOf(report, { ...settings, format: 'json' })], { ...settings, format: 'json' }, [], 0, 'test');
   if (!analysis) return { text, json, lenses: [], markdown: [] };
   return { text, json, lenses: lensTitles(analysis), markdown: markdownOf(analysis, path) };
 }

@@ -219,6 +219,7 @@ suite('attention-lens CLI', () => {
       [['--batch', '0', 'x.py'], '--batch 0: expected a positive whole number'],
       [['--seq=1.5', 'x.py'], '--seq 1.5: expected a positive whole number'],
       [['--seq'], '--seq needs a value: a positive whole number'],
+      [['--jobs', '0', 'x.py'], '--jobs 0: expected a positive whole number'],
       [[], 'no path given'],
     ];
     for (const [args, message] of cases) {

@@ -32,7 +32,7 @@ export function outputOf(r: FileReport, settings: OutputSettings): FileOutput {
 function bodyOf(r: FileReport, { format, sizing, colour }: OutputSettings): FileBody {
   switch (format) {
     case 'text':
-      return { format, lines: textOfFile(r, paint(colour)) };
+      return { format, lines: textOfFile(r, paint(colour), sizing) };
     case 'json':
       return { format, entry: jsonOfFile(r, sizing) };
     case 'sarif':

@@ -1,10 +1,17 @@
-/** The default format: a table per file, rows in source order, and a closing summary line. */
+/**
+ * The default format: a table per file, rows in source order, each starting with `path:line:col` as
+ * compilers and linters print it (terminals and CI logs link it), and a closing summary line.
+ */
 import { dimText } from '../core/catalog/spec';
 import type { Span } from '../core/expr';
 import { builtWhere, siteCount, formatTotal, instanceTotal, untrackedCount } from '../core/format';
 import type { Severity } from '../core/layer';
 import type { Paint } from './colour';
 import { visibleControls } from '../core/controls';
+import { DEFAULT_SIZING, OPTIMIZER_NAMES, type SizingOptions } from '../core/memory';
+import type { Sizing } from '../core/sizing';
+import { sizingFigures } from '../core/sizingFigures';
+import { bytesText } from '../core/units';
 import { placeText } from './place';
 import { inSourceOrder, isFailed, type AnalysedFile, type FileCounts, type FileReport } from './report';
 
@@ -15,12 +22,12 @@ interface Row {
 }
 
 /** One file's table (or why it was not analysed): the lines it prints, none for a file with nothing to show. */
-export function textOfFile(r: FileReport, paint: Paint): string[] {
-  if (isFailed(r)) return [paint.bold(visibleControls(r.path)), `  ${paint.red('not analysed')}: ${visibleControls(r.error)}`];
-  const rows = rowsOf(r, paint).map((row) => ({ where: placeText(r.locate(row.span.startLine, row.span.startChar)), text: row.text }));
-  if (!rows.length) return [];
-  const width = Math.max(8, ...rows.map((row) => row.where.length));
-  return [paint.bold(visibleControls(r.path)), ...rows.map((row) => `  ${paint.dim(row.where.padEnd(width))} ${row.text}`)];
+export function textOfFile(r: FileReport, paint: Paint, sizing: SizingOptions = DEFAULT_SIZING): string[] {
+  const path = visibleControls(r.path);
+  if (isFailed(r)) return [`${paint.bold(path)}: ${paint.red('not analysed')}: ${visibleControls(r.error)}`];
+  const rows = rowsOf(r, paint, sizing).map((row) => ({ where: `${path}:${placeText(r.locate(row.span.startLine, row.span.startChar))}`, text: row.text }));
+  const width = Math.max(...rows.map((row) => row.where.length));
+  return rows.map((row) => `${paint.dim(row.where.padEnd(width))}  ${row.text}`);
 }
 
 /** The files' tables in order, then the summary line; `unreadable`: paths that could not be searched at all (already reported on stderr). */
@@ -32,7 +39,7 @@ export function toText(tables: readonly (readonly string[])[], counts: readonly 
 }
 
 /** Layers, model classes, models built and diagnostics interleaved by position; at one position a layer comes before its diagnostics. */
-function rowsOf(r: AnalysedFile, paint: Paint): Row[] {
+function rowsOf(r: AnalysedFile, paint: Paint, sizing: SizingOptions): Row[] {
   const { layers, modules, instances, findings } = r.analysis;
   // Names, strings and paths from the file reach a terminal: their escape sequences are shown, not run.
   const rows = inSourceOrder<Row>([
@@ -43,14 +50,29 @@ function rowsOf(r: AnalysedFile, paint: Paint): Row[] {
       const where = m.built ? `${stack ? ' · ' : ''}${builtWhere(m.name, m.built.context)}` : '';
       return { span: m.span, text: `${`class ${m.name}`.padEnd(26)} ${formatTotal(summary).padStart(16)}  ${[`${stack}${where}`, untrackedCount(summary)].filter(Boolean).join(' · ')}`.trimEnd() };
     }),
-    ...instances.map((i) => {
+    ...instances.flatMap((i) => {
       const stack = i.summary.stack ? `${dimText(i.summary.stack.count)} × ${i.summary.stack.kind}` : '';
-      return { span: i.span, text: `${`model ${i.className}`.padEnd(26)} ${instanceTotal(i.summary, i.totals).padStart(16)}  ${[stack, untrackedCount(i.summary), i.summary.params || i.totals ? '' : i.summary.reason].filter(Boolean).join(' · ')}`.trimEnd() };
+      const model = { span: i.span, text: `${`model ${i.className}`.padEnd(26)} ${instanceTotal(i.summary, i.totals).padStart(16)}  ${[stack, untrackedCount(i.summary), i.summary.params || i.totals ? '' : i.summary.reason].filter(Boolean).join(' · ')}`.trimEnd() };
+      return i.sizing ? [model, { span: i.span, text: `${''.padEnd(26)} ${'sizing'.padStart(16)}  ${sizingLine(i.sizing, sizing)}` }] : [model];
     }),
     ...findings.map((f) => ({ span: f.span, severity: f.severity, text: `[${f.code}] ${f.message}` })),
   ]);
   // The severity's colour is this program's, added once the file's text is made visible.
   return rows.map(({ span, severity, text }) => ({ span, text: `${severity ? `${severityText(severity, paint)} ` : ''}${visibleControls(text)}` }));
+}
+
+/** `bf16, 1 × 1,024 tokens: weights 237.4 MiB · training 1.9 GiB (AdamW in mixed precision) · …`: the JSON's sizing in a line. */
+function sizingLine(s: Sizing, options: SizingOptions): string {
+  const f = sizingFigures(s, options);
+  const size = (n: bigint | undefined) => (n === undefined ? 'not known' : bytesText(n));
+  const activations = 'unknown' in f.activations ? 'not known' : bytesText(f.activations.bytes);
+  const parts = [
+    `weights ${size(f.weightBytes)}`,
+    `training ${size(f.trainingBytes)} (${OPTIMIZER_NAMES[options.optimizer]})`,
+    `activations ${activations}`,
+    ...(s.kvPerToken ? [`KV cache ${size(f.kvCacheBytes)}`] : []),
+  ];
+  return `${options.dtype}, ${options.batch.toLocaleString('en-US')} × ${options.sequence.toLocaleString('en-US')} tokens: ${parts.join(' · ')}`;
 }
 
 function severityText(severity: Severity, paint: Paint): string {

@@ -39,7 +39,8 @@ const rendered = (md: string) => md.replace(/\\([!-/:-@[-`{-~])/g, '$1');
  * Rows of the CLI text that show figures: not diagnostics, and not layers shown as rejected, which quote
  * the sizes the file wrote (`rejected  8 → -273`) beside the diagnostic that says why.
  */
-const figureRows = (text: string) => text.split('\n').filter((l) => !/^\s+\S+\s+(error|warning|information|hint) \[/.test(l) && !/^\s+\S+\s+\S+\s+rejected /.test(l));
+// Rows are `path:line:col  text`; a diagnostic or a refused layer quotes the sizes as written.
+const figureRows = (text: string) => text.split('\n').filter((l) => !/^\S+\s+(error|warning|information|hint) \[/.test(l) && !/^\S+\s+\S+\s+rejected /.test(l));
 
 export function surfaceProblems(p: Printed, source: string): string[] {
   const markdown = p.markdown.map(rendered);

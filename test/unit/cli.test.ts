@@ -129,7 +129,7 @@ suite('attention-lens CLI', () => {
     }
   });
 
-  test('text: rows by line within the file, a rejected layer without a count, a summary line, no colour in a pipe', () => {
+  test('text: path:line:col rows by line within the file, a rejected layer without a count, a summary line, no colour in a pipe', () => {
     const { dir, remove } = tempFiles({ 'model.py': MODEL });
     try {
       const r = run(['model.py'], { cwd: dir });
@@ -137,12 +137,12 @@ suite('attention-lens CLI', () => {
       assert.strictEqual(
         r.stdout,
         [
-          'model.py',
-          '  4:7      class Block                       not known',
-          '  7:21     Linear                                4,160  64 → 64',
-          '  8:21     MultiheadAttention                 rejected  3 heads',
-          '  8:21     error [heads-divisibility] embed_dim 64 is not divisible by num_heads 3: PyTorch raises "embed_dim must be divisible by num_heads". Each head takes embed_dim / num_heads features.',
-          '  11:8     Linear                                  650  64 → 10',
+          // path:line:col as compilers print it: terminals and CI logs link it to the place.
+          'model.py:4:7   class Block                       not known',
+          'model.py:7:21  Linear                                4,160  64 → 64',
+          'model.py:8:21  MultiheadAttention                 rejected  3 heads',
+          'model.py:8:21  error [heads-divisibility] embed_dim 64 is not divisible by num_heads 3: PyTorch raises "embed_dim must be divisible by num_heads". Each head takes embed_dim / num_heads features.',
+          'model.py:11:8  Linear                                  650  64 → 10',
           '',
           '1 error in 1 file · 1 model · 3 layers',
           '',

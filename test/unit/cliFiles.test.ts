@@ -53,11 +53,10 @@ suite('attention-lens CLI: files', () => {
       assert.strictEqual(
         text.stdout,
         [
-          'nb.ipynb',
-          '  cell 4:3:8 MultiheadAttention                   16,640  4 heads × 16',
-          '  cell 4:4:8 Linear                                8,320  64 → 128',
-          '  cell 7:1:7 MultiheadAttention                 rejected  5 heads',
-          '  cell 7:1:7 error [heads-divisibility] embed_dim 64 is not divisible by num_heads 5: PyTorch raises "embed_dim must be divisible by num_heads". Each head takes embed_dim / num_heads features.',
+          'nb.ipynb:cell 4:3:8  MultiheadAttention                   16,640  4 heads × 16',
+          'nb.ipynb:cell 4:4:8  Linear                                8,320  64 → 128',
+          'nb.ipynb:cell 7:1:7  MultiheadAttention                 rejected  5 heads',
+          'nb.ipynb:cell 7:1:7  error [heads-divisibility] embed_dim 64 is not divisible by num_heads 5: PyTorch raises "embed_dim must be divisible by num_heads". Each head takes embed_dim / num_heads features.',
           '',
           '1 error in 1 file · 0 models · 3 layers',
           '',
@@ -95,7 +94,7 @@ suite('attention-lens CLI: files', () => {
       assert.strictEqual(files.find((f) => f.path === 'good.py')?.layers.length, 1);
       const text = run(['.'], { cwd: dir });
       assert.strictEqual(text.status, 2);
-      assert.match(text.stdout, /^latin1\.py\n {2}not analysed: not UTF-8 text$/m);
+      assert.match(text.stdout, /^latin1\.py: not analysed: not UTF-8 text$/m);
       assert.match(text.stdout, /\nno errors in 1 file · 0 models · 1 layer · 5 files not analysed\n$/);
     } finally {
       remove();
@@ -137,7 +136,7 @@ fs.promises.readdir = (p, ...rest) => String(p).endsWith('denied')
       const fifo = run(['fifo.py', 'a.py'], { cwd: dir });
       assert.strictEqual(fifo.status, 2);
       assert.strictEqual(fifo.stderr, 'attention-lens: cannot read fifo.py: not a regular file\n');
-      assert.match(fifo.stdout, /^a\.py\n/);
+      assert.match(fifo.stdout, /^a\.py:2:8 /);
       assert.match(fifo.stdout, / · 1 path not read\n$/);
     } finally {
       remove();

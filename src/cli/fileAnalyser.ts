@@ -12,6 +12,7 @@ import type { SourceFile } from './files';
 import { outputOf, type FileOutput, type OutputSettings } from './fileOutput';
 import { displayPath, type FileReport } from './report';
 import { readOncePerRun } from './runReader';
+import { lineNameOf, plainText } from './place';
 import { readSource, type Source } from './source';
 
 export class FileAnalyser {
@@ -44,7 +45,7 @@ export class FileAnalyser {
     }
     const analyzer = new DocumentAnalyzer(this.grammars, language);
     try {
-      const analysis = analyzer.update(source.text, undefined, this.workspace.resolverFor(path.resolve(file), language));
+      const analysis = analyzer.update(source.text, undefined, this.workspace.resolverFor(path.resolve(file), language), source.locate === plainText ? undefined : lineNameOf(source.locate));
       return analysis ? { ...shown, analysis, locate: source.locate } : { ...shown, error: `not analysed: ${PARSE_GAVE_UP}` };
     } catch (e) {
       return { ...shown, error: `analysis failed: ${e instanceof Error ? e.message : String(e)}` };

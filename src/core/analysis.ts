@@ -22,7 +22,7 @@ import type { Finding, LayerInstance } from './layer';
 import type { Analysis, LayerResult, ModuleResult } from './results';
 import { partResults } from './partResults';
 import { agreed, classKey, followParts, lexicalContexts, mayComputeAttention, mayHoldAttention, namesConfig, runConfigured, runFactories, runUnreached, shown, sizeModel, unknownSummary } from './runs';
-import type { ImportResolver, SourceModel } from './source';
+import { LINE_NUMBER, type ImportResolver, type SourceModel } from './source';
 import type { DefRef, Shape, Value } from './value';
 
 export { attentionLayers } from './results';
@@ -34,6 +34,7 @@ export type { Analysis, InstanceResult, LayerResult, ModuleResult, PartResult, S
  * its parameters unknown. Every layer construction is recorded with the context that built it.
  */
 export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: AnalysisCache): Analysis {
+  const lineName = model.lineName ?? LINE_NUMBER;
   const instances = new InstanceBuilds();
   const shared = newShared();
   const out = new Collected();
@@ -107,8 +108,8 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
         span: site ?? span,
         fixes: [],
         message: model.language === 'python'
-          ? `Building ${shared.contexts[0]} raises ${exception}${message ? `: "${message}"` : ''} (line ${span.startLine + 1}${where ? `, in ${where}` : ''}): PyTorch would not build this model.`
-          : `Building ${shared.contexts[0]} throws ${exception}${message ? `: "${message}"` : ''} (line ${span.startLine + 1}${where ? `, in ${where}` : ''}): the model is never built.`,
+          ? `Building ${shared.contexts[0]} raises ${exception}${message ? `: "${message}"` : ''} (${lineName(span.startLine)}${where ? `, in ${where}` : ''}): PyTorch would not build this model.`
+          : `Building ${shared.contexts[0]} throws ${exception}${message ? `: "${message}"` : ''} (${lineName(span.startLine)}${where ? `, in ${where}` : ''}): the model is never built.`,
         related: site ? [{ span, message: `${exception} raised here` }] : undefined,
       };
       if (!out.flows.has(key)) out.flow(found);

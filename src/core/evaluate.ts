@@ -5,7 +5,7 @@
  * known becomes a symbol (a parameter without a value) or `unknown`, never a guess.
  */
 import type { Expr, Span } from './expr';
-import type { ExprRef, ImportResolver, Scope, SourceModel } from './source';
+import { LINE_NUMBER, type ExprRef, type ImportResolver, type LineName, type Scope, type SourceModel } from './source';
 import { memberOf } from './interp/members';
 import type { Value } from './value';
 import { Poly } from './symbolic';
@@ -90,6 +90,8 @@ export class Evaluator implements Interp {
   }
 
   readonly hooks: Hooks;
+  /** How messages and contexts name a line of this text. */
+  readonly lineName: LineName;
 
   constructor(
     readonly model: SourceModel,
@@ -100,6 +102,7 @@ export class Evaluator implements Interp {
     readonly moduleName = '__main__',
   ) {
     this.hooks = countingHooks(hooks, this.shared);
+    this.lineName = model.lineName ?? LINE_NUMBER;
     this.moduleFrame = new Frame(0, -1, undefined);
     this.runner = new Runner(this);
     this.classes = new ClassModel(this);
@@ -112,9 +115,13 @@ export class Evaluator implements Interp {
     this.assignments = new Assignments(this);
     this.dicts = new Dicts(this.shared.journal, this.assignments.fieldsOwner, () => this.shared.effects++);
     this.grads = new RequiresGrad(this.shared);
-    this.checks = new ShapeChecks((f) => {
-      if (this.quiet === 0) this.hooks.report(f);
-    }, this.flows.attention);
+    this.checks = new ShapeChecks(
+      (f) => {
+        if (this.quiet === 0) this.hooks.report(f);
+      },
+      this.flows.attention,
+      this.lineName,
+    );
   }
 
   get budget(): Budget {
@@ -159,7 +166,7 @@ export class Evaluator implements Interp {
       if (fragment.code) {
         const work = () => {
           // A script stops where it throws: a TF.js model it was still adding layers to is never complete.
-          if (this.runner.body(fragment.body, this.moduleFrame) === 'raise') this.flows.tfjs.stopped(`the file throws at line ${fragment.span.startLine + 1}`);
+          if (this.runner.body(fragment.body, this.moduleFrame) === 'raise') this.flows.tfjs.stopped(`the file throws at ${this.lineName(fragment.span.startLine)}`);
         };
         if (replays) replays.run(fi, fragment, work);
         else this.guard(work);

@@ -162,8 +162,11 @@ export function builtWhere(name: string, context: string): string {
   const outer = context.split(' via ')[0];
   // `BertModel(BertConfig())`: the class itself, built with its configuration class's defaults.
   if (outer === context && outer.startsWith(`${name}(`) && outer.endsWith('())')) return `as ${outer}`;
-  const prefix = `${name} (line `;
-  return outer.startsWith(prefix) && outer.endsWith(')') ? `as built on line ${outer.slice(prefix.length, -1)}` : `in ${outer}`;
+  // `GPT (line 202)`, or in a notebook `GPT (cell 3, line 2)`.
+  const place = outer.startsWith(`${name} (`) && outer.endsWith(')') ? outer.slice(name.length + 2, -1) : '';
+  if (place.startsWith('line ')) return `as built on ${place}`;
+  if (place.startsWith('cell ')) return `as built in ${place}`;
+  return `in ${outer}`;
 }
 
 export { sizingMarkdown } from './sizingText';

@@ -115,8 +115,15 @@ export interface Fragment {
   readonly defs: readonly number[];
 }
 
+/** How messages and contexts name a 0-based line: `line 7`, or in a notebook `cell 3, line 2`. */
+export type LineName = (line: number) => string;
+
+export const LINE_NUMBER: LineName = (line) => `line ${line + 1}`;
+
 export interface SourceModel {
   readonly language: Language;
+  /** How a line of this text is named to the user; `line N` unless the host says otherwise (a notebook's cells). */
+  readonly lineName?: LineName;
   readonly fragments: readonly Fragment[];
   /** Converts a recorded range into an expression (memoised by the syntax layer). */
   expr(ref: ExprRef): Expr;

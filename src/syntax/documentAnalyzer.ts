@@ -6,7 +6,7 @@
  */
 import { analyze, type Analysis } from '../core/analysis';
 import { AnalysisCache } from '../core/analysisCache';
-import type { Fragment, ImportResolver, Language } from '../core/source';
+import type { Fragment, ImportResolver, Language, LineName } from '../core/source';
 import type { Grammars, Tree } from './parser';
 import { parseText } from './parseText';
 import type { TextChange } from './textChange';
@@ -36,9 +36,10 @@ export class DocumentAnalyzer {
 
   /**
    * Analyses `documentText`; with `changes` (from the previous text to this one) the work is limited to
-   * what they touch.
+   * what they touch. `lineName` names lines in messages and contexts (a notebook's cells); the same one is
+   * to be given with `changes`, since results kept from the last version keep the names they had.
    */
-  update(documentText: string, changes?: readonly TextChange[], resolver?: ImportResolver): Analysis | undefined {
+  update(documentText: string, changes?: readonly TextChange[], resolver?: ImportResolver, lineName?: LineName): Analysis | undefined {
     const old = this.tree;
     // VS Code reports several changes of one event against the text before all of them: they are then
     // found again by comparing the texts.
@@ -72,7 +73,8 @@ export class DocumentAnalyzer {
     this.tree = tree;
     this.text = text;
     this.blanked = parsed.blanked;
-    return analyze(sourceModel(this.language, tree, text, this.fragments, lines), resolver, this.cache);
+    const model = sourceModel(this.language, tree, text, this.fragments, lines);
+    return analyze(lineName ? { ...model, lineName } : model, resolver, this.cache);
   }
 
   /**

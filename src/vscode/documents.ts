@@ -14,7 +14,7 @@ import { WorkspaceFileReader } from '../service/workspaceFileReader';
 import { DocumentAnalyzer } from '../syntax/documentAnalyzer';
 import { Grammars, PARSE_GAVE_UP } from '../syntax/parser';
 import { WorkspaceModels } from '../syntax/workspaceModels';
-import { notebookContext, notebookOf, otherCells } from './notebookCells';
+import { notebookContext, notebookOf, otherCells, type NotebookContext } from './notebookCells';
 
 const LANGUAGES: Record<string, Language> = { python: 'python', typescript: 'typescript' };
 /** Beyond this a file is not analysed: nothing in it would be worth a frozen editor. */
@@ -29,8 +29,8 @@ class DocumentState implements vscode.Disposable {
   /** The text the analyzer holds (for a notebook cell, the code cells around it too); undefined before the first run. */
   text: string | undefined;
   version = -1;
-  /** For a notebook cell, the text of the code cells above and below it. */
-  around = { before: '', after: '' };
+  /** For a notebook cell, the code cells above and below it. */
+  around: NotebookContext = { before: '', after: '', numbering: '' };
   analysis: Analysis | undefined;
   /** Why there is no analysis, when there is none. */
   skipped: string | undefined;
@@ -115,7 +115,7 @@ export class AnalysisService implements vscode.Disposable {
     const key = doc.uri.toString();
     const around = notebookContext(doc);
     let state = this.states.get(key);
-    if (state && state.version === doc.version && state.around.before === around.before && state.around.after === around.after && !state.stale) return state.analysis;
+    if (state && state.version === doc.version && sameContext(state.around, around) && !state.stale) return state.analysis;
     this.cancelScheduled(key);
     if (!state) {
       state = new DocumentState(new DocumentAnalyzer(this.loaded, language));
@@ -126,11 +126,12 @@ export class AnalysisService implements vscode.Disposable {
     return state.analysis;
   }
 
-  private run(doc: vscode.TextDocument, state: DocumentState, around: { before: string; after: string }): void {
+  private run(doc: vscode.TextDocument, state: DocumentState, around: NotebookContext): void {
     const started = performance.now();
     const own = doc.getText();
     const text = around.before + own + around.after;
-    const fresh = state.text === undefined || state.stale;
+    // Cells numbered anew rename the lines that contexts name (`GPT (cell 4, line 2)`): nothing is kept.
+    const fresh = state.text === undefined || state.stale || state.around.numbering !== around.numbering;
     state.version = doc.version;
     state.around = around;
     state.stale = false;
@@ -143,7 +144,7 @@ export class AnalysisService implements vscode.Disposable {
       const imports = new Set<string>();
       const resolver = doc.uri.scheme === 'file' && this.workspace ? this.workspace.resolverFor(doc.uri.fsPath, state.analyzer.language, imports) : undefined;
       const change = fresh ? undefined : changeBetween(state.text!, text);
-      const analysis = state.analyzer.update(text, change && [change], resolver);
+      const analysis = state.analyzer.update(text, change && [change], resolver, around.lineName);
       if (!analysis) {
         this.skip(state, `No analysis of this file: ${PARSE_GAVE_UP}.`);
         return;
@@ -227,6 +228,10 @@ export class AnalysisService implements vscode.Disposable {
     this.loaded?.dispose();
     for (const d of this.disposables) d.dispose();
   }
+}
+
+function sameContext(a: NotebookContext, b: NotebookContext): boolean {
+  return a.before === b.before && a.after === b.after && a.numbering === b.numbering;
 }
 
 /** An editor's unsaved text of a file, which wins over the disk. */

@@ -33,6 +33,21 @@ const NOTEBOOK = {
 suite('attention-lens CLI: files', () => {
   suiteSetup(buildCli);
 
+  test('a notebook names the models that build a class by their cell and line, not by a line of the cells joined', () => {
+    const notebook = {
+      ...NOTEBOOK,
+      cells: [code('import torch.nn as nn\n\nclass Head(nn.Module):\n    def __init__(self, d):\n        super().__init__()\n        self.proj = nn.Linear(d, d)'), NOTEBOOK.cells[0], code('small = Head(512)')],
+    };
+    const { dir, remove } = tempFiles({ 'nb.ipynb': JSON.stringify(notebook) });
+    try {
+      const [file] = filesOf(run(['--json', 'nb.ipynb'], { cwd: dir }).stdout);
+      assert.deepStrictEqual((file.layers[0].values as { context: string }[]).map((v) => v.context), ['Head (cell 3, line 1)']);
+      assert.match(run(['nb.ipynb'], { cwd: dir }).stdout, /^nb\.ipynb:cell 1:3:7 +class Head +262,656 +as built in cell 3, line 1$/m);
+    } finally {
+      remove();
+    }
+  });
+
   test('a notebook: Python code cells in order, later cells see earlier definitions, magics blanked, places per cell', () => {
     const { dir, remove } = tempFiles({ 'nb.ipynb': JSON.stringify(NOTEBOOK, null, 1) });
     try {

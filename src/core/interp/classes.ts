@@ -142,7 +142,7 @@ export class ClassModel {
     // The copies made by loops entered since the enclosing model's constructor started.
     const since = this.ev.repeats.slice(this.ev.shared.repeatDepths[this.ev.shared.repeatDepths.length - 1] ?? 0);
     const times = since.reduce((a, r) => (a === undefined || r.constant === undefined ? undefined : a * r.constant), 1n as bigint | undefined);
-    const label = named ?? `${scope.name}${!call ? '()' : contexts.length === 0 ? ` (line ${call.span.startLine + 1})` : ''}${times !== undefined && times > 1n ? ` ×${times}` : ''}`;
+    const label = named ?? `${scope.name}${!call ? '()' : contexts.length === 0 ? ` (${this.ev.lineName(call.span.startLine)})` : ''}${times !== undefined && times > 1n ? ` ×${times}` : ''}`;
     return this.ev.inContext(label, call && contexts.length === 0 ? call.span : undefined, () => {
       // A configuration built from arguments that cannot be followed (`GPTConfig(**config_args)`) is not
       // its defaults: nothing of it is known.

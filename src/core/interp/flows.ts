@@ -30,6 +30,7 @@ export class Flows {
         if (ev.quiet === 0) ev.hooks.report(f);
       },
       (layer, input) => ev.tfjsLayers.added(layer, input),
+      ev.lineName,
     );
   }
 

@@ -12,6 +12,7 @@ import { dimText } from '../catalog/spec';
 import { OPAQUE, SHAPE_PRESERVING, concatenate, features, headSplit, matmul, tensorMethod, untracked, withFeatures, type Tensor } from '../tensors';
 import { unpackDims, viewFull, viewOverLead, type ViewProblem } from '../views';
 import { UNKNOWN, type Value } from '../value';
+import type { LineName } from '../source';
 
 export type LayerValue = Extract<Value, { t: 'layer' }>;
 
@@ -44,8 +45,8 @@ function rearrange(positional: readonly Value[], keywords: ReadonlyMap<string, V
 }
 
 /** `nn.Linear (line 14)`: a layer as messages name it. */
-export function layerLabel(v: LayerValue): string {
-  return `${v.layer.framework === 'pytorch' ? 'nn.' : ''}${v.layer.kind} (line ${v.span.startLine + 1})`;
+export function layerLabel(v: LayerValue, lineName: LineName): string {
+  return `${v.layer.framework === 'pytorch' ? 'nn.' : ''}${v.layer.kind} (${lineName(v.span.startLine)})`;
 }
 
 /** What the checks tell the evaluator of attention written by hand: its core, then the layer applied to it. */
@@ -68,12 +69,13 @@ export class ShapeChecks {
   constructor(
     private readonly report: (f: Finding) => void,
     private readonly attention: AttentionEvents,
+    private readonly lineName: LineName,
   ) {}
 
   /** `layer(x)`: the layer's own checks, and the tensor it returns. */
   applyLayer(callee: LayerValue, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, span: Span): Value {
     const layer = callee.layer;
-    const origin = { label: layerLabel(callee), span: callee.span };
+    const origin = { label: layerLabel(callee, this.lineName), span: callee.span };
     if (layer.framework === 'pytorch' && layer.kind === 'MultiheadAttention' && layer.attention) {
       const query = keywords.get('query') ?? positional[0];
       const key = keywords.get('key') ?? positional[1];
@@ -106,7 +108,7 @@ export class ShapeChecks {
   /** What `callee` makes of `input`: its features after the input's leading dimensions, traced to it as a projection. */
   private projected(callee: LayerValue, input: Value | undefined): Tensor {
     const layer = callee.layer;
-    const origin = { label: layerLabel(callee), span: callee.span };
+    const origin = { label: layerLabel(callee, this.lineName), span: callee.span };
     const shaped = input?.t === 'tensor' ? withFeatures(input, layer.outFeatures, origin) : { ...OPAQUE, shape: [layer.outFeatures], origin };
     return { ...shaped, trace: { source: { layer: callee, width: layer.outFeatures, input: input?.t === 'tensor' ? input.trace?.source?.input : undefined } } };
   }
@@ -169,7 +171,7 @@ export class ShapeChecks {
     if (input?.t !== 'tensor' || expected?.constant === undefined) return;
     const got = features(input)?.constant;
     if (got === undefined || got === expected.constant) return;
-    const where = layerLabel(layer);
+    const where = layerLabel(layer, this.lineName);
     const from = input.origin ? `, from ${input.origin.label}` : '';
     this.report({
       code,
@@ -255,8 +257,8 @@ export class ShapeChecks {
         const expected = layer.layer.inFeatures?.constant;
         const got = size?.constant;
         if (previous && expected !== undefined && got !== undefined && expected !== got) {
-          const here = layerLabel(layer);
-          const before = layerLabel(previous);
+          const here = layerLabel(layer, this.lineName);
+          const before = layerLabel(previous, this.lineName);
           this.report({
             code: 'sequential-mismatch',
             severity: 'error',

@@ -10,6 +10,7 @@ import type { Finding, LayerInstance } from '../layer';
 import { container, layerModule, type ModuleTree } from '../modules';
 import type { Poly } from '../symbolic';
 import type { LayerUse, Shape, Value } from '../value';
+import type { LineName } from '../source';
 
 type TensorValue = Extract<Value, { t: 'tensor' }>;
 
@@ -40,6 +41,7 @@ export class TfjsModels {
   constructor(
     private readonly report: (f: Finding) => void,
     private readonly custom: CustomLayer,
+    private readonly lineName: LineName,
   ) {}
 
   /** A new model; its module tree is read once the run is over (`model.add` may still extend it). */
@@ -81,7 +83,7 @@ export class TfjsModels {
       return;
     }
     // TF.js throws at the layer's construction: the model it was meant for is never built.
-    if (layer.t === 'layer' && layer.layer.rejected) state.unknown ??= `${layer.layer.kind} (line ${layer.span.startLine + 1}) would throw: ${layer.layer.rejected}`;
+    if (layer.t === 'layer' && layer.layer.rejected) state.unknown ??= `${layer.layer.kind} (${this.lineName(layer.span.startLine)}) would throw: ${layer.layer.rejected}`;
     const input: TensorValue[] = state.shape ? [{ t: 'tensor', shape: state.shape }] : [];
     if (input[0] && layer.t === 'layer') this.check(layer, input[0], span, true);
     const out = feed(layer, input);
@@ -97,7 +99,7 @@ export class TfjsModels {
     const history = mergeHistory(inputs.map((i) => i.history));
     if (layer.t === 'layer' && out.built && !this.firstBuilds.has(layer)) this.firstBuilds.set(layer, out.built);
     const use = layer.t === 'layer' && out.built ? [{ layer, built: out.built }] : [];
-    return { t: 'tensor', shape: out.shape, history: history && mergeHistory([history, use]), origin: layer.t === 'layer' ? { label: `${layer.layer.kind} (line ${layer.span.startLine + 1})`, span: layer.span } : inputs[0]?.origin };
+    return { t: 'tensor', shape: out.shape, history: history && mergeHistory([history, use]), origin: layer.t === 'layer' ? { label: `${layer.layer.kind} (${this.lineName(layer.span.startLine)})`, span: layer.span } : inputs[0]?.origin };
   }
 
   /** `layer` with the weights its first apply() created, when it was applied. */
@@ -107,7 +109,7 @@ export class TfjsModels {
 
   private check(layer: Extract<Value, { t: 'layer' }>, input: TensorValue, span: Span, inSequential: boolean): void {
     const kind = layer.layer.kind;
-    const name = `${kind} (line ${layer.span.startLine + 1})`;
+    const name = `${kind} (${this.lineName(layer.span.startLine)})`;
     const code = inSequential ? 'sequential-mismatch' : 'feature-mismatch';
     const at = inSequential ? layer.span : span;
     const ndim = NDIM[kind];

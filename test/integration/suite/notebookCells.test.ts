@@ -82,5 +82,8 @@ suite('Jupyter notebook: a class built in a later cell', () => {
     assert.ok(titles.includes(expected), titles.join(' | '));
     const models = await poll(() => lensTitles(building.uri), t => t.length >= 2);
     assert.deepStrictEqual(models.map(t => t.split(' params')[0]), ['0: Head: 262,656', '1: Head: 1,049,600']);
+    // The models that build the layer are named by their cell and line, not by a line of the cells joined.
+    const hover = await poll(() => hoverText(defining.uri, positionOf(defining, 'nn.Linear', 3)), t => t.includes('262,656'));
+    assert.ok(hover.includes('Head (cell 2, line 1)') && hover.includes('Head (cell 2, line 2)'), hover);
   });
 });

@@ -17,7 +17,7 @@ export interface Blanked {
 
 /**
  * Runs whose comment lines times lines are below this cost too little to blank: the read-ahead over them
- * stays linear in the file. Above it, a run left alone is one a docstring holds (see `restore`).
+ * stays linear in the file. Above it, the odd run a docstring holds is put back by parseText.ts.
  */
 const MIN_COST = 4096;
 

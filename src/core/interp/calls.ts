@@ -119,7 +119,7 @@ export class Calls {
     // `super().__init__(*args)` that leaves a base's parameter without a value: Python raises TypeError.
     if (missing.length) self.tree.unknown ??= `needs arguments: ${missing.join(', ')} ha${missing.length === 1 ? 's' : 've'} no default`;
     // A base constructor not run (past the nesting followed) or raising leaves the instance without its layers.
-    if (result.t === 'unknown') self.tree.unknown ??= tooDeep ? `its bases' constructors nest more than ${LIMITS.depth} calls deep, deeper than Attention Lens follows` : `the constructor of ${init.name} raises here`;
+    if (result.t === 'unknown') self.tree.unknown ??= tooDeep ? `its bases' constructors nest more than ${LIMITS.depth} calls deep, deeper than Attention Lens follows` : "a base class's constructor raises here";
     return NONE;
   }
 

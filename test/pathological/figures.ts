@@ -66,7 +66,8 @@ function negativeTfjsInput(c: Choices, index: number): FuzzInput {
 
 /** `// 0` and `% 0` in a constructor: Python raises ZeroDivisionError, so the model has no count. */
 function divisionInput(c: Choices, index: number): FuzzInput {
-  const zero = c.pick(['0', 'h - 4', '(d - 16)', 'h * 0', 'int(0.0)']);
+  // Each a divisor of 0 whatever precedes it: `d // h - 4` would be `(d // h) - 4`, which Python computes.
+  const zero = c.pick(['0', '(h - 4)', '(d - 16)', '(h * 0)', 'int(0.0)']);
   const op = c.pick(['//', '%']);
   const lines = new Lines();
   lines.add('import torch.nn as nn');

@@ -44,6 +44,11 @@ export function importCandidates(file: string, language: Language, module: strin
 export class WorkspaceModels {
   /** By path; a text the parser gave up on has no tree: parsed again it would give up again. */
   private readonly cache = new Map<string, { text: string; tree?: Tree; model?: SourceModel }>();
+  /**
+   * Trees of models dropped from the cache, freed when the next analysis starts: the analysis that dropped
+   * them may still read a model it resolved earlier, and a freed tree read again is memory reused by others.
+   */
+  private retired: Tree[] = [];
 
   constructor(
     private readonly grammars: Grammars,
@@ -52,6 +57,8 @@ export class WorkspaceModels {
 
   /** Resolves the imports of `file`; the files it reaches are added to `used`, to know what to watch. */
   resolverFor(file: string, language: Language, used?: Set<string>): ImportResolver {
+    for (const tree of this.retired) tree.delete();
+    this.retired = [];
     // One answer per module for the resolver's analysis: the interpreter asks again at each use of an imported
     // name, and a second parse of the same text would be a second module to it.
     const resolved = new Map<string, SourceModel | undefined>();
@@ -84,14 +91,14 @@ export class WorkspaceModels {
       this.cache.set(file, cached);
       return cached.model;
     }
-    cached?.tree?.delete();
+    if (cached?.tree) this.retired.push(cached.tree);
     this.cache.delete(file);
     const parsed = parseText(this.grammars, language, text);
     const model = parsed && buildModel(language, parsed.tree, parsed.text);
     this.cache.set(file, { text, tree: parsed?.tree, model });
     for (const [oldest, entry] of this.cache) {
       if (this.cache.size <= MAX_MODELS) break;
-      entry.tree?.delete();
+      if (entry.tree) this.retired.push(entry.tree);
       this.cache.delete(oldest);
     }
     return model;
@@ -99,6 +106,8 @@ export class WorkspaceModels {
 
   dispose(): void {
     for (const entry of this.cache.values()) entry.tree?.delete();
+    for (const tree of this.retired) tree.delete();
+    this.retired = [];
     this.cache.clear();
   }
 }

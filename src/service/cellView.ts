@@ -1,8 +1,7 @@
 /**
- * A notebook cell is analysed among the code cells around it (those above give it their imports and
- * constants, those below build its classes), but only what lies inside the cell is its own: results of
- * the other cells would land on lines outside it. This keeps the cell's results and moves them into the
- * cell's coordinates.
+ * A notebook cell is analysed below the code cells above it (their imports and constants are in scope),
+ * but only what lies inside the cell is its own: results of the cells above would land on negative
+ * lines. This keeps the cell's results and moves them into the cell's coordinates.
  */
 import type { Analysis, LayerResult } from '../core/analysis';
 import type { Span } from '../core/expr';

@@ -14,7 +14,7 @@ import { WorkspaceFileReader } from '../service/workspaceFileReader';
 import { DocumentAnalyzer } from '../syntax/documentAnalyzer';
 import { Grammars, PARSE_GAVE_UP } from '../syntax/parser';
 import { WorkspaceModels } from '../syntax/workspaceModels';
-import { notebookContext, notebookOf, otherCells, type NotebookContext } from './notebookCells';
+import { laterCells, notebookContext, notebookOf, type NotebookContext } from './notebookCells';
 
 const LANGUAGES: Record<string, Language> = { python: 'python', typescript: 'typescript' };
 /** Beyond this a file is not analysed: nothing in it would be worth a frozen editor. */
@@ -26,11 +26,11 @@ const MAX_TREES = 20;
 
 /** A document's tree and last analysis. Dropping it from the cache frees the tree. */
 class DocumentState implements vscode.Disposable {
-  /** The text the analyzer holds (for a notebook cell, the code cells around it too); undefined before the first run. */
+  /** The text the analyzer holds (for a notebook cell, the code cells above it too); undefined before the first run. */
   text: string | undefined;
   version = -1;
-  /** For a notebook cell, the code cells above and below it. */
-  around: NotebookContext = { before: '', after: '', numbering: '' };
+  /** For a notebook cell, the code cells above it and how the notebook numbers its cells. */
+  around: NotebookContext = { before: '', numbering: '' };
   analysis: Analysis | undefined;
   /** Why there is no analysis, when there is none. */
   skipped: string | undefined;
@@ -129,7 +129,7 @@ export class AnalysisService implements vscode.Disposable {
   private run(doc: vscode.TextDocument, state: DocumentState, around: NotebookContext): void {
     const started = performance.now();
     const own = doc.getText();
-    const text = around.before + own + around.after;
+    const text = around.before + own;
     // Cells numbered anew rename the lines that contexts name (`GPT (cell 4, line 2)`): nothing is kept.
     const fresh = state.text === undefined || state.stale || state.around.numbering !== around.numbering;
     state.version = doc.version;
@@ -150,7 +150,7 @@ export class AnalysisService implements vscode.Disposable {
         return;
       }
       state.text = text;
-      state.analysis = around.before || around.after ? cellView(analysis, preambleOf(around.before), own.length) : analysis;
+      state.analysis = around.before ? cellView(analysis, preambleOf(around.before), own.length) : analysis;
       state.skipped = undefined;
       // Results reused across an edit keep the imports they were computed with.
       if (fresh) state.imports = imports;
@@ -198,9 +198,9 @@ export class AnalysisService implements vscode.Disposable {
   private changed(e: vscode.TextDocumentChangeEvent): void {
     if (!e.contentChanges.length) return;
     this.importedChanged(e.document);
-    // The other cells of the same notebook see this one above or below them.
+    // Later cells of the same notebook see this cell above them.
     const notebook = notebookOf(e.document);
-    if (notebook) for (const cell of otherCells(notebook, e.document)) this.schedule(cell);
+    if (notebook) for (const cell of laterCells(notebook, e.document)) this.schedule(cell);
     this.schedule(e.document);
   }
 
@@ -231,7 +231,7 @@ export class AnalysisService implements vscode.Disposable {
 }
 
 function sameContext(a: NotebookContext, b: NotebookContext): boolean {
-  return a.before === b.before && a.after === b.after && a.numbering === b.numbering;
+  return a.before === b.before && a.numbering === b.numbering;
 }
 
 /** An editor's unsaved text of a file, which wins over the disk. */

@@ -16,18 +16,17 @@ function codeCells(notebook: vscode.NotebookDocument, doc: vscode.TextDocument):
 
 export interface NotebookContext {
   readonly before: string;
-  readonly after: string;
   /** Each code cell's number among all cells: when it changes, so do the names of lines. */
   readonly numbering: string;
   /** `cell 3, line 2` for a line of the text the cell is analysed in. */
   readonly lineName?: LineName;
 }
 
-const NO_NOTEBOOK: NotebookContext = { before: '', after: '', numbering: '' };
+const NO_NOTEBOOK: NotebookContext = { before: '', numbering: '' };
 
 /**
- * The text of the code cells around `doc`: a cell is analysed as the notebook runs top to bottom, so it sees
- * the imports and constants above it, and a class it defines gets the sizes of the models built below it.
+ * The text of the code cells above `doc`: a cell is analysed as the notebook runs top to bottom, so it sees
+ * the imports and constants above it.
  */
 export function notebookContext(doc: vscode.TextDocument): NotebookContext {
   const notebook = notebookOf(doc);
@@ -48,18 +47,16 @@ export function notebookContext(doc: vscode.TextDocument): NotebookContext {
   };
   return {
     before: cells.slice(0, index).map((d) => `${d.getText()}\n`).join(''),
-    after: cells.slice(index + 1).map((d) => `\n${d.getText()}`).join(''),
     numbering: numbers.join(','),
     lineName,
   };
 }
 
-/** The other code cells of `doc`'s notebook, whose analysis depends on it. */
-export function otherCells(notebook: vscode.NotebookDocument, doc: vscode.TextDocument): vscode.TextDocument[] {
-  return notebook
-    .getCells()
-    .filter((c) => c.kind === vscode.NotebookCellKind.Code && c.document !== doc)
-    .map((c) => c.document);
+/** The code cells below `doc`, whose analysis depends on it. */
+export function laterCells(notebook: vscode.NotebookDocument, doc: vscode.TextDocument): vscode.TextDocument[] {
+  const cells = notebook.getCells();
+  const index = cells.findIndex((c) => c.document === doc);
+  return cells.slice(index + 1).filter((c) => c.kind === vscode.NotebookCellKind.Code).map((c) => c.document);
 }
 
 /**

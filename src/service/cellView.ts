@@ -19,11 +19,9 @@ export function preambleOf(text: string): Preamble {
   return { chars: text.length, lines };
 }
 
-/** The results of `analysis` that start in the cell, `cellLength` characters after `preamble`. */
-export function cellView(analysis: Analysis, preamble: Preamble, cellLength = Infinity): Analysis {
-  const end = preamble.chars + cellLength;
-  const inside = (s: Span) => s.start >= preamble.chars && s.start <= end;
-  if (preamble.chars === 0 && cellLength === Infinity) return analysis;
+export function cellView(analysis: Analysis, preamble: Preamble): Analysis {
+  if (preamble.chars === 0) return analysis;
+  const inside = (s: Span) => s.start >= preamble.chars;
   const move = (s: Span): Span => ({ ...s, start: s.start - preamble.chars, end: s.end - preamble.chars, startLine: s.startLine - preamble.lines, endLine: s.endLine - preamble.lines });
   const finding = (f: Finding): Finding => ({
     ...f,

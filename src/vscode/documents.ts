@@ -128,8 +128,7 @@ export class AnalysisService implements vscode.Disposable {
 
   private run(doc: vscode.TextDocument, state: DocumentState, around: NotebookContext): void {
     const started = performance.now();
-    const own = doc.getText();
-    const text = around.before + own;
+    const text = around.before + doc.getText();
     // Cells numbered anew rename the lines that contexts name (`GPT (cell 4, line 2)`): nothing is kept.
     const fresh = state.text === undefined || state.stale || state.around.numbering !== around.numbering;
     state.version = doc.version;
@@ -150,7 +149,7 @@ export class AnalysisService implements vscode.Disposable {
         return;
       }
       state.text = text;
-      state.analysis = around.before ? cellView(analysis, preambleOf(around.before), own.length) : analysis;
+      state.analysis = cellView(analysis, preambleOf(around.before));
       state.skipped = undefined;
       // Results reused across an edit keep the imports they were computed with.
       if (fresh) state.imports = imports;

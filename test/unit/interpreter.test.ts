@@ -168,6 +168,17 @@ suite('interpreter', () => {
     assert.deepStrictEqual(analysis.findings, []);
   });
 
+  test('a class that builds itself under a condition not known (DLA\'s tree of levels) stops there; built with its levels it is counted', async () => {
+    const tree = `${torch}class Tree(nn.Module):\n    def __init__(self, levels, d=4):\n        super().__init__()\n        if levels == 1:\n            self.a = nn.Linear(d, d)\n            self.b = nn.Linear(d, d)\n        else:\n            self.a = Tree(levels - 1, d)\n            self.b = Tree(levels - 1, d)\n            self.root = nn.Linear(2 * d, d)\n`;
+    const alone = await analyzeText(tree);
+    // Each level followed both ways ran the file's whole budget out (2 ** 40 paths).
+    assert.deepStrictEqual(alone.findings, []);
+    assert.strictEqual(alone.modules[0].summary.params, undefined);
+    // PyTorch 1.13: sum(p.numel() for p in Tree(3).parameters()).
+    const built = await analyzeText(`${tree}model = Tree(3)\n`);
+    assert.deepStrictEqual(built.instances.map((i) => i.summary.params?.constant), [268n]);
+  });
+
   test('factories are models too: a layer built with other sizes through a helper has no single count', async () => {
     const analysis = await analyzeText(`${torch}def small():\n    return _make(dim=128)\ndef _make(dim, depth=2):\n    return Net(dim=dim)\nclass Net(nn.Module):\n    def __init__(self, dim=768, num_classes=1000):\n        super().__init__()\n        self.fc = nn.Linear(dim, num_classes)\n`);
     assert.strictEqual(paramsOf(analysis.layers[0]), null);

@@ -172,12 +172,14 @@ export class ClassModel {
       const missing: string[] = [];
       // Past the nesting the interpreter follows, the constructor is not run: that is no raise of Python's.
       const tooDeep = ev.budget.depth >= LIMITS.depth;
+      let recursion = false;
+      const owner = this.owner(init);
       const result = ev.functions.nested(() => {
-        const exit = this.owner(init).functions.runConstructor(init, positional, keywords, instance, missing, bound.opaque);
-        return exit === 'raise' ? UNKNOWN : NONE;
+        const run = () => (owner.functions.runConstructor(init, positional, keywords, instance, missing, bound.opaque) === 'raise' ? UNKNOWN : NONE);
+        return ev.functions.running(owner.scopeAt(init.fragment, init.scope), run, () => ((recursion = true), UNKNOWN));
       });
       if (missing.length) tree.unknown ??= `needs arguments: ${missing.join(', ')} ha${missing.length === 1 ? 's' : 've'} no default`;
-      if (result.t === 'unknown') tree.unknown ??= tooDeep ? `${c.name}(...) is built more than ${LIMITS.depth} calls deep, deeper than Attention Lens follows` : `${c.name}(...) raises here`;
+      if (result.t === 'unknown') tree.unknown ??= tooDeep ? `${c.name}(...) is built more than ${LIMITS.depth} calls deep, deeper than Attention Lens follows` : recursion ? `${c.name}(...) builds itself under a condition Attention Lens cannot decide` : `${c.name}(...) raises here`;
       if (ev.tfjsLayers.is(c)) tree.unknown ??= NOT_BUILT;
     } else {
       const layer = this.catalogBase(c);

@@ -29,6 +29,27 @@ export class Functions {
     }
   }
 
+  /**
+   * Runs `work` as a call of `scope`, unless it is a call of a function already running, made on a path that
+   * may not be taken since that run started (DLA's `if levels == 1: ... else: DlaTree(levels - 1, ...)` with
+   * `levels` not known): Python ends such a recursion where the condition decides, which is not known here,
+   * and following both paths at every level costs twice as much a level. That call gives what `refused` gives.
+   */
+  running<T>(scope: Scope, work: () => T, refused: () => T): T {
+    const running = this.ev.shared.running;
+    for (let i = running.length - 1; i >= 0; i--) {
+      if (running[i].scope !== scope) continue;
+      if (this.ev.shared.unsure > running[i].unsure) return refused();
+      break;
+    }
+    running.push({ scope, unsure: this.ev.shared.unsure });
+    try {
+      return work();
+    } finally {
+      running.pop();
+    }
+  }
+
   /** Runs a constructor on `self`; the parameters that got no value are added to `missing`. */
   runConstructor(init: DefRef & { closure?: Frame }, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, self: Value, missing: string[], opaque = false): Exit {
     const scope = this.ev.scopeAt(init.fragment, init.scope);
@@ -52,8 +73,8 @@ export class Functions {
     const frame = new Frame(fn.fragment, fn.scope, fn.closure ?? this.ev.moduleFrame);
     this.bindParams(scope, frame, positional, keywords, self);
     return this.nested(() => {
-      const exit = this.ev.runner.body(scope.body, frame);
-      if (exit === 'raise' && frame.returns.length === 0) return UNKNOWN;
+      const exit = this.running(scope, () => this.ev.runner.body(scope.body, frame), () => 'unknown' as const);
+      if (exit === 'unknown' || (exit === 'raise' && frame.returns.length === 0)) return UNKNOWN;
       if (frame.returns.length === 0) return NONE;
       const [first, ...rest] = frame.returns;
       return rest.every((r) => r === first || (compare('==', r, first) as { v?: boolean }).v === true) ? first : UNKNOWN;

@@ -69,6 +69,8 @@ export interface Shared {
   unsure: number;
   /** Above 0 while the constructor of a model class runs. */
   building: number;
+  /** The functions and constructors being run, innermost last, each with `unsure` as it was when it started. */
+  readonly running: { readonly scope: Scope; readonly unsure: number }[];
   /**
    * The function (or constructor) run alone for its layers' formulas: its number and flag defaults become
    * names, since a caller may pass others (`heads=8` read as `heads`).
@@ -130,7 +132,7 @@ export function addReads(into: Reads, from: Reads): void {
 }
 
 export function newShared(): Shared {
-  return { budget: new Budget(), journal: new Journal(), imported: new Map(), contexts: [], paths: [], repeatDepths: [], sites: [], unsure: 0, building: 0, paramsAsNames: undefined, grad: new Map(), effects: 0 };
+  return { budget: new Budget(), journal: new Journal(), imported: new Map(), contexts: [], paths: [], repeatDepths: [], sites: [], unsure: 0, building: 0, running: [], paramsAsNames: undefined, grad: new Map(), effects: 0 };
 }
 
 /** `hooks`, counting each report into `shared.effects` (how many layers were recorded is a question, not a report). */

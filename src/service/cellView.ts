@@ -1,34 +1,30 @@
 /**
- * A notebook cell is analysed below the code cells above it (their imports and constants are in scope),
- * but only what lies inside the cell is its own: results of the cells above would land on negative
- * lines. This keeps the cell's results and moves them into the cell's coordinates.
+ * A notebook is analysed as one program, its code cells joined in order (as "Run All" runs them: a class
+ * gets the sizes of the models built in later cells, a cell the imports and constants of those above), but
+ * only what lies inside a cell is its own: results of the other cells would land on lines outside it. This
+ * keeps a cell's results and moves them into the cell's coordinates.
  */
 import type { Analysis, LayerResult } from '../core/analysis';
 import type { Span } from '../core/expr';
 import type { Finding } from '../core/layer';
 
-/** The text placed above the cell: how many characters and line breaks it holds. */
-export interface Preamble {
-  readonly chars: number;
-  readonly lines: number;
+/** Where a cell lies in the joined text: its first character and line, and its length. */
+export interface CellPlace {
+  readonly start: number;
+  readonly line: number;
+  readonly length: number;
 }
 
-export function preambleOf(text: string): Preamble {
-  let lines = 0;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++;
-  return { chars: text.length, lines };
-}
-
-export function cellView(analysis: Analysis, preamble: Preamble): Analysis {
-  if (preamble.chars === 0) return analysis;
-  const inside = (s: Span) => s.start >= preamble.chars;
-  const move = (s: Span): Span => ({ ...s, start: s.start - preamble.chars, end: s.end - preamble.chars, startLine: s.startLine - preamble.lines, endLine: s.endLine - preamble.lines });
+export function cellView(analysis: Analysis, cell: CellPlace): Analysis {
+  const end = cell.start + cell.length;
+  const inside = (s: Span) => s.start >= cell.start && s.start <= end;
+  const move = (s: Span): Span => ({ ...s, start: s.start - cell.start, end: s.end - cell.start, startLine: s.startLine - cell.line, endLine: s.endLine - cell.line });
   const finding = (f: Finding): Finding => ({
     ...f,
     span: move(f.span),
     related: f.related?.filter((r) => inside(r.span)).map((r) => ({ ...r, span: move(r.span) })),
-    // A fix that would also edit a cell above is not offered in this one.
-    fixes: f.fixes.filter((x) => x.edits.every((e) => inside(e.span))).map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, span: move(e.span) })) })),
+    // A fix that would also edit another cell is not offered in this one.
+    fixes: f.fixes.filter((x) => x.edits.every((e) => inside(e.span) && e.span.end <= end)).map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, span: move(e.span) })) })),
   });
   const layer = (l: LayerResult): LayerResult => ({ ...l, span: move(l.span), findings: l.findings.filter((f) => inside(f.span)).map(finding) });
   return {

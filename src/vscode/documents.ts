@@ -2,19 +2,19 @@
  * One Analysis per document version, shared by every surface. Typing only records that a document
  * changed: the analysis runs once the typing pauses (or at once when a surface asks for the current
  * version), from the text last analysed, as one incremental re-parse of everything typed in between.
- * A notebook cell is analysed below the code cells above it, whose imports and constants it uses.
+ * A notebook's code cells are analysed together, as one program, and each cell shows its own part of it.
  */
 import * as vscode from 'vscode';
 import type { Analysis } from '../core/analysis';
 import type { Language } from '../core/source';
 import { BoundedCache } from '../service/boundedCache';
-import { cellView, preambleOf } from '../service/cellView';
+import { cellView, type CellPlace } from '../service/cellView';
 import { changeBetween } from '../syntax/textChange';
 import { WorkspaceFileReader } from '../service/workspaceFileReader';
 import { DocumentAnalyzer } from '../syntax/documentAnalyzer';
 import { Grammars, PARSE_GAVE_UP } from '../syntax/parser';
 import { WorkspaceModels } from '../syntax/workspaceModels';
-import { laterCells, notebookContext, notebookOf, type NotebookContext } from './notebookCells';
+import { notebookKey, programKey, programOf, type Program } from './notebookCells';
 
 const LANGUAGES: Record<string, Language> = { python: 'python', typescript: 'typescript' };
 /** Beyond this a file is not analysed: nothing in it would be worth a frozen editor. */
@@ -24,14 +24,18 @@ export const DEBOUNCE_MS = 200;
 /** Documents whose trees are kept; others are parsed again in full when next needed. */
 const MAX_TREES = 20;
 
-/** A document's tree and last analysis. Dropping it from the cache frees the tree. */
+/** A program's tree and last analysis. Dropping it from the cache frees the tree. */
 class DocumentState implements vscode.Disposable {
-  /** The text the analyzer holds (for a notebook cell, the code cells above it too); undefined before the first run. */
+  /** The text the analyzer holds (for a notebook, its code cells joined); undefined before the first run. */
   text: string | undefined;
-  version = -1;
-  /** For a notebook cell, the code cells above it and how the notebook numbers its cells. */
-  around: NotebookContext = { before: '', numbering: '' };
+  /** The program's signature when it was last analysed. */
+  signature: string | undefined;
+  /** The cells' places among all cells when the tree was made: when they change, so do the names of lines. */
+  numbering: string | undefined;
   analysis: Analysis | undefined;
+  /** For a notebook, where each cell lies in the joined text, and each cell's part of the analysis once asked for. */
+  cells = new Map<vscode.TextDocument, CellPlace>();
+  private readonly views = new Map<vscode.TextDocument, Analysis>();
   /** Why there is no analysis, when there is none. */
   skipped: string | undefined;
   /** Set when a file this one imports changed: the next run starts afresh. */
@@ -40,6 +44,26 @@ class DocumentState implements vscode.Disposable {
   imports = new Set<string>();
 
   constructor(readonly analyzer: DocumentAnalyzer) {}
+
+  /** The analysis as `doc` shows it: a notebook cell's own part, in the cell's lines. */
+  viewOf(doc: vscode.TextDocument): Analysis | undefined {
+    if (!this.analysis || !this.cells.size) return this.analysis;
+    const place = this.cells.get(doc);
+    if (!place) return undefined;
+    let view = this.views.get(doc);
+    if (!view) {
+      view = cellView(this.analysis, place);
+      this.views.set(doc, view);
+    }
+    return view;
+  }
+
+  /** A new analysis (or none) of the text the cells lie in as `cells` says. */
+  analysed(analysis: Analysis | undefined, cells: Map<vscode.TextDocument, CellPlace>): void {
+    this.analysis = analysis;
+    this.cells = cells;
+    this.views.clear();
+  }
 
   dispose(): void {
     this.analyzer.dispose();
@@ -76,8 +100,12 @@ export class AnalysisService implements vscode.Disposable {
       vscode.workspace.onDidChangeTextDocument((e) => this.changed(e)),
       vscode.workspace.onDidCloseTextDocument((doc) => this.forget(doc)),
       vscode.workspace.onDidChangeNotebookDocument((e) => {
-        // Cells added, removed or moved change what every code cell sees above it.
-        if (e.contentChanges.length) for (const cell of e.notebook.getCells()) this.schedule(cell.document);
+        // Cells added, removed or moved change the program.
+        const first = e.notebook.getCells().find((c) => languageOf(c.document));
+        if (e.contentChanges.length && first) this.schedule(first.document);
+      }),
+      vscode.workspace.onDidCloseNotebookDocument((notebook) => {
+        for (const language of Object.keys(LANGUAGES)) this.states.delete(notebookKey(notebook, language));
       }),
     );
   }
@@ -93,7 +121,7 @@ export class AnalysisService implements vscode.Disposable {
 
   /** Why the document has no analysis (too large, the parser gave up, an internal error), if so. */
   skippedReason(doc: vscode.TextDocument): string | undefined {
-    return this.states.peek(doc.uri.toString())?.skipped;
+    return this.states.peek(programKey(doc))?.skipped;
   }
 
   /** A span of the analysis as a range of the document (a cell's analysis is already in cell coordinates). */
@@ -112,27 +140,38 @@ export class AnalysisService implements vscode.Disposable {
   private current(doc: vscode.TextDocument): Analysis | undefined {
     const language = languageOf(doc);
     if (!language || !this.loaded) return undefined;
-    const key = doc.uri.toString();
-    const around = notebookContext(doc);
-    let state = this.states.get(key);
-    if (state && state.version === doc.version && sameContext(state.around, around) && !state.stale) return state.analysis;
-    this.cancelScheduled(key);
+    const program = programOf(doc);
+    let state = this.states.get(program.key);
+    if (state && state.signature === program.signature && !state.stale) return state.viewOf(doc);
+    this.cancelScheduled(program.key);
     if (!state) {
       state = new DocumentState(new DocumentAnalyzer(this.loaded, language));
-      this.states.set(key, state);
+      this.states.set(program.key, state);
     }
-    this.run(doc, state, around);
-    this._onDidAnalyze.fire(doc);
-    return state.analysis;
+    this.run(program, state);
+    for (const d of program.docs) this._onDidAnalyze.fire(d);
+    return state.viewOf(doc);
   }
 
-  private run(doc: vscode.TextDocument, state: DocumentState, around: NotebookContext): void {
+  private run(program: Program, state: DocumentState): void {
     const started = performance.now();
-    const text = around.before + doc.getText();
+    const [doc] = program.docs;
+    const texts = program.docs.map((d) => d.getText());
+    const text = texts.join('\n');
+    const cells = new Map<vscode.TextDocument, CellPlace>();
+    if (program.lineName) {
+      let start = 0;
+      let line = 0;
+      program.docs.forEach((d, i) => {
+        cells.set(d, { start, line, length: texts[i].length });
+        start += texts[i].length + 1;
+        line += d.lineCount;
+      });
+    }
     // Cells numbered anew rename the lines that contexts name (`GPT (cell 4, line 2)`): nothing is kept.
-    const fresh = state.text === undefined || state.stale || state.around.numbering !== around.numbering;
-    state.version = doc.version;
-    state.around = around;
+    const fresh = state.text === undefined || state.stale || state.numbering !== program.numbering;
+    state.signature = program.signature;
+    state.numbering = program.numbering;
     state.stale = false;
     if (!fresh && state.text === text) return;
     if (text.length > MAX_CHARS) {
@@ -143,37 +182,37 @@ export class AnalysisService implements vscode.Disposable {
       const imports = new Set<string>();
       const resolver = doc.uri.scheme === 'file' && this.workspace ? this.workspace.resolverFor(doc.uri.fsPath, state.analyzer.language, imports) : undefined;
       const change = fresh ? undefined : changeBetween(state.text!, text);
-      const analysis = state.analyzer.update(text, change && [change], resolver, around.lineName);
+      const analysis = state.analyzer.update(text, change && [change], resolver, program.lineName);
       if (!analysis) {
         this.skip(state, `No analysis of this file: ${PARSE_GAVE_UP}.`);
         return;
       }
       state.text = text;
-      state.analysis = cellView(analysis, preambleOf(around.before));
+      state.analysed(analysis, cells);
       state.skipped = undefined;
       // Results reused across an edit keep the imports they were computed with.
       if (fresh) state.imports = imports;
       else for (const f of imports) state.imports.add(f);
     } catch (e) {
-      this.log.error(`analysis of ${doc.uri.toString()} failed: ${e instanceof Error ? e.stack : String(e)}`);
+      this.log.error(`analysis of ${program.key} failed: ${e instanceof Error ? e.stack : String(e)}`);
       this.skip(state, 'The analysis failed: see the Attention Lens output for details.');
       return;
     }
-    this.log.trace(`analysed ${doc.uri.toString()} v${doc.version} in ${(performance.now() - started).toFixed(1)} ms`);
+    this.log.trace(`analysed ${program.key} (${program.signature}) in ${(performance.now() - started).toFixed(1)} ms`);
   }
 
   /** No analysis for this version; the next one starts afresh, with a new tree. */
   private skip(state: DocumentState, reason: string): void {
     state.analyzer.dispose();
     state.text = undefined;
-    state.analysis = undefined;
+    state.analysed(undefined, new Map());
     state.skipped = reason;
   }
 
   /** Analyses `doc` once typing has paused; each new edit cancels the run before it. */
   private schedule(doc: vscode.TextDocument, delay = DEBOUNCE_MS): void {
     if (!languageOf(doc) || doc.isClosed) return;
-    const key = doc.uri.toString();
+    const key = programKey(doc);
     this.cancelScheduled(key);
     const source = new vscode.CancellationTokenSource();
     const timer = setTimeout(() => {
@@ -197,9 +236,6 @@ export class AnalysisService implements vscode.Disposable {
   private changed(e: vscode.TextDocumentChangeEvent): void {
     if (!e.contentChanges.length) return;
     this.importedChanged(e.document);
-    // Later cells of the same notebook see this cell above them.
-    const notebook = notebookOf(e.document);
-    if (notebook) for (const cell of laterCells(notebook, e.document)) this.schedule(cell);
     this.schedule(e.document);
   }
 
@@ -207,7 +243,7 @@ export class AnalysisService implements vscode.Disposable {
   private importedChanged(doc: vscode.TextDocument): void {
     if (doc.uri.scheme !== 'file') return;
     for (const dependent of vscode.workspace.textDocuments) {
-      const state = this.states.peek(dependent.uri.toString());
+      const state = this.states.peek(programKey(dependent));
       if (!state?.imports.has(doc.uri.fsPath)) continue;
       state.stale = true;
       this.schedule(dependent);
@@ -227,10 +263,6 @@ export class AnalysisService implements vscode.Disposable {
     this.loaded?.dispose();
     for (const d of this.disposables) d.dispose();
   }
-}
-
-function sameContext(a: NotebookContext, b: NotebookContext): boolean {
-  return a.before === b.before && a.numbering === b.numbering;
 }
 
 /** An editor's unsaved text of a file, which wins over the disk. */

@@ -1,4 +1,4 @@
-/** Where a notebook cell sits among its notebook's code cells. */
+/** A notebook cell's notebook, the program its code cells make, and the names of its places. */
 import * as vscode from 'vscode';
 import type { LineName } from '../core/source';
 
@@ -7,36 +7,41 @@ export function notebookOf(doc: vscode.TextDocument): vscode.NotebookDocument | 
   return vscode.workspace.notebookDocuments.find((n) => n.getCells().some((c) => c.document === doc));
 }
 
-/** The code cells of the same language as `doc`, in order, with their place among all cells, and where `doc` is among them. */
-function codeCells(notebook: vscode.NotebookDocument, doc: vscode.TextDocument): { cells: vscode.TextDocument[]; numbers: number[]; index: number } {
-  const code = notebook.getCells().filter((c) => c.kind === vscode.NotebookCellKind.Code && c.document.languageId === doc.languageId);
-  const cells = code.map((c) => c.document);
-  return { cells, numbers: code.map((c) => c.index + 1), index: cells.indexOf(doc) };
-}
-
-export interface NotebookContext {
-  readonly before: string;
-  /** Each code cell's number among all cells: when it changes, so do the names of lines. */
+/**
+ * What a document is analysed as: a file alone, or its notebook's code cells of its language, joined by one
+ * line break each in order (each cell starts on the line after the last line of the one before).
+ */
+export interface Program {
+  /** The file's URI, or the notebook's with the language. */
+  readonly key: string;
+  readonly docs: readonly vscode.TextDocument[];
+  /** Changes with any document's version and with `numbering`. */
+  readonly signature: string;
+  /** The code cells' places among all cells, which name lines. */
   readonly numbering: string;
-  /** `cell 3, line 2` for a line of the text the cell is analysed in. */
+  /** For a notebook, `cell 3, line 2` for a line of the joined text. */
   readonly lineName?: LineName;
 }
 
-const NO_NOTEBOOK: NotebookContext = { before: '', numbering: '' };
+export function notebookKey(notebook: vscode.NotebookDocument, language: string): string {
+  return `${notebook.uri.toString()}#${language}`;
+}
 
-/**
- * The text of the code cells above `doc`: a cell is analysed as the notebook runs top to bottom, so it sees
- * the imports and constants above it.
- */
-export function notebookContext(doc: vscode.TextDocument): NotebookContext {
+/** The key of the program `doc` belongs to (Program.key), found without reading every cell. */
+export function programKey(doc: vscode.TextDocument): string {
   const notebook = notebookOf(doc);
-  if (!notebook) return NO_NOTEBOOK;
-  const { cells, numbers, index } = codeCells(notebook, doc);
-  if (index < 0) return NO_NOTEBOOK;
-  // Cells are joined by one line break: each starts on the line after the last line of the one before.
+  return notebook ? notebookKey(notebook, doc.languageId) : doc.uri.toString();
+}
+
+export function programOf(doc: vscode.TextDocument): Program {
+  const notebook = notebookOf(doc);
+  if (!notebook) return { key: doc.uri.toString(), docs: [doc], signature: `${doc.version}`, numbering: '' };
+  const code = notebook.getCells().filter((c) => c.kind === vscode.NotebookCellKind.Code && c.document.languageId === doc.languageId);
+  const docs = code.map((c) => c.document);
+  const numbers = code.map((c) => c.index + 1);
   const firstLines: number[] = [];
   let line = 0;
-  for (const cell of cells) {
+  for (const cell of docs) {
     firstLines.push(line);
     line += cell.lineCount;
   }
@@ -46,17 +51,12 @@ export function notebookContext(doc: vscode.TextDocument): NotebookContext {
     return `cell ${numbers[i]}, line ${l - firstLines[i] + 1}`;
   };
   return {
-    before: cells.slice(0, index).map((d) => `${d.getText()}\n`).join(''),
+    key: notebookKey(notebook, doc.languageId),
+    docs,
+    signature: code.map((c) => `${c.index}:${c.document.uri.toString()}@${c.document.version}`).join(','),
     numbering: numbers.join(','),
     lineName,
   };
-}
-
-/** The code cells below `doc`, whose analysis depends on it. */
-export function laterCells(notebook: vscode.NotebookDocument, doc: vscode.TextDocument): vscode.TextDocument[] {
-  const cells = notebook.getCells();
-  const index = cells.findIndex((c) => c.document === doc);
-  return cells.slice(index + 1).filter((c) => c.kind === vscode.NotebookCellKind.Code).map((c) => c.document);
 }
 
 /**

@@ -3,7 +3,7 @@ import * as assert from 'assert';
 import { readFileSync } from 'fs';
 import * as path from 'path';
 import { BoundedCache } from '../../src/service/boundedCache';
-import { cellView, preambleOf } from '../../src/service/cellView';
+import { cellView } from '../../src/service/cellView';
 import { changeBetween } from '../../src/syntax/textChange';
 import { DocumentAnalyzer } from '../../src/syntax/documentAnalyzer';
 import { fsWasmLoader } from '../../src/syntax/fsLoader';
@@ -80,23 +80,22 @@ suite('edits buffered between two analyses', () => {
 });
 
 suite('notebook cell view', () => {
-  test('only results inside the cell, in the cell’s lines; nothing on a negative line', async () => {
-    const preamble = 'import torch.nn as nn\nD = 512\nfirst = nn.MultiheadAttention(D, 8)\n';
-    const cell = 'second = nn.Linear(D, 10)\nbad = nn.MultiheadAttention(D, 10)\n';
-    const whole = await analyzeText(preamble + cell);
-    assert.strictEqual(whole.layers.length, 3);
-    const view = cellView(whole, preambleOf(preamble));
+  test('only results inside the cell, in the cell’s lines: nothing of the cells above or below', async () => {
+    const above = 'import torch.nn as nn\nD = 512\nfirst = nn.MultiheadAttention(D, 8)';
+    const cell = 'second = nn.Linear(D, 10)\nbad = nn.MultiheadAttention(D, 10)';
+    const below = 'third = nn.Linear(D, 20)\nworse = nn.MultiheadAttention(D, 7)';
+    const whole = await analyzeText([above, cell, below].join('\n'));
+    assert.strictEqual(whole.layers.length, 5);
+    const view = cellView(whole, { start: above.length + 1, line: 3, length: cell.length });
     assert.deepStrictEqual(view.layers.map((l) => [l.span.startLine, l.span.startChar, l.span.start, l.layer.kind]), [
       [0, 9, 9, 'Linear'],
       [1, 6, cell.indexOf('nn.MultiheadAttention'), 'MultiheadAttention'],
     ]);
     assert.deepStrictEqual(view.findings.map((f) => [f.span.startLine, f.code]), [[1, 'heads-divisibility']]);
-    for (const f of view.findings) for (const e of f.fixes.flatMap((x) => x.edits)) assert.ok(e.span.startLine >= 0 && e.span.start >= 0);
-  });
-
-  test('a cell below cells without layers is left as analysed', async () => {
-    const whole = await analyzeText('import torch.nn as nn\nx = nn.Linear(2, 2)\n');
-    assert.strictEqual(cellView(whole, preambleOf('')), whole);
+    for (const f of view.findings) for (const e of f.fixes.flatMap((x) => x.edits)) assert.ok(e.span.startLine >= 0 && e.span.start >= 0 && e.span.end <= cell.length);
+    const last = cellView(whole, { start: above.length + cell.length + 2, line: 5, length: below.length });
+    assert.deepStrictEqual(last.findings.map((f) => [f.span.startLine, f.code]), [[1, 'heads-divisibility']]);
+    assert.deepStrictEqual(last.layers.map((l) => l.span.startLine), [0, 1]);
   });
 });
 

@@ -69,3 +69,18 @@ suite('Jupyter notebook: three code cells', () => {
   });
 });
 
+// test/integration/workspace/later_cells.ipynb: cell 1 defines Head(d) (its Linear(d, d) on line 5), cell 2
+// builds Head(512) and Head(1024). As in a .py file, the class's layer gets the sizes the cell below builds.
+suite('Jupyter notebook: a class built in a later cell', () => {
+  test('the class cell shows the sizes of the models built below it, as the same code in a .py file does', async () => {
+    const nb = await vscode.workspace.openNotebookDocument(workspaceUri('later_cells.ipynb'));
+    await vscode.window.showNotebookDocument(nb);
+    await activateExtension();
+    const [defining, building] = nb.getCells().filter(c => c.kind === vscode.NotebookCellKind.Code).map(c => c.document);
+    const expected = '5: 2 sizes: 262,656 … 1,049,600 params · d → d';
+    const titles = await poll(() => lensTitles(defining.uri), t => t.includes(expected));
+    assert.ok(titles.includes(expected), titles.join(' | '));
+    const models = await poll(() => lensTitles(building.uri), t => t.length >= 2);
+    assert.deepStrictEqual(models.map(t => t.split(' params')[0]), ['0: Head: 262,656', '1: Head: 1,049,600']);
+  });
+});

@@ -195,6 +195,17 @@ export class Poly {
   }
 }
 
+/**
+ * A quotient that does not simplify, as the one name it stays in formulas: `(v + 63) // 64`. A name, not a
+ * polynomial, so `(a // b)·b` is never taken for `a`: floor division is not exact division.
+ */
+export function quotientName(a: Poly, op: '/' | '//', b: Poly): string {
+  const wrap = (p: Poly) => (p.size > 1 || (p.constant ?? 0n) < 0n ? `(${p})` : p.toString());
+  // A divisor that is a product is one: `a / (3·b)`, not `a / 3·b`.
+  const divisor = /^[\w.]+$/.test(b.toString()) ? b.toString() : `(${b})`;
+  return `(${wrap(a)} ${op} ${divisor})`;
+}
+
 const SUPERSCRIPTS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
 
 function superscript(n: number): string {

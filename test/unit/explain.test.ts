@@ -1,6 +1,6 @@
 /** The explain walkthrough's numbers, against arithmetic written out independently here. */
 import * as assert from 'assert';
-import { explain } from '../../src/core/explain';
+import { explain, type ExplainData } from '../../src/core/explain';
 import { explainMarkdown } from '../../src/core/explainMarkdown';
 import { hoverMarkdown } from '../../src/core/format';
 import { readFileSync } from 'fs';
@@ -137,6 +137,76 @@ suite('explain attention shapes', () => {
     const d = explain(whisper, 'whisper_style.py', { batch: 1, queryLength: 4, keyLength: 4, dtype: 'float32', selfAttention: true })!;
     assert.deepStrictEqual(d.steps.slice(0, 3).map((s) => s.name), ['Q = X · W_Q + b_Q', 'K = X · W_K', 'V = X · W_V + b_V']);
     assert.strictEqual(d.steps[d.steps.length - 1].name, 'output = heads · W_O + b_O');
+  });
+
+  test("nanoGPT's attention alone: the head size is Python's floor quotient of the names, never their exact division", async () => {
+    // In nanoGPT's style, written for this test: C is x.size()'s, not known, and the config is not known either.
+    const source = (headSize: string, build = '') => [
+      'import math',
+      'import torch.nn as nn',
+      'from torch.nn import functional as F',
+      'from dataclasses import dataclass',
+      '@dataclass',
+      'class Config:',
+      '    n_embd: int = 10',
+      '    n_head: int = 3',
+      'class CausalSelfAttention(nn.Module):',
+      '    def __init__(self, config):',
+      '        super().__init__()',
+      '        self.c_attn = nn.Linear(config.n_embd, 3 * config.n_embd)',
+      '        self.c_proj = nn.Linear(config.n_embd, config.n_embd)',
+      '        self.n_head = config.n_head',
+      '        self.n_embd = config.n_embd',
+      '    def forward(self, x):',
+      '        B, T, C = x.size()',
+      '        q, k, v = self.c_attn(x).split(self.n_embd, dim=2)',
+      `        k = k.view(B, T, self.n_head, ${headSize}).transpose(1, 2)`,
+      `        q = q.view(B, T, self.n_head, ${headSize}).transpose(1, 2)`,
+      `        v = v.view(B, T, self.n_head, ${headSize}).transpose(1, 2)`,
+      '        att = F.softmax((q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1))), dim=-1)',
+      '        y = (att @ v).transpose(1, 2).contiguous().view(B, T, C)',
+      '        return self.c_proj(y)',
+      build,
+    ].join('\n');
+    const explained = async (text: string) => {
+      const attention = (await analyzeText(text)).modules.find((m) => m.name === 'CausalSelfAttention')?.attention;
+      assert.ok(attention, 'the attention of CausalSelfAttention');
+      return explain(attention, 'model.py')!;
+    };
+    const headSize = (d: ExplainData) => d.settings.find(([name]) => name === 'head size d_k')?.[1];
+    const dk = '(config.n_embd // config.n_head)';
+    const d = await explained(source('C // self.n_head'));
+    assert.strictEqual(headSize(d), dk);
+    assert.strictEqual(d.steps[3].shape, `Q (N, config.n_head, L, ${dk}), K (N, config.n_head, S, ${dk}), V (N, config.n_head, S, ${dk})`);
+    // (a // b)·b is not a: the heads' features stay that product, never n_embd.
+    assert.strictEqual(d.steps[7].shape, `(N, L, ${dk}·config.n_head)`);
+    assert.ok(!/n_embd \/(?!\/)/.test(JSON.stringify(d)), 'no exact division of the names');
+    assert.ok(explainMarkdown(d).includes(`| head size d_k | \`${dk}\` |`));
+    // The same one name however the code spells the quotient, and wherever it appears.
+    for (const spelled of ['-1', 'self.n_embd // self.n_head']) assert.strictEqual(headSize(await explained(source(spelled))), dk, spelled);
+    assert.strictEqual(headSize(await explained(source('C // 4').replace(/self\.n_head, C/g, '4, C'))), '(config.n_embd // 4)');
+    const einops = [
+      'import torch',
+      'from torch import nn',
+      'from einops import rearrange',
+      'class Attention(nn.Module):',
+      '    def __init__(self, dim, heads):',
+      '        super().__init__()',
+      '        self.heads = heads',
+      '        self.to_qkv = nn.Linear(dim, dim * 3, bias=False)',
+      '        self.to_out = nn.Linear(dim, dim)',
+      '    def forward(self, x):',
+      '        qkv = self.to_qkv(x).chunk(3, dim=-1)',
+      "        q, k, v = map(lambda t: rearrange(t, 'b n (h d) -> b h n d', h=self.heads), qkv)",
+      '        attn = torch.matmul(q, k.transpose(-1, -2)).softmax(dim=-1)',
+      "        return self.to_out(rearrange(torch.matmul(attn, v), 'b h n d -> b n (h d)'))",
+    ].join('\n');
+    const rearranged = (await analyzeText(einops)).modules.find((m) => m.name === 'Attention')?.attention;
+    assert.ok(rearranged, 'the attention of Attention');
+    assert.strictEqual(headSize(explain(rearranged, 'model.py')!), '(dim // heads)');
+    // Known sizes fold as Python does; ones that do not divide make a view PyTorch refuses: no head size.
+    assert.strictEqual(headSize(await explained(source('C // self.n_head', 'm = CausalSelfAttention(Config(n_embd=768, n_head=12))'))), '64');
+    assert.strictEqual(headSize(await explained(source('C // self.n_head', 'm = CausalSelfAttention(Config())'))), 'not known');
   });
 
   test('Copy as Markdown: text from the file stays literal (code spans and escapes)', async () => {

@@ -4,6 +4,7 @@
  */
 import type { Poly } from '../symbolic';
 import { asPoly, type Value } from '../value';
+import { perHead } from './trace';
 
 /** The groups of one side: `b n (h d)` is [[b], [n], [h, d]]; undefined for what einops would reject. */
 function groups(side: string): string[][] | undefined {
@@ -37,6 +38,6 @@ export function rearrangedHeads(pattern: string, axes: ReadonlyMap<string, Value
     return v ? asPoly(v) : undefined;
   };
   const heads = size(h) ?? (width && size(d)?.constant ? width.divExact(size(d)!.constant!) : undefined);
-  const headDim = size(d) ?? (width && heads?.constant ? width.divExact(heads.constant) : undefined);
+  const headDim = size(d) ?? (width && heads ? perHead(width, heads, '//') : undefined);
   return { heads, headDim };
 }

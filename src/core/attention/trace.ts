@@ -5,7 +5,7 @@
  * product with a third projection make the attention's core; the layer applied to that is its output
  * projection.
  */
-import type { Poly } from '../symbolic';
+import { Poly, quotientName } from '../symbolic';
 import type { Value } from '../value';
 
 type Tensor = Extract<Value, { t: 'tensor' }>;
@@ -112,8 +112,21 @@ export function splitHeads(source: Source, last: readonly (Poly | undefined)[], 
   const positions = before.every((p) => p?.constant === undefined || p.constant === 1n) && (rank === undefined || before.length <= rank - 1);
   const whole = width && positions;
   const h = heads ?? (whole && headDim?.constant ? width.divExact(headDim.constant) : undefined);
-  const d = headDim ?? (whole && heads?.constant ? width.divExact(heads.constant) : undefined);
+  // TypeScript has no `//`: there the quotient is written as its code writes one.
+  const d = headDim ?? (whole && heads ? perHead(width, heads, source.layer?.layer.framework === 'pytorch' ? '//' : '/') : undefined);
   return { ...source, heads: h, headDim: d };
+}
+
+/**
+ * The head size of features split into `heads` (`view(B, T, heads, C // heads)`, C not known): the view holds
+ * every feature, so they divide. Exact where it divides; where a size is a name, one name for the quotient as
+ * the code would write it (Python's `width // heads`); none where known sizes do not divide (the view raises).
+ */
+export function perHead(width: Poly, heads: Poly, op: '/' | '//'): Poly | undefined {
+  const h = heads.constant;
+  const exact = h !== undefined ? width.divExact(h) : undefined;
+  if (exact || (h !== undefined && (width.isConstant || h <= 0n))) return exact;
+  return Poly.symbol(quotientName(width, op, heads));
 }
 
 /**

@@ -3,7 +3,7 @@
  * result too large to be a size (bits, terms, degree) is unknown, never computed.
  */
 import { extendDims } from '../views';
-import { Poly } from '../symbolic';
+import { Poly, quotientName } from '../symbolic';
 import { SCALAR, UNKNOWN, asPoly, int, truthy, type Value } from '../value';
 import type { CompareOp } from '../expr';
 import { LIMITS } from './budget';
@@ -125,28 +125,20 @@ function pythonArithmetic(op: string, l: Value, r: Value, language: 'python' | '
         if (exact) return int(exact);
         if (ca !== undefined) return { t: 'float', v: Number(ca) / Number(cb) };
       }
-      return cb === 0n ? UNKNOWN : quotient(a, '/', b);
+      return cb === 0n ? UNKNOWN : { t: 'sym', name: quotientName(a, '/', b) };
     case '//':
       if (ca !== undefined && cb !== undefined) return cb === 0n ? UNKNOWN : int(floorDiv(ca, cb));
       if (cb !== undefined && cb !== 0n) {
         const exact = a.divExact(cb);
         if (exact) return int(exact);
       }
-      return cb === 0n ? UNKNOWN : quotient(a, '//', b);
+      return cb === 0n ? UNKNOWN : { t: 'sym', name: quotientName(a, '//', b) };
     case '%':
       if (ca !== undefined && cb !== undefined && cb !== 0n) return int(ca - floorDiv(ca, cb) * cb);
       return UNKNOWN;
     default:
       return UNKNOWN;
   }
-}
-
-/** A quotient that does not simplify stays one symbol in formulas: `(v + 63) // 64`. */
-function quotient(a: Poly, op: string, b: Poly): Value {
-  const wrap = (p: Poly) => (p.size > 1 || (p.constant ?? 0n) < 0n ? `(${p})` : p.toString());
-  // A divisor that is a product is one: `a / (3·b)`, not `a / 3·b`.
-  const divisor = /^[\w.]+$/.test(b.toString()) ? b.toString() : `(${b})`;
-  return { t: 'sym', name: `(${wrap(a)} ${op} ${divisor})` };
 }
 
 function sequenceOp(op: string, l: Value, r: Value, count: Poly | undefined): Value {

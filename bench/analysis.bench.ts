@@ -95,18 +95,18 @@ async function main(): Promise<void> {
 
   // Whole processes, alternating, as the times of a shared machine drift.
   const repo = writeFolder(syntheticRepo(300));
-  const threads: number[] = [];
+  const workers: number[] = [];
   const one: number[] = [];
   try {
     for (let i = 0; i < 3; i++) {
-      threads.push(folderSeconds(repo.dir));
+      workers.push(folderSeconds(repo.dir));
       one.push(folderSeconds(repo.dir, 1));
     }
   } finally {
     repo.remove();
   }
   const cores = availableParallelism();
-  console.log(`whole folder, 300 generated files (CLI): ${median(threads).toFixed(2)} s on ${cores} ${cores === 1 ? 'core' : 'cores'}, ${median(one).toFixed(2)} s on one thread (target: timm's model folder under 5 s on 2 cores)`);
+  console.log(`whole folder, 300 generated files (CLI): ${median(workers).toFixed(2)} s on ${cores} ${cores === 1 ? 'core' : 'cores'}, ${median(one).toFixed(2)} s in one process (target: timm's model folder under 5 s on 2 cores)`);
 }
 
 void main();

@@ -3,12 +3,13 @@
  * diagnostic is found, 2 for bad usage or a path or file that could not be read or parsed (the other paths
  * are still analysed), else 0.
  */
-import { analyzeFiles, defaultThreads } from './cli/analyze';
+import { analyzeFiles, defaultWorkers } from './cli/analyze';
 import { parseArgs, USAGE } from './cli/args';
 import { wantsColour } from './cli/colour';
 import { exitCodeOf, runOutput, type OutputSettings } from './cli/fileOutput';
 import { collectFiles } from './cli/files';
 import { packageVersion } from './cli/version';
+import { tuneCompilerForShortRun } from './cli/jit';
 import { isCliWorker, serveJobs } from './cli/worker';
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -27,14 +28,17 @@ export async function main(argv: readonly string[]): Promise<number> {
   const { files, problems, roots } = await collectFiles(command.paths);
   for (const p of problems) process.stderr.write(`attention-lens: ${p}\n`);
   const settings: OutputSettings = { format: command.format, sizing: command.sizing, colour: wantsColour(process.env, process.stdout.isTTY === true) };
-  const outputs = await analyzeFiles(files, roots, settings, { count: command.jobs ?? defaultThreads(files.length), script: __filename });
+  const outputs = await analyzeFiles(files, roots, settings, { count: command.jobs ?? defaultWorkers(files.length), script: __filename });
   const code = exitCodeOf(outputs, problems.length > 0);
   process.stdout.write(runOutput(outputs, settings, problems, code, packageVersion()));
   return code;
 }
 
-if (isCliWorker()) serveJobs();
-else if (require.main === module) {
+if (isCliWorker()) {
+  tuneCompilerForShortRun();
+  serveJobs();
+} else if (require.main === module) {
+  tuneCompilerForShortRun();
   // A reader that stops early (`| head`) is not an error of ours.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code !== 'EPIPE') throw e;

@@ -28,9 +28,9 @@ options:
                             optimizer of a model's training memory in JSON (default adamwMixed)
   --batch N, --seq N        batch size and sequence length of the activations, FLOPs and KV cache in
                             JSON (default 1 and 1024)
-  --jobs N                  files analysed at once, each on a thread of its own (default: a thread
-                            for every 8 files, up to the number of cores; 1 analyses them one after
-                            another in the main thread)
+  --jobs N                  files analysed at once, each in a process of its own (default: one for
+                            every 8 files, up to the number of cores; 1 analyses them one after
+                            another in the command's own process)
   -h, --help                show this help
   --version                 show the version
 

@@ -1,4 +1,4 @@
-/** The CLI on worker threads prints, byte for byte, what it prints analysing the files one after another. */
+/** The CLI in worker processes prints, byte for byte, what it prints analysing the files one after another. */
 import * as assert from 'assert';
 import { buildCli, runCli, tempFiles } from './cliRun';
 
@@ -13,7 +13,7 @@ class Block(nn.Module):
 `;
 
 // Files that import each other, a model, a shape error, one that cannot be read, one with nothing to show, and
-// one nested deeper than the stack (a worker's own stack, larger by default, cut it elsewhere: another output).
+// one nested deeper than the stack (a worker thread's stack, larger by default, cut it elsewhere: another output).
 const FOLDER: Record<string, string | Buffer> = {
   'deep.py': `import torch.nn as nn\nd = 1${' + 1'.repeat(5000)}\nfc = nn.Linear(d, 2)\n`,
   'blocks.py': BLOCKS,
@@ -44,7 +44,7 @@ const model = tf.sequential({ layers: [tf.layers.dense({ units: 8, inputShape: [
 `,
 };
 
-suite('attention-lens CLI on worker threads', () => {
+suite('attention-lens CLI in worker processes', () => {
   suiteSetup(buildCli);
 
   test('text, JSON and SARIF with --jobs 3 are those of --jobs 1, exit status and stderr included', () => {
@@ -52,8 +52,8 @@ suite('attention-lens CLI on worker threads', () => {
     try {
       for (const format of ['text', 'json', 'sarif']) {
         const one = runCli(['--jobs', '1', '--format', format, dir]);
-        const threads = runCli(['--jobs', '3', '--format', format, dir]);
-        assert.deepStrictEqual([threads.status, threads.stdout, threads.stderr], [one.status, one.stdout, one.stderr], format);
+        const workers = runCli(['--jobs', '3', '--format', format, dir]);
+        assert.deepStrictEqual([workers.status, workers.stdout, workers.stderr], [one.status, one.stdout, one.stderr], format);
         // Not a vacuous comparison: every file is there, the failed one and the error diagnostics included.
         assert.strictEqual(one.status, 2, one.stderr);
       }

@@ -12,7 +12,20 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/core/**/*.ts', 'src/syntax/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'the core and syntax layers stay free of vscode' }] }] },
+    files: ['src/syntax/**/*.ts', 'src/service/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'the syntax and service layers stay free of vscode' }] }] },
+  },
+  {
+    // The core is pure: it is given trees, texts and files, and reads nothing itself (design.md, "Core, third shape").
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['vscode', 'fs', 'fs/promises', 'path', 'os', 'child_process', 'worker_threads', '@vscode/tree-sitter-wasm'].map((name) => ({ name, message: 'the core reads nothing itself: no editor, file system, parser or threads' })),
+          patterns: [{ group: ['node:*'], message: 'the core reads nothing itself: no Node modules' }],
+        },
+      ],
+    },
   },
 );

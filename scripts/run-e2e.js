@@ -10,6 +10,8 @@
 //   node scripts/run-e2e.js --vsix=x.vsix   test an existing package
 //   node scripts/run-e2e.js --dev           load the working tree as a development extension
 //                                           (EXT_DEV_PATH=... to point elsewhere); needs a build
+//   E2E_ONLY=REGEX node scripts/run-e2e.js  only the steps whose names match (a step may need the state
+//                                           that the steps before it leave)
 // Exit 0 all passed, 1 a check failed, 2 the harness failed. Last line: `e2e: N passed, N failed`.
 'use strict';
 const assert = require('assert');
@@ -19,6 +21,7 @@ const { ROOT, ensureCodeServer, copyToTemp, run, startCodeServer, launchChromium
 const { flat, workbench } = require('./e2e-workbench');
 const { surfaceSteps } = require('./e2e-surfaces');
 const { modelSteps } = require('./e2e-model');
+const { papercutSteps } = require('./e2e-papercuts');
 
 const OUT = path.join(ROOT, 'test-output', 'e2e');
 const arg = (name) => process.argv.slice(2).find(a => a === `--${name}` || a.startsWith(`--${name}=`));
@@ -26,6 +29,7 @@ const arg = (name) => process.argv.slice(2).find(a => a === `--${name}` || a.sta
 const results = [];
 let page; // the workbench tab, for a screenshot when a step fails
 async function step(name, fn) {
+  if (process.env.E2E_ONLY && !new RegExp(process.env.E2E_ONLY, 'i').test(name)) return;
   const t = Date.now();
   try {
     await fn();
@@ -57,6 +61,8 @@ async function main() {
   const examples = copyToTemp(path.join(ROOT, 'examples'));
   // GPT-2 small as the tests check it, for the model panel: its activations are followed.
   fs.copyFileSync(path.join(ROOT, 'test/fixtures/models/pytorch/gpt.py'), path.join(examples, 'gpt2_small.py'));
+  // A notebook whose class is built in a later cell.
+  fs.copyFileSync(path.join(ROOT, 'test/integration/workspace/later_cells.ipynb'), path.join(examples, 'later_cells.ipynb'));
   const server = await startCodeServer({ verbose: !!process.env.VERBOSE, installVsix: vsix });
   console.log(`[e2e] code-server up in ${server.startMs} ms`);
   const context = await launchChromium();
@@ -214,6 +220,7 @@ async function main() {
     });
 
     await modelSteps({ page, step, shot, shotOf, wb });
+    await papercutSteps({ page, step, shot, shotOf, wb });
   } finally {
     await context.close();
     await server.stop();

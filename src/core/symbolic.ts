@@ -151,6 +151,30 @@ export class Poly {
     return Poly.from(out);
   }
 
+  /**
+   * Exact division by one term, when it divides every term (`(dim_head·heads) // heads` is `dim_head`, as
+   * Python computes it for any whole sizes: the dividend is a multiple of the divisor); undefined otherwise.
+   */
+  divExactBy(divisor: Poly): Poly | undefined {
+    if (divisor.value !== undefined) return this.divExact(divisor.value);
+    if (divisor.terms.size !== 1) return undefined;
+    const [d] = divisor.terms.values();
+    const out: [string, Term][] = [];
+    for (const t of this.terms.values()) {
+      if (t.coef % d.coef !== 0n) return undefined;
+      const powers = new Map<string, number>(t.mono.map(([n, p]) => [n, p]));
+      for (const [n, p] of d.mono) {
+        const left = (powers.get(n) ?? 0) - p;
+        if (left < 0) return undefined;
+        if (left === 0) powers.delete(n);
+        else powers.set(n, left);
+      }
+      const mono: Monomial = [...powers.entries()].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+      out.push([monoKey(mono), { mono, coef: t.coef / d.coef }]);
+    }
+    return Poly.from(out);
+  }
+
   /** The polynomial with the named sizes given their values (the others stay names). */
   substitute(values: ReadonlyMap<string, bigint>): Poly {
     if (this.value !== undefined) return this;

@@ -204,6 +204,11 @@ suite('explain attention shapes', () => {
     const rearranged = (await analyzeText(einops)).modules.find((m) => m.name === 'Attention')?.attention;
     assert.ok(rearranged, 'the attention of Attention');
     assert.strictEqual(headSize(explain(rearranged, 'model.py')!), '(dim // heads)');
+    // vit-pytorch's inner_dim = dim_head * heads split into heads: a multiple of heads, whose quotient is exact.
+    const inner = einops.replace('def __init__(self, dim, heads):', 'def __init__(self, dim, heads, dim_head):').replace('nn.Linear(dim, dim * 3, bias=False)', 'nn.Linear(dim, dim_head * heads * 3, bias=False)').replace('nn.Linear(dim, dim)', 'nn.Linear(dim_head * heads, dim)');
+    const split = (await analyzeText(inner)).modules.find((m) => m.name === 'Attention')?.attention;
+    assert.ok(split, 'the attention of Attention with dim_head');
+    assert.strictEqual(headSize(explain(split, 'model.py')!), 'dim_head');
     // Known sizes fold as Python does; ones that do not divide make a view PyTorch refuses: no head size.
     assert.strictEqual(headSize(await explained(source('C // self.n_head', 'm = CausalSelfAttention(Config(n_embd=768, n_head=12))'))), '64');
     assert.strictEqual(headSize(await explained(source('C // self.n_head', 'm = CausalSelfAttention(Config())'))), 'not known');

@@ -124,7 +124,7 @@ export function splitHeads(source: Source, last: readonly (Poly | undefined)[], 
  */
 export function perHead(width: Poly, heads: Poly, op: '/' | '//'): Poly | undefined {
   const h = heads.constant;
-  const exact = h !== undefined ? width.divExact(h) : undefined;
+  const exact = width.divExactBy(heads);
   if (exact || (h !== undefined && (width.isConstant || h <= 0n))) return exact;
   return Poly.symbol(quotientName(width, op, heads));
 }

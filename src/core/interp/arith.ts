@@ -120,16 +120,16 @@ function pythonArithmetic(op: string, l: Value, r: Value, language: 'python' | '
       return bounded(a.pow(Number(cb)));
     }
     case '/': // TypeScript: a number, whole when it divides
-      if (cb !== undefined && cb !== 0n) {
-        const exact = a.divExact(cb);
+      if (cb !== 0n) {
+        const exact = a.divExactBy(b);
         if (exact) return int(exact);
-        if (ca !== undefined) return { t: 'float', v: Number(ca) / Number(cb) };
+        if (ca !== undefined && cb !== undefined) return { t: 'float', v: Number(ca) / Number(cb) };
       }
       return cb === 0n ? UNKNOWN : { t: 'sym', name: quotientName(a, '/', b) };
     case '//':
       if (ca !== undefined && cb !== undefined) return cb === 0n ? UNKNOWN : int(floorDiv(ca, cb));
-      if (cb !== undefined && cb !== 0n) {
-        const exact = a.divExact(cb);
+      if (cb !== 0n) {
+        const exact = a.divExactBy(b);
         if (exact) return int(exact);
       }
       return cb === 0n ? UNKNOWN : { t: 'sym', name: quotientName(a, '//', b) };

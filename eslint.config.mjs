@@ -1,7 +1,18 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'scripts/**', 'test/fixtures/**', 'test/integration/workspace/**', 'examples/**', '.vscode-test/**'] },
+  {
+    ignores: [
+      'out/**',
+      'dist/**',
+      'node_modules/**',
+      'scripts/**',
+      'test/fixtures/**',
+      'test/integration/workspace/**',
+      'examples/**',
+      '.vscode-test/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
@@ -13,7 +24,12 @@ export default tseslint.config(
   },
   {
     files: ['src/syntax/**/*.ts', 'src/service/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'the syntax and service layers stay free of vscode' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'vscode', message: 'the syntax and service layers stay free of vscode' }] },
+      ],
+    },
   },
   {
     // The core is pure: it is given trees, texts and files, and reads nothing itself (design.md, "Core, third shape").
@@ -22,7 +38,19 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: ['vscode', 'fs', 'fs/promises', 'path', 'os', 'child_process', 'worker_threads', '@vscode/tree-sitter-wasm'].map((name) => ({ name, message: 'the core reads nothing itself: no editor, file system, parser or threads' })),
+          paths: [
+            'vscode',
+            'fs',
+            'fs/promises',
+            'path',
+            'os',
+            'child_process',
+            'worker_threads',
+            '@vscode/tree-sitter-wasm',
+          ].map((name) => ({
+            name,
+            message: 'the core reads nothing itself: no editor, file system, parser or threads',
+          })),
           patterns: [{ group: ['node:*'], message: 'the core reads nothing itself: no Node modules' }],
         },
       ],

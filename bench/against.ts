@@ -77,7 +77,9 @@ function bundleCore(root: string, dir: string): string {
 }
 
 function times(core: string, mode: 'cold' | 'edit'): number[] {
-  return JSON.parse(execFileSync(process.execPath, [path.join(HERE, 'out/bench/coreTimes.js'), core, mode], { encoding: 'utf8' })) as number[];
+  return JSON.parse(
+    execFileSync(process.execPath, [path.join(HERE, 'out/bench/coreTimes.js'), core, mode], { encoding: 'utf8' }),
+  ) as number[];
 }
 
 function main(): void {
@@ -112,11 +114,15 @@ function main(): void {
       const [q1, m, q3] = quartiles(xs);
       return `${m.toFixed(1)} ms (${q1.toFixed(1)}–${q3.toFixed(1)})`.padEnd(26);
     };
-    console.log(`${'regime'.padEnd(9)}${cores.map((c) => c.name.slice(0, 24).padEnd(26)).join('')}${'ratio (median)'.padEnd(16)}paired ratio (95% interval)`);
+    console.log(
+      `${'regime'.padEnd(9)}${cores.map((c) => c.name.slice(0, 24).padEnd(26)).join('')}${'ratio (median)'.padEnd(16)}paired ratio (95% interval)`,
+    );
     for (const regime of regimes) {
       const [a, b] = samples.map((s) => s[regime]);
       const [low, ratio, high] = pairedRatio(paired[regime]);
-      console.log(`${regime.padEnd(9)}${cell(a)}${cell(b)}${(median(b) / median(a)).toFixed(2).padEnd(16)}${ratio.toFixed(3)} (${low.toFixed(3)}–${high.toFixed(3)})`);
+      console.log(
+        `${regime.padEnd(9)}${cell(a)}${cell(b)}${(median(b) / median(a)).toFixed(2).padEnd(16)}${ratio.toFixed(3)} (${low.toFixed(3)}–${high.toFixed(3)})`,
+      );
     }
   } finally {
     execFileSync('git', ['worktree', 'remove', '--force', other], { cwd: HERE, stdio: 'ignore' });

@@ -48,7 +48,9 @@ async function main(): Promise<void> {
   const first = analyseOnce(grammars, cold);
   const parseMs = time(9, () => grammars.parse('python', cold)?.delete());
   const analyzeMs = time(12, () => analyseOnce(grammars, cold), 15);
-  console.log(`cold, 5,000 lines (${first.layers} layers): bare parse ${parseMs.toFixed(1)} ms, full analysis ${analyzeMs.toFixed(1)} ms, ratio ${(analyzeMs / parseMs).toFixed(2)} (target ≤ 1.5); the process's first analysis ${first.ms.toFixed(1)} ms`);
+  console.log(
+    `cold, 5,000 lines (${first.layers} layers): bare parse ${parseMs.toFixed(1)} ms, full analysis ${analyzeMs.toFixed(1)} ms, ratio ${(analyzeMs / parseMs).toFixed(2)} (target ≤ 1.5); the process's first analysis ${first.ms.toFixed(1)} ms`,
+  );
 
   let text = syntheticFile(10000);
   const at = editPlace(text);
@@ -77,7 +79,9 @@ async function main(): Promise<void> {
   analyzer.dispose();
   const r = median(reparse);
   const a = median(reanalyse);
-  console.log(`one-line edit, 10,000 lines: incremental re-parse ${r.toFixed(2)} ms, re-analysis ${a.toFixed(2)} ms, ratio ${(a / r).toFixed(2)} (target ≤ 2 and < 10 ms)`);
+  console.log(
+    `one-line edit, 10,000 lines: incremental re-parse ${r.toFixed(2)} ms, re-analysis ${a.toFixed(2)} ms, ratio ${(a / r).toFixed(2)} (target ≤ 2 and < 10 ms)`,
+  );
 
   // The bare parse is shown beside each: some of these files are mostly tree-sitter's work.
   const worst = PATHOLOGICAL.map((p) => ({
@@ -89,8 +93,11 @@ async function main(): Promise<void> {
     }),
     parseMs: time(5, () => grammars.parse('python', p.source)?.delete()),
   })).sort((x, y) => y.ms - x.ms);
-  const shown = (w: (typeof worst)[number]) => `${w.ms.toFixed(1)} ms (${w.name}; bare parse ${w.parseMs.toFixed(1)} ms)`;
-  console.log(`pathological files (${PATHOLOGICAL.length}): worst ${shown(worst[0])}, then ${worst.slice(1, 4).map(shown).join(', ')} (target < 100 ms each)`);
+  const shown = (w: (typeof worst)[number]) =>
+    `${w.ms.toFixed(1)} ms (${w.name}; bare parse ${w.parseMs.toFixed(1)} ms)`;
+  console.log(
+    `pathological files (${PATHOLOGICAL.length}): worst ${shown(worst[0])}, then ${worst.slice(1, 4).map(shown).join(', ')} (target < 100 ms each)`,
+  );
   grammars.dispose();
 
   // Whole processes, alternating, as the times of a shared machine drift.
@@ -106,7 +113,9 @@ async function main(): Promise<void> {
     repo.remove();
   }
   const cores = availableParallelism();
-  console.log(`whole folder, 300 generated files (CLI): ${median(workers).toFixed(2)} s on ${cores} ${cores === 1 ? 'core' : 'cores'}, ${median(one).toFixed(2)} s in one process (target: timm's model folder under 5 s on 2 cores)`);
+  console.log(
+    `whole folder, 300 generated files (CLI): ${median(workers).toFixed(2)} s on ${cores} ${cores === 1 ? 'core' : 'cores'}, ${median(one).toFixed(2)} s in one process (target: timm's model folder under 5 s on 2 cores)`,
+  );
 }
 
 void main();

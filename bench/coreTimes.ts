@@ -10,7 +10,10 @@ import * as path from 'path';
 import { editAt, editPlace, syntheticFile } from './synthetic';
 
 interface Core {
-  DocumentAnalyzer: new (grammars: unknown, language: 'python') => { update(text: string, changes?: unknown[]): unknown; dispose(): void };
+  DocumentAnalyzer: new (
+    grammars: unknown,
+    language: 'python',
+  ) => { update(text: string, changes?: unknown[]): unknown; dispose(): void };
   Grammars: typeof import('../src/syntax/parser').Grammars;
   fsWasmLoader: typeof import('../src/syntax/fsLoader').fsWasmLoader;
 }

@@ -19,7 +19,10 @@ export function writeFolder(files: Record<string, string>): { dir: string; remov
 /** Seconds `attention-lens --json DIR` takes, start to exit; `jobs` as `--jobs` takes it, else every core. */
 export function folderSeconds(dir: string, jobs?: number): number {
   const t = performance.now();
-  const r = spawnSync(process.execPath, [CLI, '--json', ...(jobs ? ['--jobs', String(jobs)] : []), dir], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  const r = spawnSync(process.execPath, [CLI, '--json', ...(jobs ? ['--jobs', String(jobs)] : []), dir], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  });
   if (r.status !== 0 && r.status !== 1) throw new Error(`the CLI exited ${r.status}: ${r.stderr}`);
   return (performance.now() - t) / 1000;
 }

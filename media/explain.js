@@ -3,17 +3,37 @@
 // textContent: no data ever becomes HTML. The sizes form is built once and kept, so that typing in it is
 // never interrupted by the walkthrough redrawing around it.
 (function () {
-  const { vscode, el, table, section, link, header: pageHeader, copied: pageCopied, showErrors: pageErrors } = window.attentionLensPage;
+  const {
+    vscode,
+    el,
+    table,
+    section,
+    link,
+    header: pageHeader,
+    copied: pageCopied,
+    showErrors: pageErrors,
+  } = window.attentionLensPage;
   const root = document.getElementById('root');
-  const FIELDS = [['batch', 'batch N'], ['queryLength', 'query length L'], ['keyLength', 'key length S']];
+  const FIELDS = [
+    ['batch', 'batch N'],
+    ['queryLength', 'query length L'],
+    ['keyLength', 'key length S'],
+  ];
   let form; // the sizes form, once built
   let asked = false; // sizes sent and not answered yet: the next walkthrough answers them
 
-  const amount = (a, unit) => (a.text.startsWith(a.exact) ? { text: a.text } : { text: a.text, title: `${a.exact} ${unit}` });
+  const amount = (a, unit) =>
+    a.text.startsWith(a.exact) ? { text: a.text } : { text: a.text, title: `${a.exact} ${unit}` };
 
   function send() {
     const value = (id) => document.getElementById(id).value;
-    const inputs = { batch: value('batch'), queryLength: value('queryLength'), keyLength: value('keyLength'), dtype: value('dtype'), selfAttention: document.getElementById('selfAttention').checked };
+    const inputs = {
+      batch: value('batch'),
+      queryLength: value('queryLength'),
+      keyLength: value('keyLength'),
+      dtype: value('dtype'),
+      selfAttention: document.getElementById('selfAttention').checked,
+    };
     asked = true;
     vscode.postMessage({ type: 'inputs', inputs });
   }
@@ -22,16 +42,49 @@
     const f = el('form', { class: 'inputs', 'aria-label': 'Sizes for the FLOPs and memory', novalidate: '' });
     for (const [name, label] of FIELDS) {
       // Text, not type=number: the browser would turn "2.5x" into an empty value, and the message would be wrong.
-      const input = el('input', { type: 'text', inputmode: 'numeric', id: name, autocomplete: 'off', 'aria-describedby': `${name}-error` });
+      const input = el('input', {
+        type: 'text',
+        inputmode: 'numeric',
+        id: name,
+        autocomplete: 'off',
+        'aria-describedby': `${name}-error`,
+      });
       input.addEventListener('input', send);
-      f.append(el('label', { for: name }, el('span', { text: label }), input, el('small', { id: `${name}-error`, class: 'error', 'aria-live': 'polite' })));
+      f.append(
+        el(
+          'label',
+          { for: name },
+          el('span', { text: label }),
+          input,
+          el('small', { id: `${name}-error`, class: 'error', 'aria-live': 'polite' }),
+        ),
+      );
     }
-    const select = el('select', { id: 'dtype', 'aria-describedby': 'dtype-error' }, ...['float32', 'bfloat16', 'float16', 'float64'].map((d) => el('option', { value: d, text: d })));
+    const select = el(
+      'select',
+      { id: 'dtype', 'aria-describedby': 'dtype-error' },
+      ...['float32', 'bfloat16', 'float16', 'float64'].map((d) => el('option', { value: d, text: d })),
+    );
     select.addEventListener('change', send);
-    f.append(el('label', { for: 'dtype' }, el('span', { text: 'dtype' }), select, el('small', { id: 'dtype-error', class: 'error', 'aria-live': 'polite' })));
+    f.append(
+      el(
+        'label',
+        { for: 'dtype' },
+        el('span', { text: 'dtype' }),
+        select,
+        el('small', { id: 'dtype-error', class: 'error', 'aria-live': 'polite' }),
+      ),
+    );
     const self = el('input', { type: 'checkbox', id: 'selfAttention' });
     self.addEventListener('change', send);
-    f.append(el('label', { for: 'selfAttention', class: 'check' }, self, el('span', { text: 'one input X for Q, K and V (self-attention)' })));
+    f.append(
+      el(
+        'label',
+        { for: 'selfAttention', class: 'check' },
+        self,
+        el('span', { text: 'one input X for Q, K and V (self-attention)' }),
+      ),
+    );
     f.addEventListener('submit', (e) => e.preventDefault());
     return f;
   }
@@ -60,7 +113,16 @@
 
   function diagram(steps) {
     const flow = el('ol', { class: 'flow', 'aria-label': 'Data flow' });
-    steps.forEach((s) => flow.append(el('li', { class: s.parameters ? 'step weights' : 'step' }, el('strong', { text: s.name }), el('code', { text: s.shape }))));
+    steps.forEach((s) =>
+      flow.append(
+        el(
+          'li',
+          { class: s.parameters ? 'step weights' : 'step' },
+          el('strong', { text: s.name }),
+          el('code', { text: s.shape }),
+        ),
+      ),
+    );
     return flow;
   }
 
@@ -76,21 +138,77 @@
     }
     const d = message.data;
     const body = [
-      section('Data flow', diagram(d.steps), el('p', { class: 'legend', text: 'Outlined steps multiply by trained weights; the others hold no parameters.' })),
-      section('Each step', table(['step', 'what happens', 'shape', 'FLOPs', 'kept for backward', 'memory'], d.steps.map((s) => [s.name, s.formula, s.shape, amount(s.flops, 'FLOPs'), s.saved, amount(s.savedBytes, 'bytes')]), [3, 5], true),
-        el('p', { text: `Total: ${d.totalFlops.text}. The score matrix N·h·L·S holds ${d.scores.elements} numbers (${d.scores.bytes.text}). Autograd keeps ${d.savedBytes.text} of this layer (${d.savedElements} numbers) for the backward pass.` })),
-      section('Parameters', table(['tensor', 'role', 'shape', 'count', 'memory'], [...d.parameters.map((p) => [p.name, p.role, p.shape, p.count, amount(p.bytes, 'bytes')]), ['total', '', '', d.totalParameters, amount(d.totalBytes, 'bytes')]], [3, 4], true),
-        el('p', { text: `No parameters in ${d.withoutParameters.join(', ')}.` })),
-      d.lowRank ? section('Why W_Q and W_K are two matrices', el('p', { text: d.lowRank.text }),
-        table(['per head', 'merged W_Q·W_Kᵀ', 'W_Q and W_K apart'], [['parameters', d.lowRank.merged, d.lowRank.separate], ['FLOPs to apply', d.lowRank.mergedFlops, d.lowRank.separateFlops], ['rank', `≤ ${d.lowRank.rank}`, `≤ ${d.lowRank.rank}`]], [1, 2], true)) : undefined,
+      section(
+        'Data flow',
+        diagram(d.steps),
+        el('p', {
+          class: 'legend',
+          text: 'Outlined steps multiply by trained weights; the others hold no parameters.',
+        }),
+      ),
+      section(
+        'Each step',
+        table(
+          ['step', 'what happens', 'shape', 'FLOPs', 'kept for backward', 'memory'],
+          d.steps.map((s) => [
+            s.name,
+            s.formula,
+            s.shape,
+            amount(s.flops, 'FLOPs'),
+            s.saved,
+            amount(s.savedBytes, 'bytes'),
+          ]),
+          [3, 5],
+          true,
+        ),
+        el('p', {
+          text: `Total: ${d.totalFlops.text}. The score matrix N·h·L·S holds ${d.scores.elements} numbers (${d.scores.bytes.text}). Autograd keeps ${d.savedBytes.text} of this layer (${d.savedElements} numbers) for the backward pass.`,
+        }),
+      ),
+      section(
+        'Parameters',
+        table(
+          ['tensor', 'role', 'shape', 'count', 'memory'],
+          [
+            ...d.parameters.map((p) => [p.name, p.role, p.shape, p.count, amount(p.bytes, 'bytes')]),
+            ['total', '', '', d.totalParameters, amount(d.totalBytes, 'bytes')],
+          ],
+          [3, 4],
+          true,
+        ),
+        el('p', { text: `No parameters in ${d.withoutParameters.join(', ')}.` }),
+      ),
+      d.lowRank
+        ? section(
+            'Why W_Q and W_K are two matrices',
+            el('p', { text: d.lowRank.text }),
+            table(
+              ['per head', 'merged W_Q·W_Kᵀ', 'W_Q and W_K apart'],
+              [
+                ['parameters', d.lowRank.merged, d.lowRank.separate],
+                ['FLOPs to apply', d.lowRank.mergedFlops, d.lowRank.separateFlops],
+                ['rank', `≤ ${d.lowRank.rank}`, `≤ ${d.lowRank.rank}`],
+              ],
+              [1, 2],
+              true,
+            ),
+          )
+        : undefined,
       section('Notes', el('ul', {}, ...d.notes.map((n) => el('li', { text: n })))),
     ];
     if (!form) {
       form = buildForm();
-      root.replaceChildren(el('header'), el('section', { id: 'settings' }), section('Sizes', form), el('div', { id: 'walkthrough' }));
+      root.replaceChildren(
+        el('header'),
+        el('section', { id: 'settings' }),
+        section('Sizes', form),
+        el('div', { id: 'walkthrough' }),
+      );
     }
     root.firstElementChild.replaceWith(header(d));
-    document.getElementById('settings').replaceChildren(el('h2', { text: 'Settings' }), table(['setting', 'value'], d.settings));
+    document
+      .getElementById('settings')
+      .replaceChildren(el('h2', { text: 'Settings' }), table(['setting', 'value'], d.settings));
     document.getElementById('walkthrough').replaceChildren(...body.filter(Boolean));
     fillForm(d);
   }
@@ -101,8 +219,7 @@
     if (message.type === 'invalid') {
       asked = false;
       showErrors(message.errors || {});
-    }
-    else if (message.type === 'copied') pageCopied(message.ok === true, 'The walkthrough');
+    } else if (message.type === 'copied') pageCopied(message.ok === true, 'The walkthrough');
     else if (message.type === 'explain' || message.type === 'none') {
       if (message.type === 'explain') vscode.setState({ target: message.target, inputs: message.data.inputs });
       render(message);

@@ -20,12 +20,18 @@
     const head = el('tr', {}, ...headers.map((h) => el('th', { scope: 'col', text: h })));
     const body = rows.map((row) => {
       const cells = Array.isArray(row) ? row : row.cells;
-      return el('tr', !Array.isArray(row) && row.chosen ? { class: 'chosen' } : {}, ...cells.map((c, i) => {
-        const attrs = { 'data-label': headers[i], class: numeric && numeric.includes(i) ? 'num' : '' };
-        if (c instanceof Node) return el('td', attrs, c);
-        const cell = typeof c === 'object' ? c : { text: c };
-        return cell.title ? el('td', attrs, el('span', { class: 'exact', title: cell.title, text: cell.text })) : el('td', { ...attrs, text: cell.text });
-      }));
+      return el(
+        'tr',
+        !Array.isArray(row) && row.chosen ? { class: 'chosen' } : {},
+        ...cells.map((c, i) => {
+          const attrs = { 'data-label': headers[i], class: numeric && numeric.includes(i) ? 'num' : '' };
+          if (c instanceof Node) return el('td', attrs, c);
+          const cell = typeof c === 'object' ? c : { text: c };
+          return cell.title
+            ? el('td', attrs, el('span', { class: 'exact', title: cell.title, text: cell.text }))
+            : el('td', { ...attrs, text: cell.text });
+        }),
+      );
     });
     return el('table', { class: wide ? 'wide' : '' }, el('thead', {}, head), el('tbody', {}, ...body));
   }
@@ -47,7 +53,12 @@
   function header(name, source) {
     const copy = el('button', { type: 'button', id: 'copy', text: 'Copy as Markdown' });
     copy.addEventListener('click', () => vscode.postMessage({ type: 'copy' }));
-    return el('header', {}, el('h1', {}, `${name} at `, source), el('div', { class: 'actions' }, copy, el('span', { id: 'copy-status', role: 'status' })));
+    return el(
+      'header',
+      {},
+      el('h1', {}, `${name} at `, source),
+      el('div', { class: 'actions' }, copy, el('span', { id: 'copy-status', role: 'status' })),
+    );
   }
 
   let copyTimer;

@@ -10,7 +10,15 @@ const wasmDir = path.dirname(require.resolve('@vscode/tree-sitter-wasm/wasm/tree
 const WASM = ['tree-sitter.wasm', 'tree-sitter-python.wasm', 'tree-sitter-typescript.wasm'];
 
 await mkdir('dist', { recursive: true });
-const common = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', sourcemap: !production, minify: production, logLevel: 'warning' };
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+};
 await Promise.all([
   build({ ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
   build({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),

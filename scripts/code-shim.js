@@ -24,13 +24,18 @@ if (!extensionTestsPath || !extensionDevelopmentPaths.length) {
 }
 
 runExtensionTests({
-  extensionDevelopmentPaths, extensionTestsPath, workspace,
+  extensionDevelopmentPaths,
+  extensionTestsPath,
+  workspace,
   timeoutMs: +(process.env.TEST_TIMEOUT_MS || 240000),
 }).then(({ code, stats }) => {
   // scripts/run-integration.js asks for the counts in a file (test-electron only passes on the exit
   // code) and prints the closing line itself, last; run alone, the shim prints it.
   const file = process.env.ATTENTION_LENS_RESULT_FILE;
   if (file) fs.writeFileSync(file, JSON.stringify({ code, ...stats }));
-  else if (stats) console.log(`integration: ${stats.passes} passed, ${stats.failures} failed${stats.pending ? `, ${stats.pending} skipped` : ''}`);
+  else if (stats)
+    console.log(
+      `integration: ${stats.passes} passed, ${stats.failures} failed${stats.pending ? `, ${stats.pending} skipped` : ''}`,
+    );
   process.exit(code);
 });

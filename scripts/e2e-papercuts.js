@@ -41,7 +41,7 @@ async function papercutSteps({ page, step, shot, shotOf, wb }) {
     await shot('20-explain-inside-class.png');
   });
 
-  await step('inline counts on GPT-2\'s long lines: the count alone, at the end of the line', async () => {
+  await step("inline counts on GPT-2's long lines: the count alone, at the end of the line", async () => {
     await closeTab('Explain attention shapes');
     await focusCode();
     await setSetting('attentionLens.inline.enabled', true);
@@ -53,8 +53,12 @@ async function papercutSteps({ page, step, shot, shotOf, wb }) {
       // The layers' CodeLenses go once their counts are inline; the class's total stays in its lens.
       await page.waitForFunction(() => {
         const lenses = [...document.querySelectorAll('.monaco-editor .codelens-decoration')].map((c) => c.textContent);
-        const inline = [...document.querySelectorAll('.editor-instance .view-line')].some((l) => /self\.c_attn = nn\.Linear\(.*bias=config\.bias\)\s?[\d,]+$/.test(l.textContent.replace(/\s+/g, ' ')));
-        return inline && !lenses.some((t) => t.includes('768 → 2,304')) && lenses.some((t) => t.includes('2,362,368 params'));
+        const inline = [...document.querySelectorAll('.editor-instance .view-line')].some((l) =>
+          /self\.c_attn = nn\.Linear\(.*bias=config\.bias\)\s?[\d,]+$/.test(l.textContent.replace(/\s+/g, ' ')),
+        );
+        return (
+          inline && !lenses.some((t) => t.includes('768 → 2,304')) && lenses.some((t) => t.includes('2,362,368 params'))
+        );
       });
       const text = flat(await editorLine('self.c_attn = nn.Linear(').textContent());
       console.log('    long line:', JSON.stringify(text));
@@ -80,48 +84,76 @@ async function papercutSteps({ page, step, shot, shotOf, wb }) {
     await page.mouse.move(5, 5);
   });
 
-  await step('a notebook whose class is built in a later cell: the class cell shows the sizes built below', async () => {
-    await focusCode();
-    // A notebook's cells are editors of their own, outside the text editor's `.editor-instance`.
-    await page.keyboard.press('Control+P');
-    await page.locator('.quick-input-widget input').fill('later_cells.ipynb');
-    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'later_cells.ipynb' }).first().waitFor();
-    await page.keyboard.press('Enter');
-    await page.locator('.notebook-editor .view-line', { hasText: /class\sHead/ }).first().waitFor();
-    const lenses = () => page.locator('.codelens-decoration').allInnerTexts().then((all) => all.map(flat));
-    for (let i = 0; i < 60 && !(await lenses()).some((t) => t.startsWith('2 sizes: 262,656 … 1,049,600 params')); i++) await page.waitForTimeout(500);
-    const titles = await lenses();
-    console.log('    notebook lenses:', JSON.stringify(titles));
-    assert.ok(titles.some((t) => t.startsWith('2 sizes: 262,656 … 1,049,600 params')), 'no sizes on the class cell');
-    assert.ok(titles.some((t) => t.startsWith('Head: 1,049,600')), 'no model in the later cell');
-    await shot('23-notebook-later-cells.png');
-  });
+  await step(
+    'a notebook whose class is built in a later cell: the class cell shows the sizes built below',
+    async () => {
+      await focusCode();
+      // A notebook's cells are editors of their own, outside the text editor's `.editor-instance`.
+      await page.keyboard.press('Control+P');
+      await page.locator('.quick-input-widget input').fill('later_cells.ipynb');
+      await page
+        .locator('.quick-input-list .monaco-list-row.focused', { hasText: 'later_cells.ipynb' })
+        .first()
+        .waitFor();
+      await page.keyboard.press('Enter');
+      await page
+        .locator('.notebook-editor .view-line', { hasText: /class\sHead/ })
+        .first()
+        .waitFor();
+      const lenses = () =>
+        page
+          .locator('.codelens-decoration')
+          .allInnerTexts()
+          .then((all) => all.map(flat));
+      for (let i = 0; i < 60 && !(await lenses()).some((t) => t.startsWith('2 sizes: 262,656 … 1,049,600 params')); i++)
+        await page.waitForTimeout(500);
+      const titles = await lenses();
+      console.log('    notebook lenses:', JSON.stringify(titles));
+      assert.ok(
+        titles.some((t) => t.startsWith('2 sizes: 262,656 … 1,049,600 params')),
+        'no sizes on the class cell',
+      );
+      assert.ok(
+        titles.some((t) => t.startsWith('Head: 1,049,600')),
+        'no model in the later cell',
+      );
+      await shot('23-notebook-later-cells.png');
+    },
+  );
 
-  await step('the CLI\'s text rows are links in a VS Code terminal: one opens the file at its line and column', async () => {
-    await focusCode();
-    await openAt('attention.py', 1, 1, 'import torch');
-    await runCommand('Terminal: Create New Terminal');
-    await page.locator('.terminal-wrapper.active .xterm').waitFor();
-    await page.keyboard.type(`node ${JSON.stringify(path.join(ROOT, 'dist', 'cli.js'))} shape_errors.py\n`);
-    // The rows are found by the terminal's own link detection, as Ctrl+click finds them.
-    await page.waitForTimeout(3000);
-    await shot('24a-cli-in-terminal.png');
-    // Its own quick pick follows the palette's: runCommand would wait for the palette to close.
-    await page.keyboard.press('Control+Shift+P');
-    await page.locator('.quick-input-widget input').fill('>Terminal: Open Detected Link');
-    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Terminal: Open Detected Link' }).waitFor();
-    await page.keyboard.press('Enter');
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: /shape_errors\.py:\d+:\d+/ }).first();
-    await row.waitFor();
-    const label = flat(await row.innerText());
-    console.log('    detected link:', JSON.stringify(label));
-    const [, line, col] = label.match(/shape_errors\.py:(\d+):(\d+)/);
-    await shot('24b-cli-detected-links.png');
-    await row.click();
-    await page.locator('.tab.active', { hasText: 'shape_errors.py' }).waitFor();
-    await page.locator('.statusbar-item', { hasText: `Ln ${line}, Col ${col}` }).first().waitFor();
-    await shot('24c-cli-link-opened.png');
-  });
+  await step(
+    "the CLI's text rows are links in a VS Code terminal: one opens the file at its line and column",
+    async () => {
+      await focusCode();
+      await openAt('attention.py', 1, 1, 'import torch');
+      await runCommand('Terminal: Create New Terminal');
+      await page.locator('.terminal-wrapper.active .xterm').waitFor();
+      await page.keyboard.type(`node ${JSON.stringify(path.join(ROOT, 'dist', 'cli.js'))} shape_errors.py\n`);
+      // The rows are found by the terminal's own link detection, as Ctrl+click finds them.
+      await page.waitForTimeout(3000);
+      await shot('24a-cli-in-terminal.png');
+      // Its own quick pick follows the palette's: runCommand would wait for the palette to close.
+      await page.keyboard.press('Control+Shift+P');
+      await page.locator('.quick-input-widget input').fill('>Terminal: Open Detected Link');
+      await page
+        .locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Terminal: Open Detected Link' })
+        .waitFor();
+      await page.keyboard.press('Enter');
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: /shape_errors\.py:\d+:\d+/ }).first();
+      await row.waitFor();
+      const label = flat(await row.innerText());
+      console.log('    detected link:', JSON.stringify(label));
+      const [, line, col] = label.match(/shape_errors\.py:(\d+):(\d+)/);
+      await shot('24b-cli-detected-links.png');
+      await row.click();
+      await page.locator('.tab.active', { hasText: 'shape_errors.py' }).waitFor();
+      await page
+        .locator('.statusbar-item', { hasText: `Ln ${line}, Col ${col}` })
+        .first()
+        .waitFor();
+      await shot('24c-cli-link-opened.png');
+    },
+  );
 }
 
 module.exports = { papercutSteps };

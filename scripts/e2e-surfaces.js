@@ -9,34 +9,60 @@ async function surfaceSteps({ page, step, shot, shotOf, wb }) {
   const { editorLine, wordBox, goTo, runCommand, setSetting, panel, panelGroupWidth } = wb;
   const panelText = async () => flat(await panel().locator('main').innerText());
 
-  await step('the panel in a 500-pixel-wide editor group: each table row a card, nothing wrapped word by word', async () => {
-    await runCommand('View: Hide Panel'); // the Problems panel away: the editors get the whole height
-    // Wide first: the steps as a table.
-    assert.ok(Math.abs(await panelGroupWidth(900) - 900) <= 2, 'a 900-pixel group');
-    await panel().locator('h2', { hasText: 'Each step' }).evaluate((h) => h.scrollIntoView({ block: 'start' }));
-    assert.strictEqual(await panel().locator('table.wide tbody tr').first().evaluate((row) => getComputedStyle(row).display), 'table-row');
-    await shot('11w-explain-900px-each.png');
-    await panel().locator('h1').scrollIntoViewIfNeeded();
-    const width = await panelGroupWidth(500);
-    assert.ok(Math.abs(width - 500) <= 2, `the group is ${width} px wide`);
-    await panel().locator('h1', { hasText: 'attention.py:12' }).waitFor();
-    const layout = await panel().locator('table.wide').first().evaluate((table) => {
-      const row = table.querySelector('tbody tr');
-      const cells = [...row.querySelectorAll('td')].filter((td) => td.textContent);
-      return { row: getComputedStyle(row).display, narrowest: Math.min(...cells.map((td) => td.getBoundingClientRect().width)), width: table.getBoundingClientRect().width };
-    });
-    console.log('    narrow layout:', JSON.stringify(layout));
-    assert.strictEqual(layout.row, 'block', 'rows are cards');
-    assert.ok(layout.narrowest > layout.width * 0.9, 'each cell spans the card');
-    assert.match(await panelText(), /Total: \d+(\.\d+)? GFLOP\./);
-    await shot('11a-explain-500px.png');
-    for (const [i, title] of ['Each step', 'Parameters', 'Why W_Q and W_K are two matrices'].entries()) {
-      await panel().locator('h2', { hasText: title }).evaluate((h) => h.scrollIntoView({ block: 'start' }));
-      await shot(`11${'bcd'[i]}-explain-500px-${title.split(' ')[0].toLowerCase()}.png`);
-      if (i === 0) await shotOf('11e-explain-500px-group.png', page.locator('.editor-group-container', { has: page.locator('.tab', { hasText: 'Explain attention shapes' }) }));
-    }
-    await panel().locator('h1').scrollIntoViewIfNeeded();
-  });
+  await step(
+    'the panel in a 500-pixel-wide editor group: each table row a card, nothing wrapped word by word',
+    async () => {
+      await runCommand('View: Hide Panel'); // the Problems panel away: the editors get the whole height
+      // Wide first: the steps as a table.
+      assert.ok(Math.abs((await panelGroupWidth(900)) - 900) <= 2, 'a 900-pixel group');
+      await panel()
+        .locator('h2', { hasText: 'Each step' })
+        .evaluate((h) => h.scrollIntoView({ block: 'start' }));
+      assert.strictEqual(
+        await panel()
+          .locator('table.wide tbody tr')
+          .first()
+          .evaluate((row) => getComputedStyle(row).display),
+        'table-row',
+      );
+      await shot('11w-explain-900px-each.png');
+      await panel().locator('h1').scrollIntoViewIfNeeded();
+      const width = await panelGroupWidth(500);
+      assert.ok(Math.abs(width - 500) <= 2, `the group is ${width} px wide`);
+      await panel().locator('h1', { hasText: 'attention.py:12' }).waitFor();
+      const layout = await panel()
+        .locator('table.wide')
+        .first()
+        .evaluate((table) => {
+          const row = table.querySelector('tbody tr');
+          const cells = [...row.querySelectorAll('td')].filter((td) => td.textContent);
+          return {
+            row: getComputedStyle(row).display,
+            narrowest: Math.min(...cells.map((td) => td.getBoundingClientRect().width)),
+            width: table.getBoundingClientRect().width,
+          };
+        });
+      console.log('    narrow layout:', JSON.stringify(layout));
+      assert.strictEqual(layout.row, 'block', 'rows are cards');
+      assert.ok(layout.narrowest > layout.width * 0.9, 'each cell spans the card');
+      assert.match(await panelText(), /Total: \d+(\.\d+)? GFLOP\./);
+      await shot('11a-explain-500px.png');
+      for (const [i, title] of ['Each step', 'Parameters', 'Why W_Q and W_K are two matrices'].entries()) {
+        await panel()
+          .locator('h2', { hasText: title })
+          .evaluate((h) => h.scrollIntoView({ block: 'start' }));
+        await shot(`11${'bcd'[i]}-explain-500px-${title.split(' ')[0].toLowerCase()}.png`);
+        if (i === 0)
+          await shotOf(
+            '11e-explain-500px-group.png',
+            page.locator('.editor-group-container', {
+              has: page.locator('.tab', { hasText: 'Explain attention shapes' }),
+            }),
+          );
+      }
+      await panel().locator('h1').scrollIntoViewIfNeeded();
+    },
+  );
 
   await step('a size that is not one gets a message beside its field; a right one clears it', async () => {
     const batch = panel().locator('#batch');
@@ -56,7 +82,14 @@ async function surfaceSteps({ page, step, shot, shotOf, wb }) {
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: '1,050,624' }).first();
     await hover.waitFor();
-    await hover.evaluate(el => Promise.all(el.closest('.monaco-hover').getAnimations({ subtree: true }).map(a => a.finished)));
+    await hover.evaluate((el) =>
+      Promise.all(
+        el
+          .closest('.monaco-hover')
+          .getAnimations({ subtree: true })
+          .map((a) => a.finished),
+      ),
+    );
     const short = flat(await hover.innerText());
     console.log('    short hover:', JSON.stringify(short));
     assert.ok(short.includes('d_k = 512 / 8 = 64') && !short.includes('holds no parameters'), short);
@@ -65,7 +98,14 @@ async function surfaceSteps({ page, step, shot, shotOf, wb }) {
     await hover.locator('a', { hasText: 'More' }).click();
     const full = page.locator('.monaco-hover:not(.hidden)', { hasText: 'holds no parameters' }).first();
     await full.waitFor();
-    await full.evaluate(el => Promise.all(el.closest('.monaco-hover').getAnimations({ subtree: true }).map(a => a.finished)));
+    await full.evaluate((el) =>
+      Promise.all(
+        el
+          .closest('.monaco-hover')
+          .getAnimations({ subtree: true })
+          .map((a) => a.finished),
+      ),
+    );
     await shot('12c-hover-more.png');
     await page.keyboard.press('Escape');
     await page.mouse.move(5, 5);
@@ -78,7 +118,10 @@ async function surfaceSteps({ page, step, shot, shotOf, wb }) {
     await page.locator('.tab', { hasText: 'attention.py' }).first().click();
     await goTo(30, 1); // elsewhere in the file, away from any attention layer
     await panel().locator('#source').click();
-    await page.locator('.statusbar-item', { hasText: /Ln 12, Col 21/ }).first().waitFor();
+    await page
+      .locator('.statusbar-item', { hasText: /Ln 12, Col 21/ })
+      .first()
+      .waitFor();
   });
 
   /** Back to attention.py, once the editor shows what `ready` (an expression run in the page) waits for. */
@@ -86,14 +129,20 @@ async function surfaceSteps({ page, step, shot, shotOf, wb }) {
     await page.locator('.tab', { hasText: 'attention.py' }).first().click();
     await editorLine('class SelfAttentionBlock').waitFor();
     await page.waitForFunction(ready, undefined, { timeout: 15000 });
-    const lenses = (await page.locator('.monaco-editor .codelens-decoration').allInnerTexts()).map(flat).filter(Boolean);
+    const lenses = (await page.locator('.monaco-editor .codelens-decoration').allInnerTexts())
+      .map(flat)
+      .filter(Boolean);
     const lines = (await page.locator('.editor-instance .view-line').allInnerTexts()).map(flat);
-    return { lenses, inline: lines.filter(l => /\) ?[\d,]+$|: ?[\d,]+$/.test(l)) };
+    return { lenses, inline: lines.filter((l) => /\) ?[\d,]+$|: ?[\d,]+$/.test(l)) };
   }
 
   // What the editor shows, read in the page: lens titles, and lines holding a count at their end.
-  const lensTitles = () => [...document.querySelectorAll('.monaco-editor .codelens-decoration')].map(e => e.textContent.replace(/\s+/g, ' ').trim()).filter(Boolean);
-  const countLines = () => [...document.querySelectorAll('.editor-instance .view-line')].map(l => l.textContent.replace(/\s+/g, ' '));
+  const lensTitles = () =>
+    [...document.querySelectorAll('.monaco-editor .codelens-decoration')]
+      .map((e) => e.textContent.replace(/\s+/g, ' ').trim())
+      .filter(Boolean);
+  const countLines = () =>
+    [...document.querySelectorAll('.editor-instance .view-line')].map((l) => l.textContent.replace(/\s+/g, ' '));
 
   await step('density: CodeLens on classes only, inline counts, inline only', async () => {
     await runCommand('View: Toggle Maximize Editor Group'); // the code's group alone, as wide as the window
@@ -101,18 +150,27 @@ async function surfaceSteps({ page, step, shot, shotOf, wb }) {
       await setSetting('attentionLens.codeLens.mode', 'classes');
       await shot('13-settings-codelens-mode.png');
       // A layer's lens reads `262,656 params · 512 → 512`; a class's `2,101,248 params (2.1 M)`.
-      const classes = await density(`(${lensTitles})().length > 0 && !(${lensTitles})().some(t => /^[\\d,]+ params · /.test(t))`);
+      const classes = await density(
+        `(${lensTitles})().length > 0 && !(${lensTitles})().some(t => /^[\\d,]+ params · /.test(t))`,
+      );
       console.log('    classes:', JSON.stringify(classes.lenses));
       await shot('13a-density-classes.png');
       await setSetting('attentionLens.codeLens.mode', 'all');
       await setSetting('attentionLens.inline.enabled', true);
-      const inline = await density(`(${countLines})().some(l => /nn\\.MultiheadAttention\\(512, 8\\) ?1,050,624$/.test(l)) && !(${lensTitles})().some(t => t.includes('8 heads × 64'))`);
+      const inline = await density(
+        `(${countLines})().some(l => /nn\\.MultiheadAttention\\(512, 8\\) ?1,050,624$/.test(l)) && !(${lensTitles})().some(t => t.includes('8 heads × 64'))`,
+      );
       console.log('    inline:', JSON.stringify(inline.inline));
-      assert.ok(inline.lenses.some(t => /^[\d,]+ params \(/.test(t)), 'class totals stay in their lenses');
+      assert.ok(
+        inline.lenses.some((t) => /^[\d,]+ params \(/.test(t)),
+        'class totals stay in their lenses',
+      );
       await shot('13b-density-inline.png');
       await shotOf('13d-density-inline-editor.png', page.locator('.part.editor'));
       await setSetting('attentionLens.codeLens.mode', 'off');
-      const only = await density(`(${lensTitles})().length === 0 && (${countLines})().some(l => /class SelfAttentionBlock\\(nn\\.Module\\): ?[\\d,]+$/.test(l))`);
+      const only = await density(
+        `(${lensTitles})().length === 0 && (${countLines})().some(l => /class SelfAttentionBlock\\(nn\\.Module\\): ?[\\d,]+$/.test(l))`,
+      );
       assert.deepStrictEqual(only.lenses, []);
       await shot('13c-density-inline-only.png');
       // Ctrl+click on a class's inline count shows what the model is made of, as its lens does.

@@ -36,7 +36,8 @@ function workbench(page) {
       throw new Error(`"${w}" not found in the line`);
     }, word);
   }
-  async function goTo(line, col) { // Ctrl+G, as a person would, to put the cursor on a squiggle
+  async function goTo(line, col) {
+    // Ctrl+G, as a person would, to put the cursor on a squiggle
     await page.keyboard.press('Control+G');
     const input = page.locator('.quick-input-widget input');
     await input.waitFor();
@@ -68,7 +69,10 @@ function workbench(page) {
       const box = await group.boundingBox();
       if (Math.abs(box.width - width) <= 2) return box.width;
       const viewport = page.viewportSize();
-      await page.setViewportSize({ width: Math.round(viewport.width + 2 * (width - box.width)), height: viewport.height });
+      await page.setViewportSize({
+        width: Math.round(viewport.width + 2 * (width - box.width)),
+        height: viewport.height,
+      });
       await page.waitForTimeout(300); // the workbench lays out on the next frames after a resize
     }
     return (await group.boundingBox()).width;

@@ -24,13 +24,23 @@ function zipEntries(file) {
   const entries = [];
   for (let i = 0; i < count; i++) {
     if (buf.readUInt32LE(at) !== 0x02014b50) throw new Error('corrupt central directory');
-    const compressed = buf.readUInt32LE(at + 20), size = buf.readUInt32LE(at + 24);
-    const nameLen = buf.readUInt16LE(at + 28), extraLen = buf.readUInt16LE(at + 30), commentLen = buf.readUInt16LE(at + 32);
+    const compressed = buf.readUInt32LE(at + 20),
+      size = buf.readUInt32LE(at + 24);
+    const nameLen = buf.readUInt16LE(at + 28),
+      extraLen = buf.readUInt16LE(at + 30),
+      commentLen = buf.readUInt16LE(at + 32);
     const local = buf.readUInt32LE(at + 42);
-    entries.push({ name: buf.toString('utf8', at + 46, at + 46 + nameLen), size, compressed, local, method: buf.readUInt16LE(at + 10) });
+    entries.push({
+      name: buf.toString('utf8', at + 46, at + 46 + nameLen),
+      size,
+      compressed,
+      local,
+      method: buf.readUInt16LE(at + 10),
+    });
     at += 46 + nameLen + extraLen + commentLen;
   }
-  const read = (e) => { // contents of one entry, to check the manifest inside the package
+  const read = (e) => {
+    // contents of one entry, to check the manifest inside the package
     const start = e.local + 30 + buf.readUInt16LE(e.local + 26) + buf.readUInt16LE(e.local + 28);
     const data = buf.subarray(start, start + e.compressed);
     return e.method === 8 ? zlib.inflateRawSync(data) : data;
@@ -48,31 +58,44 @@ function main() {
   fs.rmSync(out, { force: true });
   const vsce = path.join(ROOT, 'node_modules/@vscode/vsce/vsce');
   const args = [vsce, 'package', '--no-dependencies', '--out', out];
-  if (run(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] }) !== 0) return fail('vsce package failed');
+  if (run(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] }) !== 0)
+    return fail('vsce package failed');
 
   const { entries, read } = zipEntries(out);
-  const files = entries.map(e => e.name).filter(n => !n.endsWith('/'));
+  const files = entries.map((e) => e.name).filter((n) => !n.endsWith('/'));
   const problems = [];
-  const need = ['extension/package.json', 'extension/dist/extension.js', 'extension/readme.md',
-    'extension/changelog.md', 'extension/LICENSE.txt', `extension/${pkg.icon}`];
-  const lower = new Set(files.map(f => f.toLowerCase()));
+  const need = [
+    'extension/package.json',
+    'extension/dist/extension.js',
+    'extension/readme.md',
+    'extension/changelog.md',
+    'extension/LICENSE.txt',
+    `extension/${pkg.icon}`,
+  ];
+  const lower = new Set(files.map((f) => f.toLowerCase()));
   for (const f of need) if (!lower.has(f.toLowerCase())) problems.push(`missing ${f}`);
   // Every grammar the build produced must ship: the extension loads them at run time.
-  for (const w of fs.readdirSync(path.join(ROOT, 'dist')).filter(f => f.endsWith('.wasm'))) {
+  for (const w of fs.readdirSync(path.join(ROOT, 'dist')).filter((f) => f.endsWith('.wasm'))) {
     if (!files.includes(`extension/dist/${w}`)) problems.push(`missing extension/dist/${w}`);
   }
   for (const f of files) {
-    if (/^extension\/(src|test|out|bench|scripts|examples|node_modules|\.vscode-test|test-output)\//.test(f) ||
-        /\.(map|ts|vsix)$/.test(f) && !f.endsWith('.d.ts') || /^extension\/dist\/cli\.js$/.test(f)) {
+    if (
+      /^extension\/(src|test|out|bench|scripts|examples|node_modules|\.vscode-test|test-output)\//.test(f) ||
+      (/\.(map|ts|vsix)$/.test(f) && !f.endsWith('.d.ts')) ||
+      /^extension\/dist\/cli\.js$/.test(f)
+    ) {
       problems.push(`should not ship: ${f}`);
     }
   }
-  const manifest = JSON.parse(read(entries.find(e => e.name === 'extension/package.json')).toString('utf8'));
-  if (!fs.existsSync(path.join(ROOT, manifest.main.replace(/^\.\//, '')))) problems.push(`main ${manifest.main} does not exist`);
+  const manifest = JSON.parse(read(entries.find((e) => e.name === 'extension/package.json')).toString('utf8'));
+  if (!fs.existsSync(path.join(ROOT, manifest.main.replace(/^\.\//, ''))))
+    problems.push(`main ${manifest.main} does not exist`);
 
   const size = fs.statSync(out).size;
   // vsce has listed the files above: only the checks' verdict here.
-  console.log(`package: ${path.basename(out)}, ${files.length} files, ${(size / 1024).toFixed(1)} KB (${size} bytes; limit ${LIMIT / 1024} KB)`);
+  console.log(
+    `package: ${path.basename(out)}, ${files.length} files, ${(size / 1024).toFixed(1)} KB (${size} bytes; limit ${LIMIT / 1024} KB)`,
+  );
   if (size > LIMIT) problems.push(`package is ${size} bytes, over the ${LIMIT}-byte limit`);
   if (problems.length) return fail(problems.join('\n  '));
   console.log(`package: ok ${path.relative(ROOT, out)}`);

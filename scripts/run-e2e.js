@@ -17,14 +17,22 @@
 const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
-const { ROOT, ensureCodeServer, copyToTemp, run, startCodeServer, launchChromium, remoteUri } = require('./lib-codeserver');
+const {
+  ROOT,
+  ensureCodeServer,
+  copyToTemp,
+  run,
+  startCodeServer,
+  launchChromium,
+  remoteUri,
+} = require('./lib-codeserver');
 const { flat, workbench } = require('./e2e-workbench');
 const { surfaceSteps } = require('./e2e-surfaces');
 const { modelSteps } = require('./e2e-model');
 const { papercutSteps } = require('./e2e-papercuts');
 
 const OUT = path.join(ROOT, 'test-output', 'e2e');
-const arg = (name) => process.argv.slice(2).find(a => a === `--${name}` || a.startsWith(`--${name}=`));
+const arg = (name) => process.argv.slice(2).find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
 
 const results = [];
 let page; // the workbench tab, for a screenshot when a step fails
@@ -39,7 +47,12 @@ async function step(name, fn) {
     results.push(false);
     const shot = path.join(OUT, `failed-${results.length}.png`);
     if (page) await page.screenshot({ path: shot }).catch(() => {});
-    console.log(`  ✘ ${name}: ${String(e && e.message).split('\n').slice(0, 6).join('\n      ')}`);
+    console.log(
+      `  ✘ ${name}: ${String(e && e.message)
+        .split('\n')
+        .slice(0, 6)
+        .join('\n      ')}`,
+    );
     console.log(`    (screen at failure: ${path.relative(ROOT, shot)})`);
   }
 }
@@ -62,16 +75,20 @@ async function main() {
   // GPT-2 small as the tests check it, for the model panel: its activations are followed.
   fs.copyFileSync(path.join(ROOT, 'test/fixtures/models/pytorch/gpt.py'), path.join(examples, 'gpt2_small.py'));
   // A notebook whose class is built in a later cell.
-  fs.copyFileSync(path.join(ROOT, 'test/integration/workspace/later_cells.ipynb'), path.join(examples, 'later_cells.ipynb'));
+  fs.copyFileSync(
+    path.join(ROOT, 'test/integration/workspace/later_cells.ipynb'),
+    path.join(examples, 'later_cells.ipynb'),
+  );
   const server = await startCodeServer({ verbose: !!process.env.VERBOSE, installVsix: vsix });
   console.log(`[e2e] code-server up in ${server.startMs} ms`);
   const context = await launchChromium();
   try {
-    page = context.pages()[0] || await context.newPage();
+    page = context.pages()[0] || (await context.newPage());
     page.setDefaultTimeout(30000);
     const shot = (n) => page.screenshot({ path: path.join(OUT, n) });
     // A part of the window only (the README's pictures): the editors, or one editor group.
-    const shotOf = async (n, locator) => page.screenshot({ path: path.join(OUT, n), clip: await locator.boundingBox() });
+    const shotOf = async (n, locator) =>
+      page.screenshot({ path: path.join(OUT, n), clip: await locator.boundingBox() });
     const payload = JSON.stringify([
       ...(dev ? [['extensionDevelopmentPath', remoteUri(server.port, process.env.EXT_DEV_PATH || ROOT)]] : []),
       ['skipWelcome', 'true'],
@@ -88,17 +105,28 @@ async function main() {
     });
 
     await step('CodeLens "1,050,624 params · 8 heads × 64" above nn.MultiheadAttention(512, 8)', async () => {
-      await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } }).catch(() => {});
+      await page
+        .locator('.monaco-workbench')
+        .click({ position: { x: 700, y: 400 } })
+        .catch(() => {});
       await openFile('attention.py', 'class SelfAttentionBlock');
-      const lens = page.locator('.monaco-editor .codelens-decoration', { hasText: '1,050,624 params · 8 heads × 64' }).first();
+      const lens = page
+        .locator('.monaco-editor .codelens-decoration', { hasText: '1,050,624 params · 8 heads × 64' })
+        .first();
       await lens.waitFor();
       const all = await page.locator('.monaco-editor .codelens-decoration').allInnerTexts();
       console.log('    lenses:', JSON.stringify(all.map(flat)));
-      assert.ok(all.map(flat).some(t => /^1,050,624 params · 512 → 2,?048$/.test(t)), 'lens for nn.Linear(512, 2048) missing');
+      assert.ok(
+        all.map(flat).some((t) => /^1,050,624 params · 512 → 2,?048$/.test(t)),
+        'lens for nn.Linear(512, 2048) missing',
+      );
       // The lens sits directly above its layer: compare vertical positions.
       const lensBox = await lens.boundingBox();
       const lineBox = await editorLine('nn.MultiheadAttention(512, 8)').boundingBox();
-      assert.ok(lensBox && lineBox && lensBox.y < lineBox.y && lineBox.y - lensBox.y < 40, 'lens not right above its line');
+      assert.ok(
+        lensBox && lineBox && lensBox.y < lineBox.y && lineBox.y - lensBox.y < 40,
+        'lens not right above its line',
+      );
       await shot('02-codelens.png');
     });
 
@@ -110,7 +138,14 @@ async function main() {
       const text = flat(await hover.innerText());
       console.log('    hover:', JSON.stringify(text.slice(0, 300)));
       // Let the hover's fade-in finish so that the screenshot shows it as a person sees it.
-      await hover.evaluate(el => Promise.all(el.closest('.monaco-hover').getAnimations({ subtree: true }).map(a => a.finished)));
+      await hover.evaluate((el) =>
+        Promise.all(
+          el
+            .closest('.monaco-hover')
+            .getAnimations({ subtree: true })
+            .map((a) => a.finished),
+        ),
+      );
       await shot('03-hover.png');
       assert.match(text, /in_proj_weight.*\[1536, 512\].*786,432/);
       assert.ok(text.includes('d_k = 512 / 8 = 64'), 'd_k line missing');
@@ -126,8 +161,14 @@ async function main() {
       const rows = (await page.locator('.markers-panel .monaco-list-row').allInnerTexts()).map(flat);
       console.log('    problems:', JSON.stringify(rows));
       assert.match(flat(await row.innerText()), /attention-lens.*\[Ln 10, Col 21\]/);
-      assert.ok(rows.some(r => r.includes('negative-size')), 'negative-size row missing');
-      assert.ok(rows.some(r => r.includes('non-integer-size')), 'non-integer-size row missing');
+      assert.ok(
+        rows.some((r) => r.includes('negative-size')),
+        'negative-size row missing',
+      );
+      assert.ok(
+        rows.some((r) => r.includes('non-integer-size')),
+        'non-integer-size row missing',
+      );
       await shot('04-problems.png');
     });
 
@@ -143,14 +184,25 @@ async function main() {
       // Arrow keys to the fix, then Enter, as from the keyboard (the menu animates in, which
       // makes a mouse click flaky).
       for (let i = 0; i < items.length; i++) {
-        const focused = flat(await page.locator('.action-widget .monaco-list-row.focused').first().innerText().catch(() => ''));
+        const focused = flat(
+          await page
+            .locator('.action-widget .monaco-list-row.focused')
+            .first()
+            .innerText()
+            .catch(() => ''),
+        );
         if (focused === 'Use 12 heads (768 / 12 = 64)') break;
         await page.keyboard.press('ArrowDown');
       }
       await page.keyboard.press('Enter');
       await editorLine('nn.MultiheadAttention(768, 12)').waitFor();
-      await page.locator('.markers-panel .monaco-list-row', { hasText: 'heads-divisibility' }).waitFor({ state: 'detached' });
-      await page.locator('.monaco-editor .codelens-decoration', { hasText: '2,362,368 params · 12 heads × 64' }).first().waitFor();
+      await page
+        .locator('.markers-panel .monaco-list-row', { hasText: 'heads-divisibility' })
+        .waitFor({ state: 'detached' });
+      await page
+        .locator('.monaco-editor .codelens-decoration', { hasText: '2,362,368 params · 12 heads × 64' })
+        .first()
+        .waitFor();
       await shot('06-quickfix-applied.png');
     });
 
@@ -160,7 +212,9 @@ async function main() {
       const input = page.locator('.quick-input-widget input');
       await input.waitFor();
       await input.fill('>Explain attention shapes');
-      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Attention Lens: Explain attention shapes' }).first();
+      const row = page
+        .locator('.quick-input-list .monaco-list-row', { hasText: 'Attention Lens: Explain attention shapes' })
+        .first();
       await row.waitFor();
       await shot('07-palette.png');
       await page.keyboard.press('Escape');
@@ -181,7 +235,10 @@ async function main() {
       const input = page.locator('.quick-input-widget input');
       await input.waitFor();
       await input.fill('>Explain attention shapes');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Attention Lens: Explain attention shapes' }).first().waitFor();
+      await page
+        .locator('.quick-input-list .monaco-list-row', { hasText: 'Attention Lens: Explain attention shapes' })
+        .first()
+        .waitFor();
       await page.keyboard.press('Enter');
       await page.locator('.tab', { hasText: 'Explain attention shapes' }).waitFor();
       await panel().locator('h1', { hasText: 'shape_errors.py:10' }).waitFor();
@@ -196,7 +253,10 @@ async function main() {
       // Back to attention.py by its tab, as a person would: keys typed in the panel stay in the panel.
       await page.locator('.tab', { hasText: 'attention.py' }).first().click();
       await editorLine('class SelfAttentionBlock').waitFor();
-      await page.locator('.monaco-editor .codelens-decoration a', { hasText: '1,050,624 params · 8 heads × 64' }).first().click();
+      await page
+        .locator('.monaco-editor .codelens-decoration a', { hasText: '1,050,624 params · 8 heads × 64' })
+        .first()
+        .click();
       await panel().locator('h1', { hasText: 'attention.py:12' }).waitFor();
       assert.match(flat(await panel().locator('main').innerText()), /d_k = E \/ h 64/);
       await shot('09-explain-from-codelens-light.png');
@@ -229,9 +289,17 @@ async function main() {
   }
 }
 
-main().then(() => 0, e => { console.error('[e2e] error:', e && e.stack || e); return 2; }).then(code => {
-  const passed = results.filter(Boolean).length;
-  const failed = results.length - passed + (code === 2 && results.length === 0 ? 1 : 0);
-  console.log(`e2e: ${passed} passed, ${failed} failed`);
-  process.exit(code === 2 ? 2 : failed ? 1 : 0);
-});
+main()
+  .then(
+    () => 0,
+    (e) => {
+      console.error('[e2e] error:', (e && e.stack) || e);
+      return 2;
+    },
+  )
+  .then((code) => {
+    const passed = results.filter(Boolean).length;
+    const failed = results.length - passed + (code === 2 && results.length === 0 ? 1 : 0);
+    console.log(`e2e: ${passed} passed, ${failed} failed`);
+    process.exit(code === 2 ? 2 : failed ? 1 : 0);
+  });

@@ -30,7 +30,8 @@ async function main() {
   // be able to change the fixtures in the repository.
   const workspace = copyToTemp(path.join(ROOT, 'test/integration/workspace'));
   // Model files whose numbers the ground-truth scripts check join the workspace as they are, not as copies.
-  for (const file of FIXTURES) fs.copyFileSync(path.join(ROOT, 'test/fixtures/models/pytorch', file), path.join(workspace, file));
+  for (const file of FIXTURES)
+    fs.copyFileSync(path.join(ROOT, 'test/fixtures/models/pytorch', file), path.join(workspace, file));
   let code;
   try {
     code = await runTests({
@@ -46,7 +47,11 @@ async function main() {
     code = typeof e.code === 'number' ? e.code : 2; // TestRunFailedError carries the shim's exit code
   }
   let res = null;
-  try { res = JSON.parse(fs.readFileSync(resultFile, 'utf8')); } catch { /* shim died before writing */ }
+  try {
+    res = JSON.parse(fs.readFileSync(resultFile, 'utf8'));
+  } catch {
+    /* shim died before writing */
+  }
   fs.rmSync(path.dirname(resultFile), { recursive: true, force: true });
   fs.rmSync(path.dirname(workspace), { recursive: true, force: true });
   if (!res || typeof res.passes !== 'number') code = code || 2; // no counts is never a pass
@@ -57,7 +62,9 @@ function finish(code, res, why, t0 = Date.now()) {
   if (why) console.error(`[integration] ${why}`);
   console.log(`[integration] finished in ${((Date.now() - t0) / 1000).toFixed(1)} s, exit ${code}`);
   if (res && typeof res.passes === 'number') {
-    console.log(`integration: ${res.passes} passed, ${res.failures} failed${res.pending ? `, ${res.pending} skipped` : ''}`);
+    console.log(
+      `integration: ${res.passes} passed, ${res.failures} failed${res.pending ? `, ${res.pending} skipped` : ''}`,
+    );
   } else {
     console.log('[integration] no test counts (the harness failed before mocha reported); counted as one failure');
     console.log('integration: 0 passed, 1 failed');
@@ -65,4 +72,10 @@ function finish(code, res, why, t0 = Date.now()) {
   return code;
 }
 
-main().then(code => process.exit(code), e => { console.error(e); process.exit(2); });
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(e);
+    process.exit(2);
+  },
+);

@@ -24,7 +24,11 @@ function build(dir) {
 
 /** The CLI's output on `files`, run from the repository's root so that both name the files alike. */
 function outputOf(cli, files, format) {
-  const r = spawnSync(process.execPath, [cli, '--jobs', '1', '--format', format, ...files], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const r = spawnSync(process.execPath, [cli, '--jobs', '1', '--format', format, ...files], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -33,12 +37,16 @@ function differences(before, after, format) {
   if (format !== 'json') return before.stdout === after.stdout ? [] : [`${format} output differs`];
   const entries = (out) => new Map(JSON.parse(out.stdout).files.map((f) => [f.path, JSON.stringify(f)]));
   const [a, b] = [entries(before), entries(after)];
-  return [...new Set([...a.keys(), ...b.keys()])].filter((file) => a.get(file) !== b.get(file)).map((file) => `json: ${file}`);
+  return [...new Set([...a.keys(), ...b.keys()])]
+    .filter((file) => a.get(file) !== b.get(file))
+    .map((file) => `json: ${file}`);
 }
 
 function main() {
   const ref = process.argv[2] || 'HEAD';
-  const files = git('ls-files', ...FOLDERS).split('\n').filter((f) => EXTENSIONS.test(f) && !f.endsWith('.d.ts'));
+  const files = git('ls-files', ...FOLDERS)
+    .split('\n')
+    .filter((f) => EXTENSIONS.test(f) && !f.endsWith('.d.ts'));
   const worktree = fs.mkdtempSync(path.join(os.tmpdir(), 'attention-lens-same-'));
   git('worktree', 'add', '--detach', worktree, ref);
   try {

@@ -39,7 +39,9 @@ async function main() {
   process.on('SIGTERM', () => stop('SIGTERM'));
   // `kill <npm pid>` ends npm without passing the signal on: stop too when our parent is gone.
   const parent = process.ppid;
-  setInterval(() => { if (process.ppid !== parent) stop('parent exited'); }, 1000).unref();
+  setInterval(() => {
+    if (process.ppid !== parent) stop('parent exited');
+  }, 1000).unref();
   server.child.on('exit', (code) => {
     if (stopping) return;
     console.error(`[start] code-server exited on its own (${code}); log: ${server.logFile}`);
@@ -47,15 +49,20 @@ async function main() {
   });
 
   const examples = folder === path.join(ROOT, 'examples');
-  console.log(`\n[start] Attention Lens ${version} is running in code-server (VS Code 1.100) with ${examples ? 'examples/' : folder} open:\n`);
+  console.log(
+    `\n[start] Attention Lens ${version} is running in code-server (VS Code 1.100) with ${examples ? 'examples/' : folder} open:\n`,
+  );
   console.log(`    ${server.url}/?folder=${encodeURI(folder)}\n`);
   console.log('[start] open that address in a browser; Ctrl+C stops the server.');
-  if (examples) console.log('[start] try: attention.py (CodeLens, hover), shape_errors.py (Problems, Ctrl+. quick fix), vit_encoder.ipynb; `npm start -- PATH` opens your own folder');
+  if (examples)
+    console.log(
+      '[start] try: attention.py (CodeLens, hover), shape_errors.py (Problems, Ctrl+. quick fix), vit_encoder.ipynb; `npm start -- PATH` opens your own folder',
+    );
 }
 
 /** The folder named on the command line (`npm start -- PATH`), else examples/. */
 function openedFolder() {
-  const given = process.argv.slice(2).filter(a => !a.startsWith('--'));
+  const given = process.argv.slice(2).filter((a) => !a.startsWith('--'));
   if (given.length > 1) throw new Error(`one folder at most, got: ${given.join(' ')}`);
   if (!given.length) return path.join(ROOT, 'examples');
   const folder = path.resolve(process.env.INIT_CWD || process.cwd(), given[0]);
@@ -63,4 +70,7 @@ function openedFolder() {
   return folder;
 }
 
-main().catch(e => { console.error('[start]', e.message || e); process.exit(1); });
+main().catch((e) => {
+  console.error('[start]', e.message || e);
+  process.exit(1);
+});

@@ -27,8 +27,15 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   const { files, problems, roots } = await collectFiles(command.paths);
   for (const p of problems) process.stderr.write(`attention-lens: ${p}\n`);
-  const settings: OutputSettings = { format: command.format, sizing: command.sizing, colour: wantsColour(process.env, process.stdout.isTTY === true) };
-  const outputs = await analyzeFiles(files, roots, settings, { count: command.jobs ?? defaultWorkers(files.length), script: __filename });
+  const settings: OutputSettings = {
+    format: command.format,
+    sizing: command.sizing,
+    colour: wantsColour(process.env, process.stdout.isTTY === true),
+  };
+  const outputs = await analyzeFiles(files, roots, settings, {
+    count: command.jobs ?? defaultWorkers(files.length),
+    script: __filename,
+  });
   const code = exitCodeOf(outputs, problems.length > 0);
   process.stdout.write(runOutput(outputs, settings, problems, code, packageVersion()));
   return code;

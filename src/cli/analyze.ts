@@ -26,9 +26,15 @@ export interface Workers {
  * `roots`: the folders the paths given name (a file's own folder for a file): imports are read only inside
  * them, as the editor reads them only inside its workspace folders.
  */
-export async function analyzeFiles(files: readonly SourceFile[], roots: readonly string[], settings: OutputSettings, workers: Workers): Promise<FileOutput[]> {
+export async function analyzeFiles(
+  files: readonly SourceFile[],
+  roots: readonly string[],
+  settings: OutputSettings,
+  workers: Workers,
+): Promise<FileOutput[]> {
   // A worker for a single file would only add its start to it.
-  if (workers.count > 1 && files.length > 1) return analyseOnWorkers(files, roots, settings, workers.count, workers.script);
+  if (workers.count > 1 && files.length > 1)
+    return analyseOnWorkers(files, roots, settings, workers.count, workers.script);
   const analyser = await FileAnalyser.load(roots);
   try {
     const outputs: FileOutput[] = [];

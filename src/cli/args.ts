@@ -4,7 +4,13 @@ import { DEFAULT_SIZING, OPTIMIZERS, WEIGHT_DTYPES, type SizingOptions } from '.
 export type Format = 'text' | 'json' | 'sarif';
 
 export type Command =
-  | { readonly kind: 'analyse'; readonly format: Format; readonly paths: readonly string[]; readonly sizing: SizingOptions; readonly jobs?: number }
+  | {
+      readonly kind: 'analyse';
+      readonly format: Format;
+      readonly paths: readonly string[];
+      readonly sizing: SizingOptions;
+      readonly jobs?: number;
+    }
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
   | { readonly kind: 'usage-error'; readonly message: string };
@@ -38,10 +44,23 @@ exit status: 0 clean, 1 an error diagnostic was found, 2 bad usage or a path or 
 read or parsed (the other paths are still analysed).`;
 
 /** Options that take a value (`--seq 2048` or `--seq=2048`): what each accepts, and where it goes. */
-const VALUED: Readonly<Record<string, { readonly accepts: string; readonly read: (v: string) => Partial<Settings> | undefined }>> = {
-  '--format': { accepts: 'text, json or sarif', read: (v) => (FORMATS.includes(v as Format) ? { format: v as Format } : undefined) },
-  '--dtype': { accepts: WEIGHT_DTYPES.join(', '), read: (v) => (WEIGHT_DTYPES.includes(v as SizingOptions['dtype']) ? { dtype: v as SizingOptions['dtype'] } : undefined) },
-  '--optimizer': { accepts: OPTIMIZERS.join(', '), read: (v) => (OPTIMIZERS.includes(v as SizingOptions['optimizer']) ? { optimizer: v as SizingOptions['optimizer'] } : undefined) },
+const VALUED: Readonly<
+  Record<string, { readonly accepts: string; readonly read: (v: string) => Partial<Settings> | undefined }>
+> = {
+  '--format': {
+    accepts: 'text, json or sarif',
+    read: (v) => (FORMATS.includes(v as Format) ? { format: v as Format } : undefined),
+  },
+  '--dtype': {
+    accepts: WEIGHT_DTYPES.join(', '),
+    read: (v) =>
+      WEIGHT_DTYPES.includes(v as SizingOptions['dtype']) ? { dtype: v as SizingOptions['dtype'] } : undefined,
+  },
+  '--optimizer': {
+    accepts: OPTIMIZERS.join(', '),
+    read: (v) =>
+      OPTIMIZERS.includes(v as SizingOptions['optimizer']) ? { optimizer: v as SizingOptions['optimizer'] } : undefined,
+  },
   '--batch': { accepts: 'a positive whole number', read: (v) => positive(v, (batch) => ({ batch })) },
   '--seq': { accepts: 'a positive whole number', read: (v) => positive(v, (sequence) => ({ sequence })) },
   '--jobs': { accepts: 'a positive whole number', read: (v) => positive(v, (jobs) => ({ jobs })) },
@@ -73,7 +92,14 @@ export function parseArgs(argv: readonly string[]): Command {
       const value = arg === name ? argv[++i] : arg.slice(name.length + 1);
       if (value === undefined) return { kind: 'usage-error', message: `${name} needs a value: ${option.accepts}` };
       const read = option.read(value);
-      if (!read) return { kind: 'usage-error', message: name === '--format' ? `unknown format ${value} (${option.accepts})` : `${name} ${value}: expected ${option.accepts}` };
+      if (!read)
+        return {
+          kind: 'usage-error',
+          message:
+            name === '--format'
+              ? `unknown format ${value} (${option.accepts})`
+              : `${name} ${value}: expected ${option.accepts}`,
+        };
       settings = { ...settings, ...read };
       continue;
     }

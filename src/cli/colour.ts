@@ -24,5 +24,12 @@ const plain = (s: string) => s;
 
 export function paint(colour: boolean): Paint {
   if (!colour) return { bold: plain, dim: plain, red: plain, yellow: plain, blue: plain, green: plain };
-  return { bold: sgr(1, 22), dim: sgr(2, 22), red: sgr(31, 39), yellow: sgr(33, 39), blue: sgr(34, 39), green: sgr(32, 39) };
+  return {
+    bold: sgr(1, 22),
+    dim: sgr(2, 22),
+    red: sgr(31, 39),
+    yellow: sgr(33, 39),
+    blue: sgr(34, 39),
+    green: sgr(32, 39),
+  };
 }

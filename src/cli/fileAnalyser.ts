@@ -27,7 +27,10 @@ export class FileAnalyser {
    */
   static async load(roots: readonly string[]): Promise<FileAnalyser> {
     const grammars = await Grammars.load(fsWasmLoader);
-    return new FileAnalyser(grammars, new WorkspaceModels(grammars, readOncePerRun(new WorkspaceFileReader(() => roots))));
+    return new FileAnalyser(
+      grammars,
+      new WorkspaceModels(grammars, readOncePerRun(new WorkspaceFileReader(() => roots))),
+    );
   }
 
   /** The file's output; its analysis is dropped once the output is made. */
@@ -45,8 +48,15 @@ export class FileAnalyser {
     }
     const analyzer = new DocumentAnalyzer(this.grammars, language);
     try {
-      const analysis = analyzer.update(source.text, undefined, this.workspace.resolverFor(path.resolve(file), language), source.locate === plainText ? undefined : lineNameOf(source.locate));
-      return analysis ? { ...shown, analysis, locate: source.locate } : { ...shown, error: `not analysed: ${PARSE_GAVE_UP}` };
+      const analysis = analyzer.update(
+        source.text,
+        undefined,
+        this.workspace.resolverFor(path.resolve(file), language),
+        source.locate === plainText ? undefined : lineNameOf(source.locate),
+      );
+      return analysis
+        ? { ...shown, analysis, locate: source.locate }
+        : { ...shown, error: `not analysed: ${PARSE_GAVE_UP}` };
     } catch (e) {
       return { ...shown, error: `analysis failed: ${e instanceof Error ? e.message : String(e)}` };
     } finally {

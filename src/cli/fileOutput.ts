@@ -18,7 +18,10 @@ export interface OutputSettings {
   readonly colour: boolean;
 }
 
-export type FileBody = { readonly format: 'text'; readonly lines: readonly string[] } | { readonly format: 'json'; readonly entry: string } | { readonly format: 'sarif'; readonly file: SarifFile };
+export type FileBody =
+  | { readonly format: 'text'; readonly lines: readonly string[] }
+  | { readonly format: 'json'; readonly entry: string }
+  | { readonly format: 'sarif'; readonly file: SarifFile };
 
 export interface FileOutput {
   readonly counts: FileCounts;
@@ -41,15 +44,31 @@ function bodyOf(r: FileReport, { format, sizing, colour }: OutputSettings): File
 }
 
 /** What the run prints: the files' outputs in order, in the format asked for. */
-export function runOutput(outputs: readonly FileOutput[], settings: OutputSettings, problems: readonly string[], exitCode: number, version: string): string {
+export function runOutput(
+  outputs: readonly FileOutput[],
+  settings: OutputSettings,
+  problems: readonly string[],
+  exitCode: number,
+  version: string,
+): string {
   const bodies = outputs.map((o) => o.body);
   switch (settings.format) {
     case 'text':
-      return toText(bodies.flatMap((b) => (b.format === 'text' ? [b.lines] : [])), outputs.map((o) => o.counts), problems.length, paint(settings.colour));
+      return toText(
+        bodies.flatMap((b) => (b.format === 'text' ? [b.lines] : [])),
+        outputs.map((o) => o.counts),
+        problems.length,
+        paint(settings.colour),
+      );
     case 'json':
       return toJson(bodies.flatMap((b) => (b.format === 'json' ? [b.entry] : [])));
     case 'sarif':
-      return toSarif({ files: bodies.flatMap((b) => (b.format === 'sarif' ? [b.file] : [])), problems, version, exitCode });
+      return toSarif({
+        files: bodies.flatMap((b) => (b.format === 'sarif' ? [b.file] : [])),
+        problems,
+        version,
+        exitCode,
+      });
   }
 }
 

@@ -30,7 +30,8 @@ function exact(p: Poly | bigint | undefined): number | string | null {
  * FLOPs, and the activations autograd keeps (or why they are not known).
  */
 function sizingJson(s: Sizing, options: SizingOptions) {
-  const table = <K extends string>(per: Record<K, number>, n: Poly) => Object.fromEntries(Object.entries(per).map(([k, b]) => [k, exact(bytesOf(n, b as number))]));
+  const table = <K extends string>(per: Record<K, number>, n: Poly) =>
+    Object.fromEntries(Object.entries(per).map(([k, b]) => [k, exact(bytesOf(n, b as number))]));
   const training = (t: { trainable: number; frozen: number }) => {
     const trainable = s.trainable && bytesOf(s.trainable, t.trainable)?.constant;
     const frozen = s.frozen && bytesOf(s.frozen, t.frozen)?.constant;
@@ -46,17 +47,35 @@ function sizingJson(s: Sizing, options: SizingOptions) {
     weightBytes: table(WEIGHT_BYTES, s.params),
     trainingBytes: Object.fromEntries(Object.entries(TRAINING_BYTES).map(([k, t]) => [k, training(t)])),
     attentionLayers: exact(s.attentionLayers),
-    kvCachePerToken: s.kvPerToken ? { numbers: exact(s.kvPerToken), bytes: table({ fp16: 2, bf16: 2, fp32: 4, int8: 1 }, s.kvPerToken) } : null,
+    kvCachePerToken: s.kvPerToken
+      ? { numbers: exact(s.kvPerToken), bytes: table({ fp16: 2, bf16: 2, fp32: 4, int8: 1 }, s.kvPerToken) }
+      : null,
     options,
     kvCacheBytes: exact(f.kvCacheBytes),
-    flops: f.flops ? { forwardPerToken: exact(f.flops.forwardPerToken), trainingPerToken: exact(f.flops.trainingPerToken), trainingStep: exact(f.flops.trainingStep) } : null,
-    activations: 'unknown' in a ? { bytes: null, unknown: a.unknown } : { bytes: exact(a.bytes), layers: a.layers.map((l) => ({ path: l.path, kind: l.kind, calls: l.calls, bytes: exact(l.bytes) })) },
+    flops: f.flops
+      ? {
+          forwardPerToken: exact(f.flops.forwardPerToken),
+          trainingPerToken: exact(f.flops.trainingPerToken),
+          trainingStep: exact(f.flops.trainingStep),
+        }
+      : null,
+    activations:
+      'unknown' in a
+        ? { bytes: null, unknown: a.unknown }
+        : {
+            bytes: exact(a.bytes),
+            layers: a.layers.map((l) => ({ path: l.path, kind: l.kind, calls: l.calls, bytes: exact(l.bytes) })),
+          },
   };
 }
 
 /** Attention written by hand: heads as numbers where known (else their formula as text), and the projections by role. */
 function attentionJson(layer: LayerInstance) {
-  return { ...figures(layer), ...(layer.builds ? { builds: layer.builds.map(figures) } : {}), tensors: layer.tensors.filter((t) => t.role).map((t) => ({ name: t.name, role: t.role })) };
+  return {
+    ...figures(layer),
+    ...(layer.builds ? { builds: layer.builds.map(figures) } : {}),
+    tensors: layer.tensors.filter((t) => t.role).map((t) => ({ name: t.name, role: t.role })),
+  };
 }
 
 /** The heads of one attention; none for a class whose builds differ (each build has its own). */
@@ -65,8 +84,14 @@ function figures(layer: LayerInstance) {
   // A number where one holds it exactly, else its decimal string (past 2^53); a formula as text.
   const size = (p: Poly | undefined) => (p === undefined ? null : p.constant !== undefined ? exact(p) : p.toString());
   // Heads not found in the code have no number and no name of the user's.
-  const none = layer.summary.startsWith('heads not known') || layer.summary === 'heads differ by build' || !!layer.builds;
-  return { summary: layer.summary, heads: none ? null : size(a.heads), headDim: size(a.headDim), kvHeads: none ? null : size(a.kvHeads ?? a.heads) };
+  const none =
+    layer.summary.startsWith('heads not known') || layer.summary === 'heads differ by build' || !!layer.builds;
+  return {
+    summary: layer.summary,
+    heads: none ? null : size(a.heads),
+    headDim: size(a.headDim),
+    kvHeads: none ? null : size(a.kvHeads ?? a.heads),
+  };
 }
 
 /** One file's entry: the one place to extend when the analysis gains fields. */
@@ -82,7 +107,12 @@ function fileJson(r: FileReport, options: SizingOptions): object {
       framework: l.layer.framework,
       ...exactCount(layerCount(l.layer)),
       formula: l.layer.formula,
-      values: l.values.map((v) => ({ ...exactCount(v.params), context: v.context, contexts: v.contexts, summary: v.summary })),
+      values: l.values.map((v) => ({
+        ...exactCount(v.params),
+        context: v.context,
+        contexts: v.contexts,
+        summary: v.summary,
+      })),
     })),
     modules: inSourceOrder(r.analysis.modules).map((m) => {
       const { cell, line } = at(m.span);
@@ -98,9 +128,23 @@ function fileJson(r: FileReport, options: SizingOptions): object {
     }),
     instances: inSourceOrder(r.analysis.instances).map((i) => {
       const { cell, line } = at(i.span);
-      return { class: i.className, ...(cell === undefined ? {} : { cell }), line, ...exactCount(i.summary.params), ...(i.summary.params ? {} : { unknown: i.summary.reason ?? null }), ...(i.totals ? { totals: i.totals.map(String) } : {}), ...untrackedJson(i.summary), ...(i.sizing ? { sizing: sizingJson(i.sizing, options) } : {}) };
+      return {
+        class: i.className,
+        ...(cell === undefined ? {} : { cell }),
+        line,
+        ...exactCount(i.summary.params),
+        ...(i.summary.params ? {} : { unknown: i.summary.reason ?? null }),
+        ...(i.totals ? { totals: i.totals.map(String) } : {}),
+        ...untrackedJson(i.summary),
+        ...(i.sizing ? { sizing: sizingJson(i.sizing, options) } : {}),
+      };
     }),
-    diagnostics: inSourceOrder(r.analysis.findings).map((f) => ({ ...at(f.span), severity: f.severity, code: f.code, message: f.message })),
+    diagnostics: inSourceOrder(r.analysis.findings).map((f) => ({
+      ...at(f.span),
+      severity: f.severity,
+      code: f.code,
+      message: f.message,
+    })),
   };
 }
 

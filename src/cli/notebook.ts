@@ -17,7 +17,10 @@ interface Cell {
 
 interface Notebook {
   readonly cells?: unknown;
-  readonly metadata?: { readonly kernelspec?: { readonly language?: unknown }; readonly language_info?: { readonly name?: unknown } };
+  readonly metadata?: {
+    readonly kernelspec?: { readonly language?: unknown };
+    readonly language_info?: { readonly name?: unknown };
+  };
 }
 
 /** Throws with the reason when `json` is not a notebook. */
@@ -28,8 +31,10 @@ export function notebookText(json: string): NotebookText {
   } catch (e) {
     throw new Error(`not a notebook: invalid JSON (${e instanceof Error ? e.message : String(e)})`);
   }
-  if (typeof notebook !== 'object' || notebook === null || !Array.isArray(notebook.cells)) throw new Error('not a notebook: no list of cells');
-  const kernel = languageName(notebook.metadata?.kernelspec?.language ?? notebook.metadata?.language_info?.name) ?? 'python';
+  if (typeof notebook !== 'object' || notebook === null || !Array.isArray(notebook.cells))
+    throw new Error('not a notebook: no list of cells');
+  const kernel =
+    languageName(notebook.metadata?.kernelspec?.language ?? notebook.metadata?.language_info?.name) ?? 'python';
   const parts: string[] = [];
   /** For each part: its cell's position in the notebook and the part's first line in the text. */
   const starts: { cell: number; line: number }[] = [];

@@ -42,7 +42,13 @@ export function countsOf(r: FileReport): FileCounts {
   if (isFailed(r)) return { failed: true, errors: 0, warnings: 0, models: 0, layers: 0 };
   const { findings, modules, layers } = r.analysis;
   const count = (severity: string) => findings.filter((f) => f.severity === severity).length;
-  return { failed: false, errors: count('error'), warnings: count('warning'), models: modules.length, layers: layers.length };
+  return {
+    failed: false,
+    errors: count('error'),
+    warnings: count('warning'),
+    models: modules.length,
+    layers: layers.length,
+  };
 }
 
 export function displayPath(file: string): string {

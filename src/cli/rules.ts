@@ -50,7 +50,7 @@ export const RULES: readonly Rule[] = [
   {
     id: 'view-mismatch',
     summary: 'A view or reshape splits a projection into heads that do not hold its features.',
-    help: 'view(B, T, heads, head_dim) keeps the number of elements: heads × head_dim must equal the features of the tensor viewed (the projection\'s width), or PyTorch raises "shape \'[…]\' is invalid for input of size …" when forward() runs.',
+    help: "view(B, T, heads, head_dim) keeps the number of elements: heads × head_dim must equal the features of the tensor viewed (the projection's width), or PyTorch raises \"shape '[…]' is invalid for input of size …\" when forward() runs.",
   },
   {
     id: 'constructor-raises',
@@ -76,5 +76,11 @@ export const RULES: readonly Rule[] = [
 
 /** A code the table does not know yet (the core may add some) still gets a rule, named after it. */
 export function ruleFor(code: string): Rule {
-  return RULES.find((r) => r.id === code) ?? { id: code, summary: `Attention Lens diagnostic ${code}.`, help: `See the diagnostic codes in the Attention Lens README for ${code}.` };
+  return (
+    RULES.find((r) => r.id === code) ?? {
+      id: code,
+      summary: `Attention Lens diagnostic ${code}.`,
+      help: `See the diagnostic codes in the Attention Lens README for ${code}.`,
+    }
+  );
 }

@@ -10,7 +10,8 @@ import { ruleFor, RULES, type Rule } from './rules';
 import { isFailed, inSourceOrder, type AnalysedFile, type FileReport } from './report';
 
 /** What the log keeps of one file: its results (their rule index is the run's), or why it was not analysed. */
-export type SarifFile = { readonly notAnalysed: object } | { readonly codes: readonly string[]; readonly results: readonly SarifResult[] };
+export type SarifFile =
+  { readonly notAnalysed: object } | { readonly codes: readonly string[]; readonly results: readonly SarifResult[] };
 
 /** A result before the run numbers its rule. */
 interface SarifResult {
@@ -29,9 +30,19 @@ export interface SarifRun {
 const LEVELS: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'note' };
 
 export function sarifOfFile(r: FileReport): SarifFile {
-  if (isFailed(r)) return { notAnalysed: { level: 'error', message: { text: `${r.path} not analysed: ${r.error}` }, locations: [{ physicalLocation: { artifactLocation: artifact(r.path) } }] } };
+  if (isFailed(r))
+    return {
+      notAnalysed: {
+        level: 'error',
+        message: { text: `${r.path} not analysed: ${r.error}` },
+        locations: [{ physicalLocation: { artifactLocation: artifact(r.path) } }],
+      },
+    };
   // The codes in the order the analysis found them: the order in which the run lists the rules not in RULES.
-  return { codes: [...new Set(r.analysis.findings.map((f) => f.code))], results: inSourceOrder(r.analysis.findings).map((f) => ({ code: f.code, rest: result(r, f) })) };
+  return {
+    codes: [...new Set(r.analysis.findings.map((f) => f.code))],
+    results: inSourceOrder(r.analysis.findings).map((f) => ({ code: f.code, rest: result(r, f) })),
+  };
 }
 
 export function toSarif({ files, problems, version, exitCode }: SarifRun): string {
@@ -54,12 +65,21 @@ export function toSarif({ files, problems, version, exitCode }: SarifRun): strin
           {
             executionSuccessful: true,
             exitCode,
-            toolExecutionNotifications: [...problems.map((p) => ({ level: 'error', message: { text: p } })), ...files.flatMap((f) => ('notAnalysed' in f ? [f.notAnalysed] : []))],
+            toolExecutionNotifications: [
+              ...problems.map((p) => ({ level: 'error', message: { text: p } })),
+              ...files.flatMap((f) => ('notAnalysed' in f ? [f.notAnalysed] : [])),
+            ],
           },
         ],
         originalUriBaseIds: { SRCROOT: { uri: `${pathToFileURL(process.cwd()).href}/` } },
         columnKind: 'utf16CodeUnits',
-        results: analysed.flatMap((f) => f.results.map(({ code, rest }) => ({ ruleId: code, ruleIndex: rules.findIndex((rule) => rule.id === code), ...rest }))),
+        results: analysed.flatMap((f) =>
+          f.results.map(({ code, rest }) => ({
+            ruleId: code,
+            ruleIndex: rules.findIndex((rule) => rule.id === code),
+            ...rest,
+          })),
+        ),
       },
     ],
   };
@@ -72,7 +92,15 @@ function result(r: AnalysedFile, f: Finding): object {
     level: LEVELS[f.severity],
     message: { text: f.message },
     locations: [location(r, f.span)],
-    ...(f.related?.length ? { relatedLocations: f.related.map((rel, id) => ({ id, ...location(r, rel.span), message: { text: rel.message } })) } : {}),
+    ...(f.related?.length
+      ? {
+          relatedLocations: f.related.map((rel, id) => ({
+            id,
+            ...location(r, rel.span),
+            message: { text: rel.message },
+          })),
+        }
+      : {}),
   };
 }
 
@@ -81,15 +109,25 @@ function location(r: AnalysedFile, span: Span): object {
   const start = r.locate(span.startLine, span.startChar);
   const end = r.locate(span.endLine, span.endChar);
   if (start.cell !== undefined) {
-    return { physicalLocation: { artifactLocation: artifact(r.path) }, message: { text: `cell ${start.cell}, line ${start.line}, column ${start.column}` }, properties: { ...start } };
+    return {
+      physicalLocation: { artifactLocation: artifact(r.path) },
+      message: { text: `cell ${start.cell}, line ${start.line}, column ${start.column}` },
+      properties: { ...start },
+    };
   }
-  return { physicalLocation: { artifactLocation: artifact(r.path), region: { startLine: start.line, startColumn: start.column, endLine: end.line, endColumn: end.column } } };
+  return {
+    physicalLocation: {
+      artifactLocation: artifact(r.path),
+      region: { startLine: start.line, startColumn: start.column, endLine: end.line, endColumn: end.column },
+    },
+  };
 }
 
 /** Relative to the working directory where the file is under it, else an absolute file URI. */
 function artifact(file: string): object {
   const absolute = path.resolve(file);
   const relative = path.relative(process.cwd(), absolute);
-  if (relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) return { uri: pathToFileURL(absolute).href };
+  if (relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative))
+    return { uri: pathToFileURL(absolute).href };
   return { uri: relative.split(path.sep).map(encodeURIComponent).join('/'), uriBaseId: 'SRCROOT' };
 }

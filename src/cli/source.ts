@@ -36,7 +36,9 @@ async function readBytes(file: string): Promise<Buffer> {
   if (read === 'too large') {
     // The size stat reports, where it says so (/proc says 0 for files that never end).
     const size = (await fs.stat(file)).size;
-    throw new Error(`larger than ${MAX_BYTES / 1_000_000} MB${size > MAX_BYTES ? ` (${size.toLocaleString('en-US')} bytes)` : ''}`);
+    throw new Error(
+      `larger than ${MAX_BYTES / 1_000_000} MB${size > MAX_BYTES ? ` (${size.toLocaleString('en-US')} bytes)` : ''}`,
+    );
   }
   if (typeof read !== 'object') throw new Error('cannot read it');
   return read.bytes;

@@ -25,13 +25,21 @@ interface Row {
 export function textOfFile(r: FileReport, paint: Paint, sizing: SizingOptions = DEFAULT_SIZING): string[] {
   const path = visibleControls(r.path);
   if (isFailed(r)) return [`${paint.bold(path)}: ${paint.red('not analysed')}: ${visibleControls(r.error)}`];
-  const rows = rowsOf(r, paint, sizing).map((row) => ({ where: `${path}:${placeText(r.locate(row.span.startLine, row.span.startChar))}`, text: row.text }));
+  const rows = rowsOf(r, paint, sizing).map((row) => ({
+    where: `${path}:${placeText(r.locate(row.span.startLine, row.span.startChar))}`,
+    text: row.text,
+  }));
   const width = Math.max(...rows.map((row) => row.where.length));
   return rows.map((row) => `${paint.dim(row.where.padEnd(width))}  ${row.text}`);
 }
 
 /** The files' tables in order, then the summary line; `unreadable`: paths that could not be searched at all (already reported on stderr). */
-export function toText(tables: readonly (readonly string[])[], counts: readonly FileCounts[], unreadable: number, paint: Paint): string {
+export function toText(
+  tables: readonly (readonly string[])[],
+  counts: readonly FileCounts[],
+  unreadable: number,
+  paint: Paint,
+): string {
   const lines = tables.flat();
   if (lines.length) lines.push('');
   lines.push(summary(counts, unreadable, paint));
@@ -43,22 +51,40 @@ function rowsOf(r: AnalysedFile, paint: Paint, sizing: SizingOptions): Row[] {
   const { layers, modules, instances, findings } = r.analysis;
   // Names, strings and paths from the file reach a terminal: their escape sequences are shown, not run.
   const rows = inSourceOrder<Row>([
-    ...layers.map((l) => ({ span: l.span, text: `${l.layer.kind.padEnd(26)} ${(l.layer.rejected ? 'rejected' : siteCount(l)).padStart(16)}  ${l.layer.summary}`.trimEnd() })),
+    ...layers.map((l) => ({
+      span: l.span,
+      text: `${l.layer.kind.padEnd(26)} ${(l.layer.rejected ? 'rejected' : siteCount(l)).padStart(16)}  ${l.layer.summary}`.trimEnd(),
+    })),
     ...modules.map((m) => {
       const summary = m.built?.summary ?? m.summary;
-      const stack = summary.stack ? `${dimText(summary.stack.count)} × ${summary.stack.kind}` : m.attention ? `attention · ${m.attention.summary}` : '';
+      const stack = summary.stack
+        ? `${dimText(summary.stack.count)} × ${summary.stack.kind}`
+        : m.attention
+          ? `attention · ${m.attention.summary}`
+          : '';
       const where = m.built ? `${stack ? ' · ' : ''}${builtWhere(m.name, m.built.context)}` : '';
-      return { span: m.span, text: `${`class ${m.name}`.padEnd(26)} ${formatTotal(summary).padStart(16)}  ${[`${stack}${where}`, untrackedCount(summary)].filter(Boolean).join(' · ')}`.trimEnd() };
+      return {
+        span: m.span,
+        text: `${`class ${m.name}`.padEnd(26)} ${formatTotal(summary).padStart(16)}  ${[`${stack}${where}`, untrackedCount(summary)].filter(Boolean).join(' · ')}`.trimEnd(),
+      };
     }),
     ...instances.flatMap((i) => {
       const stack = i.summary.stack ? `${dimText(i.summary.stack.count)} × ${i.summary.stack.kind}` : '';
-      const model = { span: i.span, text: `${`model ${i.className}`.padEnd(26)} ${instanceTotal(i.summary, i.totals).padStart(16)}  ${[stack, untrackedCount(i.summary), i.summary.params || i.totals ? '' : i.summary.reason].filter(Boolean).join(' · ')}`.trimEnd() };
-      return i.sizing ? [model, { span: i.span, text: `${''.padEnd(26)} ${'sizing'.padStart(16)}  ${sizingLine(i.sizing, sizing)}` }] : [model];
+      const model = {
+        span: i.span,
+        text: `${`model ${i.className}`.padEnd(26)} ${instanceTotal(i.summary, i.totals).padStart(16)}  ${[stack, untrackedCount(i.summary), i.summary.params || i.totals ? '' : i.summary.reason].filter(Boolean).join(' · ')}`.trimEnd(),
+      };
+      return i.sizing
+        ? [model, { span: i.span, text: `${''.padEnd(26)} ${'sizing'.padStart(16)}  ${sizingLine(i.sizing, sizing)}` }]
+        : [model];
     }),
     ...findings.map((f) => ({ span: f.span, severity: f.severity, text: `[${f.code}] ${f.message}` })),
   ]);
   // The severity's colour is this program's, added once the file's text is made visible.
-  return rows.map(({ span, severity, text }) => ({ span, text: `${severity ? `${severityText(severity, paint)} ` : ''}${visibleControls(text)}` }));
+  return rows.map(({ span, severity, text }) => ({
+    span,
+    text: `${severity ? `${severityText(severity, paint)} ` : ''}${visibleControls(text)}`,
+  }));
 }
 
 /** `bf16, 1 × 1,024 tokens: weights 237.4 MiB · training 1.9 GiB (AdamW in mixed precision) · …`: the JSON's sizing in a line. */
@@ -76,7 +102,11 @@ function sizingLine(s: Sizing, options: SizingOptions): string {
 }
 
 function severityText(severity: Severity, paint: Paint): string {
-  return severity === 'error' ? paint.red(severity) : severity === 'warning' ? paint.yellow(severity) : paint.blue(severity);
+  return severity === 'error'
+    ? paint.red(severity)
+    : severity === 'warning'
+      ? paint.yellow(severity)
+      : paint.blue(severity);
 }
 
 /** `3 errors in 2 files · 12 models · 48 layers`, or `no errors in 5 files · ...`. */
@@ -86,8 +116,14 @@ function summary(counts: readonly FileCounts[], unreadable: number, paint: Paint
   const errors = sum('errors');
   const warnings = sum('warnings');
   const withProblems = analysed.filter((c) => c.errors + c.warnings > 0).length;
-  const problems = [errors && plural(errors, 'error'), warnings && plural(warnings, 'warning')].filter(Boolean).join(', ');
-  const parts = [problems ? `${problems} in ${plural(withProblems, 'file')}` : `no errors in ${plural(analysed.length, 'file')}`, plural(sum('models'), 'model'), plural(sum('layers'), 'layer')];
+  const problems = [errors && plural(errors, 'error'), warnings && plural(warnings, 'warning')]
+    .filter(Boolean)
+    .join(', ');
+  const parts = [
+    problems ? `${problems} in ${plural(withProblems, 'file')}` : `no errors in ${plural(analysed.length, 'file')}`,
+    plural(sum('models'), 'model'),
+    plural(sum('layers'), 'layer'),
+  ];
   const failed = counts.length - analysed.length;
   if (failed) parts.push(`${plural(failed, 'file')} not analysed`);
   if (unreadable) parts.push(`${plural(unreadable, 'path')} not read`);
@@ -98,4 +134,3 @@ function summary(counts: readonly FileCounts[], unreadable: number, paint: Paint
 function plural(n: number, noun: string): string {
   return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
 }
-

@@ -18,7 +18,13 @@ import { WORKER_ARGUMENT, type Done, type Job, type WorkerSetup } from './worker
 const WORKER_FLAGS = ['--single-threaded-gc'];
 
 /** `script`: the CLI's own script, which serves jobs when it runs as a worker. */
-export function analyseOnWorkers(files: readonly SourceFile[], roots: readonly string[], settings: OutputSettings, workers: number, script: string): Promise<FileOutput[]> {
+export function analyseOnWorkers(
+  files: readonly SourceFile[],
+  roots: readonly string[],
+  settings: OutputSettings,
+  workers: number,
+  script: string,
+): Promise<FileOutput[]> {
   const outputs: FileOutput[] = new Array<FileOutput>(files.length);
   // In the order found: files of one folder import the same files, which each worker then finds parsed.
   const queue = files.map((_, i) => i);
@@ -26,7 +32,11 @@ export function analyseOnWorkers(files: readonly SourceFile[], roots: readonly s
   return new Promise((resolve) => {
     let running = 0;
     const start = () => {
-      const worker = fork(script, [WORKER_ARGUMENT], { execArgv: WORKER_FLAGS, serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+      const worker = fork(script, [WORKER_ARGUMENT], {
+        execArgv: WORKER_FLAGS,
+        serialization: 'advanced',
+        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      });
       running++;
       let current: number | undefined;
       const next = () => {
@@ -35,7 +45,15 @@ export function analyseOnWorkers(files: readonly SourceFile[], roots: readonly s
         else worker.send({ index: current, file: files[current] } satisfies Job);
       };
       const fail = (why: string) => {
-        if (current !== undefined) outputs[current] = outputOf({ path: displayPath(files[current].path), language: files[current].language, error: `analysis failed: ${why}` }, settings);
+        if (current !== undefined)
+          outputs[current] = outputOf(
+            {
+              path: displayPath(files[current].path),
+              language: files[current].language,
+              error: `analysis failed: ${why}`,
+            },
+            settings,
+          );
         current = undefined;
       };
       worker.on('message', (done: Done) => {

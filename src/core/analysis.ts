@@ -21,7 +21,21 @@ import { Collected } from './collected';
 import type { Finding, LayerInstance } from './layer';
 import type { Analysis, LayerResult, ModuleResult } from './results';
 import { partResults } from './partResults';
-import { agreed, classKey, followParts, lexicalContexts, mayComputeAttention, mayHoldAttention, namesConfig, runConfigured, runFactories, runUnreached, shown, sizeModel, unknownSummary } from './runs';
+import {
+  agreed,
+  classKey,
+  followParts,
+  lexicalContexts,
+  mayComputeAttention,
+  mayHoldAttention,
+  namesConfig,
+  runConfigured,
+  runFactories,
+  runUnreached,
+  shown,
+  sizeModel,
+  unknownSummary,
+} from './runs';
 import { LINE_NUMBER, type ImportResolver, type SourceModel } from './source';
 import type { DefRef, Shape, Value } from './value';
 
@@ -84,7 +98,8 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     },
     part(cls, call, value) {
       // A subclass of a catalog layer that holds only the layer is a layer site of its own.
-      if (value.t === 'module' && !(value.layer && shownAsLayer.has(value.layer)) && !shared.tape) out.part({ className: cls.name, span: call.span, context: context(), symbolic, tree: value.tree });
+      if (value.t === 'module' && !(value.layer && shownAsLayer.has(value.layer)) && !shared.tape)
+        out.part({ className: cls.name, span: call.span, context: context(), symbolic, tree: value.tree });
     },
     model(call, className, tree) {
       instances.add({ className, span: call.span, tree, symbolic });
@@ -107,9 +122,10 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
         severity: 'error',
         span: site ?? span,
         fixes: [],
-        message: model.language === 'python'
-          ? `Building ${shared.contexts[0]} raises ${exception}${message ? `: "${message}"` : ''} (${lineName(span.startLine)}${where ? `, in ${where}` : ''}): PyTorch would not build this model.`
-          : `Building ${shared.contexts[0]} throws ${exception}${message ? `: "${message}"` : ''} (${lineName(span.startLine)}${where ? `, in ${where}` : ''}): the model is never built.`,
+        message:
+          model.language === 'python'
+            ? `Building ${shared.contexts[0]} raises ${exception}${message ? `: "${message}"` : ''} (${lineName(span.startLine)}${where ? `, in ${where}` : ''}): PyTorch would not build this model.`
+            : `Building ${shared.contexts[0]} throws ${exception}${message ? `: "${message}"` : ''} (${lineName(span.startLine)}${where ? `, in ${where}` : ''}): the model is never built.`,
         related: site ? [{ span, message: `${exception} raised here` }] : undefined,
       };
       if (!out.flows.has(key)) out.flow(found);
@@ -117,7 +133,9 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     attention(module, found) {
       const cls = module.cls;
       if (!cls || cls.owner !== evaluator) return;
-      const parts = evaluator.tfjsLayers.is(cls) ? fieldParts(module.fields, (l) => evaluator.flows.tfjs.built(l)) : moduleParts(module.tree, (l) => evaluator.torch.pathIn(module.tree, l));
+      const parts = evaluator.tfjsLayers.is(cls)
+        ? fieldParts(module.fields, (l) => evaluator.flows.tfjs.built(l))
+        : moduleParts(module.tree, (l) => evaluator.torch.pathIn(module.tree, l));
       const layer = describe(cls.name, found, parts);
       if (!layer) return;
       out.attention(classKey(model, cls.fragment, cls.scope), found.core, layer);
@@ -126,7 +144,14 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     constructed(cls, value) {
       // The class built with its own defaults is the module result itself, not a context of it; a class
       // built with names for its arguments gives no total a part of it could take.
-      if (value.t !== 'module' || cls.owner !== evaluator || symbolic || shared.tape || (buildingDefaults && shared.contexts.length === 1)) return;
+      if (
+        value.t !== 'module' ||
+        cls.owner !== evaluator ||
+        symbolic ||
+        shared.tape ||
+        (buildingDefaults && shared.contexts.length === 1)
+      )
+        return;
       // Its tree, not its total yet: the model building it may still add to it (a projector made on the
       // first call of forward() inside the model's own constructor).
       out.construction(classKey(model, cls.fragment, cls.scope), { tree: value.tree, context: context() });
@@ -151,18 +176,27 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   if (cache) cache.names = { ids: evaluator.names.fragmentIds, names: moduleNames(model) };
   // A document's first analysis records no statement: most files opened are read, not edited. Its first
   // edit records them, for the keys typed after it.
-  const statements = cache?.statements && model.language === 'python' ? new StatementReplays(evaluator, cache.statements, resolver) : undefined;
+  const statements =
+    cache?.statements && model.language === 'python'
+      ? new StatementReplays(evaluator, cache.statements, resolver)
+      : undefined;
   evaluator.runModule(statements);
   if (cache) cache.statements = statements?.kept ?? new Map();
   const replays = new Replays(model, cache, evaluator, out, resolver);
   const defaults = new Map<string, Value>();
   /** Builds a model class with its defaults and follows its forward(); its total is taken before that. */
-  const buildDefaults = (cls: DefRef, key: string, extent: Span): { value: Value; total: ModuleSummary } | undefined => {
+  const buildDefaults = (
+    cls: DefRef,
+    key: string,
+    extent: Span,
+  ): { value: Value; total: ModuleSummary } | undefined => {
     buildingDefaults = true;
     const needsArguments = evaluator.guard(() => evaluator.classes.needsArguments(cls)) ?? true;
     symbolic = needsArguments;
     shared.paramsAsNames = needsArguments ? evaluator.guard(() => evaluator.classes.constructorScope(cls)) : undefined;
-    const value = shared.budget.exhausted ? undefined : evaluator.guard(() => evaluator.classes.instantiate(cls, { positional: [], keywords: new Map() }, undefined));
+    const value = shared.budget.exhausted
+      ? undefined
+      : evaluator.guard(() => evaluator.classes.instantiate(cls, { positional: [], keywords: new Map() }, undefined));
     buildingDefaults = false;
     symbolic = false;
     shared.paramsAsNames = undefined;
@@ -179,7 +213,10 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   for (const { fragment: fi, scope: si } of definitions(model, 'class')) {
     const scope = model.fragments[fi].scopes[si];
     const key = classKey(model, fi, si);
-    const result = (summary: ModuleSummary) => ({ key, result: { name: scope.name, span: scope.nameSpan, extent: scope.extent, summary } });
+    const result = (summary: ModuleSummary) => ({
+      key,
+      result: { name: scope.name, span: scope.nameSpan, extent: scope.extent, summary },
+    });
     const cached = replays.replay(key);
     if (cached) {
       if (cached.summary) classes.push(result(cached.summary));
@@ -200,21 +237,30 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     );
     if (isModel) classes.push(result(summary ?? unknownSummary(scope.name)));
   }
-  for (const value of built) for (const size of evaluator.flows.followForward(value)) out.hint(size.at.span, size.features);
+  for (const value of built)
+    for (const size of evaluator.flows.followForward(value)) out.hint(size.at.span, size.features);
   // The attention of a model's parts that its forward() did not reach with sizes (whisper's encoder stops
   // before its blocks), each part followed alone: only parts of this file that look like attention.
   const unseen = (cls: DefRef, tree: ModuleTree) =>
-    cls.owner === evaluator && !attentionByTree.has(tree) && mayHoldAttention(model.text(model.fragments[cls.fragment].scopes[cls.scope].extent));
+    cls.owner === evaluator &&
+    !attentionByTree.has(tree) &&
+    mayHoldAttention(model.text(model.fragments[cls.fragment].scopes[cls.scope].extent));
   for (const value of built) if (value.t === 'module') followParts(evaluator, value.tree, unseen);
   const hints = out.hints();
   runFactories(evaluator, model, (key, run) => replays.run(key, run));
   const config = namesConfig(model, cache?.configNames);
   if (cache) cache.configNames = config.seen;
-  const configured = config.found ? runConfigured(evaluator, model, (key, run) => replays.valued(key, run)) : new Map<string, string>();
+  const configured = config.found
+    ? runConfigured(evaluator, model, (key, run) => replays.valued(key, run))
+    : new Map<string, string>();
   const modules: ModuleResult[] = classes.map(({ key, result }) => {
     const attentions = out.attentions.get(key);
-    const attention = attentions ? shown([...attentions.values()], result.summary.params, out.crowded.has(key)) : undefined;
-    return result.summary.params?.isConstant ? { ...result, attention } : { ...result, attention, built: agreed(out.constructions.get(key), configured.get(key)) };
+    const attention = attentions
+      ? shown([...attentions.values()], result.summary.params, out.crowded.has(key))
+      : undefined;
+    return result.summary.params?.isConstant
+      ? { ...result, attention }
+      : { ...result, attention, built: agreed(out.constructions.get(key), configured.get(key)) };
   });
   // A method no run reached runs on its class built with its defaults: replayed while that build is, else
   // run again, on the build of this version (built again, adding nothing twice, when it was replayed).
@@ -234,7 +280,9 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     }
   };
   symbolic = true;
-  runUnreached(evaluator, model, selfOf, (key, owner, run) => replays.run(key, run, owner === undefined || replays.replayed.has(owner)));
+  runUnreached(evaluator, model, selfOf, (key, owner, run) =>
+    replays.run(key, run, owner === undefined || replays.replayed.has(owner)),
+  );
   symbolic = false;
   replays.forgetOthers();
   const attentionAt = (node: ModuleTree): LayerInstance | 'unknown' | undefined => {
@@ -249,10 +297,18 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     // it is one, and what it keeps, are not known; 0 attention layers would be a wrong figure.
     const forward = evaluator.guard(() => evaluator.classes.method(cls, 'forward'));
     const owner = forward?.owner ?? evaluator;
-    return forward && mayComputeAttention(owner.model.text(owner.scopeAt(forward.fragment, forward.scope).extent)) ? 'unknown' : undefined;
+    return forward && mayComputeAttention(owner.model.text(owner.scopeAt(forward.fragment, forward.scope).extent))
+      ? 'unknown'
+      : undefined;
   };
   // Trees are read once every run is over: `model.add` and a TF.js layer's first apply() may still extend them.
-  const instanceResults = instances.results().map(({ result, value }) => (value?.t === 'module' && result.summary.params?.isConstant ? { ...result, sizing: sizeModel(evaluator, value, attentionAt) } : result));
+  const instanceResults = instances
+    .results()
+    .map(({ result, value }) =>
+      value?.t === 'module' && result.summary.params?.isConstant
+        ? { ...result, sizing: sizeModel(evaluator, value, attentionAt) }
+        : result,
+    );
   const layers: LayerResult[] = [];
   const findings: Finding[] = [];
   const sites = new Map<number, SiteShown[]>();
@@ -268,8 +324,13 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       // Taken once: `dense(...).apply(x)` is two calls from one offset, and one layer.
       out.records.delete(site.span.start);
       const last = before?.[index];
-      const same = last !== undefined && last.records.length === list.length && last.records.every((r, i) => r === list[i]);
-      const result = !same ? siteResult(site.span, list, lexicalContexts(fragment, site.scope)) : last.result.span === site.span ? last.result : { ...last.result, span: site.span };
+      const same =
+        last !== undefined && last.records.length === list.length && last.records.every((r, i) => r === list[i]);
+      const result = !same
+        ? siteResult(site.span, list, lexicalContexts(fragment, site.scope))
+        : last.result.span === site.span
+          ? last.result
+          : { ...last.result, span: site.span };
       (shown ??= [])[index] = last && result === last.result ? last : { records: list, result };
       layers.push(result);
       if (result.findings.length) findings.push(...result.findings);
@@ -277,9 +338,14 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     if (shown) sites.set(fragment.id, shown);
   }
   if (cache) cache.sites = sites;
-  const flows = [...out.flows.values()].filter((f) => !findings.some((g) => g.span.start === f.span.start && g.code === f.code));
-  for (const stop of evaluator.stops) if (!flows.some((f) => f.code === 'analysis-truncated' && f.span.start === stop.span.start)) flows.push(truncated(stop.span, stop.what));
-  const silenced = (f: Finding) => model.ignores?.has(f.span.startLine) && (model.ignores.get(f.span.startLine)?.has(f.code) ?? true);
+  const flows = [...out.flows.values()].filter(
+    (f) => !findings.some((g) => g.span.start === f.span.start && g.code === f.code),
+  );
+  for (const stop of evaluator.stops)
+    if (!flows.some((f) => f.code === 'analysis-truncated' && f.span.start === stop.span.start))
+      flows.push(truncated(stop.span, stop.what));
+  const silenced = (f: Finding) =>
+    model.ignores?.has(f.span.startLine) && (model.ignores.get(f.span.startLine)?.has(f.code) ?? true);
   return {
     language: model.language,
     layers,
@@ -294,7 +360,9 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
 /** Where the analysis ran out of its work budget: what comes after is not shown, which must not read as nothing. */
 function truncated(span: Span, what: string): Finding {
   const steps = what === 'steps for the file' ? LIMITS.steps : LIMITS.entrySteps;
-  const budget = what.startsWith('steps') ? `its work budget (${steps.toLocaleString('en-US')} ${what})` : `its work budget (${what})`;
+  const budget = what.startsWith('steps')
+    ? `its work budget (${steps.toLocaleString('en-US')} ${what})`
+    : `its work budget (${what})`;
   return {
     code: 'analysis-truncated',
     severity: 'info',

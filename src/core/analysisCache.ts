@@ -134,14 +134,27 @@ export class AnalysisCache {
       build.offset = undefined;
       // Moved as the outputs were; a span across the edit keeps its end, so `last` is a bound beyond offsets.
       const move = (at: number, by: number) => (at + offset >= oldEnd ? at + offset + by : at + offset);
-      build.places = { ...places, first: move(places.first, delta), last: move(places.last, places.offsetsOnly ? delta : Math.max(delta, 0)) };
+      build.places = {
+        ...places,
+        first: move(places.first, delta),
+        last: move(places.last, places.offsetsOnly ? delta : Math.max(delta, 0)),
+      };
     }
   }
 }
 
 /** `o` with its places from `oldEnd` on moved by `delta` characters and `lineDelta` lines. */
 function shifted(o: BuildOutputs, oldEnd: number, delta: number, lineDelta: number): BuildOutputs {
-  const span = (s: Span): Span => (s.start >= oldEnd ? { ...s, start: s.start + delta, end: s.end + delta, startLine: s.startLine + lineDelta, endLine: s.endLine + lineDelta } : s);
+  const span = (s: Span): Span =>
+    s.start >= oldEnd
+      ? {
+          ...s,
+          start: s.start + delta,
+          end: s.end + delta,
+          startLine: s.startLine + lineDelta,
+          endLine: s.endLine + lineDelta,
+        }
+      : s;
   const finding = (f: Finding): Finding => ({
     ...f,
     span: span(f.span),

@@ -48,7 +48,12 @@ export class Collected {
     if (this.silent) return;
     const list = this.parts.get(r.span.start) ?? [];
     if (list.length < MAX_BUILDS) list.push(r);
-    else if (list.length === MAX_BUILDS) list.push({ ...r, tree: undefined, summary: { params: undefined, reason: 'built more times here than are followed', children: [], tied: [] } });
+    else if (list.length === MAX_BUILDS)
+      list.push({
+        ...r,
+        tree: undefined,
+        summary: { params: undefined, reason: 'built more times here than are followed', children: [], tied: [] },
+      });
     this.parts.set(r.span.start, list);
     this.recording?.parts.push(r);
   }
@@ -62,7 +67,11 @@ export class Collected {
   construction(key: string, entry: Construction): void {
     if (this.silent) return;
     const list = this.constructions.get(key) ?? [];
-    list.push(list.length < MAX_BUILDS ? entry : { context: entry.context, summary: { params: undefined, children: [], tied: [] } });
+    list.push(
+      list.length < MAX_BUILDS
+        ? entry
+        : { context: entry.context, summary: { params: undefined, children: [], tied: [] } },
+    );
     if (list.length <= MAX_BUILDS + 1) this.constructions.set(key, list);
     this.recording?.constructions.push([key, entry]);
   }
@@ -71,12 +80,17 @@ export class Collected {
     if (this.silent) return;
     const known = this.sizes.get(span.start);
     // A step that gets different sizes in different models shows none.
-    this.sizes.set(span.start, this.sizes.has(span.start) && !known?.features.equals(features) ? undefined : { span, features });
+    this.sizes.set(
+      span.start,
+      this.sizes.has(span.start) && !known?.features.equals(features) ? undefined : { span, features },
+    );
     this.recording?.hints.push({ span, features });
   }
 
   hints(): SizeHint[] {
-    return [...this.sizes.values()].filter((h): h is SizeHint => h !== undefined).sort((a, b) => a.span.start - b.span.start);
+    return [...this.sizes.values()]
+      .filter((h): h is SizeHint => h !== undefined)
+      .sort((a, b) => a.span.start - b.span.start);
   }
 
   attention(key: string, core: Core | number, layer: LayerInstance): void {
@@ -122,7 +136,16 @@ export class Collected {
 
   /** Keeps what `work` adds, with the calls it evaluated (`reached` gives them once it is over). */
   recorded(work: () => BuildOutputs['summary'], reached: () => number[]): BuildOutputs {
-    const recording: Recording = (this.recording = { records: [], parts: [], flows: [], constructions: [], hints: [], reached: [], summary: undefined, attentions: [] });
+    const recording: Recording = (this.recording = {
+      records: [],
+      parts: [],
+      flows: [],
+      constructions: [],
+      hints: [],
+      reached: [],
+      summary: undefined,
+      attentions: [],
+    });
     try {
       recording.summary = work();
     } finally {
@@ -132,8 +155,15 @@ export class Collected {
     return {
       ...recording,
       reached: reached(),
-      constructions: recording.constructions.map(([k, c]): [string, Construction] => [k, { context: c.context, summary: c.summary ?? summarize(c.tree!) }]),
-      parts: recording.parts.map((p): PartRecord => ({ ...p, tree: undefined, summary: p.summary ?? summarize(p.tree!) })),
+      constructions: recording.constructions.map(([k, c]): [string, Construction] => [
+        k,
+        { context: c.context, summary: c.summary ?? summarize(c.tree!) },
+      ]),
+      parts: recording.parts.map((p): PartRecord => ({
+        ...p,
+        tree: undefined,
+        summary: p.summary ?? summarize(p.tree!),
+      })),
     };
   }
 }

@@ -4,7 +4,8 @@
  * invisible and bidirectional formatting marks that reorder or hide text (Trojan Source). Every surface that
  * shows text from the file shows these as `\u{202e}`.
  */
-const ACTING = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const ACTING =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
 export function visibleControls(text: string): string {
   return text.replace(ACTING, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);

@@ -166,7 +166,8 @@ export class Evaluator implements Interp {
       if (fragment.code) {
         const work = () => {
           // A script stops where it throws: a TF.js model it was still adding layers to is never complete.
-          if (this.runner.body(fragment.body, this.moduleFrame) === 'raise') this.flows.tfjs.stopped(`the file throws at ${this.lineName(fragment.span.startLine)}`);
+          if (this.runner.body(fragment.body, this.moduleFrame) === 'raise')
+            this.flows.tfjs.stopped(`the file throws at ${this.lineName(fragment.span.startLine)}`);
         };
         if (replays) replays.run(fi, fragment, work);
         else this.guard(work);
@@ -229,7 +230,13 @@ export class Evaluator implements Interp {
     } catch (e) {
       // The budget ran out, or half-typed code reached a shape no rule foresaw: this part is unknown,
       // the rest of the file is not.
-      if (e instanceof BudgetExceeded && this.lastCall && !this.stops.some((s) => s.span.start === this.lastCall!.start) && this.stops.length < 10) this.stops.push({ span: this.lastCall, what: e.what });
+      if (
+        e instanceof BudgetExceeded &&
+        this.lastCall &&
+        !this.stops.some((s) => s.span.start === this.lastCall!.start) &&
+        this.stops.length < 10
+      )
+        this.stops.push({ span: this.lastCall, what: e.what });
       this.budget.depth = depth;
       this.journal.rewind(position);
       return undefined;
@@ -280,7 +287,13 @@ export class Evaluator implements Interp {
     if (!model) return undefined;
     let other = this.shared.imported.get(model);
     if (!other) {
-      other = new Evaluator(model, { layer: (p, c, a) => this.hooks.layer(p, c, a, false), report: () => undefined }, this.resolver, this.shared, module);
+      other = new Evaluator(
+        model,
+        { layer: (p, c, a) => this.hooks.layer(p, c, a, false), report: () => undefined },
+        this.resolver,
+        this.shared,
+        module,
+      );
       this.shared.imported.set(model, other);
       other.runModule();
     }
@@ -293,12 +306,15 @@ export class Evaluator implements Interp {
 
   binary(op: string, l: Value, r: Value, span?: Span, inPlace = false): Value {
     const result = this.arithmetic(op, l, r, span);
-    return this.tape && [l, r].some((v) => v.t === 'tensor' || v.t === 'param') ? this.tape.binary(op, l, r, inPlace, result) : result;
+    return this.tape && [l, r].some((v) => v.t === 'tensor' || v.t === 'param')
+      ? this.tape.binary(op, l, r, inPlace, result)
+      : result;
   }
 
   private arithmetic(op: string, l: Value, r: Value, span?: Span): Value {
     // In TypeScript `+` on tensors is no tensor operation (js-pytorch and TF.js use add()): nothing to check.
-    if (l.t === 'tensor' && r.t === 'tensor') return this.checks.broadcast(op, l, r, this.language === 'python' ? span : undefined);
+    if (l.t === 'tensor' && r.t === 'tensor')
+      return this.checks.broadcast(op, l, r, this.language === 'python' ? span : undefined);
     if (this.language === 'python' && op !== '@') this.checks.withParameter(op, l, r, span);
     // `torch.randn(n, d) * 0.02` is still a tensor of that shape.
     if (l.t === 'tensor') return l;
@@ -313,4 +329,3 @@ export class Evaluator implements Interp {
     return layerSpec(normalizePath(path)) !== undefined;
   }
 }
-

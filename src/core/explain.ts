@@ -32,7 +32,10 @@ export interface Step {
   readonly parameters: boolean;
 }
 
-type RawStep = Omit<Step, 'flops' | 'savedElements' | 'savedBytes'> & { readonly flops: Poly; readonly savedElements: Poly };
+type RawStep = Omit<Step, 'flops' | 'savedElements' | 'savedBytes'> & {
+  readonly flops: Poly;
+  readonly savedElements: Poly;
+};
 
 export interface ParameterRow {
   readonly name: string;
@@ -73,8 +76,14 @@ export interface ExplainData {
 }
 
 const q = (p: Poly): Quantity => dimText(p);
-const flops = (p: Poly): Amount => ({ exact: q(p), text: p.constant !== undefined ? flopsText(p.constant) : `${q(p)} FLOPs` });
-const inBytes = (p: Poly): Amount => ({ exact: q(p), text: p.constant !== undefined ? bytesText(p.constant) : `${q(p)} bytes` });
+const flops = (p: Poly): Amount => ({
+  exact: q(p),
+  text: p.constant !== undefined ? flopsText(p.constant) : `${q(p)} FLOPs`,
+});
+const inBytes = (p: Poly): Amount => ({
+  exact: q(p),
+  text: p.constant !== undefined ? bytesText(p.constant) : `${q(p)} bytes`,
+});
 const n = (x: number | bigint) => Poly.int(x);
 const TWO = n(2);
 
@@ -104,10 +113,16 @@ function attentionTensors(layer: LayerInstance) {
   if (layer.attention?.layout === 'module') return layer.tensors.filter((t) => t.role);
   const own = layer.tensors.filter((t) => roleOf(t.name) !== '');
   const prefix = own.find((t) => t.name.includes('.') && /self_attn\./.test(t.name)) ? 'self_attn.' : '';
-  return prefix ? own.filter((t) => t.name.includes(prefix) && !t.name.includes('{i}') && !t.name.includes('multihead_attn')) : own;
+  return prefix
+    ? own.filter((t) => t.name.includes(prefix) && !t.name.includes('{i}') && !t.name.includes('multihead_attn'))
+    : own;
 }
 
-export function explain(layer: LayerInstance, where: string, inputs: ExplainInputs = DEFAULT_INPUTS): ExplainData | undefined {
+export function explain(
+  layer: LayerInstance,
+  where: string,
+  inputs: ExplainInputs = DEFAULT_INPUTS,
+): ExplainData | undefined {
   const a = layer.attention;
   // A layer the framework refuses (`MultiheadAttention(-1, -1)`) has no shapes: its sizes are no framework's.
   if (!a || layer.rejected) return undefined;
@@ -142,15 +157,25 @@ export function explain(layer: LayerInstance, where: string, inputs: ExplainInpu
   const Skv = a.addBiasKv ? S.add(Poly.ONE) : S;
 
   // Attention written by hand has a bias where its projection has one (Whisper's keys have none).
-  const roles = written ? attentionTensors(layer).map((t) => t.role ?? '').join(', ') : '';
+  const roles = written
+    ? attentionTensors(layer)
+        .map((t) => t.role ?? '')
+        .join(', ')
+    : '';
   const biased = (r: 'Q' | 'K' | 'V' | 'O') => (written ? roles.includes(`b_${r}`) : a.bias);
   const bias = (r: 'Q' | 'K' | 'V' | 'O', rows: Poly, cols: Poly) => (biased(r) ? rows.mul(cols) : Poly.ZERO);
   const raw: RawStep[] = [
     {
       name: `Q = ${X('q')} · W_Q` + (biased('Q') ? ' + b_Q' : ''),
-      formula: keras ? 'einsum over the query features into h heads of keyDim' : 'one matrix product for all heads at once',
+      formula: keras
+        ? 'einsum over the query features into h heads of keyDim'
+        : 'one matrix product for all heads at once',
       shape: keras ? dims('N', 'L', h, dk) : bsd('L', qProj),
-      flops: TWO.mul(N).mul(L).mul(E).mul(qProj).add(bias('Q', N.mul(L), qProj)),
+      flops: TWO.mul(N)
+        .mul(L)
+        .mul(E)
+        .mul(qProj)
+        .add(bias('Q', N.mul(L), qProj)),
       saved: self ? 'X, once for Q, K and V (for the gradients of W_Q, W_K and W_V)' : 'X_q (for the gradient of W_Q)',
       savedElements: N.mul(L).mul(E),
       parameters: true,
@@ -159,23 +184,36 @@ export function explain(layer: LayerInstance, where: string, inputs: ExplainInpu
       name: `K = ${X('k')} · W_K` + (biased('K') ? ' + b_K' : ''),
       formula: a.kdim.equals(E) || keras ? 'keys projected to the heads' : 'kdim ≠ E: keys come in with kdim features',
       shape: keras ? dims('N', 'S', h, dk) : bsd(`S${extraKv}`, kProj),
-      flops: TWO.mul(N).mul(S).mul(a.kdim).mul(kProj).add(bias('K', N.mul(S), kProj)),
+      flops: TWO.mul(N)
+        .mul(S)
+        .mul(a.kdim)
+        .mul(kProj)
+        .add(bias('K', N.mul(S), kProj)),
       saved: self ? 'nothing more: X is already kept' : 'X_k',
       savedElements: self ? Poly.ZERO : N.mul(S).mul(a.kdim),
       parameters: true,
     },
     {
       name: `V = ${X('v')} · W_V` + (biased('V') ? ' + b_V' : ''),
-      formula: a.vdim.equals(E) || keras ? 'values projected to the heads' : 'vdim ≠ E: values come in with vdim features',
+      formula:
+        a.vdim.equals(E) || keras ? 'values projected to the heads' : 'vdim ≠ E: values come in with vdim features',
       shape: keras ? dims('N', 'S', h, dv) : bsd(`S${extraKv}`, vProj),
-      flops: TWO.mul(N).mul(S).mul(a.vdim).mul(vProj).add(bias('V', N.mul(S), vProj)),
+      flops: TWO.mul(N)
+        .mul(S)
+        .mul(a.vdim)
+        .mul(vProj)
+        .add(bias('V', N.mul(S), vProj)),
       saved: self ? 'nothing more: X is already kept' : 'X_v',
       savedElements: self ? Poly.ZERO : N.mul(S).mul(a.vdim),
       parameters: true,
     },
     {
       name: 'split into heads',
-      formula: keras ? 'already per head' : written ? `a reshape: h · d_k = ${q(h)} · ${q(dk)}${a.kvHeads ? `; keys and values in ${q(kvh)} heads, each shared by ${q(h)} / ${q(kvh)} query heads` : ''}` : `a reshape: E = h · d_k = ${q(h)} · ${q(dk)}`,
+      formula: keras
+        ? 'already per head'
+        : written
+          ? `a reshape: h · d_k = ${q(h)} · ${q(dk)}${a.kvHeads ? `; keys and values in ${q(kvh)} heads, each shared by ${q(h)} / ${q(kvh)} query heads` : ''}`
+          : `a reshape: E = h · d_k = ${q(h)} · ${q(dk)}`,
       shape: `Q ${dims('N', h, 'L', dk)}, K ${dims('N', kvh, `S${extraKv}`, dk)}, V ${dims('N', kvh, `S${extraKv}`, dv)}`,
       flops: Poly.ZERO,
       saved: 'nothing (a view)',
@@ -197,7 +235,10 @@ export function explain(layer: LayerInstance, where: string, inputs: ExplainInpu
       shape: dims('N', h, 'L', `S${extraKv}`),
       flops: n(5).mul(N).mul(h).mul(L).mul(Skv),
       saved: a.dropout ? 'the attention weights, and the dropout mask' : 'the attention weights (its output)',
-      savedElements: N.mul(h).mul(L).mul(Skv).mul(a.dropout ? TWO : Poly.ONE),
+      savedElements: N.mul(h)
+        .mul(L)
+        .mul(Skv)
+        .mul(a.dropout ? TWO : Poly.ONE),
       parameters: false,
     },
     {
@@ -218,15 +259,23 @@ export function explain(layer: LayerInstance, where: string, inputs: ExplainInpu
       savedElements: Poly.ZERO,
       parameters: false,
     },
-    ...(written && !a.output ? [] : [{
-      name: 'output = heads · W_O' + (biased('O') ? ' + b_O' : ''),
-      formula: `mixes the heads back into ${q(outSize)} features`,
-      shape: keras ? `(N, L, ${out.map((d) => q(d)).join(', ')})` : bsd('L', outSize),
-      flops: TWO.mul(N).mul(L).mul(h.mul(dv)).mul(outSize).add(bias('O', N.mul(L), outSize)),
-      saved: 'the concatenated heads (for the gradient of W_O)',
-      savedElements: N.mul(L).mul(h.mul(dv)),
-      parameters: true,
-    }]),
+    ...(written && !a.output
+      ? []
+      : [
+          {
+            name: 'output = heads · W_O' + (biased('O') ? ' + b_O' : ''),
+            formula: `mixes the heads back into ${q(outSize)} features`,
+            shape: keras ? `(N, L, ${out.map((d) => q(d)).join(', ')})` : bsd('L', outSize),
+            flops: TWO.mul(N)
+              .mul(L)
+              .mul(h.mul(dv))
+              .mul(outSize)
+              .add(bias('O', N.mul(L), outSize)),
+            saved: 'the concatenated heads (for the gradient of W_O)',
+            savedElements: N.mul(L).mul(h.mul(dv)),
+            parameters: true,
+          },
+        ]),
   ];
 
   const tensors = attentionTensors(layer);
@@ -243,7 +292,12 @@ export function explain(layer: LayerInstance, where: string, inputs: ExplainInpu
   const kvCache = N.mul(S).mul(kvh).mul(dk.add(dv));
   const flopsTotal = raw.reduce((acc, s) => acc.add(s.flops), Poly.ZERO);
   const saved = raw.reduce((acc, s) => acc.add(s.savedElements), Poly.ZERO);
-  const steps: Step[] = raw.map((s) => ({ ...s, flops: flops(s.flops), savedElements: q(s.savedElements), savedBytes: inBytes(s.savedElements.mul(bytes)) }));
+  const steps: Step[] = raw.map((s) => ({
+    ...s,
+    flops: flops(s.flops),
+    savedElements: q(s.savedElements),
+    savedBytes: inBytes(s.savedElements.mul(bytes)),
+  }));
 
   // Per head, W_Q·W_Kᵀ is E × kdim of rank at most d_k: two thin matrices hold it in d_k·(E + kdim) numbers.
   const merged = E.mul(a.kdim);
@@ -263,7 +317,12 @@ export function explain(layer: LayerInstance, where: string, inputs: ExplainInpu
     parameters,
     totalParameters: q(total),
     totalBytes: inBytes(total.mul(bytes)),
-    withoutParameters: ['the scaling by 1/√d_k', 'the softmax', 'the weighted sum of the values (weights · V)', 'splitting and concatenating the heads'],
+    withoutParameters: [
+      'the scaling by 1/√d_k',
+      'the softmax',
+      'the weighted sum of the values (weights · V)',
+      'splitting and concatenating the heads',
+    ],
     scores: { elements: q(scores), bytes: inBytes(scores.mul(bytes)) },
     totalFlops: flops(flopsTotal),
     savedElements: q(saved),

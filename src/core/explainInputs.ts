@@ -21,14 +21,32 @@ export interface ExplainInputs {
   readonly selfAttention: boolean;
 }
 
-export const DEFAULT_INPUTS: ExplainInputs = { batch: 8, queryLength: 128, keyLength: 128, dtype: 'float32', selfAttention: true };
+export const DEFAULT_INPUTS: ExplainInputs = {
+  batch: 8,
+  queryLength: 128,
+  keyLength: 128,
+  dtype: 'float32',
+  selfAttention: true,
+};
 
 /** What float type activations take when weights are stored as `dtype`: int8 and 4-bit weights compute in bf16. */
-const ACTIVATION_DTYPES: Readonly<Record<WeightDtype, Dtype>> = { fp32: 'float32', bf16: 'bfloat16', fp16: 'float16', int8: 'bfloat16', int4: 'bfloat16' };
+const ACTIVATION_DTYPES: Readonly<Record<WeightDtype, Dtype>> = {
+  fp32: 'float32',
+  bf16: 'bfloat16',
+  fp16: 'float16',
+  int8: 'bfloat16',
+  int4: 'bfloat16',
+};
 
 /** The panel's first sizes: the model sizing settings' batch, sequence length and type. */
 export function inputsFromSizing(sizing: SizingOptions): ExplainInputs {
-  return { batch: sizing.batch, queryLength: sizing.sequence, keyLength: sizing.sequence, dtype: ACTIVATION_DTYPES[sizing.dtype], selfAttention: true };
+  return {
+    batch: sizing.batch,
+    queryLength: sizing.sequence,
+    keyLength: sizing.sequence,
+    dtype: ACTIVATION_DTYPES[sizing.dtype],
+    selfAttention: true,
+  };
 }
 
 /** Beyond this a size is a typo, and the products of several would lose exactness in the webview. */
@@ -39,7 +57,9 @@ export const SIZE_FIELDS: readonly SizeField[] = ['batch', 'queryLength', 'keyLe
 
 export type InputErrors = Partial<Record<SizeField | 'dtype', string>>;
 
-export type ReadInputs = { readonly inputs: ExplainInputs; readonly errors?: undefined } | { readonly inputs?: undefined; readonly errors: InputErrors };
+export type ReadInputs =
+  | { readonly inputs: ExplainInputs; readonly errors?: undefined }
+  | { readonly inputs?: undefined; readonly errors: InputErrors };
 
 /** A size as typed (a string from an input box) or sent (a number): the size, or what is wrong with it. */
 export function readSize(raw: unknown): number | string {
@@ -67,9 +87,13 @@ export function readInputs(raw: unknown): ReadInputs {
     if (typeof size === 'number') sizes[field] = size;
     else errors[field] = size;
   }
-  const dtype = typeof o.dtype === 'string' && Object.prototype.hasOwnProperty.call(DTYPES, o.dtype) ? (o.dtype as Dtype) : undefined;
+  const dtype =
+    typeof o.dtype === 'string' && Object.prototype.hasOwnProperty.call(DTYPES, o.dtype)
+      ? (o.dtype as Dtype)
+      : undefined;
   if (!dtype) errors.dtype = `Pick one of ${Object.keys(DTYPES).join(', ')}.`;
-  if (Object.keys(errors).length || !dtype || sizes.batch === undefined || sizes.queryLength === undefined) return { errors };
+  if (Object.keys(errors).length || !dtype || sizes.batch === undefined || sizes.queryLength === undefined)
+    return { errors };
   const keyLength = selfAttention ? sizes.queryLength : sizes.keyLength!;
   return { inputs: { batch: sizes.batch, queryLength: sizes.queryLength, keyLength, dtype, selfAttention } };
 }

@@ -15,7 +15,8 @@ function count(x: Quantity): string {
 
 /** `5.25 GFLOP (5,248,450,560)`; a formula over names as code, with its unit. */
 function amount(a: Amount): string {
-  if (!DIGITS.test(a.exact)) return `${codeSpan(a.exact, true)}${a.text.startsWith(a.exact) ? a.text.slice(a.exact.length) : ''}`;
+  if (!DIGITS.test(a.exact))
+    return `${codeSpan(a.exact, true)}${a.text.startsWith(a.exact) ? a.text.slice(a.exact.length) : ''}`;
   return a.text.startsWith(a.exact) ? a.text : `${a.text} (${a.exact})`;
 }
 
@@ -25,16 +26,25 @@ export function explainMarkdown(d: ExplainData): string {
     '',
     `Batch N = ${d.inputs.batch}, query length L = ${d.inputs.queryLength}, key length S = ${d.inputs.keyLength}, ${d.inputs.dtype}${d.selfAttention.on ? '; one input X for the queries, keys and values' : ''}.`,
     '',
-    '| setting | value |', '|---|---|',
+    '| setting | value |',
+    '|---|---|',
     ...d.settings.map(([k, v]) => `| ${md(k)} | ${codeSpan(v, true)} |`),
     '',
-    '| step | shape | FLOPs | kept for backward |', '|---|---|---:|---|',
-    ...d.steps.map((s) => `| ${codeSpan(s.name, true)} | ${codeSpan(s.shape, true)} | ${amount(s.flops)} | ${md(s.saved)}: ${amount(s.savedBytes)} |`),
+    '| step | shape | FLOPs | kept for backward |',
+    '|---|---|---:|---|',
+    ...d.steps.map(
+      (s) =>
+        `| ${codeSpan(s.name, true)} | ${codeSpan(s.shape, true)} | ${amount(s.flops)} | ${md(s.saved)}: ${amount(s.savedBytes)} |`,
+    ),
     '',
     `Total: ${amount(d.totalFlops)}; the score matrix holds ${count(d.scores.elements)} numbers (${amount(d.scores.bytes)}); ${count(d.savedElements)} numbers (${amount(d.savedBytes)}) are kept for backward.`,
     '',
-    '| parameter | role | shape | count | bytes |', '|---|---|---|---:|---:|',
-    ...d.parameters.map((p) => `| ${codeSpan(p.name, true)} | ${md(p.role)} | ${codeSpan(p.shape, true)} | ${count(p.count)} | ${amount(p.bytes)} |`),
+    '| parameter | role | shape | count | bytes |',
+    '|---|---|---|---:|---:|',
+    ...d.parameters.map(
+      (p) =>
+        `| ${codeSpan(p.name, true)} | ${md(p.role)} | ${codeSpan(p.shape, true)} | ${count(p.count)} | ${amount(p.bytes)} |`,
+    ),
     `| total | | | ${count(d.totalParameters)} | ${amount(d.totalBytes)} |`,
     '',
     `No parameters in: ${md(d.withoutParameters.join(', '))}.`,

@@ -42,10 +42,23 @@ export type Expr =
   | { readonly k: 'attr'; readonly object: Expr; readonly id: string; readonly span: Span }
   | { readonly k: 'index'; readonly object: Expr; readonly index: Expr; readonly span: Span }
   /** `opSpan`: where the operator is written (Python), for a fix that rewrites `/` as `//`. */
-  | { readonly k: 'binary'; readonly op: BinaryOp; readonly left: Expr; readonly right: Expr; readonly span: Span; readonly opSpan?: Span }
+  | {
+      readonly k: 'binary';
+      readonly op: BinaryOp;
+      readonly left: Expr;
+      readonly right: Expr;
+      readonly span: Span;
+      readonly opSpan?: Span;
+    }
   | { readonly k: 'unary'; readonly op: '-' | '+' | 'not'; readonly operand: Expr; readonly span: Span }
   | { readonly k: 'compare'; readonly op: CompareOp; readonly left: Expr; readonly right: Expr; readonly span: Span }
-  | { readonly k: 'logic'; readonly op: 'or' | 'and' | 'nullish'; readonly left: Expr; readonly right: Expr; readonly span: Span }
+  | {
+      readonly k: 'logic';
+      readonly op: 'or' | 'and' | 'nullish';
+      readonly left: Expr;
+      readonly right: Expr;
+      readonly span: Span;
+    }
   | { readonly k: 'cond'; readonly test: Expr; readonly then: Expr; readonly otherwise: Expr; readonly span: Span }
   | {
       readonly k: 'call';
@@ -77,7 +90,12 @@ export type Expr =
   /** `a[lower:upper:step]`'s index. */
   | { readonly k: 'slice'; readonly lower?: Expr; readonly upper?: Expr; readonly step?: Expr; readonly span: Span }
   /** `lambda x, y=1: body` / `(x) => body`. */
-  | { readonly k: 'lambda'; readonly params: readonly { readonly name: string; readonly default?: Expr }[]; readonly body: Expr; readonly span: Span }
+  | {
+      readonly k: 'lambda';
+      readonly params: readonly { readonly name: string; readonly default?: Expr }[];
+      readonly body: Expr;
+      readonly span: Span;
+    }
   /**
    * A function written inline with a body of statements (TypeScript's `(x) => { ... }`): the function scope
    * of its fragment whose extent starts where it does.
@@ -108,9 +126,18 @@ export function mentionsName(e: Expr, name: string): boolean {
     case 'list':
       return e.items.some((i) => mentionsName(i, name));
     case 'dict':
-      return e.entries.some((d) => (d.key && mentionsName(d.key, name)) || (d.spread && mentionsName(d.spread, name)) || mentionsName(d.value, name));
+      return e.entries.some(
+        (d) =>
+          (d.key && mentionsName(d.key, name)) ||
+          (d.spread && mentionsName(d.spread, name)) ||
+          mentionsName(d.value, name),
+      );
     case 'comprehension':
-      return mentionsName(e.iterable, name) || (!mentionsName(e.target, name) && (mentionsName(e.element, name) || e.filters.some((f) => mentionsName(f, name))));
+      return (
+        mentionsName(e.iterable, name) ||
+        (!mentionsName(e.target, name) &&
+          (mentionsName(e.element, name) || e.filters.some((f) => mentionsName(f, name))))
+      );
     case 'star':
       return mentionsName(e.value, name);
     case 'fstring':

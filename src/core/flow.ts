@@ -22,7 +22,10 @@ export function tensorSource(path: string, args: readonly Value[]): Value | unde
   if (!path.startsWith('tfjs.') || path.startsWith('tfjs.layers.')) return undefined;
   if (name === 'input') {
     const config = args[0];
-    const shape = config?.t === 'dict' ? shapeFrom(config.fields.get('shape'), false) ?? shapeFrom(config.fields.get('batchShape'), true) : undefined;
+    const shape =
+      config?.t === 'dict'
+        ? (shapeFrom(config.fields.get('shape'), false) ?? shapeFrom(config.fields.get('batchShape'), true))
+        : undefined;
     return shape ? { t: 'tensor', shape, history: [] } : UNKNOWN;
   }
   if (['zeros', 'ones', 'randomNormal', 'randomUniform', 'truncatedNormal', 'fill'].includes(name)) {
@@ -53,13 +56,18 @@ export function mergeHistory(lists: readonly (readonly LayerUse[] | undefined)[]
 }
 
 /** A layer or weightless op applied to `inputs` (none for the first layer of a chain): the tensor it returns. */
-export function feed(target: Value, inputs: readonly Extract<Value, { t: 'tensor' }>[]): { shape: Shape; built?: LayerInstance } | undefined {
+export function feed(
+  target: Value,
+  inputs: readonly Extract<Value, { t: 'tensor' }>[],
+): { shape: Shape; built?: LayerInstance } | undefined {
   const first = inputs[0];
   if (target.t === 'op') {
     if (!first) return undefined;
     if (target.op === 'concatenate') {
       const last = inputs.map((s) => s.shape[s.shape.length - 1]);
-      const sum = last.every((d): d is Poly => d !== undefined) ? last.reduce((a, d) => a.add(d), Poly.ZERO) : undefined;
+      const sum = last.every((d): d is Poly => d !== undefined)
+        ? last.reduce((a, d) => a.add(d), Poly.ZERO)
+        : undefined;
       return { shape: [...first.shape.slice(0, -1), sum] };
     }
     return { shape: first.shape };
@@ -78,7 +86,8 @@ export function appliedTensors(args: readonly Value[]): Extract<Value, { t: 'ten
   const [first, options] = args;
   const tensors: Extract<Value, { t: 'tensor' }>[] = [];
   if (first?.t === 'tensor') tensors.push(first);
-  else if (first?.t === 'seq' && first.items.every((i) => i.t === 'tensor')) for (const i of first.items) tensors.push(i as Extract<Value, { t: 'tensor' }>);
+  else if (first?.t === 'seq' && first.items.every((i) => i.t === 'tensor'))
+    for (const i of first.items) tensors.push(i as Extract<Value, { t: 'tensor' }>);
   else return undefined;
   if (options?.t === 'dict') {
     const value = options.fields.get('value');

@@ -20,7 +20,8 @@ function formatCount(layer: LayerInstance): string {
 /** A site's count: `1,050,624`; `2 sizes: 129,000 … 769,000` when models build it differently; else the formula. */
 export function siteCount(result: LayerResult): string {
   const { layer, values } = result;
-  if (layer.params?.constant === undefined && values.length > 1) return sizesText(values.map((v) => v.params.constant!));
+  if (layer.params?.constant === undefined && values.length > 1)
+    return sizesText(values.map((v) => v.params.constant!));
   return formatCount(layer);
 }
 
@@ -53,10 +54,19 @@ export function instanceTotal(summary: ModuleSummary, totals: readonly bigint[] 
 export function lensTitle(result: LayerResult): string {
   const { layer } = result;
   const errors = result.findings.filter((f) => f.severity === 'error');
-  if (errors.length) return `✖ ${FRAMEWORK_NAMES[layer.framework]} would not build this ${layer.kind} · ${errors.map((f) => f.code).join(', ')}`;
+  if (errors.length)
+    return `✖ ${FRAMEWORK_NAMES[layer.framework]} would not build this ${layer.kind} · ${errors.map((f) => f.code).join(', ')}`;
   const c = layer.params?.constant;
-  if (c === undefined && result.values.length > 1) return `${siteCount(result)} params${layer.summary ? ` · ${layer.summary}` : ''}`;
-  const count = c !== undefined ? `${groupDigits(c)} params` : layer.unknownReason && layer.kind === 'LazyLinear' ? 'params set at first call' : layer.formula ? `${layer.formula} params` : 'params not known';
+  if (c === undefined && result.values.length > 1)
+    return `${siteCount(result)} params${layer.summary ? ` · ${layer.summary}` : ''}`;
+  const count =
+    c !== undefined
+      ? `${groupDigits(c)} params`
+      : layer.unknownReason && layer.kind === 'LazyLinear'
+        ? 'params set at first call'
+        : layer.formula
+          ? `${layer.formula} params`
+          : 'params not known';
   // A count that comes from a model built elsewhere says which one: the code around the site alone does not give it.
   const from = c !== undefined && result.context ? ` · in ${result.context.split(' via ')[0]}` : '';
   return `${count}${layer.summary ? ` · ${layer.summary}` : ''}${from}`;
@@ -89,11 +99,18 @@ export function hoverMarkdown(layer: LayerInstance, qualifiedName: string, value
   if (layer.rejected) return rejectedHoverMarkdown(layer, qualifiedName);
   const c = layer.params?.constant;
   const lines: string[] = [];
-  lines.push(c !== undefined ? `**${md(qualifiedName)}**: ${groupDigits(c)} parameters` : `**${md(qualifiedName)}**: ${md(layer.unknownReason ?? 'size not known')}`);
+  lines.push(
+    c !== undefined
+      ? `**${md(qualifiedName)}**: ${groupDigits(c)} parameters`
+      : `**${md(qualifiedName)}**: ${md(layer.unknownReason ?? 'size not known')}`,
+  );
   lines.push('');
   if (layer.formula) lines.push(`Formula: ${codeSpan(layer.formula)}`, '');
   const built = values.filter((v) => v.context);
-  for (const v of built.slice(0, 6)) lines.push(`- in ${md(v.context)}: ${groupDigits(v.params.constant!)}${built.length > 1 && v.summary ? ` · ${md(v.summary)}` : ''}${v.contexts > 1 ? ` (${v.contexts} models)` : ''}`);
+  for (const v of built.slice(0, 6))
+    lines.push(
+      `- in ${md(v.context)}: ${groupDigits(v.params.constant!)}${built.length > 1 && v.summary ? ` · ${md(v.summary)}` : ''}${v.contexts > 1 ? ` (${v.contexts} models)` : ''}`,
+    );
   if (built.length > 6) lines.push(`- and ${built.length - 6} more sizes`);
   if (built.length) lines.push('');
   if (c !== undefined && c > 0n) lines.push(`Weights: ${bytes(c * 4n)} in fp32, ${bytes(c * 2n)} in bf16`, '');
@@ -117,7 +134,9 @@ export function tensorTable(layer: LayerInstance): string[] {
     const size = tensorSize(t);
     const shape = shapeText(t.shape);
     const count = size.constant !== undefined ? groupDigits(size.constant) : size.toString();
-    lines.push(`| ${codeSpan(t.name, true)} | ${t.repeat ? `${md(t.repeat.toString())} × ` : ''}${md(shape)} | ${md(count)} |`);
+    lines.push(
+      `| ${codeSpan(t.name, true)} | ${t.repeat ? `${md(t.repeat.toString())} × ` : ''}${md(shape)} | ${md(count)} |`,
+    );
   }
   return lines;
 }
@@ -150,9 +169,17 @@ export function shortCount(n: bigint): string {
  * `124,439,808 params (124.4 M) · 12 × Block`, or `· 12 heads × 64` for attention written by hand; for a class that needs arguments, the total a model of the
  * file builds it with, and where: `· as built on line 202`, `· in GPT (line 202)`.
  */
-export function moduleLensTitle(summary: ModuleSummary, built?: { readonly name: string; readonly context: string }, attention?: string): string {
+export function moduleLensTitle(
+  summary: ModuleSummary,
+  built?: { readonly name: string; readonly context: string },
+  attention?: string,
+): string {
   const c = summary.params?.constant;
-  const stack = summary.stack ? ` · ${dimText(summary.stack.count)} × ${summary.stack.kind}` : attention ? ` · ${attention}` : '';
+  const stack = summary.stack
+    ? ` · ${dimText(summary.stack.count)} × ${summary.stack.kind}`
+    : attention
+      ? ` · ${attention}`
+      : '';
   if (c === undefined) return `${totalText(summary)}${stack}`;
   return `${groupDigits(c)} params (${shortCount(c)})${stack}${built ? ` · ${builtWhere(built.name, built.context)}` : ''}`;
 }
@@ -179,7 +206,9 @@ export function attentionHoverMarkdown(layer: LayerInstance): string {
     lines.push('| tensor | role | shape | count |', '|---|---|---|---:|');
     for (const t of own) {
       const size = tensorSize(t);
-      lines.push(`| ${codeSpan(t.name, true)} | ${md(t.role!)} | ${md(shapeText(t.shape))} | ${size.constant !== undefined ? groupDigits(size.constant) : md(size.toString())} |`);
+      lines.push(
+        `| ${codeSpan(t.name, true)} | ${md(t.role!)} | ${md(shapeText(t.shape))} | ${size.constant !== undefined ? groupDigits(size.constant) : md(size.toString())} |`,
+      );
     }
     lines.push('');
   }
@@ -188,10 +217,25 @@ export function attentionHoverMarkdown(layer: LayerInstance): string {
 }
 
 /** The class hover: its children with their share, and the memory its weights take. Text from the file is escaped. */
-export function moduleHoverMarkdown(name: string, summary: ModuleSummary, context?: string, instance = false, memory = true): string {
+export function moduleHoverMarkdown(
+  name: string,
+  summary: ModuleSummary,
+  context?: string,
+  instance = false,
+  memory = true,
+): string {
   const c = summary.params?.constant;
-  const how = instance ? 'as built here' : context ? `as built in ${md(context)} (it needs arguments of its own)` : 'built with its default arguments';
-  const lines = [c !== undefined ? `**${md(name)}**: ${groupDigits(c)} parameters (${shortCount(c)}), ${how}` : `**${md(name)}**: ${md(summary.reason ?? 'total not known')}`, ''];
+  const how = instance
+    ? 'as built here'
+    : context
+      ? `as built in ${md(context)} (it needs arguments of its own)`
+      : 'built with its default arguments';
+  const lines = [
+    c !== undefined
+      ? `**${md(name)}**: ${groupDigits(c)} parameters (${shortCount(c)}), ${how}`
+      : `**${md(name)}**: ${md(summary.reason ?? 'total not known')}`,
+    '',
+  ];
   if (summary.children.length) {
     lines.push('| child | kind | count | share |', '|---|---|---:|---:|');
     const unknown: string[] = [];
@@ -208,8 +252,16 @@ export function moduleHoverMarkdown(name: string, summary: ModuleSummary, contex
     if (unknown.length) lines.push(...unknown.map((u) => `- ${u}`), '');
   }
   if (summary.untracked) lines.push(untrackedText(summary.untracked), '');
-  if (summary.arrays) lines.push(`${summary.arrays.map((a) => codeSpan(a)).join(', ')} ${summary.arrays.length > 1 ? 'hold' : 'holds'} layers in a plain array: \`parameters()\` does not return them, so they are not counted, nor trained.`, '');
-  for (const [a, b] of summary.tied) lines.push(`Tied: ${codeSpan(a)} and ${codeSpan(b)} are one parameter, counted once (so the shares add up to more than 100 %).`, '');
+  if (summary.arrays)
+    lines.push(
+      `${summary.arrays.map((a) => codeSpan(a)).join(', ')} ${summary.arrays.length > 1 ? 'hold' : 'holds'} layers in a plain array: \`parameters()\` does not return them, so they are not counted, nor trained.`,
+      '',
+    );
+  for (const [a, b] of summary.tied)
+    lines.push(
+      `Tied: ${codeSpan(a)} and ${codeSpan(b)} are one parameter, counted once (so the shares add up to more than 100 %).`,
+      '',
+    );
   // A model with its sizing below gets its memory there, for the settings chosen.
   if (memory && c !== undefined && c > 0n) {
     lines.push(

@@ -9,11 +9,14 @@ export function factNotes(layer: LayerInstance): string[] {
   const a = layer.attention;
   if (!a) return [];
   if (a.layout === 'keras') {
-    const value = a.valueHeadDim && a.headDim && !a.valueHeadDim.equals(a.headDim) ? `, valueDim ${dimText(a.valueHeadDim)}` : '';
+    const value =
+      a.valueHeadDim && a.headDim && !a.valueHeadDim.equals(a.headDim) ? `, valueDim ${dimText(a.valueHeadDim)}` : '';
     return [`${dimText(a.heads)} heads, each with its own keyDim ${a.headDim ? dimText(a.headDim) : '?'}${value}`];
   }
   if (a.layout === 'module') return [];
-  return [`d_k = ${dimText(a.embed)} / ${dimText(a.heads)}${a.headDim ? ` = ${dimText(a.headDim)}` : ''} features per head`];
+  return [
+    `d_k = ${dimText(a.embed)} / ${dimText(a.heads)}${a.headDim ? ` = ${dimText(a.headDim)}` : ''} features per head`,
+  ];
 }
 
 /** The layer with only its facts as notes, for the short hover; the full hover shows every note. */

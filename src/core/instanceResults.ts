@@ -44,12 +44,18 @@ export class InstanceBuilds {
       const summaries = builds.map((b) => summarize(b.tree()));
       const first = summaries[0];
       const { className, span } = builds[0];
-      const agree = builds.length <= MAX_BUILDS && summaries.every((s) => (s.params && first.params ? s.params.equals(first.params) : s.params === first.params));
+      const agree =
+        builds.length <= MAX_BUILDS &&
+        summaries.every((s) => (s.params && first.params ? s.params.equals(first.params) : s.params === first.params));
       if (agree) return { result: { className, span, summary: first }, value: builds[0].value };
-      const totals = [...new Set(summaries.map((s) => s.params?.constant).filter((c): c is bigint => c !== undefined))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const totals = [
+        ...new Set(summaries.map((s) => s.params?.constant).filter((c): c is bigint => c !== undefined)),
+      ].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       const unknown = summaries.length - summaries.filter((s) => s.params?.isConstant).length;
-      const reason = builds.length > MAX_BUILDS ? 'built here more times than are followed'
-        : `built here ${builds.length} times, each model with its own total: ${[...totals.map(groupDigits), ...(unknown ? [`${unknown} not known`] : [])].join('; ')}`;
+      const reason =
+        builds.length > MAX_BUILDS
+          ? 'built here more times than are followed'
+          : `built here ${builds.length} times, each model with its own total: ${[...totals.map(groupDigits), ...(unknown ? [`${unknown} not known`] : [])].join('; ')}`;
       const summary: ModuleSummary = { params: undefined, reason, children: [], tied: [] };
       return { result: { className, span, summary, totals: totals.length > 1 ? totals : undefined } };
     });

@@ -124,5 +124,9 @@ export function totalParams(tensors: readonly Tensor[]): Poly {
 
 /** Prefixes a child's tensors with its attribute name, as `named_parameters()` does. */
 export function childTensors(prefix: string, tensors: readonly Tensor[], repeat?: Poly): Tensor[] {
-  return tensors.map((t) => ({ name: `${prefix}.${t.name}`, shape: t.shape, repeat: repeat ? (t.repeat ? t.repeat.mul(repeat) : repeat) : t.repeat }));
+  return tensors.map((t) => ({
+    name: `${prefix}.${t.name}`,
+    shape: t.shape,
+    repeat: repeat ? (t.repeat ? t.repeat.mul(repeat) : repeat) : t.repeat,
+  }));
 }

@@ -13,8 +13,10 @@ import { visibleControls } from './controls';
  * as written in the markdown source too.
  */
 export function escapeMarkdown(text: string): string {
-  return visibleControls(text.replace(/\r\n?|\n/g, ' ')).replace(/[!#$&()*+\-.:<>@[\\\]^_`{|}~]/g, (c, at: number, all: string) =>
-    c === '_' && /[\p{L}\p{N}]/u.test(all[at - 1] ?? '') && /[\p{L}\p{N}]/u.test(all[at + 1] ?? '') ? c : `\\${c}`,
+  return visibleControls(text.replace(/\r\n?|\n/g, ' ')).replace(
+    /[!#$&()*+\-.:<>@[\\\]^_`{|}~]/g,
+    (c, at: number, all: string) =>
+      c === '_' && /[\p{L}\p{N}]/u.test(all[at - 1] ?? '') && /[\p{L}\p{N}]/u.test(all[at + 1] ?? '') ? c : `\\${c}`,
   );
 }
 

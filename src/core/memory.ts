@@ -33,7 +33,11 @@ export const TRAINING_BYTES: Readonly<Record<Optimizer, { readonly trainable: nu
   sgdMomentum: { trainable: 12, frozen: 4 },
 };
 
-export const OPTIMIZER_NAMES: Readonly<Record<Optimizer, string>> = { adamwMixed: 'AdamW in mixed precision', adamwFp32: 'AdamW in fp32', sgdMomentum: 'SGD with momentum' };
+export const OPTIMIZER_NAMES: Readonly<Record<Optimizer, string>> = {
+  adamwMixed: 'AdamW in mixed precision',
+  adamwFp32: 'AdamW in fp32',
+  sgdMomentum: 'SGD with momentum',
+};
 
 /** `n` parameters (or numbers) of `bytes` each, exactly: half a byte rounds up, as 4-bit packing stores pairs. */
 export function bytesOf(n: Poly, bytes: number): Poly | undefined {

@@ -8,7 +8,9 @@ import { OPTIMIZERS, WEIGHT_DTYPES, type Optimizer, type SizingOptions, type Wei
 
 export type ModelField = 'batch' | 'sequence' | 'dtype' | 'optimizer';
 export type ModelInputErrors = Partial<Record<ModelField, string>>;
-export type ReadModelInputs = { readonly inputs: SizingOptions; readonly errors?: undefined } | { readonly inputs?: undefined; readonly errors: ModelInputErrors };
+export type ReadModelInputs =
+  | { readonly inputs: SizingOptions; readonly errors?: undefined }
+  | { readonly inputs?: undefined; readonly errors: ModelInputErrors };
 
 function oneOf<T extends string>(raw: unknown, allowed: readonly T[]): T | undefined {
   return typeof raw === 'string' && (allowed as readonly string[]).includes(raw) ? (raw as T) : undefined;

@@ -18,19 +18,34 @@ export function modelMarkdown(d: ModelPanelData): string {
     '',
     `Batch ${batch}, sequence length ${sequence}, ${dtype}, ${md(optimizer)}.`,
     '',
-    '| parameters | count | |', '|---|---:|---|',
+    '| parameters | count | |',
+    '|---|---:|---|',
     ...d.parameters.map((p) => `| ${p.label} | ${p.count} | ${md(p.note)} |`),
     '',
-    '| weights in | bytes |', '|---|---:|',
+    '| weights in | bytes |',
+    '|---|---:|',
     ...d.weights.map((w) => `| ${w.dtype} (${md(w.bytesEach)}) | ${figure(w.bytes)} |`),
     '',
-    '| training with | bytes |', '|---|---:|',
-    ...d.training.map((t) => `| ${md(t.optimizer)}${t.chosen ? ' (chosen)' : ''}, ${md(t.perParameter)} | ${figure(t.bytes)} |`),
+    '| training with | bytes |',
+    '|---|---:|',
+    ...d.training.map(
+      (t) => `| ${md(t.optimizer)}${t.chosen ? ' (chosen)' : ''}, ${md(t.perParameter)} | ${figure(t.bytes)} |`,
+    ),
     '',
     `- KV cache (${md(d.kvCache.layers)}): ${figure(d.kvCache.perToken)} a token, ${figure(d.kvCache.context)} for the context`,
     `- FLOPs: ${figure(d.flops.forwardPerToken)} a token forward, ${figure(d.flops.trainingPerToken)} training, ${figure(d.flops.trainingStep)} a training step`,
     `- Activations kept for backward: ${figure(a.total)}`,
-    ...(a.layers.length ? ['', '| layer | kept for backward | share |', '|---|---:|---:|', ...a.layers.map((l) => `| ${l.calls > 1 ? `${l.calls} × ` : ''}${codeSpan(l.path)} (${md(l.kind)}) | ${l.bytes.text} (${l.bytes.exact}) | ${l.share} |`)] : []),
+    ...(a.layers.length
+      ? [
+          '',
+          '| layer | kept for backward | share |',
+          '|---|---:|---:|',
+          ...a.layers.map(
+            (l) =>
+              `| ${l.calls > 1 ? `${l.calls} × ` : ''}${codeSpan(l.path)} (${md(l.kind)}) | ${l.bytes.text} (${l.bytes.exact}) | ${l.share} |`,
+          ),
+        ]
+      : []),
     '',
     ...d.leavesOut.map((x) => `- ${md(x)}`),
   ].join('\n');

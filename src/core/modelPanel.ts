@@ -5,7 +5,16 @@
  */
 import type { Span } from './expr';
 import type { Amount } from './explain';
-import { bytesOf, OPTIMIZER_NAMES, OPTIMIZERS, TRAINING_BYTES, WEIGHT_BYTES, WEIGHT_DTYPES, type Optimizer, type SizingOptions } from './memory';
+import {
+  bytesOf,
+  OPTIMIZER_NAMES,
+  OPTIMIZERS,
+  TRAINING_BYTES,
+  WEIGHT_BYTES,
+  WEIGHT_DTYPES,
+  type Optimizer,
+  type SizingOptions,
+} from './memory';
 import type { Sizing } from './sizing';
 import { sizingFigures } from './sizingFigures';
 import { groupDigits, type Poly } from './symbolic';
@@ -39,9 +48,19 @@ export interface ModelPanelData {
   readonly inputs: SizingOptions;
   readonly parameters: readonly CountRow[];
   readonly weights: readonly { readonly dtype: string; readonly bytesEach: string; readonly bytes: Figure }[];
-  readonly training: readonly { readonly id: Optimizer; readonly optimizer: string; readonly chosen: boolean; readonly perParameter: string; readonly bytes: Figure }[];
+  readonly training: readonly {
+    readonly id: Optimizer;
+    readonly optimizer: string;
+    readonly chosen: boolean;
+    readonly perParameter: string;
+    readonly bytes: Figure;
+  }[];
   readonly kvCache: { readonly perToken: Figure; readonly context: Figure; readonly layers: string };
-  readonly flops: { readonly forwardPerToken: Figure; readonly trainingPerToken: Figure; readonly trainingStep: Figure };
+  readonly flops: {
+    readonly forwardPerToken: Figure;
+    readonly trainingPerToken: Figure;
+    readonly trainingStep: Figure;
+  };
   readonly activations: { readonly total: Figure; readonly layers: readonly ActivationRow[] };
   /** What the figures do not count, so that nobody reads them as a whole GPU's memory. */
   readonly leavesOut: readonly string[];
@@ -50,9 +69,11 @@ export interface ModelPanelData {
 const bytesAmount = (n: bigint): Amount => ({ exact: groupDigits(n), text: bytesText(n) });
 const flopsAmount = (n: bigint): Amount => ({ exact: groupDigits(n), text: flopsText(n) });
 const count = (p: Poly | undefined) => (p?.constant !== undefined ? groupDigits(p.constant) : 'not known');
-const figure = (n: bigint | undefined, amount: (n: bigint) => Amount, why: string): Figure => (n === undefined ? { unknown: why } : { amount: amount(n) });
+const figure = (n: bigint | undefined, amount: (n: bigint) => Amount, why: string): Figure =>
+  n === undefined ? { unknown: why } : { amount: amount(n) };
 
-const NOT_FOLLOWED_FLOPS = 'a layer whose matrix products are not known (a convolution, a recurrent layer, a matrix parameter multiplied by hand, an attention whose sizes were not followed)';
+const NOT_FOLLOWED_FLOPS =
+  'a layer whose matrix products are not known (a convolution, a recurrent layer, a matrix parameter multiplied by hand, an attention whose sizes were not followed)';
 
 export const LEAVES_OUT: readonly string[] = [
   "Training memory is weights, gradients and optimizer state before activations; the activations are apart, and neither counts temporary buffers freed during forward() or backward, nor the allocator's caching and rounding.",
@@ -77,9 +98,16 @@ export function modelPanel(name: string, where: string, s: Sizing, options: Sizi
     const per = TRAINING_BYTES[o];
     const t = s.trainable && bytesOf(s.trainable, per.trainable)?.constant;
     const fr = s.frozen && bytesOf(s.frozen, per.frozen)?.constant;
-    return figure(t !== undefined && fr !== undefined ? t + fr : undefined, bytesAmount, `trainable and frozen parameters not known: ${splitUnknown}`);
+    return figure(
+      t !== undefined && fr !== undefined ? t + fr : undefined,
+      bytesAmount,
+      `trainable and frozen parameters not known: ${splitUnknown}`,
+    );
   };
-  const kvUnknown = s.attentionLayers.constant === 0n ? 'no attention layer' : 'an attention whose sizes were not followed, or cross attention (what is cached differs by layer)';
+  const kvUnknown =
+    s.attentionLayers.constant === 0n
+      ? 'no attention layer'
+      : 'an attention whose sizes were not followed, or cross attention (what is cached differs by layer)';
   const a = f.activations;
   const total = 'unknown' in a ? undefined : a.bytes;
   return {
@@ -88,13 +116,31 @@ export function modelPanel(name: string, where: string, s: Sizing, options: Sizi
     inputs: options,
     parameters: [
       { label: 'total', count: count(s.params), note: '' },
-      { label: 'trainable', count: count(s.trainable), note: s.trainable ? 'gradients and optimizer state' : splitUnknown },
-      { label: 'frozen', count: count(s.frozen), note: s.frozen ? 'requires_grad turned off: weights only' : splitUnknown },
+      {
+        label: 'trainable',
+        count: count(s.trainable),
+        note: s.trainable ? 'gradients and optimizer state' : splitUnknown,
+      },
+      {
+        label: 'frozen',
+        count: count(s.frozen),
+        note: s.frozen ? 'requires_grad turned off: weights only' : splitUnknown,
+      },
       { label: 'embedding', count: count(s.embedding), note: 'nn.Embedding tables' },
       { label: 'non-embedding', count: count(s.nonEmbedding), note: 'the N of scaling laws' },
     ],
-    weights: WEIGHT_DTYPES.map((d) => ({ dtype: d, bytesEach: d === 'int4' ? '½ byte' : d === 'int8' ? '1 byte' : `${WEIGHT_BYTES[d]} bytes`, bytes: figure(bytesOf(s.params, WEIGHT_BYTES[d])?.constant, bytesAmount, 'the parameter count is not known') })),
-    training: OPTIMIZERS.map((o) => ({ id: o, optimizer: OPTIMIZER_NAMES[o], chosen: o === optimizer, perParameter: `${TRAINING_BYTES[o].trainable} bytes trainable, ${TRAINING_BYTES[o].frozen} frozen`, bytes: training(o) })),
+    weights: WEIGHT_DTYPES.map((d) => ({
+      dtype: d,
+      bytesEach: d === 'int4' ? '½ byte' : d === 'int8' ? '1 byte' : `${WEIGHT_BYTES[d]} bytes`,
+      bytes: figure(bytesOf(s.params, WEIGHT_BYTES[d])?.constant, bytesAmount, 'the parameter count is not known'),
+    })),
+    training: OPTIMIZERS.map((o) => ({
+      id: o,
+      optimizer: OPTIMIZER_NAMES[o],
+      chosen: o === optimizer,
+      perParameter: `${TRAINING_BYTES[o].trainable} bytes trainable, ${TRAINING_BYTES[o].frozen} frozen`,
+      bytes: training(o),
+    })),
     kvCache: {
       perToken: figure(s.kvPerToken && bytesOf(s.kvPerToken, WEIGHT_BYTES[dtype])?.constant, bytesAmount, kvUnknown),
       context: figure(f.kvCacheBytes, bytesAmount, kvUnknown),
@@ -107,14 +153,19 @@ export function modelPanel(name: string, where: string, s: Sizing, options: Sizi
     },
     activations: {
       total: 'unknown' in a ? { unknown: a.unknown } : { amount: bytesAmount(a.bytes) },
-      layers: 'unknown' in a ? [] : [...a.layers].sort((x, y) => (y.bytes > x.bytes ? 1 : y.bytes < x.bytes ? -1 : 0)).map((l) => ({
-        path: l.path.replace(/\.\{i\}$/, ''),
-        kind: l.kind,
-        calls: l.calls,
-        bytes: bytesAmount(l.bytes),
-        share: share(l.bytes, total),
-        ...(l.at ? { at: l.at } : {}),
-      })),
+      layers:
+        'unknown' in a
+          ? []
+          : [...a.layers]
+              .sort((x, y) => (y.bytes > x.bytes ? 1 : y.bytes < x.bytes ? -1 : 0))
+              .map((l) => ({
+                path: l.path.replace(/\.\{i\}$/, ''),
+                kind: l.kind,
+                calls: l.calls,
+                bytes: bytesAmount(l.bytes),
+                share: share(l.bytes, total),
+                ...(l.at ? { at: l.at } : {}),
+              })),
     },
     leavesOut: LEAVES_OUT,
   };

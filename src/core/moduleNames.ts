@@ -62,7 +62,9 @@ function sameNames(model: SourceModel, fi: number, was: readonly ModuleName[]): 
   return was.every((n, i) => {
     if ('import' in n) {
       const b = imports[i];
-      return b !== undefined && b.local === n.import.local && b.module === n.import.module && b.member === n.import.member;
+      return (
+        b !== undefined && b.local === n.import.local && b.module === n.import.module && b.member === n.import.member
+      );
     }
     const si = defs[i - imports.length];
     const s = scopes[si];
@@ -74,12 +76,16 @@ function definition(s: Scope, fragment: number, scope: number): Definition {
   return { fragment, scope, name: s.name, kind: s.kind, code: s.code };
 }
 
-const DEFINITIONS = { class: new WeakMap<readonly ModuleName[], readonly Definition[]>(), function: new WeakMap<readonly ModuleName[], readonly Definition[]>() };
+const DEFINITIONS = {
+  class: new WeakMap<readonly ModuleName[], readonly Definition[]>(),
+  function: new WeakMap<readonly ModuleName[], readonly Definition[]>(),
+};
 
 /** The module-level classes or functions of the file, in order. */
 export function definitions(model: SourceModel, kind: Scope['kind']): readonly Definition[] {
   const names = moduleNames(model);
   let found = DEFINITIONS[kind].get(names);
-  if (!found) DEFINITIONS[kind].set(names, (found = names.filter((n): n is Definition => 'kind' in n && n.kind === kind)));
+  if (!found)
+    DEFINITIONS[kind].set(names, (found = names.filter((n): n is Definition => 'kind' in n && n.kind === kind)));
   return found;
 }

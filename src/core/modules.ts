@@ -60,13 +60,17 @@ export function emptyModule(kind: string): ModuleTree {
   return { kind, params: new Map(), children: new Map() };
 }
 
-const STACKS: Readonly<Record<string, string>> = { 'Transformer.encoder': 'TransformerEncoder', 'Transformer.decoder': 'TransformerDecoder' };
+const STACKS: Readonly<Record<string, string>> = {
+  'Transformer.encoder': 'TransformerEncoder',
+  'Transformer.decoder': 'TransformerDecoder',
+};
 const STACK_LAYERS = new Set(['TransformerEncoder', 'TransformerDecoder']);
 
 /** A catalog layer as a module tree: `out_proj.weight` becomes child `out_proj`, parameter `weight`. */
 export function layerModule(layer: LayerInstance): ModuleTree {
   const root = emptyModule(layer.kind);
-  if (layer.rejected) root.unknown = `${layer.framework === 'pytorch' ? 'nn.' : ''}${layer.kind} would raise: ${layer.rejected}`;
+  if (layer.rejected)
+    root.unknown = `${layer.framework === 'pytorch' ? 'nn.' : ''}${layer.kind} would raise: ${layer.rejected}`;
   else if (layer.params === undefined && layer.unknownReason) root.unknown = layer.unknownReason;
   for (const t of layer.tensors) {
     const path = t.name.split('.');
@@ -76,7 +80,12 @@ export function layerModule(layer: LayerInstance): ModuleTree {
       let child = node.children.get(segment);
       if (!child) {
         // nn.Transformer's encoder and decoder, and the copies a stack of them holds (`layers.{i}`), are named as PyTorch names their classes.
-        const kind = segment === '{i}' ? (STACK_LAYERS.has(owner.kind) ? `${owner.kind}Layer` : '') : STACKS[`${layer.kind}.${segment}`] ?? '';
+        const kind =
+          segment === '{i}'
+            ? STACK_LAYERS.has(owner.kind)
+              ? `${owner.kind}Layer`
+              : ''
+            : (STACKS[`${layer.kind}.${segment}`] ?? '');
         child = { kind, params: new Map(), children: new Map(), repeat: segment === '{i}' ? t.repeat : undefined };
         node.children.set(segment, child);
       }
@@ -127,7 +136,8 @@ export function totalOf(m: ModuleTree): Poly {
     if (visited.has(n)) return;
     visited.add(n);
     const here = n.repeat ? times.mul(n.repeat) : times;
-    for (const p of n.params.values()) if (!seen.has(p.id)) seen.set(p.id, here === Poly.ONE ? p.numel : here.mul(p.numel));
+    for (const p of n.params.values())
+      if (!seen.has(p.id)) seen.set(p.id, here === Poly.ONE ? p.numel : here.mul(p.numel));
     for (const c of n.children.values()) visit(c, here);
   };
   visit(m, Poly.ONE);
@@ -209,7 +219,10 @@ function tiedParams(m: ModuleTree): [string, string][] {
   return tied;
 }
 
-function largestStack(m: ModuleTree, totalIn: (n: ModuleTree) => Poly): { count: Poly; kind: string; size: Poly } | undefined {
+function largestStack(
+  m: ModuleTree,
+  totalIn: (n: ModuleTree) => Poly,
+): { count: Poly; kind: string; size: Poly } | undefined {
   let best: { count: Poly; kind: string; size: Poly } | undefined;
   const visited = new Set<ModuleTree>();
   const visit = (n: ModuleTree) => {
@@ -219,7 +232,8 @@ function largestStack(m: ModuleTree, totalIn: (n: ModuleTree) => Poly): { count:
       // Every copy holds the same tensors: the node's own total counts each of them `repeat` times.
       const size = totalIn(n);
       const c = size.constant;
-      if (!best || (c !== undefined && best.size.constant !== undefined && c > best.size.constant)) best = { count: n.repeat, kind: n.kind, size };
+      if (!best || (c !== undefined && best.size.constant !== undefined && c > best.size.constant))
+        best = { count: n.repeat, kind: n.kind, size };
     }
     for (const c of n.children.values()) visit(c);
   };
@@ -268,7 +282,13 @@ export function summarize(m: ModuleTree): ModuleSummary {
   const total = totalIn(m);
   const children: ChildSummary[] = [
     ...[...m.params].map(([name, p]) => ({ name, kind: 'Parameter', params: p.numel, unknown: p.unknown })),
-    ...[...m.children].map(([name, c]) => ({ name, kind: c.kind, params: totalIn(c), repeat: c.repeat, unknown: unknownIn(c) })),
+    ...[...m.children].map(([name, c]) => ({
+      name,
+      kind: c.kind,
+      params: totalIn(c),
+      repeat: c.repeat,
+      unknown: unknownIn(c),
+    })),
   ];
   const stack = largestStack(m, totalIn);
   return {
@@ -305,6 +325,8 @@ export function outsideArrays(m: ModuleTree): string[] | undefined {
   };
   visit(m);
   // A value that is no list of trees is one two branches left differently: nothing is claimed about it.
-  const names = [...m.arrays].filter(([, trees]) => Array.isArray(trees) && trees.some((t: ModuleTree) => !reached.has(t))).map(([name]) => name);
+  const names = [...m.arrays]
+    .filter(([, trees]) => Array.isArray(trees) && trees.some((t: ModuleTree) => !reached.has(t)))
+    .map(([name]) => name);
   return names.length ? names : undefined;
 }

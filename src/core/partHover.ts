@@ -13,13 +13,19 @@ export function partHoverMarkdown(part: PartResult, defined?: number): string {
   const c = part.summary.params?.constant;
   const [only] = part.values.length === 1 ? part.values : [];
   const p = part.summary.params;
-  const headline = c !== undefined
-    ? `${groupDigits(c)} parameters (${shortCount(c)})${only?.context ? `, as built in ${md(only.context)}` : ''}`
-    // No model of the file builds it with numbers: its total over the names it is built with.
-    : p ? `${codeSpan(p.toString())} parameters, over the names it is built with` : md(part.summary.reason ?? 'total not known');
+  const headline =
+    c !== undefined
+      ? `${groupDigits(c)} parameters (${shortCount(c)})${only?.context ? `, as built in ${md(only.context)}` : ''}`
+      : // No model of the file builds it with numbers: its total over the names it is built with.
+        p
+        ? `${codeSpan(p.toString())} parameters, over the names it is built with`
+        : md(part.summary.reason ?? 'total not known');
   const lines = [`**${md(part.className)}**: ${headline}`, ''];
   if (part.values.length > 1) {
-    for (const v of part.values.slice(0, 6)) lines.push(`- in ${md(v.context)}: ${groupDigits(v.params.constant!)}${v.contexts > 1 ? ` (${v.contexts} models)` : ''}`);
+    for (const v of part.values.slice(0, 6))
+      lines.push(
+        `- in ${md(v.context)}: ${groupDigits(v.params.constant!)}${v.contexts > 1 ? ` (${v.contexts} models)` : ''}`,
+      );
     if (part.values.length > 6) lines.push(`- and ${part.values.length - 6} more totals`);
     lines.push('');
   }

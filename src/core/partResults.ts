@@ -27,9 +27,16 @@ export function partResults(parts: ReadonlyMap<number, readonly PartRecord[]>): 
     // A model building it with sizes not followed may make it any size: no total is shown as the site's.
     const unsure = builds.find((b) => !b.record.symbolic && !b.summary.params?.isConstant);
     const unknown = (reason: string): ModuleSummary => ({ params: undefined, reason, children: [], tied: [] });
-    const summary = values.length > 1 ? unknown(`built with ${values.length} different totals`)
-      : unsure ? (values.length ? unknown(`${unsure.record.context} builds it with a total not known here`) : unsure.summary)
-      : values.length === 1 ? agreed! : builds[0].summary;
+    const summary =
+      values.length > 1
+        ? unknown(`built with ${values.length} different totals`)
+        : unsure
+          ? values.length
+            ? unknown(`${unsure.record.context} builds it with a total not known here`)
+            : unsure.summary
+          : values.length === 1
+            ? agreed!
+            : builds[0].summary;
     out.push({ className: list[0].className, span: list[0].span, summary, values });
   }
   return out.sort((a, b) => a.span.start - b.span.start);

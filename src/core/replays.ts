@@ -65,20 +65,30 @@ export class Replays {
       evaluator.reachedByRun = undefined;
     }
     // Its places are worked out now, while its outputs are fresh in memory, not on the first key typed.
-    if (this.keep && !evaluator.shared.budget.exhausted && (outputs.summary || always())) this.keep.builds.set(key, { reads, outputs, places: placesOf(outputs) });
+    if (this.keep && !evaluator.shared.budget.exhausted && (outputs.summary || always()))
+      this.keep.builds.set(key, { reads, outputs, places: placesOf(outputs) });
     return outputs.summary;
   }
 
   /** Replays the run, or runs it and keeps it. */
   run(key: string, work: () => void, replayable = true): void {
-    if (!replayable || !this.replay(key)) this.recorded(key, () => (work(), undefined), () => true);
+    if (!replayable || !this.replay(key))
+      this.recorded(
+        key,
+        () => (work(), undefined),
+        () => true,
+      );
   }
 
   /** Replays the run and returns what it gave last time, or runs it and keeps both. */
   valued(key: string, work: () => string | undefined): string | undefined {
     if (this.replay(key)) return this.keep?.builds.get(key)?.value;
     let value: string | undefined;
-    this.recorded(key, () => ((value = work()), undefined), () => true);
+    this.recorded(
+      key,
+      () => ((value = work()), undefined),
+      () => true,
+    );
     const kept = this.keep?.builds.get(key);
     if (kept) kept.value = value;
     return value;
@@ -93,7 +103,9 @@ export class Replays {
   /** Of the calls a run reached, the ones runUnreached asks about: a run reaches thousands of others, replayed on every key. */
   private sitesAmong(reached: ReadonlySet<number>): number[] {
     const { fragments } = this.model;
-    return [...reached].filter((at) => fragments[fragmentIndexAt(fragments, at)]?.calls.some((c) => c.scope >= 0 && c.span.start === at));
+    return [...reached].filter((at) =>
+      fragments[fragmentIndexAt(fragments, at)]?.calls.some((c) => c.scope >= 0 && c.span.start === at),
+    );
   }
 
   /** The statement binding module name `name` in this version, looked up once per name, not once per run that read it. */
@@ -113,7 +125,12 @@ export class Replays {
   }
 
   private valid(c: CachedBuild): boolean {
-    this.now ??= { ids: this.evaluator.names.fragmentIdSet, originOf: (name) => this.originOf(name), keyOf: (name) => this.keyOf(name), file: (module) => this.resolver?.resolve(module) };
+    this.now ??= {
+      ids: this.evaluator.names.fragmentIdSet,
+      originOf: (name) => this.originOf(name),
+      keyOf: (name) => this.keyOf(name),
+      file: (module) => this.resolver?.resolve(module),
+    };
     return readsHold(c.reads, this.now);
   }
 }

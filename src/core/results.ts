@@ -76,7 +76,9 @@ export interface Analysis {
  * class name, in source order. The Explain panel and its quick pick read this list.
  */
 export function attentionLayers(a: Analysis): LayerResult[] {
-  const own: LayerResult[] = a.modules.filter((m) => m.attention).map((m) => ({ span: m.span, layer: m.attention!, findings: [], values: [] }));
+  const own: LayerResult[] = a.modules
+    .filter((m) => m.attention)
+    .map((m) => ({ span: m.span, layer: m.attention!, findings: [], values: [] }));
   return [...a.layers.filter((l) => l.layer.attention), ...own].sort((x, y) => x.span.start - y.span.start);
 }
 

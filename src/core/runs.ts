@@ -45,7 +45,9 @@ const ATTENTION_WORDS = /softmax|Softmax|scaled_dot_product_attention|einsum|mat
 
 /** Whether a forward() may compute attention: a softmax and a product, or PyTorch's fused attention. */
 export function mayComputeAttention(text: string): boolean {
-  return /scaled_dot_product_attention/.test(text) || (/softmax|Softmax/.test(text) && /einsum|matmul|bmm| @ /.test(text));
+  return (
+    /scaled_dot_product_attention/.test(text) || (/softmax|Softmax/.test(text) && /einsum|matmul|bmm| @ /.test(text))
+  );
 }
 
 /**
@@ -53,27 +55,46 @@ export function mayComputeAttention(text: string): boolean {
  * every concrete build agrees on, else its description in names. A run that lost the sizes on the way
  * (a model's forward() through layers not followed) finds the core without its heads: it disagrees with none.
  */
-export function shown(all: readonly LayerInstance[], total: Poly | undefined, crowded = false): LayerInstance | undefined {
+export function shown(
+  all: readonly LayerInstance[],
+  total: Poly | undefined,
+  crowded = false,
+): LayerInstance | undefined {
   // Two paths to one core (sdpa or a softmax, as torch allows): the one that reached the output projection.
-  const rank = (l: LayerInstance) => 4 * Number(!!l.attention?.output) + 2 * Number(!!l.attention?.heads.isConstant) + Number(!!l.attention?.headDim);
+  const rank = (l: LayerInstance) =>
+    4 * Number(!!l.attention?.output) + 2 * Number(!!l.attention?.heads.isConstant) + Number(!!l.attention?.headDim);
   const found = [...all].sort((a, b) => rank(b) - rank(a));
   // Builds with other heads (the defaults' 12, a model's 16) may have the same total: none stands for the others.
   const figured = found.filter((l) => l.params?.isConstant && l.attention?.heads.isConstant);
   // A run that lost the head size on the way (a model's forward() through sizes not followed) adds nothing
   // to a build of the same heads and weights that has it.
-  const known = figured.filter((l) => l.attention!.headDim || !figured.some((m) => m.attention!.headDim && m.attention!.heads.equals(l.attention!.heads) && m.params!.equals(l.params!)));
-  if (known.length && (crowded || known.some((l) => figuresOf(l) !== figuresOf(known[0])))) return perBuild(known, crowded);
+  const known = figured.filter(
+    (l) =>
+      l.attention!.headDim ||
+      !figured.some(
+        (m) => m.attention!.headDim && m.attention!.heads.equals(l.attention!.heads) && m.params!.equals(l.params!),
+      ),
+  );
+  if (known.length && (crowded || known.some((l) => figuresOf(l) !== figuresOf(known[0]))))
+    return perBuild(known, crowded);
   // TF.js keeps a subclass's dense layers out of its count: its attention's weights are not its total.
   const ofTotal = total?.isConstant ? found.find((l) => l.params?.equals(total)) : undefined;
   if (ofTotal || (total?.isConstant && found[0]?.framework !== 'tfjs')) return ofTotal;
   const concrete = known.length ? known : found.filter((l) => l.params?.isConstant);
   // T5's one class for self and cross attention: the same heads either way, shown as the self attention's.
   const first = concrete.find((l) => !l.attention?.cross) ?? concrete[0];
-  if (first && concrete.every((l) => figuresOf(l) === figuresOf(first))) return concrete.every((l) => l.params!.equals(first.params!)) ? first : shared([first, ...concrete.filter((l) => l !== first)]);
+  if (first && concrete.every((l) => figuresOf(l) === figuresOf(first)))
+    return concrete.every((l) => l.params!.equals(first.params!))
+      ? first
+      : shared([first, ...concrete.filter((l) => l !== first)]);
   // Builds whose totals are not known may still disagree on the heads (Swin's stages of 3, 6, 12 and 24 with
   // timm's helpers not followed): each is listed, as for builds with totals.
   const headed = found.filter((l) => l.attention?.heads.isConstant);
-  const distinct = headed.filter((l) => l.attention!.headDim || !headed.some((m) => m.attention!.headDim && m.attention!.heads.equals(l.attention!.heads)));
+  const distinct = headed.filter(
+    (l) =>
+      l.attention!.headDim ||
+      !headed.some((m) => m.attention!.headDim && m.attention!.heads.equals(l.attention!.heads)),
+  );
   if (distinct.some((l) => figuresOf(l) !== figuresOf(distinct[0]))) return perBuild(distinct, crowded);
   return found.find((l) => !l.params?.isConstant);
 }
@@ -84,7 +105,10 @@ export function shown(all: readonly LayerInstance[], total: Poly | undefined, cr
  */
 function shared(builds: readonly LayerInstance[]): LayerInstance {
   const [first, ...rest] = builds;
-  const same = (a: LayerInstance['tensors'][number], b: LayerInstance['tensors'][number]) => a.name === b.name && a.shape.length === b.shape.length && a.shape.every((d, i) => d && b.shape[i] && d.equals(b.shape[i]!));
+  const same = (a: LayerInstance['tensors'][number], b: LayerInstance['tensors'][number]) =>
+    a.name === b.name &&
+    a.shape.length === b.shape.length &&
+    a.shape.every((d, i) => d && b.shape[i] && d.equals(b.shape[i]!));
   const totals = [...new Set(builds.map((l) => groupDigits(l.params!.constant!)))];
   return {
     ...first,
@@ -106,7 +130,11 @@ export function agreed(list: readonly Construction[] | undefined, own?: string):
   const configured = own === undefined ? undefined : builds?.find((b) => b.context === own);
   if (configured) return configured.summary.params?.isConstant ? configured : undefined;
   const first = builds?.[0];
-  if (!first?.summary.params?.isConstant || !builds!.every((b) => b.summary.params?.isConstant && b.summary.params.equals(first.summary.params!))) return undefined;
+  if (
+    !first?.summary.params?.isConstant ||
+    !builds!.every((b) => b.summary.params?.isConstant && b.summary.params.equals(first.summary.params!))
+  )
+    return undefined;
   return first;
 }
 
@@ -115,12 +143,20 @@ export function agreed(list: readonly Construction[] | undefined, own?: string):
  * VisionTransformer(embed_dim=768, ..., **kw)`): the models they build are contexts of their layers. Each run
  * goes through `each`, which may replay it from the last version instead.
  */
-export function runFactories(evaluator: Evaluator, model: SourceModel, each: (key: string, run: () => void) => void): void {
+export function runFactories(
+  evaluator: Evaluator,
+  model: SourceModel,
+  each: (key: string, run: () => void) => void,
+): void {
   for (const { fragment: fi, scope: si, name } of definitions(model, 'function')) {
-    if (evaluator.budget.exhausted || !model.fragments[fi].scopes[si].params.every((p) => p.default || p.variadic)) continue;
+    if (evaluator.budget.exhausted || !model.fragments[fi].scopes[si].params.every((p) => p.default || p.variadic))
+      continue;
     each(`factory ${classKey(model, fi, si)}`, () => {
       const fn = evaluator.names.definition(fi, si, undefined);
-      if (fn.t === 'function') evaluator.guard(() => evaluator.inContext(`${name}()`, undefined, () => evaluator.functions.callFunction(fn, [], new Map())));
+      if (fn.t === 'function')
+        evaluator.guard(() =>
+          evaluator.inContext(`${name}()`, undefined, () => evaluator.functions.callFunction(fn, [], new Map())),
+        );
     });
   }
 }
@@ -130,7 +166,11 @@ export function runFactories(evaluator: Evaluator, model: SourceModel, each: (ke
  * built with that configuration's defaults, it is a context of its own: `BertModel(BertConfig())`. Returns
  * that context by class.
  */
-export function runConfigured(evaluator: Evaluator, model: SourceModel, each: (key: string, run: () => string | undefined) => string | undefined): Map<string, string> {
+export function runConfigured(
+  evaluator: Evaluator,
+  model: SourceModel,
+  each: (key: string, run: () => string | undefined) => string | undefined,
+): Map<string, string> {
   const contexts = new Map<string, string>();
   for (const { fragment: fi, scope: si, name } of definitions(model, 'class')) {
     if (evaluator.budget.exhausted) break;
@@ -142,8 +182,17 @@ export function runConfigured(evaluator: Evaluator, model: SourceModel, each: (k
       if (config?.t !== 'class' || !evaluator.guard(() => evaluator.classes.needsArguments(cls))) return undefined;
       const label = `${name}(${config.name}())`;
       const built = evaluator.guard(() => {
-        const defaults = (config.owner ?? evaluator).classes.instantiate(config, { positional: [], keywords: new Map() }, undefined);
-        return evaluator.classes.instantiate(cls, { positional: [{ value: defaults }], keywords: new Map() }, undefined, label);
+        const defaults = (config.owner ?? evaluator).classes.instantiate(
+          config,
+          { positional: [], keywords: new Map() },
+          undefined,
+        );
+        return evaluator.classes.instantiate(
+          cls,
+          { positional: [{ value: defaults }], keywords: new Map() },
+          undefined,
+          label,
+        );
       });
       if (built?.t === 'module') followParts(evaluator, built.tree);
       return label;
@@ -158,7 +207,10 @@ export function runConfigured(evaluator: Evaluator, model: SourceModel, each: (k
  * a prefilter for runConfigured. Each statement is read once while it stays the same: `last` holds the last
  * version's answers by statement id, `seen` this version's.
  */
-export function namesConfig(model: SourceModel, last: ReadonlyMap<number, boolean> | undefined): { found: boolean; seen: Map<number, boolean> } {
+export function namesConfig(
+  model: SourceModel,
+  last: ReadonlyMap<number, boolean> | undefined,
+): { found: boolean; seen: Map<number, boolean> } {
   const seen = new Map<number, boolean>();
   const found = model.fragments.some(({ id, span }) => {
     let names = last?.get(id);
@@ -190,10 +242,21 @@ function configClass(evaluator: Evaluator, cls: DefRef): Value | undefined {
     if ('path' in base) continue;
     const owner = base.owner ?? evaluator;
     for (const s of owner.scopeAt(base.fragment, base.scope).body) {
-      if (s.k !== 'assign' || s.value || !s.annotation || s.targets.length !== 1 || !/^[\w.]+$/.test(s.annotation)) continue;
+      if (s.k !== 'assign' || s.value || !s.annotation || s.targets.length !== 1 || !/^[\w.]+$/.test(s.annotation))
+        continue;
       const target = owner.expr(s.targets[0]);
       if (target.k !== 'name' || target.id !== 'config') continue;
-      const value = owner.eval(s.annotation.split('.').slice(1).reduce<Expr>((e, id) => ({ k: 'attr', object: e, id, span: target.span }), { k: 'name', id: s.annotation.split('.')[0], span: target.span }), owner.moduleFrame);
+      const value = owner.eval(
+        s.annotation
+          .split('.')
+          .slice(1)
+          .reduce<Expr>((e, id) => ({ k: 'attr', object: e, id, span: target.span }), {
+            k: 'name',
+            id: s.annotation.split('.')[0],
+            span: target.span,
+          }),
+        owner.moduleFrame,
+      );
       return value.t === 'class' ? value : undefined;
     }
   }
@@ -204,7 +267,11 @@ function configClass(evaluator: Evaluator, cls: DefRef): Value | undefined {
  * Each class of a model, once, followed through its own forward() quietly: a configured model's attention
  * shows its heads (a model file's top class often has no forward() that reaches them).
  */
-export function followParts(evaluator: Evaluator, root: ModuleTree, wanted: (cls: DefRef, tree: ModuleTree) => boolean = () => true): void {
+export function followParts(
+  evaluator: Evaluator,
+  root: ModuleTree,
+  wanted: (cls: DefRef, tree: ModuleTree) => boolean = () => true,
+): void {
   const classes = new Set<string>();
   const visited = new Set<ModuleTree>();
   const visit = (tree: ModuleTree) => {
@@ -234,37 +301,59 @@ export function runUnreached(
   model.fragments.forEach((fragment, fi) => {
     // Most statements have no such call: nothing is allocated for them.
     let pending: Set<number> | undefined;
-    for (const c of fragment.calls) if (c.scope >= 0 && !evaluator.reached.has(c.span.start)) (pending ??= new Set()).add(c.scope);
+    for (const c of fragment.calls)
+      if (c.scope >= 0 && !evaluator.reached.has(c.span.start)) (pending ??= new Set()).add(c.scope);
     if (!pending) return;
     const done = new Set<number>();
     for (const si of pending) {
       if (evaluator.budget.exhausted) return;
       // The outermost function holding the site: nested functions run when it defines and calls them.
       let top = si;
-      while (fragment.scopes[top].parent >= 0 && fragment.scopes[fragment.scopes[top].parent].kind === 'function') top = fragment.scopes[top].parent;
+      while (fragment.scopes[top].parent >= 0 && fragment.scopes[fragment.scopes[top].parent].kind === 'function')
+        top = fragment.scopes[top].parent;
       const scope = fragment.scopes[top];
       if (scope.kind !== 'function' || done.has(top)) continue;
       done.add(top);
       const owner = scope.parent >= 0 && fragment.scopes[scope.parent].kind === 'class' ? scope.parent : undefined;
-      each(`unreached ${classKey(model, fi, top)}`, owner === undefined ? undefined : classKey(model, fi, owner), () => {
-        const self: Value | undefined = owner === undefined ? undefined : defaults(fi, owner) ?? { t: 'module', tree: emptyModule(fragment.scopes[owner].name), fields: new Map() };
-        const fn = evaluator.names.definition(fi, top, undefined);
-        if (fn.t !== 'function') return;
-        // Its parameters are names: what it builds is recorded, but a shape it meets proves no error.
-        evaluator.shared.paramsAsNames = scope;
-        evaluator.quietly(() => evaluator.guard(() => evaluator.functions.callFunction(fn, [], new Map(), self)));
-        evaluator.shared.paramsAsNames = undefined;
-      });
+      each(
+        `unreached ${classKey(model, fi, top)}`,
+        owner === undefined ? undefined : classKey(model, fi, owner),
+        () => {
+          const self: Value | undefined =
+            owner === undefined
+              ? undefined
+              : (defaults(fi, owner) ?? {
+                  t: 'module',
+                  tree: emptyModule(fragment.scopes[owner].name),
+                  fields: new Map(),
+                });
+          const fn = evaluator.names.definition(fi, top, undefined);
+          if (fn.t !== 'function') return;
+          // Its parameters are names: what it builds is recorded, but a shape it meets proves no error.
+          evaluator.shared.paramsAsNames = scope;
+          evaluator.quietly(() => evaluator.guard(() => evaluator.functions.callFunction(fn, [], new Map(), self)));
+          evaluator.shared.paramsAsNames = undefined;
+        },
+      );
     }
   });
 }
 
 export function unknownSummary(name: string): ModuleSummary {
-  return { params: undefined, reason: `${name} could not be built within Attention Lens's work budget`, children: [], tied: [] };
+  return {
+    params: undefined,
+    reason: `${name} could not be built within Attention Lens's work budget`,
+    children: [],
+    tied: [],
+  };
 }
 
 /** A model's sizing: its module tree with what the runs found in its parts, and the activations of its forward(). */
-export function sizeModel(evaluator: Evaluator, model: Extract<Value, { t: 'module' }>, attention: NodeFacts['attention']): Sizing {
+export function sizeModel(
+  evaluator: Evaluator,
+  model: Extract<Value, { t: 'module' }>,
+  attention: NodeFacts['attention'],
+): Sizing {
   const grad: GradOf = (p) => evaluator.shared.grad.get(String(p.id)) ?? 'trainable';
   // The catalog layer a part is: a layer, or a subclass of one.
   const layer = (node: ModuleTree) => {

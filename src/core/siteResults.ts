@@ -25,26 +25,46 @@ export function siteResult(span: Span, list: readonly SiteRecord[], lexical: Rea
   const symbolicRuns = list.filter((r) => !r.layer.params?.isConstant && !r.layer.rejected && r.layer.formula);
   const generic = symbolicRuns.find((r) => lexical.has(r.context));
   const rejected = list.find((r) => r.layer.rejected);
-  const unknownCaller = list.find((r) => !r.symbolic && !lexical.has(r.context.split(' via ')[0]) && !r.layer.params?.isConstant && !r.layer.rejected);
+  const unknownCaller = list.find(
+    (r) => !r.symbolic && !lexical.has(r.context.split(' via ')[0]) && !r.layer.params?.isConstant && !r.layer.rejected,
+  );
   const looped = list.find((r) => r.varies);
   let layer: LayerInstance;
   if (rejected) layer = rejected.layer;
-  else if (looped) layer = withoutCount(generic?.layer ?? looped.layer, 'Built in a loop whose passes change its sizes, and whose number of passes is not known here.');
-  else if (values.length === 1 && unknownCaller) layer = withoutCount(generic?.layer ?? unknownCaller.layer, `${unknownCaller.context} builds it with sizes not known here; ${groupDigits(values[0].params.constant!)} in ${values[0].context || 'this file'}.`);
+  else if (looped)
+    layer = withoutCount(
+      generic?.layer ?? looped.layer,
+      'Built in a loop whose passes change its sizes, and whose number of passes is not known here.',
+    );
+  else if (values.length === 1 && unknownCaller)
+    layer = withoutCount(
+      generic?.layer ?? unknownCaller.layer,
+      `${unknownCaller.context} builds it with sizes not known here; ${groupDigits(values[0].params.constant!)} in ${values[0].context || 'this file'}.`,
+    );
   else if (values.length === 1) {
     const chosen = list.find((r) => r.layer.params?.equals(values[0].params))!.layer;
     // The formula over the names the site's own code uses (`3·config.n_embd² + …`), when a run gave one.
     layer = generic ? { ...chosen, formula: generic.layer.formula } : chosen;
-  }
-  else if (values.length > 1) {
+  } else if (values.length > 1) {
     // The sizes of one model would read as the site's: only a summary over names stays.
     const first = list[0].layer;
     const base = generic?.layer ?? { ...first, summary: '', formula: first.params?.isConstant ? first.formula : '' };
-    layer = withoutCount(base, `Built with ${values.length} different sizes here: ${values.map((v) => `${groupDigits(v.params.constant!)}${v.context ? ` in ${v.context}` : ''}`).join('; ')}.`);
+    layer = withoutCount(
+      base,
+      `Built with ${values.length} different sizes here: ${values.map((v) => `${groupDigits(v.params.constant!)}${v.context ? ` in ${v.context}` : ''}`).join('; ')}.`,
+    );
   } else if (generic || !symbolicRuns.length) layer = (generic ?? list[0]).layer;
   // Only callers built it, with their own names for its sizes (`transformer.d_model`): those names mean
   // nothing at the site, and each caller may build it differently.
-  else layer = { ...withoutCount(symbolicRuns[0].layer, `Built by ${symbolicRuns[0].context.split(' via ')[0]} with sizes not known here.`), formula: '', summary: '' };
+  else
+    layer = {
+      ...withoutCount(
+        symbolicRuns[0].layer,
+        `Built by ${symbolicRuns[0].context.split(' via ')[0]} with sizes not known here.`,
+      ),
+      formula: '',
+      summary: '',
+    };
   const seen = new Set<string>();
   const findings: Finding[] = [];
   for (const r of list) {
@@ -56,7 +76,13 @@ export function siteResult(span: Span, list: readonly SiteRecord[], lexical: Rea
     }
   }
   // The count comes from a model built elsewhere when some run of the site's own code did not give it.
-  const context = values.length === 1 && !unknownCaller && !looped && list.some((r) => !r.layer.params?.isConstant && !r.layer.rejected) ? values[0].context : undefined;
+  const context =
+    values.length === 1 &&
+    !unknownCaller &&
+    !looped &&
+    list.some((r) => !r.layer.params?.isConstant && !r.layer.rejected)
+      ? values[0].context
+      : undefined;
   return { span, layer, findings, values, context };
 }
 

@@ -35,7 +35,20 @@ export interface Sizing {
 
 const EMBEDDINGS = new Set(['Embedding', 'EmbeddingBag']);
 /** Catalog layers whose parameters take part in no matrix product. */
-const NO_MATMUL = new Set(['Embedding', 'EmbeddingBag', 'LayerNorm', 'RMSNorm', 'GroupNorm', 'BatchNorm1d', 'BatchNorm2d', 'BatchNorm3d', 'InstanceNorm1d', 'InstanceNorm2d', 'InstanceNorm3d', 'PReLU']);
+const NO_MATMUL = new Set([
+  'Embedding',
+  'EmbeddingBag',
+  'LayerNorm',
+  'RMSNorm',
+  'GroupNorm',
+  'BatchNorm1d',
+  'BatchNorm2d',
+  'BatchNorm3d',
+  'InstanceNorm1d',
+  'InstanceNorm2d',
+  'InstanceNorm3d',
+  'PReLU',
+]);
 
 export type GradOf = (p: ParamRef) => 'trainable' | 'frozen' | 'unknown';
 
@@ -65,7 +78,8 @@ export function sizing(root: ModuleTree, facts: NodeFacts, activations: Activati
     if (visited.has(node)) return;
     visited.add(node);
     const here = node.repeat ? times.mul(node.repeat) : times;
-    if (EMBEDDINGS.has(node.kind)) for (const p of node.params.values()) if (!embeddings.has(p.id)) embeddings.set(p.id, here.mul(p.numel));
+    if (EMBEDDINGS.has(node.kind))
+      for (const p of node.params.values()) if (!embeddings.has(p.id)) embeddings.set(p.id, here.mul(p.numel));
     const found = facts.attention(node);
     const inner = found ? undefined : innerAttention(node, name);
     if (inner) {
@@ -84,7 +98,14 @@ export function sizing(root: ModuleTree, facts: NodeFacts, activations: Activati
       layers = layers.add(count);
       // PyTorch's nn.MultiheadAttention projects keys and values to E (kdim/vdim in); written by hand, to
       // kv heads · head size.
-      const perLayer = a.cross || a.withCross ? undefined : a.layout === 'module' ? (a.headDim ? (a.kvHeads ?? a.heads).mul(a.headDim.add(a.valueHeadDim ?? a.headDim)) : undefined) : a.embed.mul(Poly.int(2));
+      const perLayer =
+        a.cross || a.withCross
+          ? undefined
+          : a.layout === 'module'
+            ? a.headDim
+              ? (a.kvHeads ?? a.heads).mul(a.headDim.add(a.valueHeadDim ?? a.headDim))
+              : undefined
+            : a.embed.mul(Poly.int(2));
       kv = kv && perLayer ? kv.add(perLayer.mul(count)) : undefined;
       return;
     }
@@ -161,7 +182,12 @@ function matmulsOf(root: ModuleTree, facts: NodeFacts): { matmulPerToken?: Poly;
     else if (inner) context = context?.add(here.mul(inner.mul(Poly.int(2))));
     else if (a) {
       // Written by hand, each of h heads multiplies over d_k and d_v; nn.MultiheadAttention over E twice.
-      const width = a.layout === 'module' ? a.headDim && a.heads.mul(a.headDim.add(a.valueHeadDim ?? a.headDim)) : a.layout === 'pytorch' ? a.embed.mul(Poly.int(2)) : undefined;
+      const width =
+        a.layout === 'module'
+          ? a.headDim && a.heads.mul(a.headDim.add(a.valueHeadDim ?? a.headDim))
+          : a.layout === 'pytorch'
+            ? a.embed.mul(Poly.int(2))
+            : undefined;
       context = context && width ? context.add(here.mul(a.count ?? Poly.ONE).mul(width)) : undefined;
     }
     const layer = facts.layer(node);
@@ -183,7 +209,8 @@ function layerProducts(layer: LayerInstance): Poly | undefined {
   if (layer.framework !== 'pytorch') return undefined;
   if (NO_MATMUL.has(layer.kind)) return Poly.ZERO;
   const weight = layer.tensors.find((t) => t.name === 'weight');
-  if ((layer.kind === 'Linear' || layer.kind === 'Conv1D') && weight?.shape.length === 2) return weight.shape[0].mul(weight.shape[1]);
+  if ((layer.kind === 'Linear' || layer.kind === 'Conv1D') && weight?.shape.length === 2)
+    return weight.shape[0].mul(weight.shape[1]);
   const a = layer.attention;
   if (layer.kind === 'MultiheadAttention' && a) return a.embed.mul(a.embed.mul(Poly.int(2)).add(a.kdim).add(a.vdim));
   return layer.tensors.length ? undefined : Poly.ZERO;

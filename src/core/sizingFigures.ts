@@ -19,7 +19,11 @@ export interface SizingFigures {
   readonly trainingBytes?: bigint;
   /** The keys and values of `sequence` tokens, every attention layer, in the storage type. */
   readonly kvCacheBytes?: bigint;
-  readonly flops?: { readonly forwardPerToken: bigint; readonly trainingPerToken: bigint; readonly trainingStep: bigint };
+  readonly flops?: {
+    readonly forwardPerToken: bigint;
+    readonly trainingPerToken: bigint;
+    readonly trainingStep: bigint;
+  };
   readonly activations: ActivationFigures | { readonly unknown: string };
 }
 
@@ -33,7 +37,10 @@ export function sizingFigures(s: Sizing, options: SizingOptions): SizingFigures 
   const T = BigInt(options.sequence);
   const B = BigInt(options.batch);
   const training = TRAINING_BYTES[options.optimizer];
-  const trainingBytes = s.trainable && s.frozen ? sum(bytesOf(s.trainable, training.trainable), bytesOf(s.frozen, training.frozen)) : undefined;
+  const trainingBytes =
+    s.trainable && s.frozen
+      ? sum(bytesOf(s.trainable, training.trainable), bytesOf(s.frozen, training.frozen))
+      : undefined;
   // Per token, every matrix product counts 2 · m · n · k FLOPs (a multiply and an add): 2 · in · out for
   // each linear layer, and 2 · T · (h · d_k + h · d_v) for the scores and the weighted sum of values of each
   // self-attention at the full context T. Training is forward and backward: 3 × forward.
@@ -45,7 +52,10 @@ export function sizingFigures(s: Sizing, options: SizingOptions): SizingFigures 
     weightBytes: bytesOf(s.params, WEIGHT_BYTES[options.dtype])?.constant,
     trainingBytes,
     kvCacheBytes: s.kvPerToken && bytesOf(s.kvPerToken.mul(Poly.int(T)), WEIGHT_BYTES[options.dtype])?.constant,
-    flops: forward === undefined ? undefined : { forwardPerToken: forward, trainingPerToken: 3n * forward, trainingStep: 3n * forward * B * T },
+    flops:
+      forward === undefined
+        ? undefined
+        : { forwardPerToken: forward, trainingPerToken: 3n * forward, trainingStep: 3n * forward * B * T },
     activations: activationFigures(s, options),
   };
 }
@@ -57,9 +67,18 @@ function sum(a: Poly | undefined, b: Poly | undefined): bigint | undefined {
 function activationFigures(s: Sizing, options: SizingOptions): SizingFigures['activations'] {
   if ('unknown' in s.activations) return s.activations;
   const floatBytes = ACTIVATION_BYTES[options.dtype];
-  if (floatBytes === undefined) return { unknown: options.dtype === 'fp16' ? 'PyTorch 1.13 does not train in fp16 on the CPU, where the figures are checked' : `training keeps activations in floating point, not ${options.dtype}` };
+  if (floatBytes === undefined)
+    return {
+      unknown:
+        options.dtype === 'fp16'
+          ? 'PyTorch 1.13 does not train in fp16 on the CPU, where the figures are checked'
+          : `training keeps activations in floating point, not ${options.dtype}`,
+    };
   const replayed = replay(s.activations.program, options.batch, options.sequence);
   if ('unknown' in replayed) return replayed;
   const bytes = (saved: Saved) => saved.floats * floatBytes + saved.bytes;
-  return { bytes: bytes(replayed.saved), layers: replayed.layers.map(({ saved, ...l }) => ({ ...l, bytes: bytes(saved) })) };
+  return {
+    bytes: bytes(replayed.saved),
+    layers: replayed.layers.map(({ saved, ...l }) => ({ ...l, bytes: bytes(saved) })),
+  };
 }

@@ -43,21 +43,65 @@ export interface ImportBinding {
  * ranges, converted when a path reaches them. Targets are expressions too (`self.x`, `a, b`, `d[k]`).
  */
 export type Stmt =
-  | { readonly k: 'assign'; readonly targets: readonly ExprRef[]; readonly value?: ExprRef; readonly annotation?: string; readonly at: number }
+  | {
+      readonly k: 'assign';
+      readonly targets: readonly ExprRef[];
+      readonly value?: ExprRef;
+      readonly annotation?: string;
+      readonly at: number;
+    }
   /** `x += v`; without `value`, TypeScript's `x++` / `x--`. */
   | { readonly k: 'aug'; readonly target: ExprRef; readonly op: string; readonly value?: ExprRef; readonly at: number }
   /** `superCall`: a TypeScript `super(...)` statement, after which field initialisers run. */
   | { readonly k: 'expr'; readonly value: ExprRef; readonly superCall?: boolean; readonly at: number }
   /** With `equals`, the condition is `equals === test` (a TypeScript `switch` case). */
-  | { readonly k: 'if'; readonly test: ExprRef; readonly equals?: ExprRef; readonly then: readonly Stmt[]; readonly otherwise: readonly Stmt[]; readonly at: number }
-  | { readonly k: 'for'; readonly target?: ExprRef; readonly iterable: ExprRef; readonly body: readonly Stmt[]; readonly orelse: readonly Stmt[]; readonly at: number }
-  | { readonly k: 'while'; readonly test: ExprRef; readonly body: readonly Stmt[]; readonly orelse: readonly Stmt[]; readonly at: number }
+  | {
+      readonly k: 'if';
+      readonly test: ExprRef;
+      readonly equals?: ExprRef;
+      readonly then: readonly Stmt[];
+      readonly otherwise: readonly Stmt[];
+      readonly at: number;
+    }
+  | {
+      readonly k: 'for';
+      readonly target?: ExprRef;
+      readonly iterable: ExprRef;
+      readonly body: readonly Stmt[];
+      readonly orelse: readonly Stmt[];
+      readonly at: number;
+    }
+  | {
+      readonly k: 'while';
+      readonly test: ExprRef;
+      readonly body: readonly Stmt[];
+      readonly orelse: readonly Stmt[];
+      readonly at: number;
+    }
   | { readonly k: 'return'; readonly value?: ExprRef; readonly at: number }
   | { readonly k: 'raise'; readonly value?: ExprRef; readonly at: number; readonly span: Span }
-  | { readonly k: 'assert'; readonly test: ExprRef; readonly message?: ExprRef; readonly at: number; readonly span: Span }
+  | {
+      readonly k: 'assert';
+      readonly test: ExprRef;
+      readonly message?: ExprRef;
+      readonly at: number;
+      readonly span: Span;
+    }
   | { readonly k: 'break' | 'continue'; readonly at: number }
-  | { readonly k: 'try'; readonly body: readonly Stmt[]; readonly handlers: readonly (readonly Stmt[])[]; readonly orelse: readonly Stmt[]; readonly final: readonly Stmt[]; readonly at: number }
-  | { readonly k: 'with'; readonly items: readonly { readonly value: ExprRef; readonly target?: ExprRef }[]; readonly body: readonly Stmt[]; readonly at: number }
+  | {
+      readonly k: 'try';
+      readonly body: readonly Stmt[];
+      readonly handlers: readonly (readonly Stmt[])[];
+      readonly orelse: readonly Stmt[];
+      readonly final: readonly Stmt[];
+      readonly at: number;
+    }
+  | {
+      readonly k: 'with';
+      readonly items: readonly { readonly value: ExprRef; readonly target?: ExprRef }[];
+      readonly body: readonly Stmt[];
+      readonly at: number;
+    }
   /** A nested `def` or `class`: binds its name in the running body. */
   | { readonly k: 'def'; readonly scope: number; readonly at: number };
 

@@ -142,7 +142,8 @@ export class Poly {
   /** Exact division by an integer, when every coefficient divides; undefined otherwise. */
   divExact(divisor: bigint): Poly | undefined {
     if (divisor === 0n) return undefined;
-    if (this.value !== undefined) return this.value % divisor === 0n ? new Poly(this.value / divisor, undefined) : undefined;
+    if (this.value !== undefined)
+      return this.value % divisor === 0n ? new Poly(this.value / divisor, undefined) : undefined;
     const out: [string, Term][] = [];
     for (const [key, t] of this.terms) {
       if (t.coef % divisor !== 0n) return undefined;

@@ -27,10 +27,42 @@ export function untracked(t: Tensor): Value {
 
 /** Functions that keep the shape: activations, dropout, softmax over any axis, scaling. */
 export const SHAPE_PRESERVING = new Set([
-  'relu', 'gelu', 'silu', 'tanh', 'sigmoid', 'softmax', 'log_softmax', 'dropout', 'elu', 'leaky_relu', 'mish',
-  'softplus', 'hardswish', 'normalize', 'layer_norm', 'rms_norm', 'exp', 'abs', 'neg', 'sqrt', 'rsqrt', 'clone',
-  'contiguous', 'float', 'half', 'bfloat16', 'to', 'detach', 'type_as', 'masked_fill', 'cuda', 'cpu', 'mul', 'add',
-  'tril', 'triu',
+  'relu',
+  'gelu',
+  'silu',
+  'tanh',
+  'sigmoid',
+  'softmax',
+  'log_softmax',
+  'dropout',
+  'elu',
+  'leaky_relu',
+  'mish',
+  'softplus',
+  'hardswish',
+  'normalize',
+  'layer_norm',
+  'rms_norm',
+  'exp',
+  'abs',
+  'neg',
+  'sqrt',
+  'rsqrt',
+  'clone',
+  'contiguous',
+  'float',
+  'half',
+  'bfloat16',
+  'to',
+  'detach',
+  'type_as',
+  'masked_fill',
+  'cuda',
+  'cpu',
+  'mul',
+  'add',
+  'tril',
+  'triu',
 ]);
 
 function axis(v: Value | undefined, rank: number | undefined): number | undefined {
@@ -48,7 +80,12 @@ function isLast(dim: number | undefined, t: Tensor): boolean {
 }
 
 /** `x.view(B, T, C)`, `x.transpose(1, 2)`, `x.split(n, dim=-1)` and friends. */
-export function tensorMethod(t: Tensor, method: string, args: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
+export function tensorMethod(
+  t: Tensor,
+  method: string,
+  args: readonly Value[],
+  keywords: ReadonlyMap<string, Value>,
+): Value {
   const result = shapeMethod(t, method, args, keywords);
   if (method === 'view' || method === 'reshape') return headSplit(t, result);
   if (method === 'softmax' && result.t === 'tensor') return softmaxed(result);
@@ -65,8 +102,17 @@ export function headSplit(t: Tensor, result: Value): Value {
   const last = features(result);
   const width = features(t);
   // A view of known rank 3 or more, or one after leading dimensions not known (`x.size()[:-1] + (h, d)`).
-  const splits = (result.shape.length >= 3 || (!!result.partial && result.shape.length >= 2)) && !(last && width && last.equals(width));
-  return { ...result, trace: { source: splits ? splitHeads({ ...source, width: source.width ?? width }, result.shape, t.partial ? undefined : t.shape.length) : source } };
+  const splits =
+    (result.shape.length >= 3 || (!!result.partial && result.shape.length >= 2)) &&
+    !(last && width && last.equals(width));
+  return {
+    ...result,
+    trace: {
+      source: splits
+        ? splitHeads({ ...source, width: source.width ?? width }, result.shape, t.partial ? undefined : t.shape.length)
+        : source,
+    },
+  };
 }
 
 function shapeMethod(t: Tensor, method: string, args: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
@@ -96,12 +142,14 @@ function shapeMethod(t: Tensor, method: string, args: readonly Value[], keywords
     }
     case 'permute': {
       const order = (args.length === 1 && args[0].t === 'seq' ? args[0].items : args).map((v) => axis(v, rank));
-      if (rank === undefined || order.some((o) => o === undefined) || order.length !== rank) return withFeatures(t, undefined);
+      if (rank === undefined || order.some((o) => o === undefined) || order.length !== rank)
+        return withFeatures(t, undefined);
       return { t: 'tensor', shape: order.map((o) => t.shape[o!]), origin: t.origin };
     }
     case 'split':
     case 'chunk': {
-      const dim = axis(keywords.get('dim') ?? args[1], rank) ?? (method === 'split' || method === 'chunk' ? 0 : undefined);
+      const dim =
+        axis(keywords.get('dim') ?? args[1], rank) ?? (method === 'split' || method === 'chunk' ? 0 : undefined);
       const total = features(t);
       const n = asPoly(keywords.get(method === 'split' ? 'split_size_or_sections' : 'chunks') ?? args[0] ?? UNKNOWN);
       if (!total || !n || (n.constant !== undefined && n.constant <= 0n)) return UNKNOWN;
@@ -117,9 +165,17 @@ function shapeMethod(t: Tensor, method: string, args: readonly Value[], keywords
     }
     case 'unbind': {
       // `q, k, v = qkv.unbind(0)` after a reshape to (3, B, heads, T, head size).
-      const count = rank !== undefined && axis(keywords.get('dim') ?? args[0] ?? { t: 'int', p: Poly.ZERO }, rank) === 0 ? t.shape[0]?.constant : undefined;
+      const count =
+        rank !== undefined && axis(keywords.get('dim') ?? args[0] ?? { t: 'int', p: Poly.ZERO }, rank) === 0
+          ? t.shape[0]?.constant
+          : undefined;
       if (count === undefined || count > 64n) return UNKNOWN;
-      return { t: 'seq', items: Array.from({ length: Number(count) }, (_, i) => part({ t: 'tensor', shape: t.shape.slice(1), origin: t.origin, trace: t.trace }, i)) };
+      return {
+        t: 'seq',
+        items: Array.from({ length: Number(count) }, (_, i) =>
+          part({ t: 'tensor', shape: t.shape.slice(1), origin: t.origin, trace: t.trace }, i),
+        ),
+      };
     }
     case 'size': {
       const shape = shapeOf(t);
@@ -127,7 +183,9 @@ function shapeMethod(t: Tensor, method: string, args: readonly Value[], keywords
       if (!args[0]) return shape;
       if (i === undefined) return UNKNOWN;
       if (shape.t === 'dims') return indexDims(shape, Number(i));
-      return shape.t === 'seq' ? (shape.items[Number(i < 0n ? BigInt(shape.items.length) + i : i)] ?? UNKNOWN) : UNKNOWN;
+      return shape.t === 'seq'
+        ? (shape.items[Number(i < 0n ? BigInt(shape.items.length) + i : i)] ?? UNKNOWN)
+        : UNKNOWN;
     }
     case 'unsqueeze': {
       const dim = asPoly(args[0] ?? UNKNOWN)?.constant;
@@ -160,7 +218,13 @@ export function concatenate(items: readonly Value[], dimValue: Value | undefined
   const tensors = items.filter((i): i is Tensor => i.t === 'tensor');
   if (tensors.length !== items.length || !tensors.length) return UNKNOWN;
   const dim = dimValue ? asPoly(dimValue)?.constant : 0n;
-  if (dim !== -1n) return withFeatures(tensors[0], tensors.every((t) => features(t)?.equals(features(tensors[0]) ?? Poly.symbol('?'))) ? features(tensors[0]) : undefined);
+  if (dim !== -1n)
+    return withFeatures(
+      tensors[0],
+      tensors.every((t) => features(t)?.equals(features(tensors[0]) ?? Poly.symbol('?')))
+        ? features(tensors[0])
+        : undefined,
+    );
   const sizes = tensors.map(features);
   const sum = sizes.every((s): s is Poly => s !== undefined) ? sizes.reduce((a, s) => a.add(s), Poly.ZERO) : undefined;
   return withFeatures(tensors[0], sum);

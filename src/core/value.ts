@@ -28,7 +28,13 @@ export type Value =
   | { readonly t: 'seq'; readonly items: readonly Value[]; readonly tuple?: boolean }
   /** Dicts, config instances, namespaces and object literals: named fields. */
   /** `mapping`: a Python dict, whose truth is whether it holds anything (an object or a config is always true). */
-  | { readonly t: 'dict'; readonly fields: ReadonlyMap<string, Value>; readonly origin?: string; readonly cls?: DefRef; readonly mapping?: boolean }
+  | {
+      readonly t: 'dict';
+      readonly fields: ReadonlyMap<string, Value>;
+      readonly origin?: string;
+      readonly cls?: DefRef;
+      readonly mapping?: boolean;
+    }
   /** A name whose value is not known (a parameter without a default): it becomes a symbol in formulas. */
   | { readonly t: 'sym'; readonly name: string }
   /** An imported module or member, by canonical path (`torch.nn.Linear`). */
@@ -39,7 +45,12 @@ export type Value =
   | ({ readonly t: 'function'; readonly self?: Value; readonly closure?: Frame } & DefRef)
   | { readonly t: 'lambda'; readonly expr: Extract<Expr, { k: 'lambda' }>; readonly closure: Frame }
   /** `functools.partial(f, *args, **kw)`. */
-  | { readonly t: 'partial'; readonly fn: Value; readonly positional: readonly Value[]; readonly keywords: ReadonlyMap<string, Value> }
+  | {
+      readonly t: 'partial';
+      readonly fn: Value;
+      readonly positional: readonly Value[];
+      readonly keywords: ReadonlyMap<string, Value>;
+    }
   /** `super()` inside a method of `cls`, for `self`. */
   | { readonly t: 'super'; readonly cls: DefRef; readonly self: Value }
   /** The index of `xs[a:b:c]`, None where left out. */
@@ -50,7 +61,12 @@ export type Value =
    * A built layer; `applied` rebuilds it for the inputs it is applied to (TF.js sizes come from them); with
    * `builds` false it only says what a copy built for them would be (TF.js's bidirectional wrapper).
    */
-  | { readonly t: 'layer'; readonly layer: LayerInstance; readonly span: Span; readonly applied?: (inputs: readonly Shape[], builds?: boolean) => LayerInstance }
+  | {
+      readonly t: 'layer';
+      readonly layer: LayerInstance;
+      readonly span: Span;
+      readonly applied?: (inputs: readonly Shape[], builds?: boolean) => LayerInstance;
+    }
   /**
    * A tensor, by its shape (batch first; unknown dims undefined). With `partial` only the last (feature)
    * dimension is placed: the rank is not known. `origin` says which layer produced it, for messages;
@@ -98,7 +114,8 @@ export type Shape = readonly (Poly | undefined)[];
  * A TF.js layer a symbolic tensor went through, as it was built there: `tf.model` counts these. The file's
  * own tf.layers.Layer subclass is its module tree: what it tracks, not the layers its call() applies.
  */
-export type LayerUse = { readonly layer: Value; readonly built: LayerInstance } | { readonly layer: Value; readonly tree: ModuleTree };
+export type LayerUse =
+  { readonly layer: Value; readonly built: LayerInstance } | { readonly layer: Value; readonly tree: ModuleTree };
 
 /** Where a tensor's size comes from: `nn.Linear(512, 128)` defined at `span`. */
 export interface Origin {
@@ -149,7 +166,9 @@ export function truthy(v: Value): boolean | undefined {
     case 'seq':
       return v.items.length > 0;
     case 'range':
-      return v.start.constant !== undefined && v.stop.constant !== undefined ? v.stop.constant > v.start.constant : undefined;
+      return v.start.constant !== undefined && v.stop.constant !== undefined
+        ? v.stop.constant > v.start.constant
+        : undefined;
     case 'dict':
       return !v.mapping || v.fields.size > 0 || (isTainted(v) ? undefined : false);
     case 'class':
@@ -189,11 +208,26 @@ export function sameValue(a: Value, b: Value, depth = 0): boolean {
       return b.t === 'ref' && a.path === b.path;
     case 'class':
     case 'function':
-      return b.t === a.t && a.fragment === b.fragment && a.scope === b.scope && a.owner === b.owner && (a.t !== 'function' || (b.t === 'function' && a.self === b.self));
+      return (
+        b.t === a.t &&
+        a.fragment === b.fragment &&
+        a.scope === b.scope &&
+        a.owner === b.owner &&
+        (a.t !== 'function' || (b.t === 'function' && a.self === b.self))
+      );
     case 'seq':
-      return b.t === 'seq' && a.items.length === b.items.length && a.items.every((x, i) => sameValue(x, b.items[i], depth + 1));
+      return (
+        b.t === 'seq' &&
+        a.items.length === b.items.length &&
+        a.items.every((x, i) => sameValue(x, b.items[i], depth + 1))
+      );
     case 'dict':
-      return b.t === 'dict' && a.origin === b.origin && a.fields.size === b.fields.size && [...a.fields].every(([k, v]) => b.fields.has(k) && sameValue(v, b.fields.get(k)!, depth + 1));
+      return (
+        b.t === 'dict' &&
+        a.origin === b.origin &&
+        a.fields.size === b.fields.size &&
+        [...a.fields].every(([k, v]) => b.fields.has(k) && sameValue(v, b.fields.get(k)!, depth + 1))
+      );
     case 'repeat':
       return b.t === 'repeat' && a.count.equals(b.count) && sameValue(a.item, b.item, depth + 1);
     case 'range':
@@ -219,7 +253,15 @@ export function eitherOf(a: Value, b: Value): Value {
 
 /** A value that holds no module or parameter, whatever it is. */
 function isPlain(v: Value): boolean {
-  return v.t === 'int' || v.t === 'float' || v.t === 'bool' || v.t === 'str' || v.t === 'none' || v.t === 'sym' || (v.t === 'unknown' && !!v.scalar);
+  return (
+    v.t === 'int' ||
+    v.t === 'float' ||
+    v.t === 'bool' ||
+    v.t === 'str' ||
+    v.t === 'none' ||
+    v.t === 'sym' ||
+    (v.t === 'unknown' && !!v.scalar)
+  );
 }
 
 /** Two branches' tensors: the dimensions they agree on, and the trace they share (two paths to one core). */
@@ -227,7 +269,13 @@ function joinTensors(a: Extract<Value, { t: 'tensor' }>, b: Extract<Value, { t: 
   const aligned = a.shape.length === b.shape.length && !!a.partial === !!b.partial;
   const shape = aligned ? a.shape.map((d, i) => (d && b.shape[i]?.equals(d) ? d : undefined)) : [undefined];
   const trace = a.trace && b.trace && sameTrace(a.trace, b.trace) ? a.trace : undefined;
-  return { t: 'tensor', shape, partial: aligned ? a.partial : true, origin: a.origin === b.origin ? a.origin : undefined, trace };
+  return {
+    t: 'tensor',
+    shape,
+    partial: aligned ? a.partial : true,
+    origin: a.origin === b.origin ? a.origin : undefined,
+    trace,
+  };
 }
 
 /** A short text for messages: `512`, `d_model`, `256.0`. */

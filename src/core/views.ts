@@ -24,7 +24,10 @@ export function shapeOf(t: Tensor): Value {
 export function unpackDims(d: Dims, count: number): Value[] | undefined {
   const leading = count - d.tail.length;
   if (leading < 0) return undefined;
-  return [...Array.from({ length: leading }, (_, i) => int(leadDim(d.lead, i))), ...d.tail.map((p) => (p ? int(p) : UNKNOWN))];
+  return [
+    ...Array.from({ length: leading }, (_, i) => int(leadDim(d.lead, i))),
+    ...d.tail.map((p) => (p ? int(p) : UNKNOWN)),
+  ];
 }
 
 /** `x.shape[i]`, `x.shape[:-1]`, `x.shape[:2]`. */
@@ -58,7 +61,11 @@ export interface ViewProblem {
  * them when it starts with them, all of them (`B, T, ...` after `B, T, C = x.size()`, or `*x.shape[:-1]`).
  * Then the rest must hold the features exactly, as PyTorch's element count does; -1 takes what is left.
  */
-export function viewOverLead(t: Tensor, args: readonly Value[], leadCount: number | undefined): { value: Value; problem?: ViewProblem } | undefined {
+export function viewOverLead(
+  t: Tensor,
+  args: readonly Value[],
+  leadCount: number | undefined,
+): { value: Value; problem?: ViewProblem } | undefined {
   if (!t.partial || !t.lead || t.shape.length !== 1) return undefined;
   const features = t.shape[0];
   let rest: readonly Value[];
@@ -85,13 +92,28 @@ export function viewOverLead(t: Tensor, args: readonly Value[], leadCount: numbe
   const given = sizes.filter((p) => p?.constant !== -1n);
   if (!features?.constant || free > 1 || given.some((p) => p?.constant === undefined)) {
     const shape = [...leading, ...sizes.map((p) => (p?.constant === -1n ? undefined : p))];
-    return { value: rank === 'known' ? { t: 'tensor', shape, origin: t.origin } : { t: 'tensor', shape, partial: true, lead: t.lead, origin: t.origin } };
+    return {
+      value:
+        rank === 'known'
+          ? { t: 'tensor', shape, origin: t.origin }
+          : { t: 'tensor', shape, partial: true, lead: t.lead, origin: t.origin },
+    };
   }
   const asked = given.reduce<Poly>((a, p) => a.mul(p!), Poly.ONE);
-  const fill = free ? (asked.constant! > 0n && features.constant % asked.constant! === 0n ? Poly.int(features.constant / asked.constant!) : undefined) : undefined;
-  if ((free && !fill) || (!free && !asked.equals(features))) return { value: UNKNOWN, problem: { asked, has: features, dims: sizes } };
+  const fill = free
+    ? asked.constant! > 0n && features.constant % asked.constant! === 0n
+      ? Poly.int(features.constant / asked.constant!)
+      : undefined
+    : undefined;
+  if ((free && !fill) || (!free && !asked.equals(features)))
+    return { value: UNKNOWN, problem: { asked, has: features, dims: sizes } };
   const shape = [...leading, ...sizes.map((p) => (p?.constant === -1n ? fill : p))];
-  return { value: rank === 'known' ? { t: 'tensor', shape, origin: t.origin } : { t: 'tensor', shape, partial: true, lead: t.lead, origin: t.origin } };
+  return {
+    value:
+      rank === 'known'
+        ? { t: 'tensor', shape, origin: t.origin }
+        : { t: 'tensor', shape, partial: true, lead: t.lead, origin: t.origin },
+  };
 }
 
 /**
@@ -117,9 +139,16 @@ function leadingArgs(args: readonly (Poly | undefined)[], lead: string, count: n
  */
 function solvedUnknown(sizes: (Poly | undefined)[], features: Poly | undefined): (Poly | undefined)[] {
   const unknown = sizes.filter((p) => p === undefined).length;
-  if (unknown !== 1 || !features?.constant || sizes.some((p) => p !== undefined && (p.constant === undefined || p.constant === -1n))) return sizes;
+  if (
+    unknown !== 1 ||
+    !features?.constant ||
+    sizes.some((p) => p !== undefined && (p.constant === undefined || p.constant === -1n))
+  )
+    return sizes;
   const asked = sizes.reduce<bigint>((a, p) => a * (p?.constant ?? 1n), 1n);
-  return asked > 0n && features.constant % asked === 0n ? sizes.map((p) => p ?? Poly.int(features.constant! / asked)) : sizes;
+  return asked > 0n && features.constant % asked === 0n
+    ? sizes.map((p) => p ?? Poly.int(features.constant! / asked))
+    : sizes;
 }
 
 /**

@@ -64,7 +64,11 @@ export class WorkspaceFileReader {
  * past the cap (counted as read, not as stat says: /proc reports 0 for files that never end), 'unchanged'
  * when `known` holds its stamp already, undefined when it cannot be opened.
  */
-export function readRegularFile(file: string, maxBytes: number, known?: (stamp: string) => boolean): { bytes: Buffer; stamp: string } | 'not a file' | 'too large' | 'unchanged' | undefined {
+export function readRegularFile(
+  file: string,
+  maxBytes: number,
+  known?: (stamp: string) => boolean,
+): { bytes: Buffer; stamp: string } | 'not a file' | 'too large' | 'unchanged' | undefined {
   let fd: number;
   try {
     // Non-blocking, so that a FIFO swapped in after the path was checked cannot hang the open.

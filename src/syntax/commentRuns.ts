@@ -44,7 +44,7 @@ export function blankCommentRuns(text: string, keep: ReadonlySet<number> = new S
     comments = [];
     lines = 0;
   };
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     const newline = text.indexOf('\n', start);
     const end = newline < 0 ? text.length : newline;
     const { kind, hash, contentEnd } = classify(text, start, end);

@@ -39,12 +39,24 @@ export class DocumentAnalyzer {
    * what they touch. `lineName` names lines in messages and contexts (a notebook's cells); the same one is
    * to be given with `changes`, since results kept from the last version keep the names they had.
    */
-  update(documentText: string, changes?: readonly TextChange[], resolver?: ImportResolver, lineName?: LineName): Analysis | undefined {
+  update(
+    documentText: string,
+    changes?: readonly TextChange[],
+    resolver?: ImportResolver,
+    lineName?: LineName,
+  ): Analysis | undefined {
     const old = this.tree;
     // VS Code reports several changes of one event against the text before all of them: they are then
     // found again by comparing the texts.
-    const previous = old && changes ? { tree: old, text: this.text, blanked: this.blanked, lines: this.lines } : undefined;
-    const parsed = parseText(this.grammars, this.language, documentText, previous, changes?.length === 1 ? changes[0] : undefined);
+    const previous =
+      old && changes ? { tree: old, text: this.text, blanked: this.blanked, lines: this.lines } : undefined;
+    const parsed = parseText(
+      this.grammars,
+      this.language,
+      documentText,
+      previous,
+      changes?.length === 1 ? changes[0] : undefined,
+    );
     if (!parsed) {
       this.dispose();
       return undefined;
@@ -59,11 +71,19 @@ export class DocumentAnalyzer {
       return f ? declaredBy(f) : declaredNames(this.language, top.node(i), text);
     });
     // A name that starts or stops being a class or an import changes which calls are layer sites anywhere.
-    const reuse = found !== undefined && this.candidates.replace(found.removed.map(declaredBy), declared.filter((_, i) => !found.fragments[i]));
+    const reuse =
+      found !== undefined &&
+      this.candidates.replace(
+        found.removed.map(declaredBy),
+        declared.filter((_, i) => !found.fragments[i]),
+      );
     if (!found) this.candidates.reset(declared);
     const candidates = this.candidates.set;
     const lines = (this.lines = new LineIndex(text, old && change ? { lines: this.lines, change } : undefined));
-    this.fragments = top.starts.map((_, i) => (reuse && kept?.[i]) || extractFragment(this.language, top.node(i), text, candidates, lines, declared[i]));
+    this.fragments = top.starts.map(
+      (_, i) =>
+        (reuse && kept?.[i]) || extractFragment(this.language, top.node(i), text, candidates, lines, declared[i]),
+    );
     if (reuse && move) {
       this.cache.moved(move.oldEnd, move.delta, move.lineDelta);
     } else {
@@ -85,12 +105,19 @@ export class DocumentAnalyzer {
    * after the end of the statement it grows (in whitespace, or past an error node), so that statement was
    * kept as it stood a key earlier and the finished layer never appeared until the file was reopened.
    */
-  private kept(old: Tree, tree: Tree, text: string, move: Movement, top: TopLevel): { fragments: (Fragment | undefined)[]; removed: Fragment[] } {
+  private kept(
+    old: Tree,
+    tree: Tree,
+    text: string,
+    move: Movement,
+    top: TopLevel,
+  ): { fragments: (Fragment | undefined)[]; removed: Fragment[] } {
     const { start, oldEnd, newEnd, delta, lineDelta } = move;
     const changed = tree.getChangedRanges(old);
     const olds = this.fragments;
     /** An old fragment clear of the edit: its start in the new text (increasing with its index); else -1. */
-    const startOf = (f: Fragment) => (f.span.end < start ? f.span.start : f.span.start > oldEnd ? f.span.start + delta : -1);
+    const startOf = (f: Fragment) =>
+      f.span.end < start ? f.span.start : f.span.start > oldEnd ? f.span.start + delta : -1;
     // Both lists are in document order: one pass pairs them, without an index of a thousand statements per key.
     let i = 0;
     const matched: boolean[] = [];
@@ -135,7 +162,13 @@ function movement(oldText: string, text: string, c: TextChange): Movement {
   const start = c.rangeOffset;
   const oldEnd = start + c.rangeLength;
   const newEnd = start + c.text.length;
-  return { start, oldEnd, newEnd, delta: newEnd - oldEnd, lineDelta: countLines(text, start, newEnd) - countLines(oldText, start, oldEnd) };
+  return {
+    start,
+    oldEnd,
+    newEnd,
+    delta: newEnd - oldEnd,
+    lineDelta: countLines(text, start, newEnd) - countLines(oldText, start, oldEnd),
+  };
 }
 
 function countLines(text: string, from: number, to: number): number {

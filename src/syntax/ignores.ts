@@ -26,7 +26,11 @@ export function ignoredLines(tree: Tree, source: string): Map<number, ReadonlySe
     }
     const close = rest.indexOf(']');
     if (close < 0) continue;
-    const codes = rest.slice(1, close).split(',').map((c) => c.trim()).filter(Boolean);
+    const codes = rest
+      .slice(1, close)
+      .split(',')
+      .map((c) => c.trim())
+      .filter(Boolean);
     const known = out.has(line) ? out.get(line) : new Set<string>();
     // A line that silences everything keeps doing so.
     out.set(line, known === undefined ? undefined : new Set([...known, ...codes]));
@@ -58,5 +62,9 @@ export function ignoreEdit(line: string, code: string, language: 'python' | 'typ
   }
   const end = line.trimEnd().length;
   if (language === 'python' && line.slice(0, end).endsWith('\\')) return undefined;
-  return { start: end, end: line.length, text: `${end > 0 ? '  ' : ''}${language === 'python' ? '#' : '//'} ${DIRECTIVE}[${code}]` };
+  return {
+    start: end,
+    end: line.length,
+    text: `${end > 0 ? '  ' : ''}${language === 'python' ? '#' : '//'} ${DIRECTIVE}[${code}]`,
+  };
 }

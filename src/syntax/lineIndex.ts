@@ -36,7 +36,9 @@ export class LineIndex {
 
   private lineStarts(): Int32Array {
     if (this.starts) return this.starts;
-    this.starts = this.previous ? movedStarts(this.previous.lines.starts!, this.previous.change) : lineStarts(this.source);
+    this.starts = this.previous
+      ? movedStarts(this.previous.lines.starts!, this.previous.change)
+      : lineStarts(this.source);
     this.previous = undefined;
     return this.starts;
   }

@@ -5,7 +5,20 @@
  * them from the copy.
  */
 import type { Node } from './nodes';
-import { END, FIELD, fieldId, SIZE, START, STRIDE, Syn, SynTree, tablesOf, TOO_DEEP_ID, TYPE, type Tables } from './syn';
+import {
+  END,
+  FIELD,
+  fieldId,
+  SIZE,
+  START,
+  STRIDE,
+  Syn,
+  SynTree,
+  tablesOf,
+  TOO_DEEP_ID,
+  TYPE,
+  type Tables,
+} from './syn';
 import { withCursor, type Cursor } from './wasmCursor';
 
 /** Below this depth a node is copied without its children (see TOO_DEEP). */
@@ -21,7 +34,13 @@ export interface Shape {
 
 export function mirror(node: Node, shape: Shape, source: string): Syn {
   const tables = tablesOf(node.tree.language);
-  return new Syn(new SynTree(tables, withCursor(node, (cursor) => copy(cursor, tables, shape, source))), 0);
+  return new Syn(
+    new SynTree(
+      tables,
+      withCursor(node, (cursor) => copy(cursor, tables, shape, source)),
+    ),
+    0,
+  );
 }
 
 /**
@@ -29,10 +48,37 @@ export function mirror(node: Node, shape: Shape, source: string): Syn {
  * public model code): their children's field is not asked for. Every cursor read is a round trip into WASM.
  */
 const FIELDLESS = new Set([
-  'module', 'program', 'block', 'statement_block', 'argument_list', 'arguments', 'expression_statement', 'parameters', 'lambda_parameters',
-  'string', 'concatenated_string', 'tuple', 'list', 'set', 'dictionary', 'parenthesized_expression', 'expression_list', 'pattern_list',
-  'tuple_pattern', 'list_splat', 'dictionary_splat', 'conditional_expression', 'return_statement', 'assert_statement', 'decorator',
-  'dotted_name', 'slice', 'type', 'generic_type', 'type_parameter', 'with_clause',
+  'module',
+  'program',
+  'block',
+  'statement_block',
+  'argument_list',
+  'arguments',
+  'expression_statement',
+  'parameters',
+  'lambda_parameters',
+  'string',
+  'concatenated_string',
+  'tuple',
+  'list',
+  'set',
+  'dictionary',
+  'parenthesized_expression',
+  'expression_list',
+  'pattern_list',
+  'tuple_pattern',
+  'list_splat',
+  'dictionary_splat',
+  'conditional_expression',
+  'return_statement',
+  'assert_statement',
+  'decorator',
+  'dotted_name',
+  'slice',
+  'type',
+  'generic_type',
+  'type_parameter',
+  'with_clause',
 ]);
 
 /**
@@ -162,7 +208,14 @@ function fieldsInOrder(cursor: Cursor, tables: Tables, parent: number, order: (t
     const id = scratch[row * STRIDE + TYPE];
     const type = language.types[id];
     const want = order[k];
-    fits = want !== undefined && (want.field === undefined ? !named[id] && type === want.type : named[id] === true && type !== 'comment' && type !== 'ERROR' && (want.type === undefined || type === want.type));
+    fits =
+      want !== undefined &&
+      (want.field === undefined
+        ? !named[id] && type === want.type
+        : named[id] === true &&
+          type !== 'comment' &&
+          type !== 'ERROR' &&
+          (want.type === undefined || type === want.type));
   }
   if (fits && k === order.length) {
     k = 0;

@@ -1,6 +1,13 @@
 /** Tree -> SourceModel for either language, with expressions converted on demand and memoised. */
 import type { Expr } from '../core/expr';
-import { fragmentIndexAt, runsCode, type ExprRef, type Fragment, type Language, type SourceModel } from '../core/source';
+import {
+  fragmentIndexAt,
+  runsCode,
+  type ExprRef,
+  type Fragment,
+  type Language,
+  type SourceModel,
+} from '../core/source';
 import { ignoredLines } from './ignores';
 import { LineIndex } from './lineIndex';
 import { nodeAt, type Syn } from './syn';
@@ -18,7 +25,12 @@ import { typescriptExpr } from './typescriptExpr';
 interface Adapter {
   declaredNames(statement: Node, source: string): string[];
   /** The lowered statement, and for Python the copy of its subtree that its expressions come from. */
-  fragment(node: Node, source: string, candidates: ReadonlySet<string>, lines: LineIndex): { fragment: Omit<Fragment, 'id' | 'code' | 'defs'>; syn?: Syn };
+  fragment(
+    node: Node,
+    source: string,
+    candidates: ReadonlySet<string>,
+    lines: LineIndex,
+  ): { fragment: Omit<Fragment, 'id' | 'code' | 'defs'>; syn?: Syn };
   expr(node: Node, source: string, lines: LineIndex): Expr;
   exprOf?(node: Syn, source: string, lines: LineIndex, delta: number): Expr;
 }
@@ -48,7 +60,14 @@ interface Kept {
 }
 const KEPT = new WeakMap<Fragment, Kept>();
 
-export function extractFragment(language: Language, node: Node, source: string, candidates: ReadonlySet<string>, lines: LineIndex, declared: readonly string[]): Fragment {
+export function extractFragment(
+  language: Language,
+  node: Node,
+  source: string,
+  candidates: ReadonlySet<string>,
+  lines: LineIndex,
+  declared: readonly string[],
+): Fragment {
   const { fragment, syn } = ADAPTERS[language].fragment(node, source, candidates, lines);
   const defs = fragment.scopes.flatMap((s, i) => (s.parent === -1 ? [i] : []));
   const f = { ...fragment, id: nextFragmentId++, code: fragment.imports.length > 0 || runsCode(fragment.body), defs };
@@ -60,7 +79,6 @@ export function declaredBy(f: Fragment): readonly string[] {
   return KEPT.get(extractedOf(f))?.declared ?? [];
 }
 
-
 /**
  * Each range's expression, by the range object of the statement that holds it: the interpreter asks for the
  * same ones again and again, and a statement an edit leaves in place keeps its ranges, and so its expressions,
@@ -69,7 +87,13 @@ export function declaredBy(f: Fragment): readonly string[] {
 const CONVERTED = new WeakMap<ExprRef, Expr>();
 
 /** A SourceModel over `tree`; valid while `tree` is alive. */
-export function sourceModel(language: Language, tree: Tree, source: string, fragments: readonly Fragment[], lines = new LineIndex(source)): SourceModel {
+export function sourceModel(
+  language: Language,
+  tree: Tree,
+  source: string,
+  fragments: readonly Fragment[],
+  lines = new LineIndex(source),
+): SourceModel {
   const adapter = ADAPTERS[language];
   let root: Node | undefined;
   const convert = (ref: ExprRef): Expr => {
@@ -83,7 +107,9 @@ export function sourceModel(language: Language, tree: Tree, source: string, frag
     // The root node is marshalled out of WASM on every read of `tree.rootNode`: read it once.
     root ??= tree.rootNode;
     const node = root.descendantForIndex(ref.start, ref.end);
-    return node ? adapter.expr(node, source, lines) : { k: 'unknown', text: source.slice(ref.start, ref.end), span: lines.span(ref.start, ref.start) };
+    return node
+      ? adapter.expr(node, source, lines)
+      : { k: 'unknown', text: source.slice(ref.start, ref.end), span: lines.span(ref.start, ref.start) };
   };
   return {
     language,
@@ -104,7 +130,8 @@ export function buildModel(language: Language, tree: Tree, source: string): Sour
   const declared = top.starts.map((_, i) => declaredNames(language, top.node(i), source));
   const candidates = candidateNames(declared);
   const lines = new LineIndex(source);
-  const fragments = declared.map((names, i) => extractFragment(language, top.node(i), source, candidates, lines, names));
+  const fragments = declared.map((names, i) =>
+    extractFragment(language, top.node(i), source, candidates, lines, names),
+  );
   return sourceModel(language, tree, source, fragments, lines);
 }
-

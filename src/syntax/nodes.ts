@@ -8,7 +8,14 @@ export type { Node };
 export function spanOf(node: Node): Span {
   const s = node.startPosition;
   const e = node.endPosition;
-  return { start: node.startIndex, end: node.endIndex, startLine: s.row, startChar: s.column, endLine: e.row, endChar: e.column };
+  return {
+    start: node.startIndex,
+    end: node.endIndex,
+    startLine: s.row,
+    startChar: s.column,
+    endLine: e.row,
+    endChar: e.column,
+  };
 }
 
 export function refOf(node: Node): ExprRef {
@@ -29,7 +36,12 @@ export function namedChildren(node: Node): Node[] {
  * subtrees of `skip` types. Reads types from the cursor and builds a Node object only for matches:
  * building one for every step costs as much as the parse itself.
  */
-export function findDescendants(node: Node, types: ReadonlySet<string>, skip: ReadonlySet<string>, visit: (n: Node) => void): void {
+export function findDescendants(
+  node: Node,
+  types: ReadonlySet<string>,
+  skip: ReadonlySet<string>,
+  visit: (n: Node) => void,
+): void {
   const cursor = node.walk();
   try {
     let depth = 0;

@@ -45,7 +45,13 @@ const NO_CHANGE: TextChange = { rangeOffset: 0, rangeLength: 0, text: '' };
  * Every parse starts from a copy of the previous tree, whose statements outside the change it reuses; the
  * previous tree itself is edited to the text finally parsed, so that the caller can ask what changed.
  */
-export function parseText(grammars: Grammars, language: Language, text: string, previous?: PreviousParse, edit?: TextChange): ParsedText | undefined {
+export function parseText(
+  grammars: Grammars,
+  language: Language,
+  text: string,
+  previous?: PreviousParse,
+  edit?: TextChange,
+): ParsedText | undefined {
   const changeTo = (parsed: string): TextChange =>
     edit && !previous!.blanked && parsed === text ? edit : (changeBetween(previous!.text, parsed) ?? NO_CHANGE);
   /** Parses `parsed`: from the previous tree where there is one, else from `last`, the tree of `lastText`. */
@@ -71,10 +77,15 @@ export function parseText(grammars: Grammars, language: Language, text: string, 
 type Parse = (parsed: string, last?: Tree, lastText?: string) => Tree | undefined;
 
 /** The text with its comment runs blanked, and its tree. */
-function parseComments(language: Language, text: string, parse: Parse): { tree: Tree; text: string; blanked: boolean } | undefined {
+function parseComments(
+  language: Language,
+  text: string,
+  parse: Parse,
+): { tree: Tree; text: string; blanked: boolean } | undefined {
   const kept = new Set<number>();
   for (let attempt = 0; ; attempt++) {
-    const { text: parsed, runs } = language === 'python' && attempt <= MAX_RETRIES ? blankCommentRuns(text, kept) : { text, runs: [] };
+    const { text: parsed, runs } =
+      language === 'python' && attempt <= MAX_RETRIES ? blankCommentRuns(text, kept) : { text, runs: [] };
     const tree = parse(parsed);
     if (!tree) return undefined;
     const inStrings = runs.filter((r) => insideString(tree.rootNode, r.start));

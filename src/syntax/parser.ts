@@ -76,7 +76,9 @@ export class Grammars {
     // The typings declare the callback void, but the runtime cancels the parse when it returns true.
     const tree = this.parser.parse(text, oldTree ?? null, {
       progressCallback: (state: ParseState) =>
-        ++checks > this.maxChecks || checks > allowance + state.currentOffset / bytesPerCheck || performance.now() > deadline,
+        ++checks > this.maxChecks ||
+        checks > allowance + state.currentOffset / bytesPerCheck ||
+        performance.now() > deadline,
     } as Parameters<Parser['parse']>[2]);
     if (!tree) this.parser.reset();
     return tree ?? undefined;
@@ -86,4 +88,3 @@ export class Grammars {
     this.parser.delete();
   }
 }
-

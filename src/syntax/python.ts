@@ -2,7 +2,16 @@
  * Python tree -> SourceModel fragments. Walks statements only (module, class and function bodies and the
  * blocks of compound statements); expressions are converted later, on demand, by `pythonExpr` (pythonExpr.ts).
  */
-import { runsCode, type CallSite, type ExprRef, type Fragment, type ImportBinding, type Param, type Scope, type Stmt } from '../core/source';
+import {
+  runsCode,
+  type CallSite,
+  type ExprRef,
+  type Fragment,
+  type ImportBinding,
+  type Param,
+  type Scope,
+  type Stmt,
+} from '../core/source';
 import { importsOf } from './pythonImports';
 import type { LineIndex } from './lineIndex';
 import { mirror, type Shape } from './mirror';
@@ -15,7 +24,18 @@ import { PYTHON_OPERATORS, pythonParams } from './pythonExpr';
  * the analysis to convert.
  */
 const STATEMENT: Shape = {
-  leaves: new Set(['identifier', 'integer', 'float', 'true', 'false', 'none', 'comment', 'string_content', 'escape_sequence', 'type']),
+  leaves: new Set([
+    'identifier',
+    'integer',
+    'float',
+    'true',
+    'false',
+    'none',
+    'comment',
+    'string_content',
+    'escape_sequence',
+    'type',
+  ]),
   operatorsUnder: PYTHON_OPERATORS,
 };
 
@@ -89,7 +109,7 @@ class FragmentBuilder {
           if (inner.type === 'as_pattern') {
             const value = namedOf(inner)[0];
             const target = fieldOf(inner, 'alias');
-            const name = target ? namedOf(target)[0] ?? target : undefined;
+            const name = target ? (namedOf(target)[0] ?? target) : undefined;
             if (value) items.push({ value: ref(value), target: name ? ref(name) : undefined });
           } else items.push({ value: ref(inner) });
         }
@@ -101,9 +121,19 @@ class FragmentBuilder {
         let orelse: Stmt[] = [];
         let final: Stmt[] = [];
         for (const child of namedOf(node)) {
-          if (child.type === 'except_clause' || child.type === 'except_group_clause') handlers.push(this.block(namedOf(child).find((c) => c.type === 'block') , scope));
+          if (child.type === 'except_clause' || child.type === 'except_group_clause')
+            handlers.push(
+              this.block(
+                namedOf(child).find((c) => c.type === 'block'),
+                scope,
+              ),
+            );
           else if (child.type === 'else_clause') orelse = this.block(fieldOf(child, 'body'), scope);
-          else if (child.type === 'finally_clause') final = this.block(namedOf(child).find((c) => c.type === 'block') , scope);
+          else if (child.type === 'finally_clause')
+            final = this.block(
+              namedOf(child).find((c) => c.type === 'block'),
+              scope,
+            );
         }
         return [{ k: 'try', body, handlers, orelse, final, at }];
       }
@@ -115,7 +145,9 @@ class FragmentBuilder {
       case 'assert_statement': {
         this.findCalls(node, scope);
         const [test, message] = namedOf(node);
-        return test ? [{ k: 'assert', test: ref(test), message: message ? ref(message) : undefined, at, span: this.spanOf(node) }] : [];
+        return test
+          ? [{ k: 'assert', test: ref(test), message: message ? ref(message) : undefined, at, span: this.spanOf(node) }]
+          : [];
       }
       case 'break_statement':
         return [{ k: 'break', at }];
@@ -146,7 +178,13 @@ class FragmentBuilder {
       const body = this.block(fieldOf(clause, 'consequence'), scope);
       return cond ? [{ k: 'if', test: ref(cond), then: body, otherwise: lower(i + 1), at: clause.start }] : body;
     };
-    return { k: 'if', test: test ? ref(test) : { start: node.start, end: node.start }, then, otherwise: lower(0), at: node.start };
+    return {
+      k: 'if',
+      test: test ? ref(test) : { start: node.start, end: node.start },
+      then,
+      otherwise: lower(0),
+      at: node.start,
+    };
   }
 
   private forStatement(node: Syn, scope: number): Stmt {
@@ -155,7 +193,14 @@ class FragmentBuilder {
     this.findCalls(right, scope);
     const body = this.block(fieldOf(node, 'body'), scope);
     const orelse = this.block(fieldOf(node, 'alternative'), scope);
-    return { k: 'for', target: left ? ref(left) : undefined, iterable: right ? ref(right) : { start: node.start, end: node.start }, body, orelse, at: node.start };
+    return {
+      k: 'for',
+      target: left ? ref(left) : undefined,
+      iterable: right ? ref(right) : { start: node.start, end: node.start },
+      body,
+      orelse,
+      at: node.start,
+    };
   }
 
   block(node: Syn | undefined, scope: number): Stmt[] {
@@ -177,7 +222,11 @@ class FragmentBuilder {
       extent: this.spanOf(node),
       params: [],
       fields: [],
-      bases: supers ? namedOf(supers).filter((c) => c.type !== 'keyword_argument').map(ref) : [],
+      bases: supers
+        ? namedOf(supers)
+            .filter((c) => c.type !== 'keyword_argument')
+            .map(ref)
+        : [],
       decorators,
       body: [],
       code: false,
@@ -233,7 +282,8 @@ class FragmentBuilder {
       if (type) annotation = synText(type, this.source);
       if (left) targets.push(ref(left));
       // `x: int = 3` in a class body: a dataclass field, in order.
-      if (type && left?.type === 'identifier' && scope >= 0 && this.scopes[scope].kind === 'class') this.scopes[scope].fields.push(synText(left, this.source));
+      if (type && left?.type === 'identifier' && scope >= 0 && this.scopes[scope].kind === 'class')
+        this.scopes[scope].fields.push(synText(left, this.source));
       value = fieldOf(value, 'right');
     }
     return { k: 'assign', targets, value: value ? ref(value) : undefined, annotation, at };
@@ -255,7 +305,8 @@ class FragmentBuilder {
     for (const n of descendantsOfType(node, 'call', 'lambda')) {
       const callee = fieldOf(n, 'function');
       const last = callee?.type === 'attribute' ? fieldOf(callee, 'attribute') : callee;
-      if (last?.type === 'identifier' && this.candidates.has(synText(last, this.source))) this.calls.push({ scope, call: ref(n), span: this.spanOf(n) });
+      if (last?.type === 'identifier' && this.candidates.has(synText(last, this.source)))
+        this.calls.push({ scope, call: ref(n), span: this.spanOf(n) });
     }
   }
 }
@@ -279,7 +330,8 @@ export function pythonDeclaredNames(statement: Node, source: string): string[] {
     const name = fieldOf(def, 'name');
     return name ? [synText(name, source)] : [];
   }
-  if (syn.type === 'import_statement' || syn.type === 'import_from_statement') return importsOf(syn, source).map((imp) => imp.local);
+  if (syn.type === 'import_statement' || syn.type === 'import_from_statement')
+    return importsOf(syn, source).map((imp) => imp.local);
   return [];
 }
 
@@ -293,9 +345,23 @@ function copyOf(statement: Node, source: string): Syn {
 }
 
 /** One top-level statement, lowered, with the copy of its subtree that its expressions are converted from. */
-export function pythonFragment(node: Node, source: string, candidates: ReadonlySet<string>, lines: LineIndex): { fragment: Omit<Fragment, 'id' | 'code' | 'defs'>; syn: Syn } {
+export function pythonFragment(
+  node: Node,
+  source: string,
+  candidates: ReadonlySet<string>,
+  lines: LineIndex,
+): { fragment: Omit<Fragment, 'id' | 'code' | 'defs'>; syn: Syn } {
   const syn = copyOf(node, source);
   const builder = new FragmentBuilder(source, candidates, lines);
   const body = builder.statement(syn, -1);
-  return { fragment: { span: lines.span(syn.start, syn.end), imports: builder.imports, scopes: builder.scopes, calls: builder.calls, body }, syn };
+  return {
+    fragment: {
+      span: lines.span(syn.start, syn.end),
+      imports: builder.imports,
+      scopes: builder.scopes,
+      calls: builder.calls,
+      body,
+    },
+    syn,
+  };
 }

@@ -9,12 +9,32 @@ import type { Node } from './nodes';
 const BINARY_OPS = new Set<string>(['+', '-', '*', '/', '//', '%', '**', '@']);
 const COMPARE_OPS = new Set<string>(['==', '!=', '<', '<=', '>', '>=', 'is', 'is not', 'in', 'not in']);
 /** Where Python's operators are read; `slice` needs only the type of its colons. */
-export const PYTHON_OPERATORS = new Set(['binary_operator', 'unary_operator', 'boolean_operator', 'comparison_operator', 'augmented_assignment']);
+export const PYTHON_OPERATORS = new Set([
+  'binary_operator',
+  'unary_operator',
+  'boolean_operator',
+  'comparison_operator',
+  'augmented_assignment',
+]);
 /** A subtree read from the tree converts alone: nodes read by their text or not followed are not copied. */
 const EXPRESSION: Shape = {
   leaves: new Set([
-    'identifier', 'integer', 'float', 'true', 'false', 'none', 'comment', 'string_content', 'type', 'ellipsis',
-    'concatenated_string', 'set', 'set_comprehension', 'dictionary_comprehension', 'named_expression', 'await',
+    'identifier',
+    'integer',
+    'float',
+    'true',
+    'false',
+    'none',
+    'comment',
+    'string_content',
+    'type',
+    'ellipsis',
+    'concatenated_string',
+    'set',
+    'set_comprehension',
+    'dictionary_comprehension',
+    'named_expression',
+    'await',
   ]),
   operatorsUnder: PYTHON_OPERATORS,
 };
@@ -59,7 +79,9 @@ class Converter {
         return { k: 'int', value: BigInt(digits.replace(/^0+(?=\d)/, '')), span };
       }
       case 'float':
-        return /[jJ]$/.test(this.text(node)) ? undefined : { k: 'float', value: Number(this.text(node).replace(/_/g, '')), span };
+        return /[jJ]$/.test(this.text(node))
+          ? undefined
+          : { k: 'float', value: Number(this.text(node).replace(/_/g, '')), span };
       case 'true':
         return { k: 'bool', value: true, span };
       case 'false':
@@ -73,7 +95,13 @@ class Converter {
         return { k: 'star', value: this.sub(namedOf(node)[0], span), span };
       case 'slice': {
         const [lower, upper, step] = sliceParts(node);
-        return { k: 'slice', lower: lower && this.expr(lower), upper: upper && this.expr(upper), step: step && this.expr(step), span };
+        return {
+          k: 'slice',
+          lower: lower && this.expr(lower),
+          upper: upper && this.expr(upper),
+          step: step && this.expr(step),
+          span,
+        };
       }
       case 'identifier':
         return { k: 'name', id: this.text(node), span };
@@ -84,7 +112,10 @@ class Converter {
       case 'subscript': {
         // `x[:, [-1], :]` holds one subscript field per item: the index is their tuple, as Python builds it.
         const items = fieldsOf(node, 'subscript');
-        const index = items.length > 1 ? { k: 'list' as const, items: items.map((n) => this.sub(n, span)), tuple: true, span } : this.sub(items[0], span);
+        const index =
+          items.length > 1
+            ? { k: 'list' as const, items: items.map((n) => this.sub(n, span)), tuple: true, span }
+            : this.sub(items[0], span);
         return { k: 'index', object: this.sub(fieldOf(node, 'value'), span), index, span };
       }
       case 'parenthesized_expression': {
@@ -95,7 +126,14 @@ class Converter {
         const op = this.operator(node);
         if (!BINARY_OPS.has(op)) return undefined;
         const opNode = fieldOf(node, 'operator');
-        return { k: 'binary', op: op as BinaryOp, left: this.sub(fieldOf(node, 'left'), span), right: this.sub(fieldOf(node, 'right'), span), span, opSpan: opNode && this.spanOf(opNode) };
+        return {
+          k: 'binary',
+          op: op as BinaryOp,
+          left: this.sub(fieldOf(node, 'left'), span),
+          right: this.sub(fieldOf(node, 'right'), span),
+          span,
+          opSpan: opNode && this.spanOf(opNode),
+        };
       }
       case 'unary_operator': {
         const op = this.operator(node);
@@ -105,18 +143,36 @@ class Converter {
       case 'not_operator':
         return { k: 'unary', op: 'not', operand: this.sub(fieldOf(node, 'argument'), span), span };
       case 'boolean_operator':
-        return { k: 'logic', op: this.operator(node) === 'and' ? 'and' : 'or', left: this.sub(fieldOf(node, 'left'), span), right: this.sub(fieldOf(node, 'right'), span), span };
+        return {
+          k: 'logic',
+          op: this.operator(node) === 'and' ? 'and' : 'or',
+          left: this.sub(fieldOf(node, 'left'), span),
+          right: this.sub(fieldOf(node, 'right'), span),
+          span,
+        };
       case 'comparison_operator': {
         const operands = namedOf(node);
         const ops = fieldsOf(node, 'operators');
         const op = ops.length === 1 ? this.text(ops[0]).replace(/\s+/g, ' ') : '';
         if (operands.length !== 2 || !COMPARE_OPS.has(op)) return undefined;
-        return { k: 'compare', op: op as CompareOp, left: this.sub(operands[0], span), right: this.sub(operands[1], span), span };
+        return {
+          k: 'compare',
+          op: op as CompareOp,
+          left: this.sub(operands[0], span),
+          right: this.sub(operands[1], span),
+          span,
+        };
       }
       case 'conditional_expression': {
         const [then, test, otherwise] = namedOf(node);
         if (!then || !test || !otherwise) return undefined;
-        return { k: 'cond', test: this.sub(test, span), then: this.sub(then, span), otherwise: this.sub(otherwise, span), span };
+        return {
+          k: 'cond',
+          test: this.sub(test, span),
+          then: this.sub(then, span),
+          otherwise: this.sub(otherwise, span),
+          span,
+        };
       }
       case 'call': {
         const argsNode = fieldOf(node, 'arguments');
@@ -134,7 +190,12 @@ class Converter {
       case 'pattern_list':
       case 'tuple_pattern':
       case 'list_pattern':
-        return { k: 'list', items: namedOf(node).map((c) => this.expr(c)), tuple: node.type !== 'list' && node.type !== 'list_pattern', span };
+        return {
+          k: 'list',
+          items: namedOf(node).map((c) => this.expr(c)),
+          tuple: node.type !== 'list' && node.type !== 'list_pattern',
+          span,
+        };
       case 'list_comprehension':
       case 'generator_expression':
         return this.comprehension(node, span);
@@ -142,7 +203,9 @@ class Converter {
         return this.lambda(node, span);
       case 'dictionary': {
         const entries: DictEntry[] = namedOf(node).map((c) =>
-          c.type === 'pair' ? { key: this.sub(fieldOf(c, 'key'), span), value: this.sub(fieldOf(c, 'value'), span) } : { spread: this.sub(namedOf(c)[0], span), value: { k: 'none', span } },
+          c.type === 'pair'
+            ? { key: this.sub(fieldOf(c, 'key'), span), value: this.sub(fieldOf(c, 'value'), span) }
+            : { spread: this.sub(namedOf(c)[0], span), value: { k: 'none', span } },
         );
         return { k: 'dict', entries, span };
       }
@@ -163,7 +226,8 @@ class Converter {
 
   private string(node: Syn, span: Span): Expr {
     const parts = namedOf(node).filter((p) => p.type === 'string_content' || p.type === 'interpolation');
-    if (!parts.some((p) => p.type === 'interpolation')) return { k: 'str', value: parts.map((p) => this.text(p)).join(''), span };
+    if (!parts.some((p) => p.type === 'interpolation'))
+      return { k: 'str', value: parts.map((p) => this.text(p)).join(''), span };
     // f"proj_{name}": the pieces, joined when each is known; a format spec or conversion is not followed.
     const pieces: (string | Expr)[] = [];
     for (const p of parts) {
@@ -188,7 +252,15 @@ class Converter {
       const test = namedOf(c)[0];
       return test ? this.expr(test) : { k: 'unknown' as const, text: '', span };
     });
-    return { k: 'comprehension', element: this.expr(body), variable: left.type === 'identifier' ? this.text(left) : undefined, target: this.expr(left), iterable: this.expr(right), filters, span };
+    return {
+      k: 'comprehension',
+      element: this.expr(body),
+      variable: left.type === 'identifier' ? this.text(left) : undefined,
+      target: this.expr(left),
+      iterable: this.expr(right),
+      filters,
+      span,
+    };
   }
 
   private lambda(node: Syn, span: Span): Expr | undefined {
@@ -262,12 +334,21 @@ function paramOf(node: Syn, text: (n: Syn) => string): Param[] {
     case 'typed_default_parameter': {
       const name = fieldOf(node, 'name');
       const value = fieldOf(node, 'value');
-      return name ? [{ name: text(name), default: value ? { start: value.start, end: value.end } : undefined, annotation: annotation(node) }] : [];
+      return name
+        ? [
+            {
+              name: text(name),
+              default: value ? { start: value.start, end: value.end } : undefined,
+              annotation: annotation(node),
+            },
+          ]
+        : [];
     }
     case 'typed_parameter': {
       const inner = namedOf(node)[0];
       if (!inner) return [];
-      const variadic = inner.type === 'list_splat_pattern' ? 'list' : inner.type === 'dictionary_splat_pattern' ? 'dict' : undefined;
+      const variadic =
+        inner.type === 'list_splat_pattern' ? 'list' : inner.type === 'dictionary_splat_pattern' ? 'dict' : undefined;
       const name = variadic ? namedOf(inner)[0] : inner;
       return name ? [{ name: text(name), annotation: annotation(node), variadic }] : [];
     }

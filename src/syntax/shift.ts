@@ -5,7 +5,13 @@ import type { ExprRef, Fragment, Param, Scope, Stmt } from '../core/source';
 type Shift = (s: Span) => Span;
 
 function spanShifter(delta: number, lineDelta: number): Shift {
-  return (s) => ({ ...s, start: s.start + delta, end: s.end + delta, startLine: s.startLine + lineDelta, endLine: s.endLine + lineDelta });
+  return (s) => ({
+    ...s,
+    start: s.start + delta,
+    end: s.end + delta,
+    startLine: s.startLine + lineDelta,
+    endLine: s.endLine + lineDelta,
+  });
 }
 
 /**
@@ -17,7 +23,9 @@ export function shiftFragment(f: Fragment, delta: number, lineDelta: number): Fr
   if (delta === 0 && lineDelta === 0) return f;
   if (!(f instanceof MovedFragment)) return new MovedFragment(f, delta, lineDelta);
   // Back where it was extracted (a key typed, then deleted): the extracted fragment, whose expressions are converted already.
-  return f.delta + delta === 0 && f.lineDelta + lineDelta === 0 ? f.base : new MovedFragment(f.base, f.delta + delta, f.lineDelta + lineDelta);
+  return f.delta + delta === 0 && f.lineDelta + lineDelta === 0
+    ? f.base
+    : new MovedFragment(f.base, f.delta + delta, f.lineDelta + lineDelta);
 }
 
 /** The fragment as it was extracted, before the edits that moved it. */
@@ -135,18 +143,49 @@ function stmtShifter(delta: number, span: Shift, ref: (r: ExprRef) => ExprRef): 
     const at = s.at + delta;
     const body = (b: readonly Stmt[]) => b.map(shift);
     switch (s.k) {
-      case 'assign': return { ...s, at, targets: s.targets.map(ref), value: opt(s.value) };
-      case 'aug': return { ...s, at, target: ref(s.target), value: opt(s.value) };
-      case 'expr': return { ...s, at, value: ref(s.value) };
-      case 'if': return { ...s, at, test: ref(s.test), equals: opt(s.equals), then: body(s.then), otherwise: body(s.otherwise) };
-      case 'for': return { ...s, at, target: opt(s.target), iterable: ref(s.iterable), body: body(s.body), orelse: body(s.orelse) };
-      case 'while': return { ...s, at, test: ref(s.test), body: body(s.body), orelse: body(s.orelse) };
-      case 'return': return { ...s, at, value: opt(s.value) };
-      case 'raise': return { ...s, at, span: span(s.span), value: opt(s.value) };
-      case 'assert': return { ...s, at, span: span(s.span), test: ref(s.test), message: opt(s.message) };
-      case 'try': return { ...s, at, body: body(s.body), handlers: s.handlers.map(body), orelse: body(s.orelse), final: body(s.final) };
-      case 'with': return { ...s, at, items: s.items.map((i) => ({ value: ref(i.value), target: opt(i.target) })), body: body(s.body) };
-      default: return { ...s, at };
+      case 'assign':
+        return { ...s, at, targets: s.targets.map(ref), value: opt(s.value) };
+      case 'aug':
+        return { ...s, at, target: ref(s.target), value: opt(s.value) };
+      case 'expr':
+        return { ...s, at, value: ref(s.value) };
+      case 'if':
+        return { ...s, at, test: ref(s.test), equals: opt(s.equals), then: body(s.then), otherwise: body(s.otherwise) };
+      case 'for':
+        return {
+          ...s,
+          at,
+          target: opt(s.target),
+          iterable: ref(s.iterable),
+          body: body(s.body),
+          orelse: body(s.orelse),
+        };
+      case 'while':
+        return { ...s, at, test: ref(s.test), body: body(s.body), orelse: body(s.orelse) };
+      case 'return':
+        return { ...s, at, value: opt(s.value) };
+      case 'raise':
+        return { ...s, at, span: span(s.span), value: opt(s.value) };
+      case 'assert':
+        return { ...s, at, span: span(s.span), test: ref(s.test), message: opt(s.message) };
+      case 'try':
+        return {
+          ...s,
+          at,
+          body: body(s.body),
+          handlers: s.handlers.map(body),
+          orelse: body(s.orelse),
+          final: body(s.final),
+        };
+      case 'with':
+        return {
+          ...s,
+          at,
+          items: s.items.map((i) => ({ value: ref(i.value), target: opt(i.target) })),
+          body: body(s.body),
+        };
+      default:
+        return { ...s, at };
     }
   };
   return shift;

@@ -52,9 +52,14 @@ function continued(text: string, newline: number): boolean {
 
 /** The start of the first line inside `statement`, after its first, that starts a top-level statement. */
 function nextStatementLine(root: Node, statement: Node, text: string): number | undefined {
-  for (let at = text.indexOf('\n', statement.startIndex) + 1; at > 0 && at < statement.endIndex; at = text.indexOf('\n', at) + 1) {
+  for (
+    let at = text.indexOf('\n', statement.startIndex) + 1;
+    at > 0 && at < statement.endIndex;
+    at = text.indexOf('\n', at) + 1
+  ) {
     const first = text.charCodeAt(at);
-    if (first === 0x20 || first === 0x09 || first === 0x0a || first === 0x0d || first === 0x0c || first === 0x23) continue;
+    if (first === 0x20 || first === 0x09 || first === 0x0a || first === 0x0d || first === 0x0c || first === 0x23)
+      continue;
     if (continued(text, at - 1)) continue;
     if (CONTINUATIONS.test(text.slice(at, at + 16)) || insideString(root, at)) continue;
     return at;

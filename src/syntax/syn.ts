@@ -55,13 +55,13 @@ export class Syn {
 
   get type(): string {
     const id = this.tree.rows[this.index * STRIDE + TYPE];
-    return id === TOO_DEEP_ID ? TOO_DEEP : this.tree.tables.language.types[id] ?? 'ERROR';
+    return id === TOO_DEEP_ID ? TOO_DEEP : (this.tree.tables.language.types[id] ?? 'ERROR');
   }
 
   /** The field this node fills in its parent (`left`, `arguments`), if any. */
   get field(): string | null {
     const id = this.tree.rows[this.index * STRIDE + FIELD];
-    return id === 0 ? null : this.tree.tables.language.fields[id] ?? null;
+    return id === 0 ? null : (this.tree.tables.language.fields[id] ?? null);
   }
 
   get named(): boolean {
@@ -80,7 +80,8 @@ export class Syn {
 
   get children(): Syn[] {
     const out: Syn[] = [];
-    for (let i = this.index + 1, end = endOf(this); i < end; i += this.tree.rows[i * STRIDE + SIZE]) out.push(new Syn(this.tree, i));
+    for (let i = this.index + 1, end = endOf(this); i < end; i += this.tree.rows[i * STRIDE + SIZE])
+      out.push(new Syn(this.tree, i));
     return out;
   }
 }
@@ -97,7 +98,8 @@ export function namedOf(node: Syn): Syn[] {
   const out: Syn[] = [];
   for (let i = node.index + 1, end = endOf(node); i < end; i += rows[i * STRIDE + SIZE]) {
     const id = rows[i * STRIDE + TYPE];
-    if (id === TOO_DEEP_ID || (tables.named[id] && tables.language.types[id] !== 'comment')) out.push(new Syn(node.tree, i));
+    if (id === TOO_DEEP_ID || (tables.named[id] && tables.language.types[id] !== 'comment'))
+      out.push(new Syn(node.tree, i));
   }
   return out;
 }
@@ -105,7 +107,8 @@ export function namedOf(node: Syn): Syn[] {
 export function fieldOf(node: Syn, field: string): Syn | undefined {
   const { rows } = node.tree;
   const id = fieldId(node.tree.tables, field);
-  for (let i = node.index + 1, end = endOf(node); i < end; i += rows[i * STRIDE + SIZE]) if (rows[i * STRIDE + FIELD] === id) return new Syn(node.tree, i);
+  for (let i = node.index + 1, end = endOf(node); i < end; i += rows[i * STRIDE + SIZE])
+    if (rows[i * STRIDE + FIELD] === id) return new Syn(node.tree, i);
   return undefined;
 }
 
@@ -113,7 +116,8 @@ export function fieldsOf(node: Syn, field: string): Syn[] {
   const { rows } = node.tree;
   const id = fieldId(node.tree.tables, field);
   const out: Syn[] = [];
-  for (let i = node.index + 1, end = endOf(node); i < end; i += rows[i * STRIDE + SIZE]) if (rows[i * STRIDE + FIELD] === id) out.push(new Syn(node.tree, i));
+  for (let i = node.index + 1, end = endOf(node); i < end; i += rows[i * STRIDE + SIZE])
+    if (rows[i * STRIDE + FIELD] === id) out.push(new Syn(node.tree, i));
   return out;
 }
 
@@ -130,7 +134,7 @@ export function descendantsOfType(node: Syn, type: string, outside: string): Syn
   const types = tables.language.types;
   const end = node.index + rows[node.index * STRIDE + SIZE];
   const out: Syn[] = [];
-  for (let i = node.index + 1; i < end; ) {
+  for (let i = node.index + 1; i < end;) {
     const name = types[rows[i * STRIDE + TYPE]];
     if (name === outside) {
       i += rows[i * STRIDE + SIZE];
@@ -156,7 +160,9 @@ export function nodeAt(syn: Syn, start: number, end: number): Syn | undefined {
     if (inner < 0) break;
     node = inner;
   }
-  return rows[node * STRIDE + START] === start && rows[node * STRIDE + END] === end ? new Syn(syn.tree, node) : undefined;
+  return rows[node * STRIDE + START] === start && rows[node * STRIDE + END] === end
+    ? new Syn(syn.tree, node)
+    : undefined;
 }
 
 export function synText(node: Syn, source: string): string {

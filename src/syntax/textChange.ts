@@ -22,9 +22,17 @@ export function changeBetween(before: string, after: string): TextChange | undef
   // Never split a surrogate pair: tree-sitter positions count whole characters of the UTF-16 text.
   if (prefix > 0 && isHighSurrogate(before.charCodeAt(prefix - 1))) prefix--;
   let suffix = 0;
-  while (suffix < shorter - prefix && before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)) suffix++;
+  while (
+    suffix < shorter - prefix &&
+    before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)
+  )
+    suffix++;
   if (suffix > 0 && isLowSurrogate(after.charCodeAt(after.length - suffix))) suffix--;
-  return { rangeOffset: prefix, rangeLength: before.length - prefix - suffix, text: after.slice(prefix, after.length - suffix) };
+  return {
+    rangeOffset: prefix,
+    rangeLength: before.length - prefix - suffix,
+    text: after.slice(prefix, after.length - suffix),
+  };
 }
 
 function isHighSurrogate(code: number): boolean {

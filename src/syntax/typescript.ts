@@ -3,7 +3,15 @@
  * and `this.x` assignments, functions; expressions are converted on demand by `typescriptExpr`
  * (typescriptExpr.ts).
  */
-import { runsCode, type CallSite, type Fragment, type ImportBinding, type Param, type Scope, type Stmt } from '../core/source';
+import {
+  runsCode,
+  type CallSite,
+  type Fragment,
+  type ImportBinding,
+  type Param,
+  type Scope,
+  type Stmt,
+} from '../core/source';
 import { findDescendants, mentionsAny, namedChildren, refOf, spanOf, textOf, type Node } from './nodes';
 import { exportAliases, importsOf, reexportsOf } from './typescriptImports';
 import { PATTERN_NAMES, paramOf, typeName } from './typescriptExpr';
@@ -15,9 +23,21 @@ const CALLS_AND_ARROWS = new Set([...CALLS, 'arrow_function']);
 const ARROWS = new Set(['arrow_function']);
 
 const BLOCKS = new Set([
-  'statement_block', 'if_statement', 'else_clause', 'for_statement', 'for_in_statement', 'while_statement',
-  'do_statement', 'try_statement', 'catch_clause', 'finally_clause', 'switch_statement', 'switch_body',
-  'switch_case', 'switch_default', 'labeled_statement',
+  'statement_block',
+  'if_statement',
+  'else_clause',
+  'for_statement',
+  'for_in_statement',
+  'while_statement',
+  'do_statement',
+  'try_statement',
+  'catch_clause',
+  'finally_clause',
+  'switch_statement',
+  'switch_body',
+  'switch_case',
+  'switch_default',
+  'labeled_statement',
 ]);
 
 interface MutableScope extends Scope {
@@ -72,7 +92,14 @@ class FragmentBuilder {
           const value = d.childForFieldName('value');
           const type = d.childForFieldName('type');
           this.declare(scope, name);
-          if (name) out.push({ k: 'assign', targets: [refOf(name)], value: value ? refOf(value) : undefined, annotation: typeName(type, this.source), at });
+          if (name)
+            out.push({
+              k: 'assign',
+              targets: [refOf(name)],
+              value: value ? refOf(value) : undefined,
+              annotation: typeName(type, this.source),
+              at,
+            });
         }
         this.findCalls(node, scope);
         return out;
@@ -91,7 +118,9 @@ class FragmentBuilder {
           const left = inner.childForFieldName('left');
           const right = inner.childForFieldName('right');
           const op = inner.childForFieldName('operator');
-          return left && right && op ? [{ k: 'aug', target: refOf(left), op: textOf(op, this.source).slice(0, -1), value: refOf(right), at }] : [];
+          return left && right && op
+            ? [{ k: 'aug', target: refOf(left), op: textOf(op, this.source).slice(0, -1), value: refOf(right), at }]
+            : [];
         }
         const superCall = inner.type === 'call_expression' && inner.childForFieldName('function')?.type === 'super';
         return [{ k: 'expr', value: refOf(inner), at, superCall: superCall || undefined }];
@@ -116,7 +145,9 @@ class FragmentBuilder {
         this.findCalls(right, scope);
         const body = this.block(node.childForFieldName('body'), scope);
         const of = node.children.some((c) => c?.type === 'of');
-        return right && of ? [{ k: 'for', target: left ? refOf(left) : undefined, iterable: refOf(right), body, orelse: [], at }] : [];
+        return right && of
+          ? [{ k: 'for', target: left ? refOf(left) : undefined, iterable: refOf(right), body, orelse: [], at }]
+          : [];
       }
       case 'for_statement': {
         // for (init; test; update) body  ==  init; while (test) { body; update }
@@ -143,7 +174,16 @@ class FragmentBuilder {
         const handler = node.childForFieldName('handler');
         const finalizer = node.childForFieldName('finalizer');
         const handlers = handler ? [this.block(handler.childForFieldName('body'), scope)] : [];
-        return [{ k: 'try', body, handlers, orelse: [], final: finalizer ? this.block(finalizer.childForFieldName('body'), scope) : [], at }];
+        return [
+          {
+            k: 'try',
+            body,
+            handlers,
+            orelse: [],
+            final: finalizer ? this.block(finalizer.childForFieldName('body'), scope) : [],
+            at,
+          },
+        ];
       }
       case 'do_statement': {
         // do body while (test)  ==  body; while (test) body
@@ -153,7 +193,11 @@ class FragmentBuilder {
         return test ? [...body, { k: 'while', test: refOf(unparenthesized(test)), body, orelse: [], at }] : body;
       }
       case 'switch_statement':
-        return switchStatement(node, (n) => this.statement(n, scope), (n) => this.findCalls(n, scope));
+        return switchStatement(
+          node,
+          (n) => this.statement(n, scope),
+          (n) => this.findCalls(n, scope),
+        );
       case 'throw_statement':
         this.findCalls(node, scope);
         return [{ k: 'raise', at, span: spanOf(node) }];
@@ -165,7 +209,8 @@ class FragmentBuilder {
         if (BLOCKS.has(node.type)) {
           // Blocks not lowered here (labeled statements): their calls are still found, their bindings not trusted.
           for (const child of namedChildren(node)) {
-            if (child.type === 'statement_block' || BLOCKS.has(child.type) || isStatement(child)) this.statement(child, scope);
+            if (child.type === 'statement_block' || BLOCKS.has(child.type) || isStatement(child))
+              this.statement(child, scope);
             else this.findCalls(child, scope);
           }
           return [];
@@ -200,7 +245,9 @@ class FragmentBuilder {
       const left = node.childForFieldName('left');
       const right = node.childForFieldName('right');
       const op = node.childForFieldName('operator');
-      return left && right && op ? [{ k: 'aug', target: refOf(left), op: textOf(op, this.source).slice(0, -1), value: refOf(right), at }] : [];
+      return left && right && op
+        ? [{ k: 'aug', target: refOf(left), op: textOf(op, this.source).slice(0, -1), value: refOf(right), at }]
+        : [];
     }
     if (node.type === 'assignment_expression') {
       const left = node.childForFieldName('left');
@@ -216,9 +263,22 @@ class FragmentBuilder {
     const extendsClause = heritage ? namedChildren(heritage).find((c) => c.type === 'extends_clause') : undefined;
     const index = this.scopes.length;
     const scope: MutableScope = {
-      kind: 'class', name: name ? textOf(name, this.source) : '', parent, nameSpan: spanOf(name ?? node),
-      extent: spanOf(node), params: [], locals: [], fields: [],
-      bases: extendsClause ? namedChildren(extendsClause).filter((c) => c.type !== 'type_arguments').map(refOf) : [], decorators: [], body: [], code: false,
+      kind: 'class',
+      name: name ? textOf(name, this.source) : '',
+      parent,
+      nameSpan: spanOf(name ?? node),
+      extent: spanOf(node),
+      params: [],
+      locals: [],
+      fields: [],
+      bases: extendsClause
+        ? namedChildren(extendsClause)
+            .filter((c) => c.type !== 'type_arguments')
+            .map(refOf)
+        : [],
+      decorators: [],
+      body: [],
+      code: false,
     };
     this.scopes.push(scope);
     const body = node.childForFieldName('body');
@@ -231,13 +291,20 @@ class FragmentBuilder {
       const isStatic = member.children.some((c) => c?.type === 'static');
       if (!value) continue;
       this.findCalls(member, index);
-      if (!isStatic) fields.push({ k: 'assign', targets: [refOf(member.childForFieldName('name') ?? member)], value: refOf(value), at: member.startIndex });
+      if (!isStatic)
+        fields.push({
+          k: 'assign',
+          targets: [refOf(member.childForFieldName('name') ?? member)],
+          value: refOf(value),
+          at: member.startIndex,
+        });
     }
     for (const member of members) {
       if (member.type !== 'method_definition') continue;
       const name = member.childForFieldName('name');
       const fi = this.functionDecl(member, index, name);
-      if (name && textOf(name, this.source) === 'constructor' && fields.length) withFields(this.scopes[fi].body, fields);
+      if (name && textOf(name, this.source) === 'constructor' && fields.length)
+        withFields(this.scopes[fi].body, fields);
       scope.body.push({ k: 'def', scope: fi, at: member.startIndex });
     }
     scope.code = runsCode(scope.body);
@@ -249,10 +316,24 @@ class FragmentBuilder {
     // `x => { ... }`: an arrow's single parameter without parentheses.
     const single = node.childForFieldName('parameter');
     const index = this.scopes.length;
-    const paramList = single ? [{ name: textOf(single, this.source) }] : params ? namedChildren(params).flatMap((p) => paramOf(p, this.source)) : [];
+    const paramList = single
+      ? [{ name: textOf(single, this.source) }]
+      : params
+        ? namedChildren(params).flatMap((p) => paramOf(p, this.source))
+        : [];
     const scope: MutableScope = {
-      kind: 'function', name: name ? textOf(name, this.source) : '', parent, nameSpan: spanOf(name ?? node),
-      extent: spanOf(node), params: paramList, locals: paramList.flatMap((p) => [p.name, ...(p.fields ?? []).map((f) => f.name)]), fields: [], bases: [], decorators: [], body: [], code: false,
+      kind: 'function',
+      name: name ? textOf(name, this.source) : '',
+      parent,
+      nameSpan: spanOf(name ?? node),
+      extent: spanOf(node),
+      params: paramList,
+      locals: paramList.flatMap((p) => [p.name, ...(p.fields ?? []).map((f) => f.name)]),
+      fields: [],
+      bases: [],
+      decorators: [],
+      body: [],
+      code: false,
     };
     this.scopes.push(scope);
     const body = node.childForFieldName('body');
@@ -282,7 +363,8 @@ class FragmentBuilder {
       }
       const callee = n.childForFieldName(n.type === 'call_expression' ? 'function' : 'constructor');
       const last = callee?.type === 'member_expression' ? callee.childForFieldName('property') : callee;
-      if (last && this.candidates.includes(textOf(last, this.source))) this.calls.push({ scope, call: refOf(n), span: spanOf(n) });
+      if (last && this.candidates.includes(textOf(last, this.source)))
+        this.calls.push({ scope, call: refOf(n), span: spanOf(n) });
     });
   }
 }
@@ -297,7 +379,11 @@ function isStatement(node: Node): boolean {
   return node.type.endsWith('_statement') || node.type.endsWith('_declaration');
 }
 
-export function typescriptFragment(node: Node, source: string, candidates: readonly string[]): Omit<Fragment, 'id' | 'code' | 'defs'> {
+export function typescriptFragment(
+  node: Node,
+  source: string,
+  candidates: readonly string[],
+): Omit<Fragment, 'id' | 'code' | 'defs'> {
   const builder = new FragmentBuilder(source, candidates);
   const body = builder.statement(node, -1);
   return { span: spanOf(node), imports: builder.imports, scopes: builder.scopes, calls: builder.calls, body };

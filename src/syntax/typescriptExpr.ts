@@ -20,12 +20,25 @@ export function paramOf(node: Node, source: string): Param[] {
   const value = node.childForFieldName('value');
   if (pattern.type === 'object_pattern' || pattern.type === 'array_pattern') {
     // A destructured parameter takes its argument's place under a name no code can read.
-    return [{ name: textOf(pattern, source), default: value ? refOf(value) : undefined, fields: patternFields(pattern, source) }];
+    return [
+      {
+        name: textOf(pattern, source),
+        default: value ? refOf(value) : undefined,
+        fields: patternFields(pattern, source),
+      },
+    ];
   }
   const variadic = pattern.type === 'rest_pattern' ? 'list' : undefined;
   const name = variadic ? namedChildren(pattern)[0] : pattern;
   if (!name || name.type !== 'identifier') return [];
-  return [{ name: textOf(name, source), default: value ? refOf(value) : undefined, annotation: typeName(node.childForFieldName('type'), source), variadic }];
+  return [
+    {
+      name: textOf(name, source),
+      default: value ? refOf(value) : undefined,
+      annotation: typeName(node.childForFieldName('type'), source),
+      variadic,
+    },
+  ];
 }
 
 /**
@@ -34,7 +47,8 @@ export function paramOf(node: Node, source: string): Param[] {
  */
 function patternFields(pattern: Node, source: string): NonNullable<Param['fields']> {
   const out: { name: string; key?: string; default?: ExprRef }[] = [];
-  const unfollowed = (n: Node) => findDescendants(n, PATTERN_NAMES, NOTHING, (id) => out.push({ name: textOf(id, source) }));
+  const unfollowed = (n: Node) =>
+    findDescendants(n, PATTERN_NAMES, NOTHING, (id) => out.push({ name: textOf(id, source) }));
   for (const part of pattern.type === 'object_pattern' ? namedChildren(pattern) : []) {
     const left = part.childForFieldName('left');
     const right = part.childForFieldName('right');
@@ -42,9 +56,16 @@ function patternFields(pattern: Node, source: string): NonNullable<Param['fields
     const target = part.childForFieldName('value');
     const inner = target?.type === 'assignment_pattern' ? target.childForFieldName('left') : target;
     const innerDefault = target?.type === 'assignment_pattern' ? target.childForFieldName('right') : null;
-    if (part.type === 'shorthand_property_identifier_pattern') out.push({ name: textOf(part, source), key: textOf(part, source) });
-    else if (part.type === 'object_assignment_pattern' && left?.type === 'shorthand_property_identifier_pattern') out.push({ name: textOf(left, source), key: textOf(left, source), default: right ? refOf(right) : undefined });
-    else if (part.type === 'pair_pattern' && key?.type === 'property_identifier' && inner?.type === 'identifier') out.push({ name: textOf(inner, source), key: textOf(key, source), default: innerDefault ? refOf(innerDefault) : undefined });
+    if (part.type === 'shorthand_property_identifier_pattern')
+      out.push({ name: textOf(part, source), key: textOf(part, source) });
+    else if (part.type === 'object_assignment_pattern' && left?.type === 'shorthand_property_identifier_pattern')
+      out.push({ name: textOf(left, source), key: textOf(left, source), default: right ? refOf(right) : undefined });
+    else if (part.type === 'pair_pattern' && key?.type === 'property_identifier' && inner?.type === 'identifier')
+      out.push({
+        name: textOf(inner, source),
+        key: textOf(key, source),
+        default: innerDefault ? refOf(innerDefault) : undefined,
+      });
     else unfollowed(part);
   }
   if (pattern.type === 'array_pattern') unfollowed(pattern);
@@ -52,9 +73,24 @@ function patternFields(pattern: Node, source: string): NonNullable<Param['fields
 }
 
 const BINARY_OPS = new Set(['+', '-', '*', '/', '%', '**']);
-const COMPARE_OPS: Record<string, CompareOp> = { '===': '==', '==': '==', '!==': '!=', '!=': '!=', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };
+const COMPARE_OPS: Record<string, CompareOp> = {
+  '===': '==',
+  '==': '==',
+  '!==': '!=',
+  '!=': '!=',
+  '<': '<',
+  '<=': '<=',
+  '>': '>',
+  '>=': '>=',
+};
 const LOGIC_OPS: Record<string, 'or' | 'and' | 'nullish'> = { '||': 'or', '&&': 'and', '??': 'nullish' };
-const TRANSPARENT = new Set(['parenthesized_expression', 'as_expression', 'satisfies_expression', 'non_null_expression', 'type_assertion']);
+const TRANSPARENT = new Set([
+  'parenthesized_expression',
+  'as_expression',
+  'satisfies_expression',
+  'non_null_expression',
+  'type_assertion',
+]);
 
 export function typescriptExpr(node: Node, source: string): Expr {
   const span = spanOf(node);
@@ -72,7 +108,14 @@ export function typescriptExpr(node: Node, source: string): Expr {
       return Number.isInteger(n) ? { k: 'int', value: BigInt(n), span } : { k: 'float', value: n, span };
     }
     case 'string':
-      return { k: 'str', value: namedChildren(node).filter((c) => c.type === 'string_fragment').map((c) => textOf(c, source)).join(''), span };
+      return {
+        k: 'str',
+        value: namedChildren(node)
+          .filter((c) => c.type === 'string_fragment')
+          .map((c) => textOf(c, source))
+          .join(''),
+        span,
+      };
     case 'true':
       return { k: 'bool', value: true, span };
     case 'false':
@@ -81,7 +124,9 @@ export function typescriptExpr(node: Node, source: string): Expr {
     case 'undefined':
       return { k: 'none', span };
     case 'property_identifier':
-      return node.parent?.type === 'public_field_definition' ? { k: 'attr', object: { k: 'name', id: 'this', span }, id: text(), span } : { k: 'unknown', text: text(), span };
+      return node.parent?.type === 'public_field_definition'
+        ? { k: 'attr', object: { k: 'name', id: 'this', span }, id: text(), span }
+        : { k: 'unknown', text: text(), span };
     case 'identifier':
     case 'this':
     case 'super':
@@ -92,7 +137,12 @@ export function typescriptExpr(node: Node, source: string): Expr {
       return { k: 'attr', object: sub(node.childForFieldName('object')), id: prop ? textOf(prop, source) : '', span };
     }
     case 'subscript_expression':
-      return { k: 'index', object: sub(node.childForFieldName('object')), index: sub(node.childForFieldName('index')), span };
+      return {
+        k: 'index',
+        object: sub(node.childForFieldName('object')),
+        index: sub(node.childForFieldName('index')),
+        span,
+      };
     case 'binary_expression': {
       const op = node.childForFieldName('operator');
       const opText = op ? textOf(op, source) : '';
@@ -112,7 +162,13 @@ export function typescriptExpr(node: Node, source: string): Expr {
       return { k: 'unknown', text: text(), span };
     }
     case 'ternary_expression':
-      return { k: 'cond', test: sub(node.childForFieldName('condition')), then: sub(node.childForFieldName('consequence')), otherwise: sub(node.childForFieldName('alternative')), span };
+      return {
+        k: 'cond',
+        test: sub(node.childForFieldName('condition')),
+        then: sub(node.childForFieldName('consequence')),
+        otherwise: sub(node.childForFieldName('alternative')),
+        span,
+      };
     case 'call_expression':
     case 'new_expression': {
       const isNew = node.type === 'new_expression';
@@ -133,7 +189,13 @@ export function typescriptExpr(node: Node, source: string): Expr {
           hole = true;
         } else if (c.isNamed) {
           const rest = c.type === 'rest_pattern' ? namedChildren(c)[0] : undefined;
-          items.push(rest ? { k: 'star', value: typescriptExpr(rest, source), span: spanOf(c) } : c.type === 'assignment_pattern' ? { k: 'unknown', text: textOf(c, source), span: spanOf(c) } : typescriptExpr(c, source));
+          items.push(
+            rest
+              ? { k: 'star', value: typescriptExpr(rest, source), span: spanOf(c) }
+              : c.type === 'assignment_pattern'
+                ? { k: 'unknown', text: textOf(c, source), span: spanOf(c) }
+                : typescriptExpr(c, source),
+          );
           hole = false;
         }
       }
@@ -145,7 +207,13 @@ export function typescriptExpr(node: Node, source: string): Expr {
       if (body?.type === 'statement_block') return { k: 'function', span };
       const params = node.childForFieldName('parameters');
       const single = node.childForFieldName('parameter');
-      const names = single ? [{ name: textOf(single, source) }] : params ? namedChildren(params).flatMap((p) => paramOf(p, source)).filter((p) => !p.variadic) : undefined;
+      const names = single
+        ? [{ name: textOf(single, source) }]
+        : params
+          ? namedChildren(params)
+              .flatMap((p) => paramOf(p, source))
+              .filter((p) => !p.variadic)
+          : undefined;
       if (!body || !names) return { k: 'unknown', text: text(), span };
       return { k: 'lambda', params: names.map((p) => ({ name: p.name })), body: sub(body), span };
     }
@@ -154,12 +222,16 @@ export function typescriptExpr(node: Node, source: string): Expr {
       for (const c of namedChildren(node)) {
         if (c.type === 'pair') {
           const key = c.childForFieldName('key');
-          const keyExpr: Expr = key && (key.type === 'property_identifier' || key.type === 'identifier')
-            ? { k: 'str', value: textOf(key, source), span: spanOf(key) }
-            : sub(key);
+          const keyExpr: Expr =
+            key && (key.type === 'property_identifier' || key.type === 'identifier')
+              ? { k: 'str', value: textOf(key, source), span: spanOf(key) }
+              : sub(key);
           entries.push({ key: keyExpr, value: sub(c.childForFieldName('value')) });
         } else if (c.type === 'shorthand_property_identifier') {
-          entries.push({ key: { k: 'str', value: textOf(c, source), span: spanOf(c) }, value: { k: 'name', id: textOf(c, source), span: spanOf(c) } });
+          entries.push({
+            key: { k: 'str', value: textOf(c, source), span: spanOf(c) },
+            value: { k: 'name', id: textOf(c, source), span: spanOf(c) },
+          });
         } else if (c.type === 'spread_element') {
           entries.push({ spread: sub(namedChildren(c)[0] ?? null), value: { k: 'none', span } });
         }
@@ -174,7 +246,11 @@ export function typescriptExpr(node: Node, source: string): Expr {
 function typescriptArg(node: Node, source: string): Arg {
   if (node.type === 'spread_element') {
     const inner = namedChildren(node)[0];
-    return { spread: 'list', value: inner ? typescriptExpr(inner, source) : { k: 'unknown', text: '', span: spanOf(node) }, span: spanOf(node) };
+    return {
+      spread: 'list',
+      value: inner ? typescriptExpr(inner, source) : { k: 'unknown', text: '', span: spanOf(node) },
+      span: spanOf(node),
+    };
   }
   return { value: typescriptExpr(node, source), span: spanOf(node) };
 }

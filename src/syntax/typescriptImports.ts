@@ -65,6 +65,7 @@ export function typescriptDeclaredNames(statement: Node, source: string): string
     return name ? [textOf(name, source)] : [];
   }
   if (statement.type === 'import_statement') return importsOf(statement, source).map((imp) => imp.local);
-  if (statement.type === 'export_statement') return reexportsOf(statement, source).flatMap((imp) => (imp.local !== '*' ? [imp.local] : []));
+  if (statement.type === 'export_statement')
+    return reexportsOf(statement, source).flatMap((imp) => (imp.local !== '*' ? [imp.local] : []));
   return [];
 }

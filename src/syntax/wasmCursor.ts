@@ -52,7 +52,9 @@ let loaded: { exports: Exports; buffer: number } | undefined;
  */
 export function useModule(options: object): void {
   const exports = options as Partial<Exports>;
-  loaded = CALLS.every((c) => typeof exports[c] === 'function') ? { exports: exports as Exports, buffer: (exports as Exports)._ts_init() } : undefined;
+  loaded = CALLS.every((c) => typeof exports[c] === 'function')
+    ? { exports: exports as Exports, buffer: (exports as Exports)._ts_init() }
+    : undefined;
 }
 
 /** Whether cursors stay in the transfer buffer (the module loaded last has every call they make). */

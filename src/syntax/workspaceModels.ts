@@ -24,7 +24,8 @@ export function importCandidates(file: string, language: Language, module: strin
     return module.endsWith('.ts') ? [base] : [`${base}.ts`, path.join(base, 'index.ts')];
   }
   const relative = /^(\.+)(.*)$/.exec(module);
-  const asFile = (root: string, parts: string[]) => (parts.length ? [`${path.join(root, ...parts)}.py`, path.join(root, ...parts, '__init__.py')] : []);
+  const asFile = (root: string, parts: string[]) =>
+    parts.length ? [`${path.join(root, ...parts)}.py`, path.join(root, ...parts, '__init__.py')] : [];
   if (relative) {
     let root = dir;
     for (let i = 1; i < relative[1].length; i++) root = path.dirname(root);

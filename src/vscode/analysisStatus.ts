@@ -6,7 +6,10 @@ import * as vscode from 'vscode';
 import { languageOf, type AnalysisService } from './documents';
 
 export class AnalysisStatus implements vscode.Disposable {
-  private readonly item = vscode.languages.createLanguageStatusItem('attentionLens.analysis', [{ language: 'python' }, { language: 'typescript' }]);
+  private readonly item = vscode.languages.createLanguageStatusItem('attentionLens.analysis', [
+    { language: 'python' },
+    { language: 'typescript' },
+  ]);
   private readonly disposables: vscode.Disposable[];
 
   constructor(private readonly service: AnalysisService) {

@@ -13,14 +13,21 @@ export class FixProvider implements vscode.CodeActionProvider {
 
   constructor(private readonly service: AnalysisService) {}
 
-  async provideCodeActions(doc: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext, token: vscode.CancellationToken): Promise<vscode.CodeAction[]> {
+  async provideCodeActions(
+    doc: vscode.TextDocument,
+    _range: vscode.Range,
+    context: vscode.CodeActionContext,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.CodeAction[]> {
     const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
     if (!ours.length) return [];
     const analysis = await this.service.analysis(doc);
     if (!analysis || token.isCancellationRequested) return [];
     const actions: vscode.CodeAction[] = [];
     for (const diagnostic of ours) {
-      const finding = analysis.findings.find((f) => f.code === diagnostic.code && this.service.range(doc, f.span).isEqual(diagnostic.range));
+      const finding = analysis.findings.find(
+        (f) => f.code === diagnostic.code && this.service.range(doc, f.span).isEqual(diagnostic.range),
+      );
       finding?.fixes.forEach((fix, i) => {
         const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
         action.diagnostics = [diagnostic];

@@ -26,7 +26,10 @@ export class LayerCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
     if (!where.layers && !where.models) return [];
     const analysis = await this.service.analysis(doc);
     if (!analysis || token.isCancellationRequested) return [];
-    const items = [...(where.models ? modelItems(this.service, doc, analysis) : []), ...(where.layers ? layerItems(this.service, doc, analysis) : [])];
+    const items = [
+      ...(where.models ? modelItems(this.service, doc, analysis) : []),
+      ...(where.layers ? layerItems(this.service, doc, analysis) : []),
+    ];
     return items.map((i) => new vscode.CodeLens(i.range, i.command));
   }
 

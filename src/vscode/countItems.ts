@@ -19,12 +19,25 @@ export interface CountItem {
 
 type Span = Parameters<AnalysisService['range']>[1];
 
-function item(service: AnalysisService, doc: vscode.TextDocument, span: Span, written: string, short: string, explains: boolean, what: string): CountItem {
+function item(
+  service: AnalysisService,
+  doc: vscode.TextDocument,
+  span: Span,
+  written: string,
+  short: string,
+  explains: boolean,
+  what: string,
+): CountItem {
   const range = service.range(doc, span);
   const title = lensText(written);
   // An attention layer (or attention written by hand) opens its walkthrough; the rest open their details in the hover.
   const command: vscode.Command = explains
-    ? { title, command: EXPLAIN_COMMAND, arguments: [[doc.uri.toString(), range.start.line, range.start.character]], tooltip: 'Explain attention shapes' }
+    ? {
+        title,
+        command: EXPLAIN_COMMAND,
+        arguments: [[doc.uri.toString(), range.start.line, range.start.character]],
+        tooltip: 'Explain attention shapes',
+      }
     : { title, command: SHOW_DETAILS_COMMAND, arguments: [doc.uri, range.start], tooltip: what };
   return { range, title, short: lensText(short), command };
 }
@@ -37,11 +50,31 @@ export function modelItems(service: AnalysisService, doc: vscode.TextDocument, a
   return [
     ...analysis.modules.map((m) => {
       const summary = m.built?.summary ?? m.summary;
-      const title = moduleLensTitle(summary, m.built && { name: m.name, context: m.built.context }, m.attention?.summary);
-      return item(service, doc, m.span, title, inlineCount(summary.params?.constant), m.attention !== undefined, 'Show what the model is made of');
+      const title = moduleLensTitle(
+        summary,
+        m.built && { name: m.name, context: m.built.context },
+        m.attention?.summary,
+      );
+      return item(
+        service,
+        doc,
+        m.span,
+        title,
+        inlineCount(summary.params?.constant),
+        m.attention !== undefined,
+        'Show what the model is made of',
+      );
     }),
     ...analysis.instances.map((i) =>
-      item(service, doc, i.span, `${i.className}: ${i.totals ? `${sizesText(i.totals)} params` : moduleLensTitle(i.summary)}`, inlineCount(i.summary.params?.constant, i.totals), false, 'Show what the model is made of'),
+      item(
+        service,
+        doc,
+        i.span,
+        `${i.className}: ${i.totals ? `${sizesText(i.totals)} params` : moduleLensTitle(i.summary)}`,
+        inlineCount(i.summary.params?.constant, i.totals),
+        false,
+        'Show what the model is made of',
+      ),
     ),
   ];
 }
@@ -50,7 +83,21 @@ export function modelItems(service: AnalysisService, doc: vscode.TextDocument, a
 export function layerItems(service: AnalysisService, doc: vscode.TextDocument, analysis: Analysis): CountItem[] {
   return analysis.layers.map((l) => {
     const errors = l.findings.filter((f) => f.severity === 'error');
-    const short = errors.length ? `✖ ${errors.map((f) => f.code).join(', ')}` : inlineCount(l.layer.params?.constant, l.values.map((v) => v.params.constant!), l.layer.formula);
-    return item(service, doc, l.span, lensTitle(l), short, l.layer.attention !== undefined, 'Show the parameter tensors');
+    const short = errors.length
+      ? `✖ ${errors.map((f) => f.code).join(', ')}`
+      : inlineCount(
+          l.layer.params?.constant,
+          l.values.map((v) => v.params.constant!),
+          l.layer.formula,
+        );
+    return item(
+      service,
+      doc,
+      l.span,
+      lensTitle(l),
+      short,
+      l.layer.attention !== undefined,
+      'Show the parameter tensors',
+    );
   });
 }

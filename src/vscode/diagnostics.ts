@@ -53,7 +53,9 @@ export class DiagnosticsPublisher implements vscode.Disposable {
     try {
       await this.publishNow(doc);
     } catch (e) {
-      this.log.error(`diagnostics of ${doc.uri.toString()} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      this.log.error(
+        `diagnostics of ${doc.uri.toString()} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
+      );
     }
   }
 
@@ -68,15 +70,24 @@ export class DiagnosticsPublisher implements vscode.Disposable {
     const analysis = await this.service.analysis(doc);
     // A newer edit has its own publication coming; a closed document must keep none.
     if (doc.version !== version || doc.isClosed) return;
-    this.collection.set(doc.uri, (analysis?.findings ?? []).flatMap((f) => {
-      const severity = severityOf(f, settings.severity);
-      if (severity === undefined) return [];
-      const d = new vscode.Diagnostic(this.service.range(doc, f.span), f.message, severity);
-      d.source = DIAGNOSTIC_SOURCE;
-      d.code = f.code;
-      d.relatedInformation = f.related?.map((r) => new vscode.DiagnosticRelatedInformation(new vscode.Location(doc.uri, this.service.range(doc, r.span)), r.message));
-      return d;
-    }));
+    this.collection.set(
+      doc.uri,
+      (analysis?.findings ?? []).flatMap((f) => {
+        const severity = severityOf(f, settings.severity);
+        if (severity === undefined) return [];
+        const d = new vscode.Diagnostic(this.service.range(doc, f.span), f.message, severity);
+        d.source = DIAGNOSTIC_SOURCE;
+        d.code = f.code;
+        d.relatedInformation = f.related?.map(
+          (r) =>
+            new vscode.DiagnosticRelatedInformation(
+              new vscode.Location(doc.uri, this.service.range(doc, r.span)),
+              r.message,
+            ),
+        );
+        return d;
+      }),
+    );
   }
 
   dispose(): void {

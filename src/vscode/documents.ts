@@ -86,7 +86,9 @@ export class AnalysisService implements vscode.Disposable {
   private grammars: Promise<Grammars> | undefined;
   private loaded: Grammars | undefined;
   private workspace: WorkspaceModels | undefined;
-  private readonly files = new WorkspaceFileReader(() => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath));
+  private readonly files = new WorkspaceFileReader(() =>
+    (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
+  );
   private readonly disposables: vscode.Disposable[] = [];
   private readonly _onDidAnalyze = new vscode.EventEmitter<vscode.TextDocument>();
   readonly onDidAnalyze = this._onDidAnalyze.event;
@@ -125,14 +127,19 @@ export class AnalysisService implements vscode.Disposable {
   }
 
   /** A span of the analysis as a range of the document (a cell's analysis is already in cell coordinates). */
-  range(_doc: vscode.TextDocument, span: { startLine: number; startChar: number; endLine: number; endChar: number }): vscode.Range {
+  range(
+    _doc: vscode.TextDocument,
+    span: { startLine: number; startChar: number; endLine: number; endChar: number },
+  ): vscode.Range {
     return new vscode.Range(span.startLine, span.startChar, span.endLine, span.endChar);
   }
 
   private async loadGrammars(): Promise<Grammars> {
     const started = Date.now();
     const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
-    const grammars = await Grammars.load((file) => Promise.resolve(vscode.workspace.fs.readFile(vscode.Uri.joinPath(dist, file))));
+    const grammars = await Grammars.load((file) =>
+      Promise.resolve(vscode.workspace.fs.readFile(vscode.Uri.joinPath(dist, file))),
+    );
     this.log.info(`grammars loaded in ${Date.now() - started} ms`);
     return grammars;
   }
@@ -175,12 +182,18 @@ export class AnalysisService implements vscode.Disposable {
     state.stale = false;
     if (!fresh && state.text === text) return;
     if (text.length > MAX_CHARS) {
-      this.skip(state, `The file is too large to analyse (${text.length.toLocaleString('en-US')} characters; the limit is ${MAX_CHARS.toLocaleString('en-US')}).`);
+      this.skip(
+        state,
+        `The file is too large to analyse (${text.length.toLocaleString('en-US')} characters; the limit is ${MAX_CHARS.toLocaleString('en-US')}).`,
+      );
       return;
     }
     try {
       const imports = new Set<string>();
-      const resolver = doc.uri.scheme === 'file' && this.workspace ? this.workspace.resolverFor(doc.uri.fsPath, state.analyzer.language, imports) : undefined;
+      const resolver =
+        doc.uri.scheme === 'file' && this.workspace
+          ? this.workspace.resolverFor(doc.uri.fsPath, state.analyzer.language, imports)
+          : undefined;
       const change = fresh ? undefined : changeBetween(state.text!, text);
       const analysis = state.analyzer.update(text, change && [change], resolver, program.lineName);
       if (!analysis) {

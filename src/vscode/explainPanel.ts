@@ -38,10 +38,13 @@ export type FromWebview =
   | { readonly type: 'reveal' };
 
 /** What the panel shows: the walkthrough, or why there is none. */
-type View = { readonly type: 'explain'; readonly data: ExplainData; readonly target: Target } | { readonly type: 'none'; readonly reason: string };
+type View =
+  | { readonly type: 'explain'; readonly data: ExplainData; readonly target: Target }
+  | { readonly type: 'none'; readonly reason: string };
 
 /** Messages to the webview: a view, the sizes that were refused and why, whether Copy as Markdown copied. */
-export type ToWebview = View | { readonly type: 'invalid'; readonly errors: InputErrors } | { readonly type: 'copied'; readonly ok: boolean };
+export type ToWebview =
+  View | { readonly type: 'invalid'; readonly errors: InputErrors } | { readonly type: 'copied'; readonly ok: boolean };
 
 export class ExplainPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
@@ -77,7 +80,12 @@ export class ExplainPanel implements vscode.Disposable {
   async show(target: Target): Promise<void> {
     this.target = target;
     if (!this.panel) {
-      const panel = vscode.window.createWebviewPanel(EXPLAIN_VIEW, 'Explain attention shapes', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, webviewOptions(this.extensionUri));
+      const panel = vscode.window.createWebviewPanel(
+        EXPLAIN_VIEW,
+        'Explain attention shapes',
+        { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+        webviewOptions(this.extensionUri),
+      );
       this.attach(panel);
     } else {
       this.panel.reveal(undefined, true);
@@ -135,7 +143,11 @@ export class ExplainPanel implements vscode.Disposable {
   private attach(panel: vscode.WebviewPanel): void {
     this.panel = panel;
     panel.webview.options = webviewOptions(this.extensionUri);
-    panel.webview.html = webviewHtml(panel.webview, this.extensionUri, { title: 'Explain attention shapes', styles: ['explain.css'], script: 'explain.js' });
+    panel.webview.html = webviewHtml(panel.webview, this.extensionUri, {
+      title: 'Explain attention shapes',
+      styles: ['explain.css'],
+      script: 'explain.js',
+    });
     this.panelDisposables = [
       panel.webview.onDidReceiveMessage((m: FromWebview) => void this.receive(m)),
       panel.onDidDispose(() => {
@@ -151,19 +163,36 @@ export class ExplainPanel implements vscode.Disposable {
   private async follow(editor: vscode.TextEditor): Promise<void> {
     if (!this.panel || !this.target) return;
     const analysis = await this.service.analysis(editor.document);
-    const here = analysis && attentionLayers(analysis).find((l) => this.service.range(editor.document, l.span).contains(editor.selection.active));
+    const here =
+      analysis &&
+      attentionLayers(analysis).find((l) =>
+        this.service.range(editor.document, l.span).contains(editor.selection.active),
+      );
     if (!here) return;
     const start = this.service.range(editor.document, here.span).start;
     const target = { uri: editor.document.uri.toString(), line: start.line, character: start.character };
-    if (target.uri !== this.target.uri || target.line !== this.target.line || target.character !== this.target.character) await this.show(target);
+    if (
+      target.uri !== this.target.uri ||
+      target.line !== this.target.line ||
+      target.character !== this.target.character
+    )
+      await this.show(target);
   }
 
   private async refresh(): Promise<void> {
     if (!this.panel || !this.target) return;
     const target = this.target;
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === target.uri) ?? (await vscode.workspace.openTextDocument(vscode.Uri.parse(target.uri)));
+    const doc =
+      vscode.workspace.textDocuments.find((d) => d.uri.toString() === target.uri) ??
+      (await vscode.workspace.openTextDocument(vscode.Uri.parse(target.uri)));
     const analysis = await this.service.analysis(doc);
-    const layer = analysis && nearestAttention(attentionLayers(analysis), (l) => this.service.range(doc, l.span), new vscode.Position(target.line, target.character));
+    const layer =
+      analysis &&
+      nearestAttention(
+        attentionLayers(analysis),
+        (l) => this.service.range(doc, l.span),
+        new vscode.Position(target.line, target.character),
+      );
     if (!layer) {
       await this.post({ type: 'none', reason: 'No attention layer here any more.' });
       return;
@@ -172,7 +201,12 @@ export class ExplainPanel implements vscode.Disposable {
     this.target = { uri: target.uri, line: start.line, character: start.character };
     // A layer the framework refuses has no shapes to walk through: its sizes are no framework's.
     if (layer.layer.rejected) {
-      await this.post({ type: 'none', reason: visibleControls(`${layer.layer.kind} at line ${start.line + 1} would not be built: ${layer.layer.rejected}`) });
+      await this.post({
+        type: 'none',
+        reason: visibleControls(
+          `${layer.layer.kind} at line ${start.line + 1} would not be built: ${layer.layer.rejected}`,
+        ),
+      });
       return;
     }
     this.inputs ??= inputsFromSizing(this.defaults(doc));
@@ -194,6 +228,15 @@ export class ExplainPanel implements vscode.Disposable {
 }
 
 /** The attention layer at `position`, else the nearest one by line (the code may have moved). */
-function nearestAttention(attention: readonly LayerResult[], range: (l: LayerResult) => vscode.Range, position: vscode.Position): LayerResult | undefined {
-  return attention.find((l) => range(l).contains(position)) ?? [...attention].sort((a, b) => Math.abs(range(a).start.line - position.line) - Math.abs(range(b).start.line - position.line))[0];
+function nearestAttention(
+  attention: readonly LayerResult[],
+  range: (l: LayerResult) => vscode.Range,
+  position: vscode.Position,
+): LayerResult | undefined {
+  return (
+    attention.find((l) => range(l).contains(position)) ??
+    [...attention].sort(
+      (a, b) => Math.abs(range(a).start.line - position.line) - Math.abs(range(b).start.line - position.line),
+    )[0]
+  );
 }

@@ -5,7 +5,16 @@ import { LayerHoverProvider } from './hover';
 import { LayerCodeLensProvider } from './codeLens';
 import { DiagnosticsPublisher } from './diagnostics';
 import { FixProvider } from './codeActions';
-import { EXPLAIN_COMMAND, EXPLAIN_MODEL_COMMAND, MORE_COMMAND, SHOW_DETAILS_COMMAND, explainModel, explainShapes, moreDetails, showDetails } from './commands';
+import {
+  EXPLAIN_COMMAND,
+  EXPLAIN_MODEL_COMMAND,
+  MORE_COMMAND,
+  SHOW_DETAILS_COMMAND,
+  explainModel,
+  explainShapes,
+  moreDetails,
+  showDetails,
+} from './commands';
 import { SECTION, Settings, placement } from './settings';
 import { ModelStatus } from './statusBar';
 import { AnalysisStatus } from './analysisStatus';
@@ -45,7 +54,11 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
   const sizeHints = new SizeHintsProvider(service, (doc) => settingsFor(doc).inlayHints);
   const explainPanel = new ExplainPanel(service, context.extensionUri, (doc) => settingsFor(doc).sizing);
   const modelPanel = new ModelPanel(service, context.extensionUri, (doc) => settingsFor(doc).sizing);
-  const hover = new LayerHoverProvider(service, (doc) => settingsFor(doc).hover, (doc) => settingsFor(doc).sizing);
+  const hover = new LayerHoverProvider(
+    service,
+    (doc) => settingsFor(doc).hover,
+    (doc) => settingsFor(doc).sizing,
+  );
   context.subscriptions.push(
     log,
     explainPanel,
@@ -61,14 +74,26 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
     vscode.languages.registerInlayHintsProvider(SELECTOR, guardedInlayHints(log, inline)),
     vscode.languages.registerHoverProvider(SELECTOR, guardedHover(log, hover)),
     vscode.languages.registerCodeLensProvider(SELECTOR, guardedCodeLens(log, lenses)),
-    vscode.languages.registerCodeActionsProvider(SELECTOR, guardedCodeActions(log, new FixProvider(service)), { providedCodeActionKinds: FixProvider.kinds }),
+    vscode.languages.registerCodeActionsProvider(SELECTOR, guardedCodeActions(log, new FixProvider(service)), {
+      providedCodeActionKinds: FixProvider.kinds,
+    }),
     vscode.commands.registerCommand(SHOW_DETAILS_COMMAND, guarded(log, 'show details', showDetails, undefined)),
-    vscode.commands.registerCommand(MORE_COMMAND, guarded(log, 'more details', (target?: unknown) => moreDetails(hover, target), undefined)),
-    vscode.commands.registerCommand(EXPLAIN_COMMAND, guarded(log, 'explain shapes', (target?: unknown) => explainShapes(service, explainPanel, target), undefined)),
-    vscode.commands.registerCommand(EXPLAIN_MODEL_COMMAND, guarded(log, 'explain model sizing', (target?: unknown) => explainModel(service, modelPanel, target), undefined)),
+    vscode.commands.registerCommand(
+      MORE_COMMAND,
+      guarded(log, 'more details', (target?: unknown) => moreDetails(hover, target), undefined),
+    ),
+    vscode.commands.registerCommand(
+      EXPLAIN_COMMAND,
+      guarded(log, 'explain shapes', (target?: unknown) => explainShapes(service, explainPanel, target), undefined),
+    ),
+    vscode.commands.registerCommand(
+      EXPLAIN_MODEL_COMMAND,
+      guarded(log, 'explain model sizing', (target?: unknown) => explainModel(service, modelPanel, target), undefined),
+    ),
     vscode.workspace.onDidChangeConfiguration((e) => {
       const languages = vscode.workspace.textDocuments.filter(languageOf).map((d) => ({ languageId: d.languageId }));
-      if (!e.affectsConfiguration(SECTION) && !languages.some((scope) => e.affectsConfiguration(SECTION, scope))) return;
+      if (!e.affectsConfiguration(SECTION) && !languages.some((scope) => e.affectsConfiguration(SECTION, scope)))
+        return;
       lenses.refresh();
       sizeHints.refresh();
       inline.refresh();

@@ -4,7 +4,12 @@
  */
 import * as vscode from 'vscode';
 
-export function guarded<A extends unknown[], R>(log: vscode.LogOutputChannel, what: string, run: (...args: A) => R | Thenable<R>, fallback: R): (...args: A) => Promise<R> {
+export function guarded<A extends unknown[], R>(
+  log: vscode.LogOutputChannel,
+  what: string,
+  run: (...args: A) => R | Thenable<R>,
+  fallback: R,
+): (...args: A) => Promise<R> {
   return async (...args: A) => {
     try {
       return await run(...args);
@@ -16,25 +21,58 @@ export function guarded<A extends unknown[], R>(log: vscode.LogOutputChannel, wh
 }
 
 export function guardedHover(log: vscode.LogOutputChannel, p: vscode.HoverProvider): vscode.HoverProvider {
-  return { provideHover: guarded(log, 'hover', (d: vscode.TextDocument, at: vscode.Position, t: vscode.CancellationToken) => p.provideHover(d, at, t), undefined) };
+  return {
+    provideHover: guarded(
+      log,
+      'hover',
+      (d: vscode.TextDocument, at: vscode.Position, t: vscode.CancellationToken) => p.provideHover(d, at, t),
+      undefined,
+    ),
+  };
 }
 
 export function guardedCodeLens(log: vscode.LogOutputChannel, p: vscode.CodeLensProvider): vscode.CodeLensProvider {
   return {
     onDidChangeCodeLenses: p.onDidChangeCodeLenses,
-    provideCodeLenses: guarded(log, 'CodeLens', (d: vscode.TextDocument, t: vscode.CancellationToken) => p.provideCodeLenses(d, t), []),
+    provideCodeLenses: guarded(
+      log,
+      'CodeLens',
+      (d: vscode.TextDocument, t: vscode.CancellationToken) => p.provideCodeLenses(d, t),
+      [],
+    ),
   };
 }
 
-export function guardedInlayHints(log: vscode.LogOutputChannel, p: vscode.InlayHintsProvider): vscode.InlayHintsProvider {
+export function guardedInlayHints(
+  log: vscode.LogOutputChannel,
+  p: vscode.InlayHintsProvider,
+): vscode.InlayHintsProvider {
   return {
     onDidChangeInlayHints: p.onDidChangeInlayHints,
-    provideInlayHints: guarded(log, 'inlay hints', (d: vscode.TextDocument, r: vscode.Range, t: vscode.CancellationToken) => p.provideInlayHints(d, r, t), []),
+    provideInlayHints: guarded(
+      log,
+      'inlay hints',
+      (d: vscode.TextDocument, r: vscode.Range, t: vscode.CancellationToken) => p.provideInlayHints(d, r, t),
+      [],
+    ),
   };
 }
 
-export function guardedCodeActions(log: vscode.LogOutputChannel, p: vscode.CodeActionProvider): vscode.CodeActionProvider {
+export function guardedCodeActions(
+  log: vscode.LogOutputChannel,
+  p: vscode.CodeActionProvider,
+): vscode.CodeActionProvider {
   return {
-    provideCodeActions: guarded(log, 'code actions', (d: vscode.TextDocument, r: vscode.Range | vscode.Selection, c: vscode.CodeActionContext, t: vscode.CancellationToken) => p.provideCodeActions(d, r, c, t), []),
+    provideCodeActions: guarded(
+      log,
+      'code actions',
+      (
+        d: vscode.TextDocument,
+        r: vscode.Range | vscode.Selection,
+        c: vscode.CodeActionContext,
+        t: vscode.CancellationToken,
+      ) => p.provideCodeActions(d, r, c, t),
+      [],
+    ),
   };
 }

@@ -36,7 +36,11 @@ export class LayerHoverProvider implements vscode.HoverProvider {
     this.expanded = `${uri}#${start.line}:${start.character}`;
   }
 
-  async provideHover(doc: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined> {
+  async provideHover(
+    doc: vscode.TextDocument,
+    position: vscode.Position,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.Hover | undefined> {
     if (!this.enabled(doc)) return undefined;
     const analysis = await this.service.analysis(doc);
     if (!analysis || token.isCancellationRequested) return undefined;
@@ -44,26 +48,52 @@ export class LayerHoverProvider implements vscode.HoverProvider {
     const model = analysis.modules.find((m) => contains(m.span));
     if (model) {
       const full = this.isExpanded(doc, model.span);
-      const md = new vscode.MarkdownString(moduleHoverMarkdown(model.name, model.built?.summary ?? model.summary, model.built?.context));
-      if (model.attention) md.appendMarkdown(`\n\n${attentionHoverMarkdown(full ? model.attention : withFactsOnly(model.attention))}`);
+      const md = new vscode.MarkdownString(
+        moduleHoverMarkdown(model.name, model.built?.summary ?? model.summary, model.built?.context),
+      );
+      if (model.attention)
+        md.appendMarkdown(`\n\n${attentionHoverMarkdown(full ? model.attention : withFactsOnly(model.attention))}`);
       // The class's sizes are names: its sizing is that of the first model the file builds of it.
       const sized = analysis.instances.find((i) => i.className === model.name && i.sizing);
-      this.links(md, doc, model.span, { explains: model.attention !== undefined, more: !full && model.attention !== undefined && hasMore(model.attention), model: sized && this.service.range(doc, sized.span).start });
+      this.links(md, doc, model.span, {
+        explains: model.attention !== undefined,
+        more: !full && model.attention !== undefined && hasMore(model.attention),
+        model: sized && this.service.range(doc, sized.span).start,
+      });
       return new vscode.Hover(md, this.service.range(doc, model.span));
     }
     const instance = analysis.instances.find((i) => contains(i.span));
     if (instance) {
-      if (!instance.sizing) return new vscode.Hover(new vscode.MarkdownString(moduleHoverMarkdown(instance.className, instance.summary, undefined, true)), this.service.range(doc, instance.span));
+      if (!instance.sizing)
+        return new vscode.Hover(
+          new vscode.MarkdownString(moduleHoverMarkdown(instance.className, instance.summary, undefined, true)),
+          this.service.range(doc, instance.span),
+        );
       // The sizing panel's link under the title: below the children and the sizing it would need scrolling.
-      const [title, ...rest] = moduleHoverMarkdown(instance.className, instance.summary, undefined, true, false).split('\n\n');
+      const [title, ...rest] = moduleHoverMarkdown(instance.className, instance.summary, undefined, true, false).split(
+        '\n\n',
+      );
       const md = new vscode.MarkdownString(title);
-      this.links(md, doc, instance.span, { explains: false, more: false, model: this.service.range(doc, instance.span).start });
-      md.appendMarkdown(`\n\n${[...rest.filter((r) => r.trim()), sizingMarkdown(instance.sizing, this.sizing(doc))].join('\n\n')}`);
+      this.links(md, doc, instance.span, {
+        explains: false,
+        more: false,
+        model: this.service.range(doc, instance.span).start,
+      });
+      md.appendMarkdown(
+        `\n\n${[...rest.filter((r) => r.trim()), sizingMarkdown(instance.sizing, this.sizing(doc))].join('\n\n')}`,
+      );
       return new vscode.Hover(md, this.service.range(doc, instance.span));
     }
-    const hit = innermost(layerAt(this.service, doc, analysis, position), analysis.parts.filter((p) => contains(p.span)));
+    const hit = innermost(
+      layerAt(this.service, doc, analysis, position),
+      analysis.parts.filter((p) => contains(p.span)),
+    );
     if (!hit) return undefined;
-    if ('className' in hit) return new vscode.Hover(new vscode.MarkdownString(this.partMarkdown(analysis, hit)), this.service.range(doc, hit.span));
+    if ('className' in hit)
+      return new vscode.Hover(
+        new vscode.MarkdownString(this.partMarkdown(analysis, hit)),
+        this.service.range(doc, hit.span),
+      );
     return this.layerHover(doc, hit);
   }
 
@@ -72,7 +102,9 @@ export class LayerHoverProvider implements vscode.HoverProvider {
     // The models that build the layer, when its count comes from them or differs between them.
     const built = hit.context !== undefined || hit.values.length > 1 ? hit.values : [];
     const name = `${QUALIFIERS[hit.layer.framework]}${hit.layer.kind}`;
-    const md = new vscode.MarkdownString(full ? hoverMarkdown(hit.layer, name, built) : shortHoverMarkdown(hit.layer, name, built));
+    const md = new vscode.MarkdownString(
+      full ? hoverMarkdown(hit.layer, name, built) : shortHoverMarkdown(hit.layer, name, built),
+    );
     this.links(md, doc, hit.span, { explains: hit.layer.attention !== undefined, more: !full && hasMore(hit.layer) });
     return new vscode.Hover(md, this.service.range(doc, hit.span));
   }
@@ -94,13 +126,27 @@ export class LayerHoverProvider implements vscode.HoverProvider {
    * "Explain attention shapes", "Explain model sizing" (on the model built at `model`) and "More" as command
    * links, the only commands the hover may run.
    */
-  private links(md: vscode.MarkdownString, doc: vscode.TextDocument, span: Span, show: { explains: boolean; more: boolean; model?: vscode.Position }): void {
+  private links(
+    md: vscode.MarkdownString,
+    doc: vscode.TextDocument,
+    span: Span,
+    show: { explains: boolean; more: boolean; model?: vscode.Position },
+  ): void {
     // Command links spread a JSON array into arguments: each command takes one [uri, line, character].
-    const argsAt = (at: vscode.Position) => encodeURIComponent(JSON.stringify([[doc.uri.toString(), at.line, at.character]]));
+    const argsAt = (at: vscode.Position) =>
+      encodeURIComponent(JSON.stringify([[doc.uri.toString(), at.line, at.character]]));
     const args = argsAt(this.service.range(doc, span).start);
     const links = [
-      ...(show.explains ? [`[Explain attention shapes](command:${EXPLAIN_COMMAND}?${args} "Walk the layer through Q, K, V, the scores and the heads")`] : []),
-      ...(show.model ? [`[Explain model sizing](command:${EXPLAIN_MODEL_COMMAND}?${argsAt(show.model)} "Parameters, memory, KV cache, FLOPs and activations, for sizes you choose")`] : []),
+      ...(show.explains
+        ? [
+            `[Explain attention shapes](command:${EXPLAIN_COMMAND}?${args} "Walk the layer through Q, K, V, the scores and the heads")`,
+          ]
+        : []),
+      ...(show.model
+        ? [
+            `[Explain model sizing](command:${EXPLAIN_MODEL_COMMAND}?${argsAt(show.model)} "Parameters, memory, KV cache, FLOPs and activations, for sizes you choose")`,
+          ]
+        : []),
       ...(show.more ? [`[More](command:${MORE_COMMAND}?${args} "What these numbers mean")`] : []),
     ];
     if (!links.length) return;

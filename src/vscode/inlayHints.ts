@@ -20,7 +20,11 @@ export class SizeHintsProvider implements vscode.InlayHintsProvider, vscode.Disp
     this._onDidChangeInlayHints.fire();
   }
 
-  async provideInlayHints(doc: vscode.TextDocument, range: vscode.Range, token: vscode.CancellationToken): Promise<vscode.InlayHint[]> {
+  async provideInlayHints(
+    doc: vscode.TextDocument,
+    range: vscode.Range,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.InlayHint[]> {
     if (!this.enabled(doc)) return [];
     const analysis = await this.service.analysis(doc);
     if (!analysis || token.isCancellationRequested) return [];

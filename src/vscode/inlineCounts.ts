@@ -26,12 +26,19 @@ export class InlineCountsProvider implements vscode.InlayHintsProvider, vscode.D
     this._onDidChangeInlayHints.fire();
   }
 
-  async provideInlayHints(doc: vscode.TextDocument, range: vscode.Range, token: vscode.CancellationToken): Promise<vscode.InlayHint[]> {
+  async provideInlayHints(
+    doc: vscode.TextDocument,
+    range: vscode.Range,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.InlayHint[]> {
     const where = this.where(doc);
     if (!where.layers && !where.models) return [];
     const analysis = await this.service.analysis(doc);
     if (!analysis || token.isCancellationRequested) return [];
-    const items = [...(where.models ? modelItems(this.service, doc, analysis) : []), ...(where.layers ? layerItems(this.service, doc, analysis) : [])];
+    const items = [
+      ...(where.models ? modelItems(this.service, doc, analysis) : []),
+      ...(where.layers ? layerItems(this.service, doc, analysis) : []),
+    ];
     const hints: vscode.InlayHint[] = [];
     for (const item of items.sort((a, b) => a.range.start.compareTo(b.range.start))) {
       // The end of the line where the call or class header ends, after any closing bracket or comment.

@@ -3,7 +3,12 @@ import type * as vscode from 'vscode';
 import type { Analysis, LayerResult } from '../core/analysis';
 import type { AnalysisService } from './documents';
 
-export function layerAt(service: AnalysisService, doc: vscode.TextDocument, analysis: Analysis, position: vscode.Position): LayerResult | undefined {
+export function layerAt(
+  service: AnalysisService,
+  doc: vscode.TextDocument,
+  analysis: Analysis,
+  position: vscode.Position,
+): LayerResult | undefined {
   let best: LayerResult | undefined;
   for (const l of analysis.layers) {
     if (!service.range(doc, l.span).contains(position)) continue;

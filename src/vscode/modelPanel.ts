@@ -34,10 +34,20 @@ export type FromModelWebview =
 
 /** A layer of the activations as the webview gets it: its 1-based line instead of a span, when it has one. */
 export type LayerView = Omit<ActivationRow, 'at'> & { readonly line?: number };
-export type ModelView = Omit<ModelPanelData, 'activations'> & { readonly activations: { readonly total: ModelPanelData['activations']['total']; readonly layers: readonly LayerView[] } };
+export type ModelView = Omit<ModelPanelData, 'activations'> & {
+  readonly activations: {
+    readonly total: ModelPanelData['activations']['total'];
+    readonly layers: readonly LayerView[];
+  };
+};
 
-type View = { readonly type: 'model'; readonly data: ModelView; readonly target: Target } | { readonly type: 'none'; readonly reason: string };
-export type ToModelWebview = View | { readonly type: 'invalid'; readonly errors: ModelInputErrors } | { readonly type: 'copied'; readonly ok: boolean };
+type View =
+  | { readonly type: 'model'; readonly data: ModelView; readonly target: Target }
+  | { readonly type: 'none'; readonly reason: string };
+export type ToModelWebview =
+  | View
+  | { readonly type: 'invalid'; readonly errors: ModelInputErrors }
+  | { readonly type: 'copied'; readonly ok: boolean };
 
 export class ModelPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
@@ -73,7 +83,15 @@ export class ModelPanel implements vscode.Disposable {
   async show(target: Target): Promise<void> {
     this.target = target;
     if (this.panel) this.panel.reveal(undefined, true);
-    else this.attach(vscode.window.createWebviewPanel(MODEL_VIEW, TITLE, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, webviewOptions(this.extensionUri)));
+    else
+      this.attach(
+        vscode.window.createWebviewPanel(
+          MODEL_VIEW,
+          TITLE,
+          { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+          webviewOptions(this.extensionUri),
+        ),
+      );
     await this.refresh();
   }
 
@@ -119,14 +137,19 @@ export class ModelPanel implements vscode.Disposable {
     if (!target) return;
     const row = typeof layer === 'number' ? this.data?.activations.layers[layer] : undefined;
     const doc = row?.at && vscode.workspace.textDocuments.find((d) => d.uri.toString() === target.uri);
-    const at = doc && row?.at ? this.service.range(doc, row.at).start : new vscode.Position(target.line, target.character);
+    const at =
+      doc && row?.at ? this.service.range(doc, row.at).start : new vscode.Position(target.line, target.character);
     await revealAt(target.uri, at.line, at.character);
   }
 
   private attach(panel: vscode.WebviewPanel): void {
     this.panel = panel;
     panel.webview.options = webviewOptions(this.extensionUri);
-    panel.webview.html = webviewHtml(panel.webview, this.extensionUri, { title: TITLE, styles: ['explain.css', 'model.css'], script: 'model.js' });
+    panel.webview.html = webviewHtml(panel.webview, this.extensionUri, {
+      title: TITLE,
+      styles: ['explain.css', 'model.css'],
+      script: 'model.js',
+    });
     this.panelDisposables = [
       panel.webview.onDidReceiveMessage((m: FromModelWebview) => void this.receive(m)),
       panel.onDidDispose(() => {
@@ -142,20 +165,39 @@ export class ModelPanel implements vscode.Disposable {
   private async refresh(): Promise<void> {
     if (!this.panel || !this.target) return;
     const target = this.target;
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === target.uri) ?? (await vscode.workspace.openTextDocument(vscode.Uri.parse(target.uri)));
+    const doc =
+      vscode.workspace.textDocuments.find((d) => d.uri.toString() === target.uri) ??
+      (await vscode.workspace.openTextDocument(vscode.Uri.parse(target.uri)));
     const analysis = await this.service.analysis(doc);
-    const instance = analysis && nearestInstance(analysis.instances, (i) => this.service.range(doc, i.span), new vscode.Position(target.line, target.character));
+    const instance =
+      analysis &&
+      nearestInstance(
+        analysis.instances,
+        (i) => this.service.range(doc, i.span),
+        new vscode.Position(target.line, target.character),
+      );
     if (!instance?.sizing) {
       this.data = undefined;
-      await this.post({ type: 'none', reason: instance ? `${instance.className} has no sizing: its parameter count is not known.` : 'No model is built here any more.' });
+      await this.post({
+        type: 'none',
+        reason: instance
+          ? `${instance.className} has no sizing: its parameter count is not known.`
+          : 'No model is built here any more.',
+      });
       return;
     }
     const start = this.service.range(doc, instance.span).start;
     this.target = { uri: target.uri, line: start.line, character: start.character };
     this.inputs ??= this.defaults(doc);
     this.data = modelPanel(instance.className, placeOf(doc, start.line), instance.sizing, this.inputs);
-    const layers = this.data.activations.layers.map(({ at, ...l }) => (at ? { ...l, line: this.service.range(doc, at).start.line + 1 } : l));
-    await this.post({ type: 'model', data: visibleStrings({ ...this.data, activations: { ...this.data.activations, layers } }), target: this.target });
+    const layers = this.data.activations.layers.map(({ at, ...l }) =>
+      at ? { ...l, line: this.service.range(doc, at).start.line + 1 } : l,
+    );
+    await this.post({
+      type: 'model',
+      data: visibleStrings({ ...this.data, activations: { ...this.data.activations, layers } }),
+      target: this.target,
+    });
   }
 
   private async post(message: ToModelWebview): Promise<void> {
@@ -171,7 +213,13 @@ export class ModelPanel implements vscode.Disposable {
 }
 
 /** The model built at `position`, else the nearest one by line (the code may have moved). */
-function nearestInstance(instances: readonly InstanceResult[], range: (i: InstanceResult) => vscode.Range, position: vscode.Position): InstanceResult | undefined {
+function nearestInstance(
+  instances: readonly InstanceResult[],
+  range: (i: InstanceResult) => vscode.Range,
+  position: vscode.Position,
+): InstanceResult | undefined {
   const distance = (i: InstanceResult) => Math.abs(range(i).start.line - position.line);
-  return instances.find((i) => range(i).contains(position)) ?? [...instances].sort((a, b) => distance(a) - distance(b))[0];
+  return (
+    instances.find((i) => range(i).contains(position)) ?? [...instances].sort((a, b) => distance(a) - distance(b))[0]
+  );
 }

@@ -36,7 +36,9 @@ export function programKey(doc: vscode.TextDocument): string {
 export function programOf(doc: vscode.TextDocument): Program {
   const notebook = notebookOf(doc);
   if (!notebook) return { key: doc.uri.toString(), docs: [doc], signature: `${doc.version}`, numbering: '' };
-  const code = notebook.getCells().filter((c) => c.kind === vscode.NotebookCellKind.Code && c.document.languageId === doc.languageId);
+  const code = notebook
+    .getCells()
+    .filter((c) => c.kind === vscode.NotebookCellKind.Code && c.document.languageId === doc.languageId);
   const docs = code.map((c) => c.document);
   const numbers = code.map((c) => c.index + 1);
   const firstLines: number[] = [];

@@ -25,12 +25,27 @@ export const SECTION = 'attentionLens';
 /** Where a key is set, as `WorkspaceConfiguration.inspect` tells it. */
 type Inspected = Partial<Record<(typeof SET_BY_USER)[number], unknown>>;
 /** The places a user sets a value in; defaults, the extension's own or per language, are not among them. */
-const SET_BY_USER = ['globalValue', 'workspaceValue', 'workspaceFolderValue', 'globalLanguageValue', 'workspaceLanguageValue', 'workspaceFolderLanguageValue'] as const;
+const SET_BY_USER = [
+  'globalValue',
+  'workspaceValue',
+  'workspaceFolderValue',
+  'globalLanguageValue',
+  'workspaceLanguageValue',
+  'workspaceFolderLanguageValue',
+] as const;
 
 /** What `workspace.getConfiguration(SECTION, scope)` returns, reduced to what is read here. */
 export type RawSettings = { get(key: string): unknown; inspect?(key: string): Inspected | undefined };
 
-const DEFAULTS: Settings = { hover: true, codeLens: 'all', diagnostics: true, inlayHints: false, inline: false, severity: {}, sizing: DEFAULT_SIZING };
+const DEFAULTS: Settings = {
+  hover: true,
+  codeLens: 'all',
+  diagnostics: true,
+  inlayHints: false,
+  inline: false,
+  severity: {},
+  sizing: DEFAULT_SIZING,
+};
 
 const flag = (raw: RawSettings, key: string, fallback: boolean) => {
   const value = raw.get(key);
@@ -71,7 +86,8 @@ function severities(raw: RawSettings): Record<string, SeverityLevel> {
   const value = raw.get('diagnostics.severity');
   if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
   const out: Record<string, SeverityLevel> = {};
-  for (const [code, level] of Object.entries(value)) if (SEVERITY_LEVELS.includes(level as SeverityLevel)) out[code] = level as SeverityLevel;
+  for (const [code, level] of Object.entries(value))
+    if (SEVERITY_LEVELS.includes(level as SeverityLevel)) out[code] = level as SeverityLevel;
   return out;
 }
 

@@ -4,7 +4,11 @@ import { totalText } from '../core/format';
 import { languageOf, type AnalysisService } from './documents';
 
 export class ModelStatus implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('attentionLens.model', vscode.StatusBarAlignment.Right, 100);
+  private readonly item = vscode.window.createStatusBarItem(
+    'attentionLens.model',
+    vscode.StatusBarAlignment.Right,
+    100,
+  );
   private readonly disposables: vscode.Disposable[];
   private generation = 0;
 
@@ -31,14 +35,18 @@ export class ModelStatus implements vscode.Disposable {
     const analysis = editor && languageOf(editor.document) ? await this.service.analysis(editor.document) : undefined;
     if (generation !== this.generation) return;
     const position = editor?.selection.active;
-    const current = position && analysis?.modules.filter((m) => this.service.range(editor.document, m.extent).contains(position)).pop();
+    const current =
+      position &&
+      analysis?.modules.filter((m) => this.service.range(editor.document, m.extent).contains(position)).pop();
     if (!current) {
       this.item.hide();
       this.item.text = '';
       return;
     }
     this.item.text = `$(symbol-class) ${current.name}: ${totalText(current.built?.summary ?? current.summary)}`;
-    this.item.tooltip = current.built ? `${current.name} as built in ${current.built.context}` : (current.summary.reason ?? `${current.name} built with its default arguments`);
+    this.item.tooltip = current.built
+      ? `${current.name} as built in ${current.built.context}`
+      : (current.summary.reason ?? `${current.name} built with its default arguments`);
     this.item.show();
   }
 

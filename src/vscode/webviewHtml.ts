@@ -11,7 +11,11 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
   return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media')] };
 }
 
-export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, page: { readonly title: string; readonly styles: readonly string[]; readonly script: string }): string {
+export function webviewHtml(
+  webview: vscode.Webview,
+  extensionUri: vscode.Uri,
+  page: { readonly title: string; readonly styles: readonly string[]; readonly script: string },
+): string {
   const nonce = Buffer.from(webcrypto.getRandomValues(new Uint8Array(18))).toString('base64');
   const media = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', file));
   // The title is ours, never the user's: it needs no escaping.

@@ -56,7 +56,8 @@ function repeated(c: Choices): Bomb {
     () => bombOf('a range', [`xs = range(${n})`], value, 0n, value),
     () => bombOf('a list of repeated lists', [`xs = [[0] * ${n}] * ${m}`], m, value),
     () => bombOf('a joined list of strings', [`xs = "".join(["ab"] * ${n})`], 2n * value, 2n * value),
-    () => bombOf('a list appended to in a loop', ['xs = []', `for i in range(${n}):`, '    xs.append(i)'], value, value),
+    () =>
+      bombOf('a list appended to in a loop', ['xs = []', `for i in range(${n}):`, '    xs.append(i)'], value, value),
   ])();
 }
 
@@ -75,7 +76,12 @@ function doubled(c: Choices): Bomb {
     ['s.replace("a", "aa")', 3n * half, 3n * half],
     ['[s] * 3', 3n, 2n * half],
   ]);
-  return bombOf(`a string doubled ${k} times, then ${use}`, ['s = "ab"', `for _ in range(${k}):`, `    ${step}`, `xs = ${use}`], length, built);
+  return bombOf(
+    `a string doubled ${k} times, then ${use}`,
+    ['s = "ab"', `for _ in range(${k}):`, `    ${step}`, `xs = ${use}`],
+    length,
+    built,
+  );
 }
 
 function comprehension(c: Choices): Bomb {
@@ -85,10 +91,34 @@ function comprehension(c: Choices): Bomb {
   return c.pick([
     () => bombOf('nested list comprehensions', [`xs = [[x * y for x in range(${a})] for y in range(${b})]`], b, a * b),
     () => bombOf('a flattened comprehension', [`xs = [x for y in range(${b}) for x in range(${a})]`], a * b, a * b),
-    () => bombOf('three nested comprehensions', [`xs = [[[0 for _ in range(${a})] for _ in range(${b})] for _ in range(${d})]`], d, a * b * d),
-    () => bombOf('a dict comprehension over pairs', [`xs = {(x, y): 0 for x in range(${a}) for y in range(${b})}`], a * b, a * b),
-    () => bombOf('a list doubled in a loop', ['xs = [0]', `for _ in range(${times}):`, '    xs = xs + xs'], 2n ** times, 2n ** times),
-    () => bombOf('a list extended by itself', ['xs = [0, 1]', `for _ in range(${times}):`, '    xs.extend(xs)'], 2n ** (times + 1n), 2n ** (times + 1n)),
+    () =>
+      bombOf(
+        'three nested comprehensions',
+        [`xs = [[[0 for _ in range(${a})] for _ in range(${b})] for _ in range(${d})]`],
+        d,
+        a * b * d,
+      ),
+    () =>
+      bombOf(
+        'a dict comprehension over pairs',
+        [`xs = {(x, y): 0 for x in range(${a}) for y in range(${b})}`],
+        a * b,
+        a * b,
+      ),
+    () =>
+      bombOf(
+        'a list doubled in a loop',
+        ['xs = [0]', `for _ in range(${times}):`, '    xs = xs + xs'],
+        2n ** times,
+        2n ** times,
+      ),
+    () =>
+      bombOf(
+        'a list extended by itself',
+        ['xs = [0, 1]', `for _ in range(${times}):`, '    xs.extend(xs)'],
+        2n ** (times + 1n),
+        2n ** (times + 1n),
+      ),
   ])();
 }
 
@@ -120,7 +150,11 @@ export function bombInput(c: Choices, index: number): FuzzInput {
     lines.add(...bomb.code.map((l) => `        ${l}`));
     const fc = lines.add(`        self.fc = nn.Linear(${size}, 4)`);
     const model = lines.add('m = M()');
-    counts.push({ line: cls, params, required: false }, { line: fc, params, required: false }, { line: model, params, required: false });
+    counts.push(
+      { line: cls, params, required: false },
+      { line: fc, params, required: false },
+      { line: model, params, required: false },
+    );
   }
   return { name: `bomb: ${bomb.name}, ${size} #${index}`, language: 'python', text: lines.text, expect: { counts } };
 }

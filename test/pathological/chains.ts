@@ -13,7 +13,13 @@ export function inheritanceInput(c: Choices, index: number, scale: Scale): FuzzI
   // From chains the interpreter follows whole (under LIMITS.depth constructors) to ones far deeper.
   const length = c.chance(0.5) ? c.int(2, 50) : c.int(Math.floor(scale.classes / 4), scale.classes);
   const lines = new Lines();
-  lines.add('import torch.nn as nn', 'class C0(nn.Module):', '    def __init__(self, d=4):', '        super().__init__()', '        self.l = nn.Linear(d, d)');
+  lines.add(
+    'import torch.nn as nn',
+    'class C0(nn.Module):',
+    '    def __init__(self, d=4):',
+    '        super().__init__()',
+    '        self.l = nn.Linear(d, d)',
+  );
   // What C_i() builds: the default of the nearest class defining __init__, and the Linear(d, 2) of each level.
   let d = 4n;
   let extras = 0;
@@ -28,7 +34,12 @@ export function inheritanceInput(c: Choices, index: number, scale: Scale): FuzzI
     }
     nested++;
     d = BigInt(c.int(1, 9));
-    const call = kind === 1 ? 'super().__init__(d)' : kind === 2 ? `super(C${i}, self).__init__(d)` : `C${i - 1}.__init__(self, d)`;
+    const call =
+      kind === 1
+        ? 'super().__init__(d)'
+        : kind === 2
+          ? `super(C${i}, self).__init__(d)`
+          : `C${i - 1}.__init__(self, d)`;
     lines.add(`    def __init__(self, d=${d}):`, `        ${call}`);
     if (c.chance(0.3)) {
       lines.add(`        self.x${i} = nn.Linear(d, 2)`);
@@ -39,7 +50,12 @@ export function inheritanceInput(c: Choices, index: number, scale: Scale): FuzzI
   const params = d * d + d + BigInt(extras) * (2n * d + 2n);
   // Deeper than the interpreter follows, the count is not known: never another one.
   const required = nested <= LIMITS.depth;
-  return { name: `inheritance chain of ${length} classes #${index}`, language: 'python', text: lines.text, expect: { counts: [{ line: model, params, required }] } };
+  return {
+    name: `inheritance chain of ${length} classes #${index}`,
+    language: 'python',
+    text: lines.text,
+    expect: { counts: [{ line: model, params, required }] },
+  };
 }
 
 /**
@@ -65,7 +81,10 @@ export function importChainInput(c: Choices, index: number, scale: Scale, folder
   const padding = Array.from({ length: comments }, (_, i) => `    # self.l${i} = nn.Linear(${i}, ${i})`).join('\n');
   const first = BigInt(c.int(1, 16));
   let w = first;
-  files.set(`${folder}/m0.py`, `${padding}\nimport torch.nn as nn\nW = ${w}\nclass C0(nn.Module):\n    def __init__(self, d=W):\n        super().__init__()\n        self.l = nn.Linear(d, d)\n`);
+  files.set(
+    `${folder}/m0.py`,
+    `${padding}\nimport torch.nn as nn\nW = ${w}\nclass C0(nn.Module):\n    def __init__(self, d=W):\n        super().__init__()\n        self.l = nn.Linear(d, d)\n`,
+  );
   for (let i = 1; i < length; i++) {
     const add = BigInt(c.int(0, 3));
     const { head, w: prevW, c: prevC } = STYLES[style](i - 1);

@@ -10,7 +10,8 @@ import type { Printed } from './surfaces';
 /** C0 but tab and newline, DEL and C1: a terminal runs them. */
 const TERMINAL_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 /** Those, and the marks that reorder or hide text (Trojan Source): an editor shows them as if they were not there. */
-const HIDDEN_MARKS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+const HIDDEN_MARKS =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
 /**
  * A minus sign on a figure: not a subtraction (`d - 1`), an index (`x[-1]`), a range, or the coefficient of
  * a formula over names (`-20·(-x // 2)`), whose value may still be positive.
@@ -40,21 +41,35 @@ const rendered = (md: string) => md.replace(/\\([!-/:-@[-`{-~])/g, '$1');
  * the sizes the file wrote (`rejected  8 → -273`) beside the diagnostic that says why.
  */
 // Rows are `path:line:col  text`; a diagnostic or a refused layer quotes the sizes as written.
-const figureRows = (text: string) => text.split('\n').filter((l) => !/^\S+\s+(error|warning|information|hint) \[/.test(l) && !/^\S+\s+\S+\s+rejected /.test(l));
+const figureRows = (text: string) =>
+  text
+    .split('\n')
+    .filter((l) => !/^\S+\s+(error|warning|information|hint) \[/.test(l) && !/^\S+\s+\S+\s+rejected /.test(l));
 
 export function surfaceProblems(p: Printed, source: string): string[] {
   const markdown = p.markdown.map(rendered);
   // Why a layer is refused quotes the sizes as written (`out_features is -273`): no figure of ours.
-  const figures = { 'CLI text': figureRows(p.text), 'CodeLens title': p.lenses, 'hover or panel': markdown.map((m) => m.replace(/would not build it: .*$/gm, '')) };
+  const figures = {
+    'CLI text': figureRows(p.text),
+    'CodeLens title': p.lenses,
+    'hover or panel': markdown.map((m) => m.replace(/would not build it: .*$/gm, '')),
+  };
   // The file may name them itself; then they are its text, not a figure.
-  const finite = NOT_FINITE.test(source) ? [] : [...Object.entries(figures), ['JSON', [jsonFigures(p.json)]] as const].flatMap(([where, texts]) => found(where, 'NaN or Infinity', texts, NOT_FINITE));
+  const finite = NOT_FINITE.test(source)
+    ? []
+    : [...Object.entries(figures), ['JSON', [jsonFigures(p.json)]] as const].flatMap(([where, texts]) =>
+        found(where, 'NaN or Infinity', texts, NOT_FINITE),
+      );
   return [
     ...found('CLI text', 'a raw control character', [p.text], TERMINAL_CONTROLS),
     ...found('CodeLens title', 'a raw control or bidirectional mark', p.lenses, HIDDEN_MARKS),
     ...found('CodeLens title', 'an unescaped $(', p.lenses, /(?<!\\)\$\(/),
     ...found('hover or panel', 'a raw control or bidirectional mark', p.markdown, HIDDEN_MARKS),
     ...jsonProblems(p.json),
-    ...Object.entries(figures).flatMap(([where, texts]) => [...found(where, 'a negative figure', texts, NEGATIVE), ...found(where, '0 heads', texts, NO_HEADS)]),
+    ...Object.entries(figures).flatMap(([where, texts]) => [
+      ...found(where, 'a negative figure', texts, NEGATIVE),
+      ...found(where, '0 heads', texts, NO_HEADS),
+    ]),
     ...finite,
   ];
 }
@@ -80,7 +95,8 @@ function jsonProblems(json: string): string[] {
   // Strings skipped, the numbers between them read as written: JSON.parse would round them.
   for (const m of json.matchAll(/"(?:[^"\\]|\\.)*"|(-?\d[\d.eE+-]*)/g)) {
     const n = m[1];
-    if (n !== undefined && !(/^\d+$/.test(n) && Number.isSafeInteger(Number(n)))) problems.push(`JSON: the number ${n} at ${shown(json, m.index)}`);
+    if (n !== undefined && !(/^\d+$/.test(n) && Number.isSafeInteger(Number(n))))
+      problems.push(`JSON: the number ${n} at ${shown(json, m.index)}`);
     else if (n === undefined && /^"-\d+"$/.test(m[0])) problems.push(`JSON: the negative count ${m[0]}`);
   }
   return problems;
@@ -88,8 +104,17 @@ function jsonProblems(json: string): string[] {
 
 interface JsonFile {
   readonly error?: string;
-  readonly layers: readonly { line: number; paramsExact: string | null; values: readonly { paramsExact: string | null }[] }[];
-  readonly modules: readonly { line: number; paramsExact: string | null; built?: { paramsExact: string | null }; attention?: { heads: unknown; headDim: unknown } }[];
+  readonly layers: readonly {
+    line: number;
+    paramsExact: string | null;
+    values: readonly { paramsExact: string | null }[];
+  }[];
+  readonly modules: readonly {
+    line: number;
+    paramsExact: string | null;
+    built?: { paramsExact: string | null };
+    attention?: { heads: unknown; headDim: unknown };
+  }[];
   readonly instances?: readonly { line: number; paramsExact: string | null; totals?: readonly string[] }[];
 }
 
@@ -113,13 +138,18 @@ export function expectationProblems(input: FuzzInput, outcome: Outcome): string[
   for (const { line, params, required } of expect.counts ?? []) {
     const counts = [...new Set(countsAt(file, line))];
     const want = params?.toString() ?? 'no count';
-    if (counts.some((c) => c !== want)) problems.push(`line ${line}: printed ${counts.join(', ')} where Python gives ${want}`);
+    if (counts.some((c) => c !== want))
+      problems.push(`line ${line}: printed ${counts.join(', ')} where Python gives ${want}`);
     else if (required && !counts.length) problems.push(`line ${line}: no count printed where Python gives ${want}`);
   }
   for (const { line, heads, headDim } of expect.heads ?? []) {
     const attention = file.modules.find((m) => m.line === line)?.attention;
-    for (const [name, got, want] of [['heads', attention?.heads, heads], ['headDim', attention?.headDim, headDim]] as const) {
-      if (got !== undefined && got !== null && String(got) !== want.toString()) problems.push(`line ${line}: ${name} ${String(got)} where Python gives ${want}`);
+    for (const [name, got, want] of [
+      ['heads', attention?.heads, heads],
+      ['headDim', attention?.headDim, headDim],
+    ] as const) {
+      if (got !== undefined && got !== null && String(got) !== want.toString())
+        problems.push(`line ${line}: ${name} ${String(got)} where Python gives ${want}`);
     }
   }
   return problems;

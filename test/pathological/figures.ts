@@ -32,13 +32,27 @@ function negativeInput(c: Choices, index: number): FuzzInput {
   lines.add('import torch', 'import torch.nn as nn');
   const head = lines.add('head = nn.Linear(3, 5)');
   // Written as a literal, computed from a default, or passed in by the model built.
-  const [n, d] = c.pick([[`-${k}`, 4], ['d - 1000', c.int(1, 999)], ['d', -k]]);
+  const [n, d] = c.pick([
+    [`-${k}`, 4],
+    ['d - 1000', c.int(1, 999)],
+    ['d', -k],
+  ]);
   const layer = negativeLayer(c, n);
-  const cls = lines.add('class M(nn.Module):', `    def __init__(self, d=${d}):`, '        super().__init__()', '        self.ok = nn.Linear(2, 2)');
+  const cls = lines.add(
+    'class M(nn.Module):',
+    `    def __init__(self, d=${d}):`,
+    '        super().__init__()',
+    '        self.ok = nn.Linear(2, 2)',
+  );
   const bad = lines.add(`        self.bad = ${layer}`);
   const model = lines.add('m = M()');
   const none = (line: number): ExpectedCount => ({ line, params: undefined, required: false });
-  return { name: `negative size: ${layer} with d=${d} #${index}`, language: 'python', text: lines.text, expect: { counts: [{ line: head, params: 20n, required: true }, none(cls), none(bad), none(model)] } };
+  return {
+    name: `negative size: ${layer} with d=${d} #${index}`,
+    language: 'python',
+    text: lines.text,
+    expect: { counts: [{ line: head, params: 20n, required: true }, none(cls), none(bad), none(model)] },
+  };
 }
 
 /** TensorFlow.js: negative units, filters or input sizes (the issue saw a model total of -756 beside a 36-parameter layer). */
@@ -61,7 +75,12 @@ function negativeTfjsInput(c: Choices, index: number): FuzzInput {
   const ok = lines.add('const ok = tf.layers.dense({ units: 4, inputDim: 8 });');
   // TensorFlow.js throws at the bad layer: neither it nor the model has a count.
   const none = (line: number): ExpectedCount => ({ line, params: undefined, required: false });
-  return { name: `negative TF.js size: ${layer} #${index}`, language: 'typescript', text: lines.text, expect: { counts: [{ line: ok, params: 36n, required: true }, none(bad), none(model)] } };
+  return {
+    name: `negative TF.js size: ${layer} #${index}`,
+    language: 'typescript',
+    text: lines.text,
+    expect: { counts: [{ line: ok, params: 36n, required: true }, none(bad), none(model)] },
+  };
 }
 
 /** `// 0` and `% 0` in a constructor: Python raises ZeroDivisionError, so the model has no count. */
@@ -74,10 +93,17 @@ function divisionInput(c: Choices, index: number): FuzzInput {
   const head = lines.add('head = nn.Linear(3, 5)');
   const cls = lines.add('class M(nn.Module):', '    def __init__(self, d=16, h=4):', '        super().__init__()');
   lines.add(`        k = ${c.pick(['d', 'h', 'd * h'])} ${op} ${zero}`);
-  const layer = lines.add(`        self.l = ${c.pick(['nn.Linear(d, k)', 'nn.MultiheadAttention(d, k)', 'nn.Embedding(k, d)', 'nn.MultiheadAttention(d, h, kdim=k)'])}`);
+  const layer = lines.add(
+    `        self.l = ${c.pick(['nn.Linear(d, k)', 'nn.MultiheadAttention(d, k)', 'nn.Embedding(k, d)', 'nn.MultiheadAttention(d, h, kdim=k)'])}`,
+  );
   const model = lines.add('m = M()');
   const none = (line: number): ExpectedCount => ({ line, params: undefined, required: false });
-  return { name: `division by zero: ${op} ${zero} #${index}`, language: 'python', text: lines.text, expect: { counts: [{ line: head, params: 20n, required: true }, none(cls), none(layer), none(model)] } };
+  return {
+    name: `division by zero: ${op} ${zero} #${index}`,
+    language: 'python',
+    text: lines.text,
+    expect: { counts: [{ line: head, params: 20n, required: true }, none(cls), none(layer), none(model)] },
+  };
 }
 
 /** A size, and its value where it is an integer Python computes in no time. */
@@ -134,7 +160,12 @@ function hugeInput(c: Choices, index: number): FuzzInput {
   lines.add('        self.attn = Attn()');
   const mha = lines.add(`        self.mha = nn.MultiheadAttention(${embed}, ${heads})`);
   const out = lines.add(`        self.head = nn.Linear(${embed}, ${vocab})`);
-  lines.add('    def forward(self, idx):', '        x = self.emb(idx)', '        x = self.attn(x)', '        return self.head(x)');
+  lines.add(
+    '    def forward(self, idx):',
+    '        x = self.emb(idx)',
+    '        x = self.attn(x)',
+    '        return self.head(x)',
+  );
   const built = lines.add('model = Model()');
   const attention = 4n * embed * embed + 4n * embed;
   const total = vocabValue === undefined ? undefined : vocabValue * embed + 2n * attention + linear(embed, vocabValue);

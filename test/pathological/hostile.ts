@@ -12,7 +12,15 @@ import { commentRunInput, unclosedInput } from './longFiles';
 import { Choices, random } from './random';
 import type { Scale } from './scale';
 
-const FAMILIES: readonly ((c: Choices, index: number, scale: Scale) => FuzzInput)[] = [bombInput, commentRunInput, unclosedInput, inheritanceInput, importChainInput, figureInput, injectionInput];
+const FAMILIES: readonly ((c: Choices, index: number, scale: Scale) => FuzzInput)[] = [
+  bombInput,
+  commentRunInput,
+  unclosedInput,
+  inheritanceInput,
+  importChainInput,
+  figureInput,
+  injectionInput,
+];
 
 export function* hostileInputs(seed: number, count: number, scale: Scale): Generator<FuzzInput> {
   for (let index = 0; index < count; index++) {

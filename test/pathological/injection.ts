@@ -8,9 +8,39 @@ import { Lines, type FuzzInput } from './input';
 import type { Choices } from './random';
 
 const PIECES = [
-  '\x1b[2K', '\x1b[1A\x1b[2K', '\x1b[31m', '\x1b]8;;https://example.com/\x07link\x1b]8;;\x07', '\x1b]52;c;aGVsbG8=\x07', '\x1bP+q\x1b\\', '\x07', '\x08', '\x0b', '\x0c', '\r',
-  '\x9b2K', '\x9d8;;x\x9c', '\x85', '\x7f', '\u202e', '\u202d', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c',
-  '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '$(alert)', '$(zap~spin)', '$(', '\\$(x)',
+  '\x1b[2K',
+  '\x1b[1A\x1b[2K',
+  '\x1b[31m',
+  '\x1b]8;;https://example.com/\x07link\x1b]8;;\x07',
+  '\x1b]52;c;aGVsbG8=\x07',
+  '\x1bP+q\x1b\\',
+  '\x07',
+  '\x08',
+  '\x0b',
+  '\x0c',
+  '\r',
+  '\x9b2K',
+  '\x9d8;;x\x9c',
+  '\x85',
+  '\x7f',
+  '\u202e',
+  '\u202d',
+  '\u2066',
+  '\u2067',
+  '\u2068',
+  '\u2069',
+  '\u200e',
+  '\u200f',
+  '\u061c',
+  '\u200b',
+  '\u200c',
+  '\u200d',
+  '\u2060',
+  '\ufeff',
+  '$(alert)',
+  '$(zap~spin)',
+  '$(',
+  '\\$(x)',
 ];
 
 function payload(c: Choices): string {
@@ -54,7 +84,12 @@ function pythonInput(c: Choices, index: number): FuzzInput {
     `bad = ${name}({${key}: 8, "n": 1000})`,
   );
   const folder = payload(c).replace(/[/\0]/g, '');
-  return { name: `injection in Python (${escaped ? 'escaped' : 'raw'}) #${index}`, language: 'python', text: lines.text, path: `/fuzz/${folder}/${payload(c).replace(/[/\0]/g, '')}.py` };
+  return {
+    name: `injection in Python (${escaped ? 'escaped' : 'raw'}) #${index}`,
+    language: 'python',
+    text: lines.text,
+    path: `/fuzz/${folder}/${payload(c).replace(/[/\0]/g, '')}.py`,
+  };
 }
 
 function typescriptInput(c: Choices, index: number): FuzzInput {
@@ -78,12 +113,22 @@ function typescriptInput(c: Choices, index: number): FuzzInput {
     `const built = build({ ${missing}: 4 });`,
     `const net = new ${name}();`,
   );
-  return { name: `injection in TypeScript (${escaped ? 'escaped' : 'raw'}) #${index}`, language: 'typescript', text: lines.text, path: `/fuzz/${payload(c).replace(/[/\0]/g, '')}.ts` };
+  return {
+    name: `injection in TypeScript (${escaped ? 'escaped' : 'raw'}) #${index}`,
+    language: 'typescript',
+    text: lines.text,
+    path: `/fuzz/${payload(c).replace(/[/\0]/g, '')}.ts`,
+  };
 }
 
 /** Files imported from a folder whose name holds the sequences. */
 function importedInput(c: Choices, index: number): FuzzInput {
-  const input = importChainInput(c, index, { commentLines: 10, fileLines: 0, classes: 0, importFiles: 4 }, `/fuzz/${payload(c).replace(/[/\0]/g, '')}`);
+  const input = importChainInput(
+    c,
+    index,
+    { commentLines: 10, fileLines: 0, classes: 0, importFiles: 4 },
+    `/fuzz/${payload(c).replace(/[/\0]/g, '')}`,
+  );
   return { ...input, name: `injection in a folder name: ${input.name}` };
 }
 

@@ -20,7 +20,14 @@ function pythonBlock(c: Choices, i: number): Block {
   if (c.chance(0.7)) return { lines: [`l${i} = nn.Linear(${d}, ${o})`], counts: [{ at: 0, params: linear(d, o) }] };
   const total = linear(d, o) + 2n * o;
   return {
-    lines: [`class C${i}(nn.Module):`, `    def __init__(self, d=${d}):`, '        super().__init__()', `        self.fc = nn.Linear(d, ${o})`, `        self.norm = nn.LayerNorm(${o})`, `m${i} = C${i}()`],
+    lines: [
+      `class C${i}(nn.Module):`,
+      `    def __init__(self, d=${d}):`,
+      '        super().__init__()',
+      `        self.fc = nn.Linear(d, ${o})`,
+      `        self.norm = nn.LayerNorm(${o})`,
+      `m${i} = C${i}()`,
+    ],
     counts: [
       { at: 0, params: total },
       { at: 3, params: linear(d, o) },
@@ -32,20 +39,31 @@ function pythonBlock(c: Choices, i: number): Block {
 
 function typescriptBlock(c: Choices, i: number): Block {
   const [d, u] = [BigInt(c.int(1, 64)), BigInt(c.int(1, 64))];
-  return { lines: [`const l${i} = tf.layers.dense({ units: ${u}, inputDim: ${d} });`], counts: [{ at: 0, params: linear(d, u) }] };
+  return {
+    lines: [`const l${i} = tf.layers.dense({ units: ${u}, inputDim: ${d} });`],
+    counts: [{ at: 0, params: linear(d, u) }],
+  };
 }
 
-const HEADERS = { python: ['import torch', 'import torch.nn as nn'], typescript: ["import * as tf from '@tensorflow/tfjs';"] } as const;
+const HEADERS = {
+  python: ['import torch', 'import torch.nn as nn'],
+  typescript: ["import * as tf from '@tensorflow/tfjs';"],
+} as const;
 
 /** Writes the blocks; `shape` may change a block's lines and says which of its counts still hold. */
-function write(language: 'python' | 'typescript', blocks: readonly Block[], shape: (block: Block, index: number, lines: Lines) => ExpectedCount['required'] | 'none'): { text: string; counts: ExpectedCount[] } {
+function write(
+  language: 'python' | 'typescript',
+  blocks: readonly Block[],
+  shape: (block: Block, index: number, lines: Lines) => ExpectedCount['required'] | 'none',
+): { text: string; counts: ExpectedCount[] } {
   const lines = new Lines();
   lines.add(...HEADERS[language]);
   const counts: ExpectedCount[] = [];
   blocks.forEach((block, index) => {
     const required = shape(block, index, lines);
     const first = lines.add(...block.lines);
-    if (required !== 'none') for (const { at, params } of block.counts) counts.push({ line: first + at, params, required });
+    if (required !== 'none')
+      for (const { at, params } of block.counts) counts.push({ line: first + at, params, required });
   });
   return { text: lines.text, counts };
 }
@@ -66,9 +84,17 @@ export function commentRunInput(c: Choices, index: number, scale: Scale): FuzzIn
   const indent = inside ? '        ' : '';
   const run = Array.from({ length }, (_, i) => commentLine(c, i, indent));
   const moved = (k: Block['counts'][number]) => ({ ...k, at: inside && k.at < inside ? k.at : k.at + length });
-  blocks[at] = { lines: [...target.lines.slice(0, inside), ...run, ...target.lines.slice(inside)], counts: target.counts.map(moved) };
+  blocks[at] = {
+    lines: [...target.lines.slice(0, inside), ...run, ...target.lines.slice(inside)],
+    counts: target.counts.map(moved),
+  };
   const { text, counts } = write('python', blocks, () => true);
-  return { name: `comment run: ${length} lines in block ${at}${inside ? ' (inside the class)' : ''} #${index}`, language: 'python', text, expect: { analysed: true, counts } };
+  return {
+    name: `comment run: ${length} lines in block ${at}${inside ? ' (inside the class)' : ''} #${index}`,
+    language: 'python',
+    text,
+    expect: { analysed: true, counts },
+  };
 }
 
 /** One statement left open: its closing parenthesis dropped, or a bracket or string opened after it. */
@@ -84,7 +110,8 @@ export function unclosedInput(c: Choices, index: number, scale: Scale): FuzzInpu
   const language = c.chance(0.7) ? 'python' : 'typescript';
   const blocks: Block[] = [];
   const target = c.int(scale.fileLines / 4, scale.fileLines);
-  for (let lines = 0; lines < target; lines += blocks[blocks.length - 1].lines.length) blocks.push(language === 'python' ? pythonBlock(c, blocks.length) : typescriptBlock(c, blocks.length));
+  for (let lines = 0; lines < target; lines += blocks[blocks.length - 1].lines.length)
+    blocks.push(language === 'python' ? pythonBlock(c, blocks.length) : typescriptBlock(c, blocks.length));
   const broken = c.int(0, blocks.length - 1);
   const [what, open] = c.pick(BREAKS);
   const { text, counts } = write(language, blocks, (block, i) => {
@@ -92,5 +119,10 @@ export function unclosedInput(c: Choices, index: number, scale: Scale): FuzzInpu
     block.lines[block.lines.length - 1] = open(block.lines[block.lines.length - 1]);
     return 'none';
   });
-  return { name: `long ${language} file (${blocks.length} blocks) with ${what} in block ${broken} #${index}`, language, text, expect: { analysed: true, counts } };
+  return {
+    name: `long ${language} file (${blocks.length} blocks) with ${what} in block ${broken} #${index}`,
+    language,
+    text,
+    expect: { analysed: true, counts },
+  };
 }

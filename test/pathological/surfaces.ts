@@ -9,7 +9,14 @@ import { attentionLayers } from '../../src/core/analysis';
 import { lensText } from '../../src/core/controls';
 import { explain } from '../../src/core/explain';
 import { explainMarkdown } from '../../src/core/explainMarkdown';
-import { attentionHoverMarkdown, hoverMarkdown, lensTitle, moduleHoverMarkdown, moduleLensTitle, sizesText } from '../../src/core/format';
+import {
+  attentionHoverMarkdown,
+  hoverMarkdown,
+  lensTitle,
+  moduleHoverMarkdown,
+  moduleLensTitle,
+  sizesText,
+} from '../../src/core/format';
 import { DEFAULT_SIZING } from '../../src/core/memory';
 import { modelMarkdown } from '../../src/core/modelMarkdown';
 import { modelPanel } from '../../src/core/modelPanel';
@@ -33,10 +40,18 @@ export interface Printed {
 
 /** `analysis` undefined: the file was refused (the parser gave up on it), as the CLI reports it. */
 export function printed(path: string, language: Language, analysis: Analysis | undefined): Printed {
-  const report: FileReport = analysis ? { path, language, analysis, locate: plainText } : { path, language, error: `not analysed: ${PARSE_GAVE_UP}` };
+  const report: FileReport = analysis
+    ? { path, language, analysis, locate: plainText }
+    : { path, language, error: `not analysed: ${PARSE_GAVE_UP}` };
   const settings: OutputSettings = { format: 'text', sizing: DEFAULT_SIZING, colour: false };
   const text = runOutput([outputOf(report, settings)], settings, [], 0, 'test');
-  const json = runOutput([outputOf(report, { ...settings, format: 'json' })], { ...settings, format: 'json' }, [], 0, 'test');
+  const json = runOutput(
+    [outputOf(report, { ...settings, format: 'json' })],
+    { ...settings, format: 'json' },
+    [],
+    0,
+    'test',
+  );
   if (!analysis) return { text, json, lenses: [], markdown: [] };
   return { text, json, lenses: lensTitles(analysis), markdown: markdownOf(analysis, path) };
 }
@@ -45,8 +60,16 @@ export function printed(path: string, language: Language, analysis: Analysis | u
 function lensTitles(a: Analysis): string[] {
   return [
     ...a.layers.map((l) => lensTitle(l)),
-    ...a.modules.map((m) => moduleLensTitle(m.built?.summary ?? m.summary, m.built && { name: m.name, context: m.built.context }, m.attention?.summary)),
-    ...a.instances.map((i) => `${i.className}: ${i.totals ? `${sizesText(i.totals)} params` : moduleLensTitle(i.summary)}`),
+    ...a.modules.map((m) =>
+      moduleLensTitle(
+        m.built?.summary ?? m.summary,
+        m.built && { name: m.name, context: m.built.context },
+        m.attention?.summary,
+      ),
+    ),
+    ...a.instances.map(
+      (i) => `${i.className}: ${i.totals ? `${sizesText(i.totals)} params` : moduleLensTitle(i.summary)}`,
+    ),
   ].map(lensText);
 }
 
@@ -63,7 +86,11 @@ function markdownOf(a: Analysis, path: string): string[] {
   }
   for (const i of a.instances) {
     out.push(moduleHoverMarkdown(i.className, i.summary, undefined, true));
-    if (i.sizing) out.push(sizingMarkdown(i.sizing, DEFAULT_SIZING), modelMarkdown(modelPanel(i.className, `${path}:${i.span.startLine + 1}`, i.sizing, DEFAULT_SIZING)));
+    if (i.sizing)
+      out.push(
+        sizingMarkdown(i.sizing, DEFAULT_SIZING),
+        modelMarkdown(modelPanel(i.className, `${path}:${i.span.startLine + 1}`, i.sizing, DEFAULT_SIZING)),
+      );
   }
   for (const p of a.parts) out.push(partHoverMarkdown(p));
   for (const l of attentionLayers(a)) {

@@ -27,7 +27,9 @@ interface Expected {
   readonly runs: readonly Run[];
 }
 
-const truth = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-activations.json'), 'utf8')) as { models: Record<string, Expected> };
+const truth = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-activations.json'), 'utf8')) as {
+  models: Record<string, Expected>;
+};
 
 /** Models whose forward() uses an operation the activations do not follow: no figure, and why. */
 const NOT_FOLLOWED: Readonly<Record<string, string>> = { rms: 'Tensor.pow()' };
@@ -35,7 +37,11 @@ const NOT_FOLLOWED: Readonly<Record<string, string>> = { rms: 'Tensor.pow()' };
 const analyses = new Map<string, Promise<Analysis>>();
 function analysisOf(fixture: string): Promise<Analysis> {
   let a = analyses.get(fixture);
-  if (!a) analyses.set(fixture, (a = analyzeText(readFileSync(path.join(ROOT, fixture), 'utf8'), 'python', path.join(ROOT, fixture))));
+  if (!a)
+    analyses.set(
+      fixture,
+      (a = analyzeText(readFileSync(path.join(ROOT, fixture), 'utf8'), 'python', path.join(ROOT, fixture))),
+    );
   return a;
 }
 
@@ -48,18 +54,33 @@ suite('activations kept for backward, against PyTorch 1.13', () => {
       const model = analysis.instances.find((i) => lines[i.span.startLine].startsWith(`${name} = `));
       const s = model?.sizing;
       assert.ok(s, `${key}: no sizing`);
-      assert.deepStrictEqual([s.params.constant, s.trainable?.constant, s.frozen?.constant], [BigInt(expected.params), BigInt(expected.trainable), BigInt(expected.frozen)], key);
+      assert.deepStrictEqual(
+        [s.params.constant, s.trainable?.constant, s.frozen?.constant],
+        [BigInt(expected.params), BigInt(expected.trainable), BigInt(expected.frozen)],
+        key,
+      );
       if (NOT_FOLLOWED[name]) {
         assert.deepStrictEqual(s.activations, { unknown: NOT_FOLLOWED[name] });
         return;
       }
       assert.ok('program' in s.activations, `${key}: ${'unknown' in s.activations ? s.activations.unknown : ''}`);
       const input = s.activations.program.input;
-      assert.deepStrictEqual(input.kind === 'features' ? { kind: 'features', width: Number(input.width) } : input, expected.input);
+      assert.deepStrictEqual(
+        input.kind === 'features' ? { kind: 'features', width: Number(input.width) } : input,
+        expected.input,
+      );
       for (const run of expected.runs) {
         const where = `${key} at ${run.batch} × ${run.sequence} in ${run.dtype}`;
-        const f = sizingFigures(s, { ...DEFAULT_SIZING, dtype: run.dtype === 'float32' ? 'fp32' : 'bf16', batch: run.batch, sequence: run.sequence });
-        assert.ok(!('unknown' in f.activations), `${where}: ${'unknown' in f.activations ? f.activations.unknown : ''}`);
+        const f = sizingFigures(s, {
+          ...DEFAULT_SIZING,
+          dtype: run.dtype === 'float32' ? 'fp32' : 'bf16',
+          batch: run.batch,
+          sequence: run.sequence,
+        });
+        assert.ok(
+          !('unknown' in f.activations),
+          `${where}: ${'unknown' in f.activations ? f.activations.unknown : ''}`,
+        );
         assert.strictEqual(f.activations.bytes, BigInt(run.bytes), where);
         // PyTorch names each copy of a repeated block (`blocks.0`, `blocks.1`); here they are one layer, `blocks.{i}`.
         const measured = new Map<string, { bytes: number; calls: number }>();
@@ -70,7 +91,11 @@ suite('activations kept for backward, against PyTorch 1.13', () => {
           measured.set(known, { bytes: entry.bytes + bytes, calls: entry.calls + 1 });
         }
         const ours = f.activations.layers.filter((l) => l.bytes > 0n);
-        assert.deepStrictEqual(new Map(ours.map((l) => [l.path, { bytes: Number(l.bytes), calls: l.path.endsWith('{i}') ? l.calls : 1 }])), measured, where);
+        assert.deepStrictEqual(
+          new Map(ours.map((l) => [l.path, { bytes: Number(l.bytes), calls: l.path.endsWith('{i}') ? l.calls : 1 }])),
+          measured,
+          where,
+        );
       }
     });
   }

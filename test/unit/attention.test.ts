@@ -14,7 +14,10 @@ import { analyzeText, ROOT, widthsByRole } from './helpers';
 const FIXTURE = 'test/fixtures/models/pytorch/handwritten_attention.py';
 
 interface Truth {
-  readonly classes: Record<string, { heads: number; queries: number; keys: number; projections: Record<string, number> }>;
+  readonly classes: Record<
+    string,
+    { heads: number; queries: number; keys: number; projections: Record<string, number> }
+  >;
   readonly forward: Record<string, string | null>;
   readonly mistakes: Record<string, { line: number; error: string }>;
   readonly realistic: Record<string, Record<string, string | null>>;
@@ -29,7 +32,9 @@ const CODE_OF = [
   [/^(AssertionError|ValueError):/, 'constructor-raises'],
 ] as const;
 
-const truth = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-attention.json'), 'utf8')) as Truth;
+const truth = JSON.parse(
+  readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-attention.json'), 'utf8'),
+) as Truth;
 
 suite('attention written by hand', () => {
   test('every class whose forward() PyTorch runs a softmax over heads in is recognised, with the heads of its real scores', async () => {
@@ -44,7 +49,11 @@ suite('attention written by hand', () => {
       const kvHeads = Number((a.kvHeads ?? a.heads).constant);
       assert.strictEqual(widths.get('W_Q'), real.heads * headDim, `${name}: W_Q is heads × d_k wide`);
       assert.strictEqual(widths.get('W_K'), kvHeads * headDim, `${name}: W_K is kv heads × d_k wide`);
-      assert.strictEqual(widths.get('W_V'), kvHeads * Number((a.valueHeadDim ?? a.headDim!).constant), `${name}: W_V is kv heads × d_v wide`);
+      assert.strictEqual(
+        widths.get('W_V'),
+        kvHeads * Number((a.valueHeadDim ?? a.headDim!).constant),
+        `${name}: W_V is kv heads × d_v wide`,
+      );
       assert.ok(widths.has('W_O'), `${name} has its output projection`);
     }
   });
@@ -55,8 +64,14 @@ suite('attention written by hand', () => {
     for (const [cls, real] of Object.entries(truth.second)) {
       const found = analysis.modules.find((m) => m.name === cls)?.attention;
       assert.ok(found, `${cls} is recognised`);
-      const builds = (found.builds ?? [found]).map((b) => [Number(b.attention!.heads.constant), b.attention!.headDim && Number(b.attention!.headDim.constant)]);
-      assert.ok(builds.some(([h, d]) => h === real.heads && (real.headDim === null || d === real.headDim)), `${cls}: ${JSON.stringify(builds)} holds ${real.heads} heads × ${real.headDim}`);
+      const builds = (found.builds ?? [found]).map((b) => [
+        Number(b.attention!.heads.constant),
+        b.attention!.headDim && Number(b.attention!.headDim.constant),
+      ]);
+      assert.ok(
+        builds.some(([h, d]) => h === real.heads && (real.headDim === null || d === real.headDim)),
+        `${cls}: ${JSON.stringify(builds)} holds ${real.heads} heads × ${real.headDim}`,
+      );
     }
   });
 
@@ -99,7 +114,9 @@ suite('attention written by hand', () => {
 
   test('the lens line of each style', async () => {
     const analysis = await analyzeText(readFileSync(path.join(ROOT, FIXTURE), 'utf8'));
-    const summaries = Object.fromEntries(analysis.modules.filter((m) => m.attention).map((m) => [m.name, m.attention!.summary]));
+    const summaries = Object.fromEntries(
+      analysis.modules.filter((m) => m.attention).map((m) => [m.name, m.attention!.summary]),
+    );
     assert.deepStrictEqual(summaries, {
       CausalSelfAttention: '12 heads × 64',
       MultiHeadAttention: '8 heads × 64, values × 32',
@@ -112,30 +129,59 @@ suite('attention written by hand', () => {
   });
 
   test('no error where PyTorch runs every forward()', async () => {
-    assert.ok(Object.values(truth.forward).every((e) => e === null), 'the fixture runs in PyTorch');
+    assert.ok(
+      Object.values(truth.forward).every((e) => e === null),
+      'the fixture runs in PyTorch',
+    );
     const analysis = await analyzeText(readFileSync(path.join(ROOT, FIXTURE), 'utf8'));
-    assert.deepStrictEqual(analysis.findings.map((f) => `${f.span.startLine + 1} ${f.code}`), []);
+    assert.deepStrictEqual(
+      analysis.findings.map((f) => `${f.span.startLine + 1} ${f.code}`),
+      [],
+    );
   });
 
-  test('each mistake is reported at the line where PyTorch raises, with the user\'s own message where there is one', async () => {
-    const analysis = await analyzeText(readFileSync(path.join(ROOT, 'test/fixtures/models/pytorch/attention_mistakes.py'), 'utf8'));
+  test("each mistake is reported at the line where PyTorch raises, with the user's own message where there is one", async () => {
+    const analysis = await analyzeText(
+      readFileSync(path.join(ROOT, 'test/fixtures/models/pytorch/attention_mistakes.py'), 'utf8'),
+    );
     const reported = analysis.findings.map((f) => `${f.span.startLine + 1} ${f.code}`);
     for (const [where, raised] of Object.entries(truth.mistakes)) {
       const code = CODE_OF.find(([pattern]) => pattern.test(raised.error))?.[1];
       assert.ok(code, `${where}: ${raised.error}`);
       // An nn.Sequential's mismatch is reported at the layer that reads the wrong size, a few lines above the call.
-      const at = reported.includes(`${raised.line} ${code}`) || (code === 'feature-mismatch' && reported.some((r) => r.endsWith('sequential-mismatch') && raised.line - Number(r.split(' ')[0]) < 4));
+      const at =
+        reported.includes(`${raised.line} ${code}`) ||
+        (code === 'feature-mismatch' &&
+          reported.some((r) => r.endsWith('sequential-mismatch') && raised.line - Number(r.split(' ')[0]) < 4));
       assert.ok(at, `${where} raises at line ${raised.line} (${raised.error}); reported: ${reported.join(', ')}`);
-      if (code === 'constructor-raises') assert.ok(analysis.findings.some((f) => f.message.includes(raised.error.slice(raised.error.indexOf(': ') + 2))), raised.error);
+      if (code === 'constructor-raises')
+        assert.ok(
+          analysis.findings.some((f) => f.message.includes(raised.error.slice(raised.error.indexOf(': ') + 2))),
+          raised.error,
+        );
     }
     // The two other views of the same wrong head size would raise too, had the first not.
-    assert.deepStrictEqual(reported, ['26 feature-mismatch', '40 view-mismatch', '41 view-mismatch', '42 view-mismatch', '62 view-mismatch', '81 constructor-raises', '95 constructor-raises', '112 sequential-mismatch', '135 feature-mismatch', '136 feature-mismatch', '150 feature-mismatch']);
+    assert.deepStrictEqual(reported, [
+      '26 feature-mismatch',
+      '40 view-mismatch',
+      '41 view-mismatch',
+      '42 view-mismatch',
+      '62 view-mismatch',
+      '81 constructor-raises',
+      '95 constructor-raises',
+      '112 sequential-mismatch',
+      '135 feature-mismatch',
+      '136 feature-mismatch',
+      '150 feature-mismatch',
+    ]);
   });
 
   test('Llama-2-7B in the Llama style of the fixture has its published count, 6,738,415,616', async () => {
     // Too large to build here (27 GB in float32): the published count is the truth.
     const text = readFileSync(path.join(ROOT, FIXTURE), 'utf8');
-    const analysis = await analyzeText(`${text}\nllama2_7b = Llama(ModelArgs(dim=4096, n_layers=32, n_heads=32, n_kv_heads=None, vocab_size=32000))\n`);
+    const analysis = await analyzeText(
+      `${text}\nllama2_7b = Llama(ModelArgs(dim=4096, n_layers=32, n_heads=32, n_kv_heads=None, vocab_size=32000))\n`,
+    );
     const built = analysis.instances.find((i) => i.span.startLine + 1 === text.split('\n').length + 1);
     assert.strictEqual(built?.summary.params?.constant, 6_738_415_616n);
   });
@@ -143,20 +189,34 @@ suite('attention written by hand', () => {
   test('the Explain panel walks grouped-query attention with its smaller K and V and its KV cache', async () => {
     const analysis = await analyzeText(readFileSync(path.join(ROOT, FIXTURE), 'utf8'));
     const llama = attentionLayers(analysis).find((l) => l.layer.kind === 'Attention')!;
-    const data = explain(llama.layer, 'line 106', { batch: 1, queryLength: 10, keyLength: 10, dtype: 'float32', selfAttention: true })!;
+    const data = explain(llama.layer, 'line 106', {
+      batch: 1,
+      queryLength: 10,
+      keyLength: 10,
+      dtype: 'float32',
+      selfAttention: true,
+    })!;
     assert.strictEqual(data.title, 'Attention at line 106');
     const step = (name: string) => data.steps.find((s) => s.name.startsWith(name))!;
     // 10 tokens of 512 features into 8 × 64 queries and 2 × 64 keys and values.
     assert.strictEqual(step('Q =').shape, '(N, L, 512)');
     assert.strictEqual(step('K =').shape, '(N, S, 128)');
     assert.strictEqual(step('K =').flops.exact, (2 * 10 * 512 * 128).toLocaleString('en-US'));
-    assert.strictEqual(data.parameters.map((p) => `${p.name} ${p.role} ${p.count}`).join('; '), 'wq.weight W_Q 262,144; wk.weight W_K 65,536; wv.weight W_V 65,536; wo.weight W_O 262,144');
+    assert.strictEqual(
+      data.parameters.map((p) => `${p.name} ${p.role} ${p.count}`).join('; '),
+      'wq.weight W_Q 262,144; wk.weight W_K 65,536; wv.weight W_V 65,536; wo.weight W_O 262,144',
+    );
     // 10 positions × 2 kv heads × (64 + 64) numbers, 4 bytes each.
-    assert.ok(data.notes.some((n) => n.includes('= 2,560 numbers (10.0 KiB)') && n.includes('2 / 8')), data.notes.join('\n'));
+    assert.ok(
+      data.notes.some((n) => n.includes('= 2,560 numbers (10.0 KiB)') && n.includes('2 / 8')),
+      data.notes.join('\n'),
+    );
   });
 
   test('a comment silences the findings of its line: all of them, or the codes it lists', async () => {
-    const text = readFileSync(path.join(ROOT, 'test/fixtures/models/pytorch/attention_mistakes.py'), 'utf8').split('\n');
+    const text = readFileSync(path.join(ROOT, 'test/fixtures/models/pytorch/attention_mistakes.py'), 'utf8').split(
+      '\n',
+    );
     // Line 26 (feature-mismatch) silenced by code, line 40 by a directive for every code, line 41 by another code only.
     text[25] += '  # attention-lens: ignore[feature-mismatch]';
     text[39] += '  # attention-lens: ignore';
@@ -164,7 +224,20 @@ suite('attention written by hand', () => {
     // A directive inside a string is no comment: line 42 keeps its finding.
     text[41] += '; note = "# attention-lens: ignore"';
     const analysis = await analyzeText(text.join('\n'));
-    assert.deepStrictEqual(analysis.findings.map((f) => `${f.span.startLine + 1} ${f.code}`), ['41 view-mismatch', '42 view-mismatch', '62 view-mismatch', '81 constructor-raises', '95 constructor-raises', '112 sequential-mismatch', '135 feature-mismatch', '136 feature-mismatch', '150 feature-mismatch']);
+    assert.deepStrictEqual(
+      analysis.findings.map((f) => `${f.span.startLine + 1} ${f.code}`),
+      [
+        '41 view-mismatch',
+        '42 view-mismatch',
+        '62 view-mismatch',
+        '81 constructor-raises',
+        '95 constructor-raises',
+        '112 sequential-mismatch',
+        '135 feature-mismatch',
+        '136 feature-mismatch',
+        '150 feature-mismatch',
+      ],
+    );
   });
 
   test('Whisper style: a Linear subclass with its own forward() is still the projection; tiny as PyTorch counts it, and no KV cache total across cross attention', async () => {
@@ -172,7 +245,18 @@ suite('attention written by hand', () => {
     const analysis = await analyzeText(readFileSync(file, 'utf8'));
     const mha = analysis.modules.find((m) => m.name === 'MultiHeadAttention')!;
     assert.strictEqual(mha.attention?.summary, '6 heads × 64');
-    assert.deepStrictEqual(mha.attention?.tensors.filter((t) => t.role).map((t) => `${t.name} ${t.role}`), ['query.weight W_Q', 'query.bias b_Q', 'key.weight W_K', 'value.weight W_V', 'value.bias b_V', 'out.weight W_O', 'out.bias b_O']);
+    assert.deepStrictEqual(
+      mha.attention?.tensors.filter((t) => t.role).map((t) => `${t.name} ${t.role}`),
+      [
+        'query.weight W_Q',
+        'query.bias b_Q',
+        'key.weight W_K',
+        'value.weight W_V',
+        'value.bias b_V',
+        'out.weight W_O',
+        'out.bias b_O',
+      ],
+    );
     const tiny = analysis.instances[0];
     // 37,184,640: PyTorch's count of this fixture (pytorch-layers.json), and Whisper tiny's published one.
     assert.strictEqual(tiny.summary.params?.constant, 37_184_640n);
@@ -180,11 +264,15 @@ suite('attention written by hand', () => {
     assert.strictEqual(tiny.sizing?.kvPerToken, undefined);
   });
 
-  test('the realistic models PyTorch runs (GPT, the examples\' GPT, a Perceiver) get no error', async () => {
+  test("the realistic models PyTorch runs (GPT, the examples' GPT, a Perceiver) get no error", async () => {
     for (const [file, runs] of Object.entries(truth.realistic)) {
       assert.deepStrictEqual(Object.values(runs), [null], `${file}: PyTorch runs it`);
       const analysis = await analyzeText(readFileSync(path.join(ROOT, file), 'utf8'), 'python', path.join(ROOT, file));
-      assert.deepStrictEqual(analysis.findings.map((f) => `${f.span.startLine + 1} ${f.code}`), [], file);
+      assert.deepStrictEqual(
+        analysis.findings.map((f) => `${f.span.startLine + 1} ${f.code}`),
+        [],
+        file,
+      );
       assert.ok(analysis.instances.length > 0, `${file} builds its model`);
     }
   });
@@ -197,17 +285,43 @@ suite('attention written by hand', () => {
     assert.strictEqual(cls.summary.params?.constant, 16_640n);
     assert.strictEqual(cls.attention?.summary, '4 heads × 16');
     assert.strictEqual(cls.attention?.framework, 'js-pytorch');
-    assert.deepStrictEqual(cls.attention?.tensors.map((t) => t.role), ['W_Q', 'b_Q', 'W_K', 'b_K', 'W_V', 'b_V', 'W_O', 'b_O']);
+    assert.deepStrictEqual(
+      cls.attention?.tensors.map((t) => t.role),
+      ['W_Q', 'b_Q', 'W_K', 'b_K', 'W_V', 'b_V', 'W_O', 'b_O'],
+    );
     assert.strictEqual(analysis.instances[0].sizing?.kvPerToken?.constant, 4n * 16n * 2n);
     assert.deepStrictEqual(analysis.findings, []);
   });
 
   test('TF.js: attention written by hand in tf.layers.Layer subclasses, with the heads of its real scores and the weights TF.js creates', async () => {
-    const truth = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/js-attention.json'), 'utf8')) as { files: Record<string, Record<string, { heads: number; projections: Record<string, number>; weights: Record<string, number>; inputs: Record<string, number>; countParams: number }>> };
+    const truth = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/js-attention.json'), 'utf8')) as {
+      files: Record<
+        string,
+        Record<
+          string,
+          {
+            heads: number;
+            projections: Record<string, number>;
+            weights: Record<string, number>;
+            inputs: Record<string, number>;
+            countParams: number;
+          }
+        >
+      >;
+    };
     const [[file, classes]] = Object.entries(truth.files);
-    const analysis = await analyzeText(readFileSync(path.join(ROOT, file), 'utf8'), 'typescript', path.join(ROOT, file));
-    const summaries = Object.fromEntries(analysis.modules.filter((m) => m.attention).map((m) => [m.name, m.attention!.summary]));
-    assert.deepStrictEqual(summaries, { SelfAttention: '4 heads × 16', CrossAttention: '8 heads × 16 · GQA 8 q / 2 kv heads · cross' });
+    const analysis = await analyzeText(
+      readFileSync(path.join(ROOT, file), 'utf8'),
+      'typescript',
+      path.join(ROOT, file),
+    );
+    const summaries = Object.fromEntries(
+      analysis.modules.filter((m) => m.attention).map((m) => [m.name, m.attention!.summary]),
+    );
+    assert.deepStrictEqual(summaries, {
+      SelfAttention: '4 heads × 16',
+      CrossAttention: '8 heads × 16 · GQA 8 q / 2 kv heads · cross',
+    });
     for (const [name, real] of Object.entries(classes)) {
       const module = analysis.modules.find((m) => m.name === name)!;
       const found = module.attention!;
@@ -225,14 +339,28 @@ suite('attention written by hand', () => {
       assert.strictEqual(found.attention!.embed.constant, BigInt(real.inputs[field('W_Q')]), `${name} query features`);
       assert.strictEqual(found.attention!.kdim.constant, BigInt(real.inputs[field('W_K')]), `${name} key features`);
       // The weights its dense layers create on their first apply(); the subclass's own countParams() leaves them out.
-      assert.strictEqual(found.params?.constant, BigInt(Object.values(real.weights).reduce((a, b) => a + b, 0)), `${name} weights`);
+      assert.strictEqual(
+        found.params?.constant,
+        BigInt(Object.values(real.weights).reduce((a, b) => a + b, 0)),
+        `${name} weights`,
+      );
       assert.strictEqual(module.built?.summary.params?.constant, BigInt(real.countParams), `${name} countParams()`);
-      assert.strictEqual(module.built?.summary.untracked?.params?.constant, BigInt(Object.values(real.weights).reduce((a, b) => a + b, 0)), `${name} untracked weights`);
-      assert.ok(found.notes.some((n) => n.includes('countParams() leaves them out')), found.notes.join('\n'));
+      assert.strictEqual(
+        module.built?.summary.untracked?.params?.constant,
+        BigInt(Object.values(real.weights).reduce((a, b) => a + b, 0)),
+        `${name} untracked weights`,
+      );
+      assert.ok(
+        found.notes.some((n) => n.includes('countParams() leaves them out')),
+        found.notes.join('\n'),
+      );
     }
     // Each dense layer kept in a field is one TF.js does not track.
     const fields = Object.values(classes).reduce((n, c) => n + Object.keys(c.weights).length, 0);
-    assert.deepStrictEqual(analysis.findings.map((f) => [f.code, f.severity]), Array.from({ length: fields }, () => ['untracked-sublayers', 'warning']));
+    assert.deepStrictEqual(
+      analysis.findings.map((f) => [f.code, f.severity]),
+      Array.from({ length: fields }, () => ['untracked-sublayers', 'warning']),
+    );
   });
 
   test('Hugging Face GPT-2 style: Conv1D projections and heads split from x.size()[:-1], as GPT2Model(GPT2Config())', async () => {
@@ -243,7 +371,15 @@ suite('attention written by hand', () => {
     assert.strictEqual(model.built?.summary.params?.constant, 124_439_808n);
     const attention = analysis.modules.find((m) => m.name === 'GPT2Attention')!.attention!;
     assert.strictEqual(attention.summary, '12 heads × 64');
-    assert.deepStrictEqual(attention.tensors.filter((t) => t.role).map((t) => `${t.name} ${t.role}`), ['c_attn.weight W_Q, W_K, W_V stacked', 'c_attn.bias b_Q, b_K, b_V stacked', 'c_proj.weight W_O', 'c_proj.bias b_O']);
+    assert.deepStrictEqual(
+      attention.tensors.filter((t) => t.role).map((t) => `${t.name} ${t.role}`),
+      [
+        'c_attn.weight W_Q, W_K, W_V stacked',
+        'c_attn.bias b_Q, b_K, b_V stacked',
+        'c_proj.weight W_O',
+        'c_proj.bias b_O',
+      ],
+    );
   });
 
   test('lucidrains style: pair()/default() helpers and Rearrange in an nn.Sequential, as PyTorch counts the ViT', async () => {
@@ -254,4 +390,3 @@ suite('attention written by hand', () => {
     assert.strictEqual(analysis.modules.find((m) => m.name === 'Attention')?.attention?.summary, '16 heads × 64');
   });
 });
-

@@ -48,9 +48,27 @@ suite('attention-lens CLI', () => {
     const gpt = files.find((f) => f.path === 'test/fixtures/models/pytorch/gpt.py');
     assert.ok(gpt);
     assert.strictEqual(gpt.language, 'python');
-    assert.deepStrictEqual(Object.keys(gpt.layers[0]), ['line', 'column', 'kind', 'framework', 'params', 'paramsExact', 'formula', 'values']);
+    assert.deepStrictEqual(Object.keys(gpt.layers[0]), [
+      'line',
+      'column',
+      'kind',
+      'framework',
+      'params',
+      'paramsExact',
+      'formula',
+      'values',
+    ]);
     // The class needs its config; the model the file builds has PyTorch's count, and so have its layers.
-    assert.deepStrictEqual(gpt.modules.find((m) => m.name === 'GPT'), { name: 'GPT', line: 107, params: null, paramsExact: null, built: { params: 124439808, paramsExact: '124439808', context: 'GPT (line 202)' } });
+    assert.deepStrictEqual(
+      gpt.modules.find((m) => m.name === 'GPT'),
+      {
+        name: 'GPT',
+        line: 107,
+        params: null,
+        paramsExact: null,
+        built: { params: 124439808, paramsExact: '124439808', context: 'GPT (line 202)' },
+      },
+    );
     assert.deepStrictEqual(gpt.modules.find((m) => m.name === 'CausalSelfAttention')?.attention, {
       summary: '12 heads × 64',
       heads: 12,
@@ -63,8 +81,13 @@ suite('attention-lens CLI', () => {
         { name: 'c_proj.bias', role: 'b_O' },
       ],
     });
-    assert.deepStrictEqual(gpt.instances.map((i) => Object.fromEntries(Object.entries(i).filter(([k]) => k !== 'sizing'))), [{ class: 'GPT', line: 202, params: 124439808, paramsExact: '124439808' }]);
-    const { activations, ...sizing } = gpt.instances[0].sizing as { activations: { bytes: number; layers: { path: string }[] } };
+    assert.deepStrictEqual(
+      gpt.instances.map((i) => Object.fromEntries(Object.entries(i).filter(([k]) => k !== 'sizing'))),
+      [{ class: 'GPT', line: 202, params: 124439808, paramsExact: '124439808' }],
+    );
+    const { activations, ...sizing } = gpt.instances[0].sizing as {
+      activations: { bytes: number; layers: { path: string }[] };
+    };
     assert.deepStrictEqual(sizing, {
       embedding: 39383808,
       nonEmbedding: 85056000,
@@ -80,11 +103,28 @@ suite('attention-lens CLI', () => {
     });
     // PyTorch 1.13 keeps 618,255,976 bytes for GPT-2 small on one sequence of 1,024 tokens in bf16 (pytorch-activations.json).
     assert.strictEqual(activations.bytes, 618255976);
-    assert.deepStrictEqual(activations.layers.find((l) => l.path === 'transformer.h.{i}'), { path: 'transformer.h.{i}', kind: 'Block', calls: 12, bytes: 12 * 51388424 });
-    assert.deepStrictEqual(gpt.layers[0].values, [{ params: 1771776, paramsExact: '1771776', context: 'GPT (line 202) via Block ×12 via CausalSelfAttention', contexts: 1, summary: '768 → 2,304' }]);
+    assert.deepStrictEqual(
+      activations.layers.find((l) => l.path === 'transformer.h.{i}'),
+      { path: 'transformer.h.{i}', kind: 'Block', calls: 12, bytes: 12 * 51388424 },
+    );
+    assert.deepStrictEqual(gpt.layers[0].values, [
+      {
+        params: 1771776,
+        paramsExact: '1771776',
+        context: 'GPT (line 202) via Block ×12 via CausalSelfAttention',
+        contexts: 1,
+        summary: '768 → 2,304',
+      },
+    ]);
     const errors = files.find((f) => f.path.endsWith('shape_errors.py'));
     assert.deepStrictEqual(Object.keys(errors!.diagnostics[0]), ['line', 'column', 'severity', 'code', 'message']);
-    assert.deepStrictEqual(errors!.diagnostics[0], { ...errors!.diagnostics[0], line: 16, column: 13, severity: 'error', code: 'heads-divisibility' });
+    assert.deepStrictEqual(errors!.diagnostics[0], {
+      ...errors!.diagnostics[0],
+      line: 16,
+      column: 13,
+      severity: 'error',
+      code: 'heads-divisibility',
+    });
   });
 
   test('--format json is --json; rows are in line order', () => {
@@ -93,7 +133,10 @@ suite('attention-lens CLI', () => {
     const [file] = filesOf(r.stdout);
     assert.deepStrictEqual(filesOf(run(['--json', 'test/fixtures/models/pytorch/shape_errors.py']).stdout), [file]);
     for (const list of [file.layers, file.diagnostics] as { line: number; column: number }[][]) {
-      assert.deepStrictEqual(list, [...list].sort((a, b) => a.line - b.line || a.column - b.column));
+      assert.deepStrictEqual(
+        list,
+        [...list].sort((a, b) => a.line - b.line || a.column - b.column),
+      );
     }
   });
 
@@ -155,11 +198,25 @@ suite('attention-lens CLI', () => {
   });
 
   test('the summary counts in the plural, and says when nothing is wrong', () => {
-    const r = run(['test/fixtures/models/pytorch/shape_errors.py', 'test/fixtures/models/pytorch/forward_errors.py', 'test/fixtures/models/pytorch/gpt.py']);
-    const json = filesOf(run(['--json', 'test/fixtures/models/pytorch/shape_errors.py', 'test/fixtures/models/pytorch/forward_errors.py', 'test/fixtures/models/pytorch/gpt.py']).stdout);
+    const r = run([
+      'test/fixtures/models/pytorch/shape_errors.py',
+      'test/fixtures/models/pytorch/forward_errors.py',
+      'test/fixtures/models/pytorch/gpt.py',
+    ]);
+    const json = filesOf(
+      run([
+        '--json',
+        'test/fixtures/models/pytorch/shape_errors.py',
+        'test/fixtures/models/pytorch/forward_errors.py',
+        'test/fixtures/models/pytorch/gpt.py',
+      ]).stdout,
+    );
     const total = (key: 'layers' | 'modules' | 'diagnostics') => json.reduce((n, f) => n + f[key].length, 0);
     const last = r.stdout.trimEnd().split('\n').pop();
-    assert.strictEqual(last, `${total('diagnostics')} errors in 2 files · ${total('modules')} models · ${total('layers')} layers`);
+    assert.strictEqual(
+      last,
+      `${total('diagnostics')} errors in 2 files · ${total('modules')} models · ${total('layers')} layers`,
+    );
     const clean = run(['test/fixtures/models/pytorch/gpt.py']);
     assert.strictEqual(clean.status, 0, clean.stderr);
     assert.match(clean.stdout, /36:23 +Linear +1,771,776 +768 → 2,304/);
@@ -180,17 +237,42 @@ suite('attention-lens CLI', () => {
   });
 
   test('a JSON report far past a pipe buffer (64 KiB) arrives whole', () => {
-    const lines = ['import torch.nn as nn', ...Array.from({ length: 3000 }, (_, i) => `layer_${i} = nn.Linear(${i + 1}, 64)`), ''];
+    const lines = [
+      'import torch.nn as nn',
+      ...Array.from({ length: 3000 }, (_, i) => `layer_${i} = nn.Linear(${i + 1}, 64)`),
+      '',
+    ];
     const { dir, remove } = tempFiles({ 'many.py': lines.join('\n') });
     try {
       // Through a shell pipe: spawnSync's own stdout is a socket, which Node writes synchronously, so an
       // early exit would lose nothing there; a pipe is written asynchronously, as in `attention-lens | jq`.
-      const r = spawnSync('sh', ['-c', '"$0" "$@" | cat', process.execPath, CLI, '--json', 'many.py'], { cwd: dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      const r = spawnSync('sh', ['-c', '"$0" "$@" | cat', process.execPath, CLI, '--json', 'many.py'], {
+        cwd: dir,
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      });
       assert.strictEqual(r.status, 0, r.stderr);
       assert.ok(r.stdout.length > 4 * 65536, `only ${r.stdout.length} characters`);
       const layers = filesOf(r.stdout)[0].layers;
       assert.strictEqual(layers.length, 3000);
-      assert.deepStrictEqual(layers[2999], { line: 3001, column: 14, kind: 'Linear', framework: 'pytorch', params: 3000 * 64 + 64, paramsExact: String(3000 * 64 + 64), formula: 'in·out + out', values: [{ params: 3000 * 64 + 64, paramsExact: String(3000 * 64 + 64), context: '', contexts: 1, summary: '3,000 → 64' }] });
+      assert.deepStrictEqual(layers[2999], {
+        line: 3001,
+        column: 14,
+        kind: 'Linear',
+        framework: 'pytorch',
+        params: 3000 * 64 + 64,
+        paramsExact: String(3000 * 64 + 64),
+        formula: 'in·out + out',
+        values: [
+          {
+            params: 3000 * 64 + 64,
+            paramsExact: String(3000 * 64 + 64),
+            context: '',
+            contexts: 1,
+            summary: '3,000 → 64',
+          },
+        ],
+      });
     } finally {
       remove();
     }
@@ -224,14 +306,31 @@ suite('attention-lens CLI', () => {
     ];
     for (const [args, message] of cases) {
       const r = run(args);
-      assert.deepStrictEqual([r.status, r.stdout, r.stderr], [2, '', `attention-lens: ${message}\n${USAGE}\n`], args.join(' '));
+      assert.deepStrictEqual(
+        [r.status, r.stdout, r.stderr],
+        [2, '', `attention-lens: ${message}\n${USAGE}\n`],
+        args.join(' '),
+      );
     }
   });
 
   test('--dtype, --optimizer, --batch and --seq set what the JSON sizing is given for: GPT-2 small at 2 × 64 in fp32 keeps what PyTorch keeps', () => {
-    const r = run(['--json', '--dtype', 'fp32', '--optimizer=sgdMomentum', '--batch', '2', '--seq=64', 'test/fixtures/models/pytorch/gpt.py']);
+    const r = run([
+      '--json',
+      '--dtype',
+      'fp32',
+      '--optimizer=sgdMomentum',
+      '--batch',
+      '2',
+      '--seq=64',
+      'test/fixtures/models/pytorch/gpt.py',
+    ]);
     assert.strictEqual(r.status, 0, r.stderr);
-    const sizing = filesOf(r.stdout)[0].instances[0].sizing as { options: unknown; kvCacheBytes: number; activations: { bytes: number } };
+    const sizing = filesOf(r.stdout)[0].instances[0].sizing as {
+      options: unknown;
+      kvCacheBytes: number;
+      activations: { bytes: number };
+    };
     assert.deepStrictEqual(sizing.options, { dtype: 'fp32', optimizer: 'sgdMomentum', batch: 2, sequence: 64 });
     // 2 · 12 layers · 768 keys and values · 4 bytes · 64 tokens; 80,691,816 bytes as pytorch-activations.json measured.
     assert.strictEqual(sizing.kvCacheBytes, 2 * 12 * 768 * 4 * 64);

@@ -14,7 +14,13 @@ interface JsonFile {
 }
 const filesOf = (stdout: string) => (JSON.parse(stdout) as { files: JsonFile[] }).files;
 
-const code = (source: string | string[], metadata: object = {}) => ({ cell_type: 'code', execution_count: null, metadata, outputs: [], source });
+const code = (source: string | string[], metadata: object = {}) => ({
+  cell_type: 'code',
+  execution_count: null,
+  metadata,
+  outputs: [],
+  source,
+});
 const NOTEBOOK = {
   nbformat: 4,
   nbformat_minor: 5,
@@ -36,13 +42,25 @@ suite('attention-lens CLI: files', () => {
   test('a notebook names the models that build a class by their cell and line, not by a line of the cells joined', () => {
     const notebook = {
       ...NOTEBOOK,
-      cells: [code('import torch.nn as nn\n\nclass Head(nn.Module):\n    def __init__(self, d):\n        super().__init__()\n        self.proj = nn.Linear(d, d)'), NOTEBOOK.cells[0], code('small = Head(512)')],
+      cells: [
+        code(
+          'import torch.nn as nn\n\nclass Head(nn.Module):\n    def __init__(self, d):\n        super().__init__()\n        self.proj = nn.Linear(d, d)',
+        ),
+        NOTEBOOK.cells[0],
+        code('small = Head(512)'),
+      ],
     };
     const { dir, remove } = tempFiles({ 'nb.ipynb': JSON.stringify(notebook) });
     try {
       const [file] = filesOf(run(['--json', 'nb.ipynb'], { cwd: dir }).stdout);
-      assert.deepStrictEqual((file.layers[0].values as { context: string }[]).map((v) => v.context), ['Head (cell 3, line 1)']);
-      assert.match(run(['nb.ipynb'], { cwd: dir }).stdout, /^nb\.ipynb:cell 1:3:7 +class Head +262,656 +as built in cell 3, line 1$/m);
+      assert.deepStrictEqual(
+        (file.layers[0].values as { context: string }[]).map((v) => v.context),
+        ['Head (cell 3, line 1)'],
+      );
+      assert.match(
+        run(['nb.ipynb'], { cwd: dir }).stdout,
+        /^nb\.ipynb:cell 1:3:7 +class Head +262,656 +as built in cell 3, line 1$/m,
+      );
     } finally {
       remove();
     }
@@ -63,7 +81,10 @@ suite('attention-lens CLI: files', () => {
         ],
       );
       assert.deepStrictEqual(Object.keys(file.layers[0]).slice(0, 3), ['cell', 'line', 'column']);
-      assert.deepStrictEqual(file.diagnostics.map((d) => [d.cell, d.line, d.column, d.code]), [[7, 1, 7, 'heads-divisibility']]);
+      assert.deepStrictEqual(
+        file.diagnostics.map((d) => [d.cell, d.line, d.column, d.code]),
+        [[7, 1, 7, 'heads-divisibility']],
+      );
       const text = run(['nb.ipynb'], { cwd: dir });
       assert.strictEqual(
         text.stdout,
@@ -105,7 +126,17 @@ suite('attention-lens CLI: files', () => {
         'not_a_notebook.ipynb': 'not a notebook: no list of cells',
         'nul.py': 'a binary file (it contains NUL bytes)',
       });
-      assert.deepStrictEqual(files.find((f) => f.path === 'nul.py'), { path: 'nul.py', language: 'python', error: 'a binary file (it contains NUL bytes)', layers: [], modules: [], diagnostics: [] });
+      assert.deepStrictEqual(
+        files.find((f) => f.path === 'nul.py'),
+        {
+          path: 'nul.py',
+          language: 'python',
+          error: 'a binary file (it contains NUL bytes)',
+          layers: [],
+          modules: [],
+          diagnostics: [],
+        },
+      );
       assert.strictEqual(files.find((f) => f.path === 'good.py')?.layers.length, 1);
       const text = run(['.'], { cwd: dir });
       assert.strictEqual(text.status, 2);
@@ -139,7 +170,14 @@ fs.promises.readdir = (p, ...rest) => String(p).endsWith('denied')
       );
       const r = run(['--json', '.'], { cwd: dir, node: ['--require', path.join(dir, 'deny.js')] });
       assert.strictEqual(r.status, 2);
-      assert.strictEqual(r.stderr, ['attention-lens: cannot read dangling.py: no such file or directory (ENOENT)', 'attention-lens: cannot read denied: permission denied (EACCES)', ''].join('\n'));
+      assert.strictEqual(
+        r.stderr,
+        [
+          'attention-lens: cannot read dangling.py: no such file or directory (ENOENT)',
+          'attention-lens: cannot read denied: permission denied (EACCES)',
+          '',
+        ].join('\n'),
+      );
       assert.deepStrictEqual(
         filesOf(r.stdout).map((f) => [f.path, f.layers.length]),
         [
@@ -163,19 +201,33 @@ fs.promises.readdir = (p, ...rest) => String(p).endsWith('denied')
     const { dir, remove } = tempFiles({});
     try {
       mkdirSync(path.join(dir, 'pkg'));
-      writeFileSync(path.join(dir, 'pkg', 'model.py'), 'import torch.nn as nn\nfrom secret import WIDTH\nproj = nn.Linear(WIDTH, 4)\n');
+      writeFileSync(
+        path.join(dir, 'pkg', 'model.py'),
+        'import torch.nn as nn\nfrom secret import WIDTH\nproj = nn.Linear(WIDTH, 4)\n',
+      );
       writeFileSync(path.join(dir, 'secret.py'), 'WIDTH = 32\n');
       symlinkSync(path.join(outside.dir, 'secret.py'), path.join(dir, 'pkg', 'out.py'));
       symlinkSync('/proc/self/pagemap', path.join(dir, 'pkg', 'pagemap.py'));
       const r = run(['--json', 'pkg'], { cwd: dir });
       assert.strictEqual(r.status, 2);
-      assert.deepStrictEqual(r.stderr.split('\n').filter(Boolean).sort(), [`attention-lens: not read pkg/out.py: it links outside ${path.join(dir, 'pkg')}`, `attention-lens: not read pkg/pagemap.py: it links outside ${path.join(dir, 'pkg')}`]);
+      assert.deepStrictEqual(r.stderr.split('\n').filter(Boolean).sort(), [
+        `attention-lens: not read pkg/out.py: it links outside ${path.join(dir, 'pkg')}`,
+        `attention-lens: not read pkg/pagemap.py: it links outside ${path.join(dir, 'pkg')}`,
+      ]);
       // secret.py beside pkg/ is outside the folder given: WIDTH is not known, so neither is the count.
       const [model] = filesOf(r.stdout);
       assert.deepStrictEqual([model.path, model.layers.map((l) => l.params)], ['pkg/model.py', [null]]);
       // Given the parent too (or secret.py, whose folder it is), the import is read: 32 · 4 + 4.
-      assert.deepStrictEqual(filesOf(run(['--json', 'pkg/model.py', 'secret.py'], { cwd: dir }).stdout)[0].layers.map((l) => l.params), [132]);
-      assert.deepStrictEqual(filesOf(run(['--json', '.'], { cwd: dir }).stdout).find((f) => f.path === 'pkg/model.py')!.layers.map((l) => l.params), [132]);
+      assert.deepStrictEqual(
+        filesOf(run(['--json', 'pkg/model.py', 'secret.py'], { cwd: dir }).stdout)[0].layers.map((l) => l.params),
+        [132],
+      );
+      assert.deepStrictEqual(
+        filesOf(run(['--json', '.'], { cwd: dir }).stdout)
+          .find((f) => f.path === 'pkg/model.py')!
+          .layers.map((l) => l.params),
+        [132],
+      );
     } finally {
       remove();
       outside.remove();

@@ -29,7 +29,12 @@ export function runCli(args: readonly string[], options: RunOptions = {}): Spawn
   const env = { ...process.env };
   delete env.FORCE_COLOR;
   delete env.NO_COLOR;
-  return spawnSync(process.execPath, [...(options.node ?? []), CLI, ...args], { cwd: options.cwd ?? ROOT, env: { ...env, ...options.env }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return spawnSync(process.execPath, [...(options.node ?? []), CLI, ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: { ...env, ...options.env },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
 }
 
 /** A temporary folder with the given files (text or bytes), removed by the returned function. */

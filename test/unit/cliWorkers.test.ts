@@ -53,17 +53,27 @@ suite('attention-lens CLI in worker processes', () => {
       for (const format of ['text', 'json', 'sarif']) {
         const one = runCli(['--jobs', '1', '--format', format, dir]);
         const workers = runCli(['--jobs', '3', '--format', format, dir]);
-        assert.deepStrictEqual([workers.status, workers.stdout, workers.stderr], [one.status, one.stdout, one.stderr], format);
+        assert.deepStrictEqual(
+          [workers.status, workers.stdout, workers.stderr],
+          [one.status, one.stdout, one.stderr],
+          format,
+        );
         // Not a vacuous comparison: every file is there, the failed one and the error diagnostics included.
         assert.strictEqual(one.status, 2, one.stderr);
       }
-      const files = (JSON.parse(runCli(['--jobs', '3', '--json', dir]).stdout) as { files: { path: string; error?: string; diagnostics: { code: string }[] }[] }).files;
+      const files = (
+        JSON.parse(runCli(['--jobs', '3', '--json', dir]).stdout) as {
+          files: { path: string; error?: string; diagnostics: { code: string }[] }[];
+        }
+      ).files;
       assert.deepStrictEqual(
         files.map((f) => f.path.split('/').pop()),
         ['blocks.py', 'broken.py', 'deep.py', 'empty.py', 'latin1.py', 'model.py', 'net.ts'],
       );
       assert.ok(files.find((f) => f.path.endsWith('latin1.py'))?.error);
-      assert.ok(files.find((f) => f.path.endsWith('broken.py'))?.diagnostics.some((d) => d.code === 'heads-divisibility'));
+      assert.ok(
+        files.find((f) => f.path.endsWith('broken.py'))?.diagnostics.some((d) => d.code === 'heads-divisibility'),
+      );
     } finally {
       remove();
     }

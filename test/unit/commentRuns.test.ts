@@ -62,8 +62,13 @@ suite('comment runs', () => {
     try {
       for (const [at, remove, insert] of edits) {
         text = text.slice(0, at) + insert + text.slice(at + remove);
-        const layers = (a: ReturnType<DocumentAnalyzer['update']>) => a?.layers.map((l) => [l.span.start, l.layer.params?.toString()]);
-        assert.deepStrictEqual(layers(analyzer.update(text, [{ rangeOffset: at, rangeLength: remove, text: insert }])), layers(await analyzeText(text)), `edit at ${at}`);
+        const layers = (a: ReturnType<DocumentAnalyzer['update']>) =>
+          a?.layers.map((l) => [l.span.start, l.layer.params?.toString()]);
+        assert.deepStrictEqual(
+          layers(analyzer.update(text, [{ rangeOffset: at, rangeLength: remove, text: insert }])),
+          layers(await analyzeText(text)),
+          `edit at ${at}`,
+        );
       }
     } finally {
       analyzer.dispose();

@@ -24,7 +24,9 @@ suite('evaluation', () => {
   });
 
   test('an unknown size gives a formula over the missing name, never a number', async () => {
-    const { layer } = await only('import torch.nn as nn\ndef block(d_model):\n    return nn.MultiheadAttention(d_model, 8)\n');
+    const { layer } = await only(
+      'import torch.nn as nn\ndef block(d_model):\n    return nn.MultiheadAttention(d_model, 8)\n',
+    );
     assert.strictEqual(paramsOf(layer), null);
     assert.strictEqual(layer.layer.formula, '4·d_model² + 4·d_model');
   });
@@ -35,24 +37,26 @@ suite('evaluation', () => {
   });
 
   test('config dataclass fields, dict entries and keyword spreading', async () => {
-    const analysis = await analyzeText([
-      'from dataclasses import dataclass',
-      'import torch.nn as nn',
-      '@dataclass',
-      'class Config:',
-      '    n_embd: int = 768',
-      '    n_head: int = 12',
-      'cfg = {"d_model": 256}',
-      'kw = dict(embed_dim=cfg["d_model"] * 2, num_heads=4)',
-      'class Attn(nn.Module):',
-      '    def __init__(self, config: Config):',
-      '        super().__init__()',
-      '        self.c_attn = nn.Linear(config.n_embd, 3 * config.n_embd)',
-      '        self.mha = nn.MultiheadAttention(**kw, bias=False)',
-      '        self.head = nn.Linear(max(config.n_embd // 2, 64), cfg.get("classes", 10) or 3)',
-      'attn = Attn(Config())',
-      '',
-    ].join('\n'));
+    const analysis = await analyzeText(
+      [
+        'from dataclasses import dataclass',
+        'import torch.nn as nn',
+        '@dataclass',
+        'class Config:',
+        '    n_embd: int = 768',
+        '    n_head: int = 12',
+        'cfg = {"d_model": 256}',
+        'kw = dict(embed_dim=cfg["d_model"] * 2, num_heads=4)',
+        'class Attn(nn.Module):',
+        '    def __init__(self, config: Config):',
+        '        super().__init__()',
+        '        self.c_attn = nn.Linear(config.n_embd, 3 * config.n_embd)',
+        '        self.mha = nn.MultiheadAttention(**kw, bias=False)',
+        '        self.head = nn.Linear(max(config.n_embd // 2, 64), cfg.get("classes", 10) or 3)',
+        'attn = Attn(Config())',
+        '',
+      ].join('\n'),
+    );
     assert.deepStrictEqual(analysis.layers.map(paramsOf), [1771776, 4 * 512 * 512, 384 * 10 + 10]);
   });
 
@@ -61,8 +65,14 @@ suite('evaluation', () => {
     assert.strictEqual(findings.length, 1);
     assert.strictEqual(findings[0].code, 'heads-divisibility');
     assert.match(findings[0].message, /embed_dim must be divisible by num_heads/);
-    assert.deepStrictEqual(findings[0].fixes.map((f) => f.title), ['Use 8 heads (768 / 8 = 96)', 'Use 12 heads (768 / 12 = 64)']);
-    assert.deepStrictEqual(findings[0].fixes[0].edits.map((e) => [e.span.startChar, e.text]), [[33, '8']]);
+    assert.deepStrictEqual(
+      findings[0].fixes.map((f) => f.title),
+      ['Use 8 heads (768 / 8 = 96)', 'Use 12 heads (768 / 12 = 64)'],
+    );
+    assert.deepStrictEqual(
+      findings[0].fixes[0].edits.map((e) => [e.span.startChar, e.text]),
+      [[33, '8']],
+    );
   });
 
   test('a layer the framework rejects gets no count in its lens', async () => {
@@ -83,20 +93,27 @@ suite('evaluation', () => {
   });
 
   test('half-typed code gives no exception and no guess', async () => {
-    for (const text of ['import torch.nn as nn\nx = nn.MultiheadAttention(', 'import torch.nn as nn\nx = nn.Linear(512, \n', 'x = (((']) {
+    for (const text of [
+      'import torch.nn as nn\nx = nn.MultiheadAttention(',
+      'import torch.nn as nn\nx = nn.Linear(512, \n',
+      'x = (((',
+    ]) {
       const analysis = await analyzeText(text);
       assert.ok(analysis.layers.every((l) => l.layer.params === undefined || l.layer.params.isConstant));
     }
   });
 
   test('TF.js dense takes its input size from the layer before it', async () => {
-    const analysis = await analyzeText([
-      "import * as tf from '@tensorflow/tfjs';",
-      'const model = tf.sequential();',
-      'model.add(tf.layers.dense({ units: 32, inputShape: [784] }));',
-      'model.add(tf.layers.dense({ units: 10 }));',
-      '',
-    ].join('\n'), 'typescript');
+    const analysis = await analyzeText(
+      [
+        "import * as tf from '@tensorflow/tfjs';",
+        'const model = tf.sequential();',
+        'model.add(tf.layers.dense({ units: 32, inputShape: [784] }));',
+        'model.add(tf.layers.dense({ units: 10 }));',
+        '',
+      ].join('\n'),
+      'typescript',
+    );
     assert.deepStrictEqual(analysis.layers.map(paramsOf), [784 * 32 + 32, 32 * 10 + 10]);
     assert.strictEqual(lensTitle(analysis.layers[1]), '330 params · 32 → 10');
   });
@@ -112,14 +129,19 @@ suite('imports of other workspace files', () => {
       mkdirSync(path.join(dir, 'models'));
       copyFileSync(path.join(ROOT, 'test/fixtures/models/pytorch/gpt.py'), path.join(dir, 'models', 'gpt.py'));
       writeFileSync(path.join(dir, 'models', '__init__.py'), '');
-      const source = 'import torch.nn as nn\nfrom .gpt import MLP, GPTConfig\n\nclass Head(nn.Module):\n    def __init__(self, c: GPTConfig = GPTConfig(n_embd=512)):\n        super().__init__()\n        self.mlp = MLP(c)\n';
+      const source =
+        'import torch.nn as nn\nfrom .gpt import MLP, GPTConfig\n\nclass Head(nn.Module):\n    def __init__(self, c: GPTConfig = GPTConfig(n_embd=512)):\n        super().__init__()\n        self.mlp = MLP(c)\n';
       const file = path.join(dir, 'models', 'head.py');
       writeFileSync(file, source);
       const analysis = await analyzeText(source, 'python', file);
       // MLP(n_embd=512, bias=True): c_fc 512 -> 2048 and c_proj 2048 -> 512, with biases.
       assert.strictEqual(analysis.modules[0].summary.params?.constant, BigInt(512 * 2048 + 2048 + 2048 * 512 + 512));
       const alone = await analyzeText(source);
-      assert.strictEqual(alone.modules[0].summary.params, undefined, 'without the workspace the import cannot be followed');
+      assert.strictEqual(
+        alone.modules[0].summary.params,
+        undefined,
+        'without the workspace the import cannot be followed',
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -44,10 +44,11 @@ export function evaluateFormula(formula: string, values: Readonly<Record<string,
   };
   const power = (): bigint => {
     let v = atom();
-    while (peek() && SUPERSCRIPT.includes(peek()[0])) v **= BigInt([...next()].map((c) => SUPERSCRIPT.indexOf(c)).join(''));
+    while (peek() && SUPERSCRIPT.includes(peek()[0]))
+      v **= BigInt([...next()].map((c) => SUPERSCRIPT.indexOf(c)).join(''));
     return v;
   };
-  const floorDiv = (a: bigint, b: bigint) => (a / b) - ((a % b !== 0n) && ((a < 0n) !== (b < 0n)) ? 1n : 0n);
+  const floorDiv = (a: bigint, b: bigint) => a / b - (a % b !== 0n && a < 0n !== b < 0n ? 1n : 0n);
   const product = (): bigint => {
     let v = power();
     while (['·', '*', '//', '%'].includes(peek())) {
@@ -74,7 +75,8 @@ suite('printed formulas against PyTorch at random sizes', () => {
   });
   const analysed = new Map<string, ReturnType<typeof analyzeText>>();
   const analysis = (file: string) => {
-    if (!analysed.has(file)) analysed.set(file, analyzeText(readFileSync(path.join(ROOT, file), 'utf8'), 'python', path.join(ROOT, file)));
+    if (!analysed.has(file))
+      analysed.set(file, analyzeText(readFileSync(path.join(ROOT, file), 'utf8'), 'python', path.join(ROOT, file)));
     return analysed.get(file)!;
   };
   for (const [file, checked] of Object.entries(truth.files)) {
@@ -83,8 +85,17 @@ suite('printed formulas against PyTorch at random sizes', () => {
       for (const c of checked) {
         const layer = layers.find((l) => l.span.startLine + 1 === c.line && l.span.startChar + 1 === c.column);
         assert.ok(layer, `${file}:${c.line}: layer`);
-        assert.strictEqual(layer.layer.formula, c.formula, `${file}:${c.line}: the formula printed is the one checked (run pytorch_formulas.py again)`);
-        for (const d of c.draws) assert.strictEqual(evaluateFormula(c.formula, d.values), BigInt(d.params), `${file}:${c.line}: ${c.formula} at ${JSON.stringify(d.values)}`);
+        assert.strictEqual(
+          layer.layer.formula,
+          c.formula,
+          `${file}:${c.line}: the formula printed is the one checked (run pytorch_formulas.py again)`,
+        );
+        for (const d of c.draws)
+          assert.strictEqual(
+            evaluateFormula(c.formula, d.values),
+            BigInt(d.params),
+            `${file}:${c.line}: ${c.formula} at ${JSON.stringify(d.values)}`,
+          );
       }
     });
   }
@@ -92,9 +103,21 @@ suite('printed formulas against PyTorch at random sizes', () => {
     for (const name of readdirSync(path.join(ROOT, 'test/fixtures/models/pytorch')).filter((f) => f.endsWith('.py'))) {
       const file = `test/fixtures/models/pytorch/${name}`;
       const { layers } = await analysis(file);
-      const known = new Set([...(truth.files[file] ?? []), ...(truth.skipped[file] ?? [])].map((c) => `${c.line}:${c.formula}`));
-      for (const l of layers.filter((x) => x.layer.params === undefined && x.values.length === 0 && x.layer.formula && !x.layer.rejected && !x.findings.some((f) => f.severity === 'error'))) {
-        assert.ok(known.has(`${l.span.startLine + 1}:${l.layer.formula}`), `${file}:${l.span.startLine + 1}: ${l.layer.formula} is printed but not checked`);
+      const known = new Set(
+        [...(truth.files[file] ?? []), ...(truth.skipped[file] ?? [])].map((c) => `${c.line}:${c.formula}`),
+      );
+      for (const l of layers.filter(
+        (x) =>
+          x.layer.params === undefined &&
+          x.values.length === 0 &&
+          x.layer.formula &&
+          !x.layer.rejected &&
+          !x.findings.some((f) => f.severity === 'error'),
+      )) {
+        assert.ok(
+          known.has(`${l.span.startLine + 1}:${l.layer.formula}`),
+          `${file}:${l.span.startLine + 1}: ${l.layer.formula} is printed but not checked`,
+        );
       }
     }
   });

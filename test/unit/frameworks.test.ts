@@ -41,14 +41,21 @@ const NOT_YET_FOLLOWED: Record<string, string> = {};
 const UNTRACKED_CODES = new Set(['unregistered-layers', 'untracked-sublayers']);
 
 /** Shape errors found by following tensors: checked against PyTorch's forward calls in forward.test.ts. */
-export const FLOW_CODES = new Set(['sequential-mismatch', 'feature-mismatch', 'attention-embed-mismatch', 'view-mismatch']);
+export const FLOW_CODES = new Set([
+  'sequential-mismatch',
+  'feature-mismatch',
+  'attention-embed-mismatch',
+  'view-mismatch',
+]);
 
 function gap(file: string, line: number): boolean {
   return file in NOT_YET_FOLLOWED || `${file}:${line}` in NOT_YET_FOLLOWED;
 }
 
 for (const source of ['pytorch-layers.json', 'js-layers.json']) {
-  const expected = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected', source), 'utf8')) as { files: Record<string, Expected[]> };
+  const expected = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected', source), 'utf8')) as {
+    files: Record<string, Expected[]>;
+  };
   suite(`fixtures against ${source}`, () => {
     for (const [file, records] of Object.entries(expected.files)) {
       test(file, async () => {
@@ -57,22 +64,33 @@ for (const source of ['pytorch-layers.json', 'js-layers.json']) {
         for (const r of records) {
           const where = `${file}:${r.line}:${r.column} ${r.kind}`;
           if (r.afterRaise) {
-            assert.ok(!analysis.findings.some((f) => f.span.startLine + 1 === r.line && f.severity === 'error'), `${where}: the framework raised before it`);
+            assert.ok(
+              !analysis.findings.some((f) => f.span.startLine + 1 === r.line && f.severity === 'error'),
+              `${where}: the framework raised before it`,
+            );
             continue;
           }
           if (r.error) {
-            const finding = analysis.findings.find((f) => f.span.startLine + 1 === r.line && f.span.startChar + 1 === r.column);
+            const finding = analysis.findings.find(
+              (f) => f.span.startLine + 1 === r.line && f.span.startChar + 1 === r.column,
+            );
             assert.ok(finding, `${where}: the framework raises ${r.error.type}: ${r.error.message}`);
             assert.ok(CODES[r.error.type].includes(finding.code), `${where}: ${finding.code} for ${r.error.type}`);
             assert.strictEqual(finding.severity, 'error');
             continue;
           }
-          const layer = analysis.layers.find((l) => l.span.startLine + 1 === r.line && l.span.startChar + 1 === r.column);
+          const layer = analysis.layers.find(
+            (l) => l.span.startLine + 1 === r.line && l.span.startChar + 1 === r.column,
+          );
           assert.ok(layer, `${where}: layer not found`);
           assert.strictEqual(layer.layer.kind, r.kind, where);
           if (r.sizes) {
             assert.strictEqual(paramsOf(layer), null, `${where}: each call's layer has its own size`);
-            assert.deepStrictEqual(layer.values.map((v) => Number(v.params.constant)).sort((a, b) => a - b), r.sizes, `${where}: sizes`);
+            assert.deepStrictEqual(
+              layer.values.map((v) => Number(v.params.constant)).sort((a, b) => a - b),
+              r.sizes,
+              `${where}: sizes`,
+            );
             continue;
           }
           if (gap(file, r.line) || r.varies) {
@@ -80,13 +98,19 @@ for (const source of ['pytorch-layers.json', 'js-layers.json']) {
             continue;
           }
           assert.strictEqual(paramsOf(layer), r.lazy ? null : r.params, where);
-          if (r.tensors && !r.lazy) assert.deepStrictEqual(expandTensors(layer.layer.tensors), r.tensors, `${where}: tensors`);
+          if (r.tensors && !r.lazy)
+            assert.deepStrictEqual(expandTensors(layer.layer.tensors), r.tensors, `${where}: tensors`);
         }
         const errorLines = new Set(records.filter((r) => r.error).map((r) => `${r.line}:${r.column}`));
         // Errors of forward() and of the user's own checks are compared with where PyTorch raises in
         // forward.test.ts and attention.test.ts; here, those of the layer constructors.
-        for (const f of analysis.findings.filter((x) => !FLOW_CODES.has(x.code) && !UNTRACKED_CODES.has(x.code) && x.code !== 'constructor-raises')) {
-          assert.ok(errorLines.has(`${f.span.startLine + 1}:${f.span.startChar + 1}`), `${file}:${f.span.startLine + 1}: ${f.code} where the framework accepts the code`);
+        for (const f of analysis.findings.filter(
+          (x) => !FLOW_CODES.has(x.code) && !UNTRACKED_CODES.has(x.code) && x.code !== 'constructor-raises',
+        )) {
+          assert.ok(
+            errorLines.has(`${f.span.startLine + 1}:${f.span.startChar + 1}`),
+            `${file}:${f.span.startLine + 1}: ${f.code} where the framework accepts the code`,
+          );
         }
       });
     }
@@ -103,7 +127,9 @@ interface ExpectedModule {
 }
 
 suite('model classes against PyTorch totals (pytorch-layers.json modules)', () => {
-  const expected = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-layers.json'), 'utf8')) as { modules: Record<string, ExpectedModule[]> };
+  const expected = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-layers.json'), 'utf8')) as {
+    modules: Record<string, ExpectedModule[]>;
+  };
   for (const [file, modules] of Object.entries(expected.modules)) {
     test(file, async () => {
       const analysis = await analyzeText(readFileSync(path.join(ROOT, file), 'utf8'), 'python', path.join(ROOT, file));
@@ -111,12 +137,20 @@ suite('model classes against PyTorch totals (pytorch-layers.json modules)', () =
         const found = analysis.modules.find((r) => r.name === m.name && r.span.startLine + 1 === m.line);
         assert.ok(found, `${file}:${m.line} class ${m.name} not reported`);
         const total = found.summary.params?.constant;
-        assert.strictEqual(total === undefined ? null : Number(total), m.params, `${file}:${m.line} ${m.name}${m.note ? ` (${m.note})` : ''}`);
+        assert.strictEqual(
+          total === undefined ? null : Number(total),
+          m.params,
+          `${file}:${m.line} ${m.name}${m.note ? ` (${m.note})` : ''}`,
+        );
         if (m.params === null) assert.ok(found.summary.reason, `${m.name}: says why there is no total`);
         // 0 is what a library base without layers of its own holds: never guessed, so never shown.
         if (m.configured && m.configured.params > 0) {
           assert.strictEqual(found.built?.context, `${m.name}(${m.configured.config}())`, `${m.name} as configured`);
-          assert.strictEqual(Number(found.built.summary.params?.constant), m.configured.params, `${m.name}(${m.configured.config}())`);
+          assert.strictEqual(
+            Number(found.built.summary.params?.constant),
+            m.configured.params,
+            `${m.name}(${m.configured.config}())`,
+          );
         }
       }
       assert.strictEqual(analysis.modules.length, modules.length, 'no other module classes');
@@ -125,18 +159,27 @@ suite('model classes against PyTorch totals (pytorch-layers.json modules)', () =
 });
 
 suite('models built at module level against PyTorch totals (pytorch-layers.json instances)', () => {
-  const expected = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-layers.json'), 'utf8')) as { instances: Record<string, { name: string; line: number; params: number | null; varies?: number[] }[]> };
+  const expected = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-layers.json'), 'utf8')) as {
+    instances: Record<string, { name: string; line: number; params: number | null; varies?: number[] }[]>;
+  };
   for (const [file, instances] of Object.entries(expected.instances)) {
     test(file, async () => {
       const analysis = await analyzeText(readFileSync(path.join(ROOT, file), 'utf8'), 'python', path.join(ROOT, file));
       assert.deepStrictEqual(
-        analysis.instances.map((i) => [i.span.startLine + 1, i.summary.params?.constant === undefined ? null : Number(i.summary.params.constant)]),
+        analysis.instances.map((i) => [
+          i.span.startLine + 1,
+          i.summary.params?.constant === undefined ? null : Number(i.summary.params.constant),
+        ]),
         instances.map((i) => [i.line, i.params]),
       );
       // A loop building the model with other sizes: no one total, and each of them kept.
       for (const i of instances.filter((x) => x.varies)) {
         const totals = analysis.instances.find((x) => x.span.startLine + 1 === i.line)?.totals;
-        assert.deepStrictEqual(totals?.map(Number), [...i.varies!].sort((a, b) => a - b), `line ${i.line}`);
+        assert.deepStrictEqual(
+          totals?.map(Number),
+          [...i.varies!].sort((a, b) => a - b),
+          `line ${i.line}`,
+        );
       }
     });
   }
@@ -152,15 +195,20 @@ interface ExpectedJsModule {
 }
 
 suite('js-pytorch models against js-pytorch totals (js-modules.json)', () => {
-  const expected = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/js-modules.json'), 'utf8')) as { files: Record<string, ExpectedJsModule[]> };
+  const expected = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/js-modules.json'), 'utf8')) as {
+    files: Record<string, ExpectedJsModule[]>;
+  };
   for (const [file, records] of Object.entries(expected.files)) {
     test(file, async () => {
       const text = readFileSync(path.join(ROOT, file), 'utf8');
       const analysis = await analyzeText(text, 'typescript', path.join(ROOT, file));
       for (const r of records.filter((x) => x.params !== 0)) {
-        const summary = r.kind === 'class'
-          ? analysis.modules.find((m) => m.name === r.name)?.summary
-          : analysis.instances.find((i) => i.className === r.className && text.split('\n')[i.span.startLine].includes(`const ${r.name} =`))?.summary;
+        const summary =
+          r.kind === 'class'
+            ? analysis.modules.find((m) => m.name === r.name)?.summary
+            : analysis.instances.find(
+                (i) => i.className === r.className && text.split('\n')[i.span.startLine].includes(`const ${r.name} =`),
+              )?.summary;
         assert.ok(summary, `${file}: ${r.kind} ${r.name} not reported`);
         const total = summary.params?.constant;
         assert.strictEqual(total === undefined ? null : Number(total), r.params, `${file}: ${r.kind} ${r.name}`);
@@ -179,13 +227,27 @@ interface ExpectedTfjsModel {
 }
 
 suite('TF.js models against countParams() (js-layers.json models)', () => {
-  const expected = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/js-layers.json'), 'utf8')) as { models: Record<string, ExpectedTfjsModel[]> };
+  const expected = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/js-layers.json'), 'utf8')) as {
+    models: Record<string, ExpectedTfjsModel[]>;
+  };
   for (const [file, models] of Object.entries(expected.models)) {
     test(file, async () => {
-      const analysis = await analyzeText(readFileSync(path.join(ROOT, file), 'utf8'), 'typescript', path.join(ROOT, file));
+      const analysis = await analyzeText(
+        readFileSync(path.join(ROOT, file), 'utf8'),
+        'typescript',
+        path.join(ROOT, file),
+      );
       const found = analysis.instances.filter((i) => i.className === 'Sequential' || i.className === 'LayersModel');
       assert.deepStrictEqual(
-        found.map((i) => [i.span.startLine + 1, i.span.startChar + 1, i.className, i.summary.params?.constant === undefined ? null : Number(i.summary.params.constant), i.totals?.map(Number)]).sort((a, b) => Number(a[0]) - Number(b[0])),
+        found
+          .map((i) => [
+            i.span.startLine + 1,
+            i.span.startChar + 1,
+            i.className,
+            i.summary.params?.constant === undefined ? null : Number(i.summary.params.constant),
+            i.totals?.map(Number),
+          ])
+          .sort((a, b) => Number(a[0]) - Number(b[0])),
         models.map((m) => [m.line, m.column, m.kind, m.params, m.sizes]),
       );
     });
@@ -193,20 +255,30 @@ suite('TF.js models against countParams() (js-layers.json models)', () => {
 });
 
 suite('tf.layers.Layer subclasses against countParams() (js-layers.json instances)', () => {
-  const expected = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/js-layers.json'), 'utf8')) as { instances: Record<string, ExpectedJsModule[]> };
+  const expected = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/js-layers.json'), 'utf8')) as {
+    instances: Record<string, ExpectedJsModule[]>;
+  };
   for (const [file, records] of Object.entries(expected.instances)) {
     test(file, async () => {
       const text = readFileSync(path.join(ROOT, file), 'utf8');
       const analysis = await analyzeText(text, 'typescript', path.join(ROOT, file));
       for (const r of records) {
-        const found = analysis.instances.find((i) => i.className === r.className && text.split('\n')[i.span.startLine].includes(`const ${r.name} =`));
+        const found = analysis.instances.find(
+          (i) => i.className === r.className && text.split('\n')[i.span.startLine].includes(`const ${r.name} =`),
+        );
         assert.ok(found, `${file}: ${r.name} not reported`);
         const total = found.summary.params?.constant;
         // null: countParams() throws, as the layer was never built; no total is shown either.
         assert.strictEqual(total === undefined ? null : Number(total), r.params, `${file}: ${r.name}`);
         const untracked = found.summary.untracked;
-        if (r.untracked === undefined) assert.strictEqual(untracked, undefined, `${file}: ${r.name} tracks every layer it holds`);
-        else assert.strictEqual(untracked?.params?.constant === undefined ? null : Number(untracked.params.constant), r.untracked, `${file}: ${r.name}'s untracked weights`);
+        if (r.untracked === undefined)
+          assert.strictEqual(untracked, undefined, `${file}: ${r.name} tracks every layer it holds`);
+        else
+          assert.strictEqual(
+            untracked?.params?.constant === undefined ? null : Number(untracked.params.constant),
+            r.untracked,
+            `${file}: ${r.name}'s untracked weights`,
+          );
       }
     });
   }
@@ -214,7 +286,14 @@ suite('tf.layers.Layer subclasses against countParams() (js-layers.json instance
 
 suite('ground truth', () => {
   test('every file in test/fixtures/expected is read by a test', () => {
-    const tests = readdirSync(path.join(ROOT, 'test/unit')).filter((f) => f.endsWith('.ts')).map((f) => readFileSync(path.join(ROOT, 'test/unit', f), 'utf8')).join('\n');
-    for (const file of readdirSync(path.join(ROOT, 'test/fixtures/expected'))) assert.ok(tests.includes(`test/fixtures/expected/${file}`) || tests.includes(`'${file}'`), `${file} is read by no test`);
+    const tests = readdirSync(path.join(ROOT, 'test/unit'))
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => readFileSync(path.join(ROOT, 'test/unit', f), 'utf8'))
+      .join('\n');
+    for (const file of readdirSync(path.join(ROOT, 'test/fixtures/expected')))
+      assert.ok(
+        tests.includes(`test/fixtures/expected/${file}`) || tests.includes(`'${file}'`),
+        `${file} is read by no test`,
+      );
   });
 });

@@ -40,7 +40,9 @@ function* inputs(): Generator<FuzzInput> {
 /** Every surface compared with a second analysis by a fresh analyser: the same text must print the same. */
 function sameOutput(a: Outcome, b: Outcome): string[] {
   const surfaces = ['text', 'json', 'lenses', 'markdown'] as const;
-  return surfaces.filter((s) => JSON.stringify(a.printed[s]) !== JSON.stringify(b.printed[s])).map((s) => `not deterministic: the ${s} differs between two fresh analyses`);
+  return surfaces
+    .filter((s) => JSON.stringify(a.printed[s]) !== JSON.stringify(b.printed[s]))
+    .map((s) => `not deterministic: the ${s} differs between two fresh analyses`);
 }
 
 function problemsOf(grammars: Grammars, input: FuzzInput, twice: boolean): { ms: number; problems: string[] } {
@@ -86,8 +88,12 @@ suite('fuzz', () => {
       runs++;
     }
     const slowest = times.sort((a, b) => b.ms - a.ms).slice(0, 5);
-    console.log(`      ${runs} inputs, seed ${SEED}; slowest: ${slowest.map((t) => `${t.name} ${Math.round(t.ms)} ms`).join('; ')}`);
-    const report = [...failures].map(([problem, names]) => `${names[0]}${names.length > 1 ? ` (and ${names.length - 1} more)` : ''}: ${problem}`);
+    console.log(
+      `      ${runs} inputs, seed ${SEED}; slowest: ${slowest.map((t) => `${t.name} ${Math.round(t.ms)} ms`).join('; ')}`,
+    );
+    const report = [...failures].map(
+      ([problem, names]) => `${names[0]}${names.length > 1 ? ` (and ${names.length - 1} more)` : ''}: ${problem}`,
+    );
     assert.ok(!report.length, `${report.length} problems (seed ${SEED}):\n${report.join('\n')}`);
     assert.ok(ONLY || runs > 100, `${runs} inputs`);
     assert.ok(process.memoryUsage().heapUsed < 1.5 * 2 ** 30, `heap ${process.memoryUsage().heapUsed}`);

@@ -20,7 +20,12 @@ export function loadGrammars(): Promise<Grammars> {
  * Analyses `text`; given the file it came from, imports of other files beside it are followed too
  * (through `models` when given, else read straight from disk).
  */
-export async function analyzeText(text: string, language: Language = 'python', file?: string, models?: WorkspaceModels): Promise<Analysis> {
+export async function analyzeText(
+  text: string,
+  language: Language = 'python',
+  file?: string,
+  models?: WorkspaceModels,
+): Promise<Analysis> {
   const grammars = await loadGrammars();
   const analyzer = new DocumentAnalyzer(grammars, language);
   const workspace =
@@ -64,7 +69,9 @@ export function expandTensors(tensors: readonly Tensor[]): [string, number[]][] 
       out.push(['__group__' + prefix, []]);
     }
   }
-  return out.flatMap(([name, shape]) => (name.startsWith('__group__') ? copies.get(name.slice(9))!.flat() : [[name, shape] as [string, number[]]]));
+  return out.flatMap(([name, shape]) =>
+    name.startsWith('__group__') ? copies.get(name.slice(9))!.flat() : [[name, shape] as [string, number[]]],
+  );
 }
 
 export function paramsOf(l: LayerResult): number | null {
@@ -73,7 +80,10 @@ export function paramsOf(l: LayerResult): number | null {
 }
 
 export function sumTensors(tensors: readonly Tensor[]): bigint | undefined {
-  return tensors.reduce<bigint | undefined>((acc, t) => (acc === undefined || tensorSize(t).constant === undefined ? undefined : acc + tensorSize(t).constant!), 0n);
+  return tensors.reduce<bigint | undefined>(
+    (acc, t) => (acc === undefined || tensorSize(t).constant === undefined ? undefined : acc + tensorSize(t).constant!),
+    0n,
+  );
 }
 
 /** Each projection's out_features shared among the roles it holds: a fused qkv gives each a third. */

@@ -24,19 +24,22 @@ suite('short hovers', () => {
     const layer = await firstLayer('import torch.nn as nn\nattn = nn.MultiheadAttention(512, 8)\n');
     const short = read(shortHoverMarkdown(layer, 'nn.MultiheadAttention'));
     const full = hoverMarkdown(layer, 'nn.MultiheadAttention');
-    assert.strictEqual(short, [
-      '**nn.MultiheadAttention**: 1,050,624 parameters · `4·E² + 4·E`',
-      '',
-      '| tensor | shape | count |',
-      '|---|---|---:|',
-      '| `in_proj_weight` | [1536, 512] | 786,432 |',
-      '| `in_proj_bias` | [1536] | 1,536 |',
-      '| `out_proj.weight` | [512, 512] | 262,144 |',
-      '| `out_proj.bias` | [512] | 512 |',
-      '',
-      '- d_k = 512 / 8 = 64 features per head',
-      '- Weights: 4.0 MiB in fp32, 2.0 MiB in bf16',
-    ].join('\n'));
+    assert.strictEqual(
+      short,
+      [
+        '**nn.MultiheadAttention**: 1,050,624 parameters · `4·E² + 4·E`',
+        '',
+        '| tensor | shape | count |',
+        '|---|---|---:|',
+        '| `in_proj_weight` | [1536, 512] | 786,432 |',
+        '| `in_proj_bias` | [1536] | 1,536 |',
+        '| `out_proj.weight` | [512, 512] | 262,144 |',
+        '| `out_proj.bias` | [512] | 512 |',
+        '',
+        '- d_k = 512 / 8 = 64 features per head',
+        '- Weights: 4.0 MiB in fp32, 2.0 MiB in bf16',
+      ].join('\n'),
+    );
     assert.ok(full.includes('holds no parameters'), 'the teaching note is in the full hover');
     assert.ok(hasMore(layer));
   });
@@ -47,18 +50,27 @@ suite('short hovers', () => {
     assert.ok(!shortHoverMarkdown(linear, 'nn.Linear').includes('y = x·Wᵀ'));
     // A site built by several models names three of them, then counts the rest.
     const values = [1, 2, 3, 4, 5].map((i) => ({ params: Poly.int(i), context: `M${i} (line ${i})`, contexts: 1 }));
-    const many = read(shortHoverMarkdown({ ...linear, params: undefined, unknownReason: 'Built with 5 different sizes here.' }, 'nn.Linear', values));
+    const many = read(
+      shortHoverMarkdown(
+        { ...linear, params: undefined, unknownReason: 'Built with 5 different sizes here.' },
+        'nn.Linear',
+        values,
+      ),
+    );
     assert.ok(many.includes('- in M3 (line 3): 3\n- and 2 more sizes'), many);
     assert.ok(many.startsWith('**nn.Linear**: Built with 5 different sizes here.\n\nFormula: `in·out + out`'), many);
     assert.ok(hasMore(linear), 'its formula note is behind More');
-    const keras = await firstLayer([
-      "import * as tf from '@tensorflow/tfjs';",
-      "import { MultiHeadAttention } from '@tensorflow/tfjs-layers/dist/layers/nlp/multihead_attention';",
-      'const x = tf.randomNormal([2, 10, 512]);',
-      'const mha = new MultiHeadAttention({ numHeads: 8, keyDim: 64, valueDim: 32 });',
-      'const y = mha.call(x, { value: x });',
-      '',
-    ].join('\n'), 'typescript');
+    const keras = await firstLayer(
+      [
+        "import * as tf from '@tensorflow/tfjs';",
+        "import { MultiHeadAttention } from '@tensorflow/tfjs-layers/dist/layers/nlp/multihead_attention';",
+        'const x = tf.randomNormal([2, 10, 512]);',
+        'const mha = new MultiHeadAttention({ numHeads: 8, keyDim: 64, valueDim: 32 });',
+        'const y = mha.call(x, { value: x });',
+        '',
+      ].join('\n'),
+      'typescript',
+    );
     assert.deepStrictEqual(factNotes(keras), ['8 heads, each with its own keyDim 64, valueDim 32']);
   });
 });
@@ -72,32 +84,51 @@ suite('hover on a call building a sub-module', () => {
     assert.strictEqual(part.span.startLine + 1, 97);
     const cls = analysis.modules.find((m) => m.name === 'CausalSelfAttention')!;
     const md = read(partHoverMarkdown(part, cls.span.startLine + 1));
-    assert.ok(md.startsWith('**CausalSelfAttention**: 2,362,368 parameters (2.4 M), as built in GPT (line 202) via Block ×12'), md);
+    assert.ok(
+      md.startsWith('**CausalSelfAttention**: 2,362,368 parameters (2.4 M), as built in GPT (line 202) via Block ×12'),
+      md,
+    );
     assert.ok(md.includes('Class defined on line 30.'), md);
-    assert.deepStrictEqual(analysis.parts.map((p) => `${p.span.startLine + 1} ${p.className}`), ['97 CausalSelfAttention', '99 MLP', '119 Block']);
+    assert.deepStrictEqual(
+      analysis.parts.map((p) => `${p.span.startLine + 1} ${p.className}`),
+      ['97 CausalSelfAttention', '99 MLP', '119 Block'],
+    );
   });
 
   test('built with two totals, each is listed; built only with names, its total over them', async () => {
-    const analysis = await analyzeText([
-      'import torch.nn as nn',
-      'class Head(nn.Module):',
-      '    def __init__(self, d):',
-      '        super().__init__()',
-      '        self.proj = nn.Linear(d, d)',
-      'class Two(nn.Module):',
-      '    def __init__(self):',
-      '        super().__init__()',
-      '        self.heads = nn.ModuleList([Head(d) for d in (8, 16)])',
-      'class Alone(nn.Module):',
-      '    def __init__(self, d):',
-      '        super().__init__()',
-      '        self.head = Head(d)',
-      '',
-    ].join('\n'));
+    const analysis = await analyzeText(
+      [
+        'import torch.nn as nn',
+        'class Head(nn.Module):',
+        '    def __init__(self, d):',
+        '        super().__init__()',
+        '        self.proj = nn.Linear(d, d)',
+        'class Two(nn.Module):',
+        '    def __init__(self):',
+        '        super().__init__()',
+        '        self.heads = nn.ModuleList([Head(d) for d in (8, 16)])',
+        'class Alone(nn.Module):',
+        '    def __init__(self, d):',
+        '        super().__init__()',
+        '        self.head = Head(d)',
+        '',
+      ].join('\n'),
+    );
     const [two, alone] = analysis.parts;
-    assert.deepStrictEqual(two.values.map((v) => v.params.toString()), ['72', '272']);
-    assert.ok(read(partHoverMarkdown(two)).startsWith('**Head**: built with 2 different totals\n\n- in Two(): 72\n- in Two(): 272'), partHoverMarkdown(two));
-    assert.ok(read(partHoverMarkdown(alone, 2)).startsWith('**Head**: `d² + d` parameters, over the names it is built with'), partHoverMarkdown(alone, 2));
+    assert.deepStrictEqual(
+      two.values.map((v) => v.params.toString()),
+      ['72', '272'],
+    );
+    assert.ok(
+      read(partHoverMarkdown(two)).startsWith(
+        '**Head**: built with 2 different totals\n\n- in Two(): 72\n- in Two(): 272',
+      ),
+      partHoverMarkdown(two),
+    );
+    assert.ok(
+      read(partHoverMarkdown(alone, 2)).startsWith('**Head**: `d² + d` parameters, over the names it is built with'),
+      partHoverMarkdown(alone, 2),
+    );
   });
 });
 
@@ -131,7 +162,10 @@ suite('sub-module calls after an edit', () => {
       const next = `${text.slice(0, at)}${typed}${text.slice(at)}`;
       const parts = analyzer.update(next, [{ rangeOffset: at, rangeLength: 0, text: typed }])!.parts;
       const fresh = (await analyzeText(next)).parts;
-      assert.deepStrictEqual(parts.map((p) => [p.className, p.span.start, p.span.startLine, p.summary.params?.toString()]), [['Head', next.indexOf('Head(4)'), 17, '20']]);
+      assert.deepStrictEqual(
+        parts.map((p) => [p.className, p.span.start, p.span.startLine, p.summary.params?.toString()]),
+        [['Head', next.indexOf('Head(4)'), 17, '20']],
+      );
       assert.deepStrictEqual(parts, fresh);
     } finally {
       analyzer.dispose();
@@ -141,23 +175,31 @@ suite('sub-module calls after an edit', () => {
 
 suite('sub-module calls without one total', () => {
   test('a model building the part with a size not followed: no total, and which model says why', async () => {
-    const analysis = await analyzeText([
-      'import torch.nn as nn',
-      'class Head(nn.Module):',
-      '    def __init__(self, d):',
-      '        super().__init__()',
-      '        self.proj = nn.Linear(d, d)',
-      'class Pair(nn.Module):',
-      '    def __init__(self, d):',
-      '        super().__init__()',
-      '        self.head = Head(d)',
-      'small = Pair(8)',
-      'other = Pair(int(input()))',
-      '',
-    ].join('\n'));
+    const analysis = await analyzeText(
+      [
+        'import torch.nn as nn',
+        'class Head(nn.Module):',
+        '    def __init__(self, d):',
+        '        super().__init__()',
+        '        self.proj = nn.Linear(d, d)',
+        'class Pair(nn.Module):',
+        '    def __init__(self, d):',
+        '        super().__init__()',
+        '        self.head = Head(d)',
+        'small = Pair(8)',
+        'other = Pair(int(input()))',
+        '',
+      ].join('\n'),
+    );
     const [part] = analysis.parts;
-    assert.deepStrictEqual(part.values.map((v) => [v.params.toString(), v.context]), [['72', 'Pair (line 10)']]);
+    assert.deepStrictEqual(
+      part.values.map((v) => [v.params.toString(), v.context]),
+      [['72', 'Pair (line 10)']],
+    );
     assert.strictEqual(part.summary.params, undefined);
-    assert.ok(partHoverMarkdown(part).startsWith('**Head**: Pair \\(line 11\\) builds it with a total not known here'), partHoverMarkdown(part));
+    assert.ok(
+      partHoverMarkdown(part).startsWith('**Head**: Pair \\(line 11\\) builds it with a total not known here'),
+      partHoverMarkdown(part),
+    );
   });
 });

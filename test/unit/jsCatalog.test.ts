@@ -15,7 +15,10 @@ interface Case {
   readonly error?: { readonly type: string; readonly message: string };
 }
 
-const catalog = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/js-catalog.json'), 'utf8')) as { prelude: string; cases: Case[] };
+const catalog = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/js-catalog.json'), 'utf8')) as {
+  prelude: string;
+  cases: Case[];
+};
 const CALL = 'const layer = ';
 
 suite('TF.js and js-pytorch layers against the libraries (js-catalog.json)', () => {
@@ -37,7 +40,11 @@ suite('TF.js and js-pytorch layers against the libraries (js-catalog.json)', () 
         assert.strictEqual(paramsOf(layer), null, 'no count for a layer the library refuses');
         return;
       }
-      assert.deepStrictEqual(errors.map((f) => f.message), [], 'the library builds it');
+      assert.deepStrictEqual(
+        errors.map((f) => f.message),
+        [],
+        'the library builds it',
+      );
       assert.strictEqual(paramsOf(layer), c.params);
       assert.deepStrictEqual(expandTensors(layer.layer.tensors), c.tensors);
     });
@@ -61,11 +68,18 @@ suite('JavaScript numbers in TypeScript sizes', () => {
     assert.strictEqual(layer.layer.params?.constant, 2n * 2n ** 53n);
   });
 
-  for (const [written, shown] of [['Infinity', 'Infinity'], ['NaN', 'NaN'], ['5 / 0', 'Infinity']]) {
+  for (const [written, shown] of [
+    ['Infinity', 'Infinity'],
+    ['NaN', 'NaN'],
+    ['5 / 0', 'Infinity'],
+  ]) {
     test(`${written} is a number TF.js refuses, not a name`, async () => {
       const { layer, findings } = await layerOf(`const layer = tf.layers.dense({units: ${written}, inputDim: 4});`);
       assert.strictEqual(layer.layer.params, undefined);
-      assert.deepStrictEqual(findings.map((f) => f.message), [`units is ${shown}: TensorFlow.js throws "Expected units to be a positive integer, but got ${shown}."`]);
+      assert.deepStrictEqual(
+        findings.map((f) => f.message),
+        [`units is ${shown}: TensorFlow.js throws "Expected units to be a positive integer, but got ${shown}."`],
+      );
     });
   }
 

@@ -12,13 +12,19 @@ interface Measured {
   readonly kvNumbersPerToken: number;
 }
 
-const truth = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-kv.json'), 'utf8')) as { files: Record<string, Record<string, Measured>> };
+const truth = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-kv.json'), 'utf8')) as {
+  files: Record<string, Record<string, Measured>>;
+};
 
 suite('KV cache against the keys and values PyTorch computes', () => {
   for (const [file, models] of Object.entries(truth.files)) {
     for (const [name, real] of Object.entries(models)) {
       test(`${path.basename(file)} ${name}: ${real.attentionLayers} attention layer${real.attentionLayers === 1 ? '' : 's'}, ${real.kvNumbersPerToken} numbers a token`, async () => {
-        const analysis = await analyzeText(readFileSync(path.join(ROOT, file), 'utf8'), 'python', path.join(ROOT, file));
+        const analysis = await analyzeText(
+          readFileSync(path.join(ROOT, file), 'utf8'),
+          'python',
+          path.join(ROOT, file),
+        );
         const sizing = analysis.instances.find((i) => i.className === name)?.sizing;
         assert.ok(sizing, `${name} is built and sized`);
         assert.strictEqual(sizing.attentionLayers.constant, BigInt(real.attentionLayers));

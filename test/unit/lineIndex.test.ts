@@ -6,7 +6,8 @@ suite('line index', () => {
   test('after a change, positions moved from the previous text equal those of the new text read afresh', () => {
     let x = 7;
     const random = () => (x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-    const pick = (n: number) => Array.from({ length: Math.floor(random() * n) }, () => 'ab\n\r é\n'[Math.floor(random() * 7)]).join('');
+    const pick = (n: number) =>
+      Array.from({ length: Math.floor(random() * n) }, () => 'ab\n\r é\n'[Math.floor(random() * 7)]).join('');
     for (let n = 0; n < 3000; n++) {
       const text = pick(40);
       const previous = new LineIndex(text);
@@ -17,7 +18,12 @@ suite('line index', () => {
       const next = text.slice(0, start) + change.text + text.slice(end);
       const moved = new LineIndex(next, { lines: previous, change });
       const fresh = new LineIndex(next);
-      for (let at = 0; at <= next.length; at++) assert.deepStrictEqual(moved.point(at), fresh.point(at), `${JSON.stringify(text)} → ${JSON.stringify(next)} at ${at}`);
+      for (let at = 0; at <= next.length; at++)
+        assert.deepStrictEqual(
+          moved.point(at),
+          fresh.point(at),
+          `${JSON.stringify(text)} → ${JSON.stringify(next)} at ${at}`,
+        );
     }
   });
 });

@@ -7,10 +7,19 @@ import { analyzeText } from './helpers';
 // A CommonMark renderer with HTML and bare-link detection on: stricter than VS Code's hover (no HTML).
 // It comes with @vscode/vsce, a dev dependency already.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const MarkdownIt = require('markdown-it') as new (options: object) => { render(src: string): string; renderInline(src: string): string };
+const MarkdownIt = require('markdown-it') as new (options: object) => {
+  render(src: string): string;
+  renderInline(src: string): string;
+};
 const renderer = new MarkdownIt({ html: true, linkify: true });
 
-const decode = (html: string) => html.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+const decode = (html: string) =>
+  html
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 
 const HOSTILE = [
   '![](https://host/?k=',
@@ -75,18 +84,23 @@ suite('markdown escaping of text from the file', () => {
   });
 
   test('hovers of a file full of markup render no link, image or tag', async () => {
-    const analysis = await analyzeText([
-      'import torch.nn as nn',
-      'a = {}',
-      'x = nn.Linear(a["![](https://host/?k="], 4)',
-      'class M(nn.Module):',
-      '    def __init__(self, n=a["<img src=x>"]):',
-      '        super().__init__()',
-      '        self.l = nn.Linear(n, 4)',
-      '        self.d = nn.ModuleDict({"[a](command:x)": nn.Linear(2, 2), "<b>`": nn.Linear(2, 2)})',
-      '',
-    ].join('\n'));
-    const hovers = [...analysis.layers.map((l) => hoverMarkdown(l.layer, 'nn.Linear')), ...analysis.modules.map((m) => moduleHoverMarkdown(m.name, m.summary))];
+    const analysis = await analyzeText(
+      [
+        'import torch.nn as nn',
+        'a = {}',
+        'x = nn.Linear(a["![](https://host/?k="], 4)',
+        'class M(nn.Module):',
+        '    def __init__(self, n=a["<img src=x>"]):',
+        '        super().__init__()',
+        '        self.l = nn.Linear(n, 4)',
+        '        self.d = nn.ModuleDict({"[a](command:x)": nn.Linear(2, 2), "<b>`": nn.Linear(2, 2)})',
+        '',
+      ].join('\n'),
+    );
+    const hovers = [
+      ...analysis.layers.map((l) => hoverMarkdown(l.layer, 'nn.Linear')),
+      ...analysis.modules.map((m) => moduleHoverMarkdown(m.name, m.summary)),
+    ];
     assert.ok(hovers.length >= 3);
     for (const md of hovers) assert.doesNotMatch(renderer.render(md), /<(a|img|b|script)\b/, md);
   });

@@ -25,7 +25,14 @@ function fromTree(node: Node, field: string | null): Plain {
   // Tokens are copied without children (an alias such as `not in` has some).
   const children = node.isNamed ? node.children.map((c, i) => fromTree(c!, node.fieldNameForChild(i))) : [];
   const punctuation = !node.isNamed && field === null;
-  return { type: node.type, field, named: node.isNamed, start: punctuation ? -1 : node.startIndex, end: punctuation ? -1 : node.endIndex, children };
+  return {
+    type: node.type,
+    field,
+    named: node.isNamed,
+    start: punctuation ? -1 : node.startIndex,
+    end: punctuation ? -1 : node.endIndex,
+    children,
+  };
 }
 
 /** What the copy holds, read through its views. */
@@ -42,7 +49,10 @@ suite('subtree copies', () => {
       const tree = grammars.parse('python', text)!;
       try {
         // Operators are read under every parent here, so that every token with a field keeps its offsets.
-        const shape = { leaves: new Set<string>(), operatorsUnder: new Set(Array.from({ length: 300 }, (_, i) => tree.language.types[i]).filter(Boolean)) };
+        const shape = {
+          leaves: new Set<string>(),
+          operatorsUnder: new Set(Array.from({ length: 300 }, (_, i) => tree.language.types[i]).filter(Boolean)),
+        };
         assert.deepStrictEqual(plain(mirror(tree.rootNode, shape, text)), fromTree(tree.rootNode, null), file);
       } finally {
         tree.delete();
@@ -58,8 +68,15 @@ suite('subtree copies', () => {
       const typed = `${text.slice(0, at)}${['(', '[', '"', "f'{", ':'][i % 5]}${text.slice(at + (i % 7))}`;
       const tree = grammars.parse('python', typed)!;
       try {
-        const shape = { leaves: new Set<string>(), operatorsUnder: new Set(Array.from({ length: 300 }, (_, k) => tree.language.types[k]).filter(Boolean)) };
-        assert.deepStrictEqual(plain(mirror(tree.rootNode, shape, typed)), fromTree(tree.rootNode, null), `cut at ${at}`);
+        const shape = {
+          leaves: new Set<string>(),
+          operatorsUnder: new Set(Array.from({ length: 300 }, (_, k) => tree.language.types[k]).filter(Boolean)),
+        };
+        assert.deepStrictEqual(
+          plain(mirror(tree.rootNode, shape, typed)),
+          fromTree(tree.rootNode, null),
+          `cut at ${at}`,
+        );
       } finally {
         tree.delete();
       }
@@ -78,7 +95,11 @@ suite('subtree copies', () => {
     try {
       let node = mirror(tree.rootNode, ALL, text);
       let depth = -1;
-      for (let next: Syn | undefined = node; next; next = node.children.find((c) => c.children.length > 0 || c.type === 'too_deep')) {
+      for (
+        let next: Syn | undefined = node;
+        next;
+        next = node.children.find((c) => c.children.length > 0 || c.type === 'too_deep')
+      ) {
         node = next;
         depth++;
       }

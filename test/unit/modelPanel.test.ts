@@ -20,18 +20,47 @@ const exact = (f: Figure) => ('unknown' in f ? `unknown: ${f.unknown}` : f.amoun
 
 suite('model sizing panel', () => {
   test('GPT-2 small: parameters, weights per dtype, training per optimizer, KV cache and FLOPs', async () => {
-    const d = modelPanel('GPT', 'gpt.py:202', await gpt(), { dtype: 'fp16', optimizer: 'adamwMixed', batch: 8, sequence: 1024 });
-    assert.deepStrictEqual(d.parameters.map((p) => [p.label, p.count]), [
-      ['total', '124,439,808'], ['trainable', '124,439,808'], ['frozen', '0'], ['embedding', '39,383,808'], ['non-embedding', '85,056,000'],
-    ]);
-    assert.deepStrictEqual(d.weights.map((w) => [w.dtype, exact(w.bytes)]), [
-      ['fp32', '497,759,232'], ['bf16', '248,879,616'], ['fp16', '248,879,616'], ['int8', '124,439,808'], ['int4', '62,219,904'],
-    ]);
+    const d = modelPanel('GPT', 'gpt.py:202', await gpt(), {
+      dtype: 'fp16',
+      optimizer: 'adamwMixed',
+      batch: 8,
+      sequence: 1024,
+    });
+    assert.deepStrictEqual(
+      d.parameters.map((p) => [p.label, p.count]),
+      [
+        ['total', '124,439,808'],
+        ['trainable', '124,439,808'],
+        ['frozen', '0'],
+        ['embedding', '39,383,808'],
+        ['non-embedding', '85,056,000'],
+      ],
+    );
+    assert.deepStrictEqual(
+      d.weights.map((w) => [w.dtype, exact(w.bytes)]),
+      [
+        ['fp32', '497,759,232'],
+        ['bf16', '248,879,616'],
+        ['fp16', '248,879,616'],
+        ['int8', '124,439,808'],
+        ['int4', '62,219,904'],
+      ],
+    );
     // 16 bytes a trainable parameter with AdamW, 12 with SGD and momentum; nothing is frozen.
-    assert.deepStrictEqual(d.training.map((t) => [t.chosen, exact(t.bytes)]), [[true, '1,991,036,928'], [false, '1,991,036,928'], [false, '1,493,277,696']]);
+    assert.deepStrictEqual(
+      d.training.map((t) => [t.chosen, exact(t.bytes)]),
+      [
+        [true, '1,991,036,928'],
+        [false, '1,991,036,928'],
+        [false, '1,493,277,696'],
+      ],
+    );
     // 2 · 12 layers · 12 heads · 64 · 2 bytes = 36,864 a token; × 1,024 tokens.
     assert.strictEqual(exact(d.kvCache.perToken), '36,864');
-    assert.deepStrictEqual('amount' in d.kvCache.context && d.kvCache.context.amount, { exact: '37,748,736', text: '36.0 MiB' });
+    assert.deepStrictEqual('amount' in d.kvCache.context && d.kvCache.context.amount, {
+      exact: '37,748,736',
+      text: '36.0 MiB',
+    });
     assert.strictEqual(exact(d.flops.forwardPerToken), '284,812,800');
     assert.strictEqual(exact(d.flops.trainingPerToken), '854,438,400');
     assert.strictEqual(exact(d.flops.trainingStep), (854_438_400n * 8n * 1024n).toLocaleString('en-US'));
@@ -41,23 +70,40 @@ suite('model sizing panel', () => {
   });
 
   test('GPT-2 small activations in fp32 for 1 × 1,024 tokens, largest layer first, each with its line', async () => {
-    const d = modelPanel('GPT', 'gpt.py:202', await gpt(), { ...DEFAULT_SIZING, dtype: 'fp32', batch: 1, sequence: 1024 });
-    assert.deepStrictEqual('amount' in d.activations.total && d.activations.total.amount, { exact: '1,223,912,552', text: '1.14 GiB' });
+    const d = modelPanel('GPT', 'gpt.py:202', await gpt(), {
+      ...DEFAULT_SIZING,
+      dtype: 'fp32',
+      batch: 1,
+      sequence: 1024,
+    });
+    assert.deepStrictEqual('amount' in d.activations.total && d.activations.total.amount, {
+      exact: '1,223,912,552',
+      text: '1.14 GiB',
+    });
     const rows = d.activations.layers.filter((l) => l.bytes.exact !== '0');
-    assert.deepStrictEqual(rows.map((l) => [l.path, l.kind, l.calls, l.bytes.exact]), [
-      ['transformer.h', 'Block', 12, (12 * 101_728_264).toLocaleString('en-US')],
-      ['transformer.ln_f', 'LayerNorm', 1, '3,153,920'],
-      ['transformer.wte', 'Embedding', 1, '8,192'],
-      ['transformer.wpe', 'Embedding', 1, '8,192'],
-      ['lm_head', 'Linear', 1, '3,072'],
-    ]);
+    assert.deepStrictEqual(
+      rows.map((l) => [l.path, l.kind, l.calls, l.bytes.exact]),
+      [
+        ['transformer.h', 'Block', 12, (12 * 101_728_264).toLocaleString('en-US')],
+        ['transformer.ln_f', 'LayerNorm', 1, '3,153,920'],
+        ['transformer.wte', 'Embedding', 1, '8,192'],
+        ['transformer.wpe', 'Embedding', 1, '8,192'],
+        ['lm_head', 'Linear', 1, '3,072'],
+      ],
+    );
     assert.strictEqual(rows[0].share, '99.7 %');
     // The block's class name (line 92) and the output layer's call (line 122), 0-based.
-    assert.deepStrictEqual(rows.map((l) => l.at?.startLine), [91, 119, 115, 116, 121]);
+    assert.deepStrictEqual(
+      rows.map((l) => l.at?.startLine),
+      [91, 119, 115, 116, 121],
+    );
   });
 
   test('inputs are checked field by field, with the attention panel’s messages for sizes', () => {
-    assert.deepStrictEqual(readModelInputs({ batch: '4', sequence: ' 2048 ', dtype: 'bf16', optimizer: 'sgdMomentum' }), { inputs: { batch: 4, sequence: 2048, dtype: 'bf16', optimizer: 'sgdMomentum' } });
+    assert.deepStrictEqual(
+      readModelInputs({ batch: '4', sequence: ' 2048 ', dtype: 'bf16', optimizer: 'sgdMomentum' }),
+      { inputs: { batch: 4, sequence: 2048, dtype: 'bf16', optimizer: 'sgdMomentum' } },
+    );
     assert.deepStrictEqual(readModelInputs({ batch: '0', sequence: '1.5', dtype: 'fp64', optimizer: 'adam' }), {
       errors: {
         batch: '0 is not a size: enter 1 or more.',

@@ -43,10 +43,18 @@ suite('bounded tree cache', () => {
 });
 
 suite('edits buffered between two analyses', () => {
-  const apply = (text: string, c: { rangeOffset: number; rangeLength: number; text: string }) => text.slice(0, c.rangeOffset) + c.text + text.slice(c.rangeOffset + c.rangeLength);
+  const apply = (text: string, c: { rangeOffset: number; rangeLength: number; text: string }) =>
+    text.slice(0, c.rangeOffset) + c.text + text.slice(c.rangeOffset + c.rangeLength);
 
   test('one change turns the old text into the new one', () => {
-    for (const [before, after] of [['abc', 'abXc'], ['aaaa', 'aaaaa'], ['hello', ''], ['', 'new'], ['x = 1\ny = 2\n', 'x = 10\ny = 2\nz = 3\n'], ['a😀b', 'a😃b']]) {
+    for (const [before, after] of [
+      ['abc', 'abXc'],
+      ['aaaa', 'aaaaa'],
+      ['hello', ''],
+      ['', 'new'],
+      ['x = 1\ny = 2\n', 'x = 10\ny = 2\nz = 3\n'],
+      ['a😀b', 'a😃b'],
+    ]) {
       const change = changeBetween(before, after);
       assert.ok(change, `${before} -> ${after}`);
       assert.strictEqual(apply(before, change), after);
@@ -65,14 +73,21 @@ suite('edits buffered between two analyses', () => {
     analyzer.update(text);
     try {
       // Three edits apart from each other (as typed between two analyses), then the whole burst at once.
-      const next = text.replace('n_head: int = 12', 'n_head: int = 10').replace('class MLP', 'ff = nn.Linear(64, 64)\n\n\nclass MLP').concat('extra = nn.Linear(8, 8)\n');
+      const next = text
+        .replace('n_head: int = 12', 'n_head: int = 10')
+        .replace('class MLP', 'ff = nn.Linear(64, 64)\n\n\nclass MLP')
+        .concat('extra = nn.Linear(8, 8)\n');
       const change = changeBetween(text, next)!;
       text = next;
       const incremental = analyzer.update(text, [change]);
       const fresh = await analyzeText(text);
-      const counts = (a: typeof fresh | undefined) => a?.layers.map((l) => [l.span.startLine, l.layer.kind, l.layer.params?.toString()]);
+      const counts = (a: typeof fresh | undefined) =>
+        a?.layers.map((l) => [l.span.startLine, l.layer.kind, l.layer.params?.toString()]);
       assert.deepStrictEqual(counts(incremental), counts(fresh));
-      assert.deepStrictEqual(incremental?.findings.map((f) => [f.span.startLine, f.code]), fresh.findings.map((f) => [f.span.startLine, f.code]));
+      assert.deepStrictEqual(
+        incremental?.findings.map((f) => [f.span.startLine, f.code]),
+        fresh.findings.map((f) => [f.span.startLine, f.code]),
+      );
     } finally {
       analyzer.dispose();
     }
@@ -87,15 +102,29 @@ suite('notebook cell view', () => {
     const whole = await analyzeText([above, cell, below].join('\n'));
     assert.strictEqual(whole.layers.length, 5);
     const view = cellView(whole, { start: above.length + 1, line: 3, length: cell.length });
-    assert.deepStrictEqual(view.layers.map((l) => [l.span.startLine, l.span.startChar, l.span.start, l.layer.kind]), [
-      [0, 9, 9, 'Linear'],
-      [1, 6, cell.indexOf('nn.MultiheadAttention'), 'MultiheadAttention'],
-    ]);
-    assert.deepStrictEqual(view.findings.map((f) => [f.span.startLine, f.code]), [[1, 'heads-divisibility']]);
-    for (const f of view.findings) for (const e of f.fixes.flatMap((x) => x.edits)) assert.ok(e.span.startLine >= 0 && e.span.start >= 0 && e.span.end <= cell.length);
+    assert.deepStrictEqual(
+      view.layers.map((l) => [l.span.startLine, l.span.startChar, l.span.start, l.layer.kind]),
+      [
+        [0, 9, 9, 'Linear'],
+        [1, 6, cell.indexOf('nn.MultiheadAttention'), 'MultiheadAttention'],
+      ],
+    );
+    assert.deepStrictEqual(
+      view.findings.map((f) => [f.span.startLine, f.code]),
+      [[1, 'heads-divisibility']],
+    );
+    for (const f of view.findings)
+      for (const e of f.fixes.flatMap((x) => x.edits))
+        assert.ok(e.span.startLine >= 0 && e.span.start >= 0 && e.span.end <= cell.length);
     const last = cellView(whole, { start: above.length + cell.length + 2, line: 5, length: below.length });
-    assert.deepStrictEqual(last.findings.map((f) => [f.span.startLine, f.code]), [[1, 'heads-divisibility']]);
-    assert.deepStrictEqual(last.layers.map((l) => l.span.startLine), [0, 1]);
+    assert.deepStrictEqual(
+      last.findings.map((f) => [f.span.startLine, f.code]),
+      [[1, 'heads-divisibility']],
+    );
+    assert.deepStrictEqual(
+      last.layers.map((l) => l.span.startLine),
+      [0, 1],
+    );
   });
 });
 

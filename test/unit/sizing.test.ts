@@ -30,7 +30,10 @@ suite('sizing', () => {
     // 2 · 12 layers · 12 kv heads · 64 · 2 bytes · 1,024 tokens.
     assert.strictEqual(f.kvCacheBytes, 2n * 12n * 12n * 64n * 2n * 1024n);
     const text = sizingMarkdown(s, { ...DEFAULT_SIZING, dtype: 'fp16' });
-    assert.ok(text.includes('KV cache: 36,864 bytes a token in fp16 (12 attention layers), 36.0 MiB for 1,024 tokens'), text);
+    assert.ok(
+      text.includes('KV cache: 36,864 bytes a token in fp16 (12 attention layers), 36.0 MiB for 1,024 tokens'),
+      text,
+    );
   });
 
   test('GPT-2 small forward FLOPs a token at a context of 1,024: 284,812,800, Kaplan et al.’s 2N + 2·n_layer·n_ctx·d_model with the de-embedding and the values', async () => {
@@ -55,7 +58,9 @@ suite('sizing', () => {
 
   test('Llama-2-7B: 6,738,415,616 parameters and 524,288 bytes of KV cache a token in fp16', async () => {
     const text = fixture('handwritten_attention.py');
-    const analysis = await analyzeText(`${text}\nllama2_7b = Llama(ModelArgs(dim=4096, n_layers=32, n_heads=32, n_kv_heads=None, vocab_size=32000))\n`);
+    const analysis = await analyzeText(
+      `${text}\nllama2_7b = Llama(ModelArgs(dim=4096, n_layers=32, n_heads=32, n_kv_heads=None, vocab_size=32000))\n`,
+    );
     const llama = analysis.instances.find((i) => i.span.startLine + 1 === text.split('\n').length + 1)!;
     assert.strictEqual(llama.sizing?.params.constant, 6_738_415_616n);
     assert.strictEqual(llama.sizing?.attentionLayers.constant, 32n);
@@ -75,17 +80,27 @@ suite('sizing', () => {
     const s = (await analyzeText(fixture('sizing.py'))).instances.find((i) => i.className === 'LoRAMLP')!.sizing!;
     // 1,320 adapter parameters train; the 9,610 of the two frozen nn.Linear keep their 16-bit weights only.
     assert.strictEqual(sizingFigures(s, DEFAULT_SIZING).trainingBytes, 16n * 1320n + 2n * 9610n);
-    assert.strictEqual(sizingFigures(s, { ...DEFAULT_SIZING, optimizer: 'sgdMomentum' }).trainingBytes, 12n * 1320n + 4n * 9610n);
+    assert.strictEqual(
+      sizingFigures(s, { ...DEFAULT_SIZING, optimizer: 'sgdMomentum' }).trainingBytes,
+      12n * 1320n + 4n * 9610n,
+    );
     // Its adapters multiply by parameters of their own in forward(): the FLOPs are not given.
     assert.strictEqual(sizingFigures(s, DEFAULT_SIZING).flops, undefined);
     const text = sizingMarkdown(s, { ...DEFAULT_SIZING, batch: 2, sequence: 16 });
     assert.ok(text.includes('- Trainable: 1,320 (frozen: 9,610)'), text);
-    assert.ok(text.includes('- Activations kept for backward (batch 2 × 16 tokens, bf16, as PyTorch 1.13 on the CPU): 20.5 KiB'), text);
+    assert.ok(
+      text.includes(
+        '- Activations kept for backward (batch 2 × 16 tokens, bf16, as PyTorch 1.13 on the CPU): 20.5 KiB',
+      ),
+      text,
+    );
   });
 
   test('activations past what the model can run are not known: 1,024 positions into an embedding of 64', async () => {
     const s = (await analyzeText(fixture('sizing.py'))).instances.find((i) => i.className === 'TinyLM')!.sizing!;
-    assert.deepStrictEqual(sizingFigures(s, { ...DEFAULT_SIZING, sequence: 1024 }).activations, { unknown: 'an embedding of 64 rows indexed up to 1,023, where PyTorch raises IndexError' });
+    assert.deepStrictEqual(sizingFigures(s, { ...DEFAULT_SIZING, sequence: 1024 }).activations, {
+      unknown: 'an embedding of 64 rows indexed up to 1,023, where PyTorch raises IndexError',
+    });
     assert.ok('bytes' in sizingFigures(s, { ...DEFAULT_SIZING, sequence: 64 }).activations);
     // GPT-2 small slices its causal mask to the sequence: 2,048 tokens do not fit its 1,024.
     const gpt = (await analyzeText(fixture('gpt.py'))).instances[0].sizing!;
@@ -96,7 +111,9 @@ suite('sizing', () => {
     const s = (await analyzeText(fixture('sizing.py'))).instances.find((i) => i.className === 'MLP')!.sizing!;
     assert.ok('unknown' in sizingFigures(s, { ...DEFAULT_SIZING, dtype: 'int8' }).activations);
     assert.ok('unknown' in sizingFigures(s, { ...DEFAULT_SIZING, dtype: 'fp16' }).activations);
-    assert.deepStrictEqual(sizingFigures(s, { ...DEFAULT_SIZING, dtype: 'int8' }).activations, { unknown: 'training keeps activations in floating point, not int8' });
+    assert.deepStrictEqual(sizingFigures(s, { ...DEFAULT_SIZING, dtype: 'int8' }).activations, {
+      unknown: 'training keeps activations in floating point, not int8',
+    });
     const fp32 = sizingFigures(s, { ...DEFAULT_SIZING, dtype: 'fp32', batch: 1, sequence: 16 }).activations;
     assert.strictEqual('bytes' in fp32 && fp32.bytes, 53_248n);
   });

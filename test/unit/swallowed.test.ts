@@ -7,22 +7,27 @@ import { DocumentAnalyzer } from '../../src/syntax/documentAnalyzer';
 import { changeBetween } from '../../src/syntax/textChange';
 import { analyzeText, loadGrammars } from './helpers';
 
-const layers = (a: { layers: readonly { span: { startLine: number }; layer: { params?: { toString(): string } } }[] } | undefined) =>
-  a?.layers.map((l) => `${l.span.startLine}: ${l.layer.params?.toString()}`);
+const layers = (
+  a: { layers: readonly { span: { startLine: number }; layer: { params?: { toString(): string } } }[] } | undefined,
+) => a?.layers.map((l) => `${l.span.startLine}: ${l.layer.params?.toString()}`);
 
 const classes = (inA: string) =>
   `import torch.nn as nn\nclass A(nn.Module):\n    def __init__(self):\n        super().__init__()\n${inA}        self.fc = nn.Linear(4, 4)\n\nclass B(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(5, 5)\n\n    def forward(self, x):\n        return self.fc(x)\n`;
 
 suite('statements an unclosed bracket swallowed', () => {
   test('a module-level call left open loses only its own line', async () => {
-    const text = 'import torch.nn as nn\nx1 = nn.Linear(1, 4)\ny = nn.Linear(3,\nx2 = nn.Linear(2, 4)\nif True:\n    x3 = nn.Linear(3, 4)\nelse:\n    x3 = None\n';
+    const text =
+      'import torch.nn as nn\nx1 = nn.Linear(1, 4)\ny = nn.Linear(3,\nx2 = nn.Linear(2, 4)\nif True:\n    x3 = nn.Linear(3, 4)\nelse:\n    x3 = None\n';
     assert.deepStrictEqual(layers(await analyzeText(text)), ['1: 8', '3: 12', '5: 16']);
   });
 
   test('a class holding an open call gives nothing; the class below it is analysed', async () => {
     const analysis = await analyzeText(classes('        self.a = nn.Linear(3,\n'));
     assert.deepStrictEqual(layers(analysis), ['10: 30']);
-    assert.deepStrictEqual(analysis.modules.map((m) => [m.name, m.summary.params?.toString()]), [['B', '30']]);
+    assert.deepStrictEqual(
+      analysis.modules.map((m) => [m.name, m.summary.params?.toString()]),
+      [['B', '30']],
+    );
   });
 
   test('a line at column 0 inside a string the broken statement holds is no statement of its own', async () => {
@@ -39,8 +44,15 @@ suite('statements an unclosed bracket swallowed', () => {
       for (let n = 1; n <= typed.length; n++) {
         const next = classes(typed.slice(0, n) + (typed.slice(0, n).endsWith('\n') ? '' : '\n'));
         const incremental = analyzer.update(next, [changeBetween(text, next)!]);
-        assert.deepStrictEqual(layers(incremental), layers(await analyzeText(next)), `after ${JSON.stringify(typed.slice(0, n))}`);
-        assert.ok(layers(incremental)!.some((l) => l.endsWith(': 30')), `class B after ${JSON.stringify(typed.slice(0, n))}`);
+        assert.deepStrictEqual(
+          layers(incremental),
+          layers(await analyzeText(next)),
+          `after ${JSON.stringify(typed.slice(0, n))}`,
+        );
+        assert.ok(
+          layers(incremental)!.some((l) => l.endsWith(': 30')),
+          `class B after ${JSON.stringify(typed.slice(0, n))}`,
+        );
         text = next;
       }
     } finally {

@@ -18,7 +18,9 @@ suite('top-level statements', () => {
       const whole = readFileSync(path.join(ROOT, file), 'utf8');
       for (let cut = 0; cut < 12; cut++) {
         const at = Math.floor((whole.length * cut) / 12);
-        const text = cut ? `${whole.slice(0, at)}${['(', '[', '"', ':', '  ', '\n    x'][cut % 6]}${whole.slice(at + (cut % 5))}` : whole;
+        const text = cut
+          ? `${whole.slice(0, at)}${['(', '[', '"', ':', '  ', '\n    x'][cut % 6]}${whole.slice(at + (cut % 5))}`
+          : whole;
         const tree = grammars.parse(language, text)!;
         try {
           const top = new TopLevel(tree);

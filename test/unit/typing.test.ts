@@ -10,9 +10,33 @@ import { DocumentAnalyzer, type TextChange } from '../../src/syntax/documentAnal
 import { analyzeText, loadGrammars, ROOT } from './helpers';
 
 const summary = (a: Analysis | undefined) => ({
-  layers: a?.layers.map((l) => [l.span.startLine, l.span.startChar, l.span.start, l.span.end, l.span.endLine, l.span.endChar, l.layer.kind, l.layer.params?.toString(), l.layer.formula]),
-  findings: a?.findings.map((f) => [f.span.startLine, f.span.start, f.span.end, f.code, f.message, f.related?.map((r) => [r.span.start, r.span.end, r.span.startLine])]),
-  modules: a?.modules.map((m) => [m.name, m.span.start, m.extent.start, m.extent.end, m.summary.params?.toString(), m.summary.reason]),
+  layers: a?.layers.map((l) => [
+    l.span.startLine,
+    l.span.startChar,
+    l.span.start,
+    l.span.end,
+    l.span.endLine,
+    l.span.endChar,
+    l.layer.kind,
+    l.layer.params?.toString(),
+    l.layer.formula,
+  ]),
+  findings: a?.findings.map((f) => [
+    f.span.startLine,
+    f.span.start,
+    f.span.end,
+    f.code,
+    f.message,
+    f.related?.map((r) => [r.span.start, r.span.end, r.span.startLine]),
+  ]),
+  modules: a?.modules.map((m) => [
+    m.name,
+    m.span.start,
+    m.extent.start,
+    m.extent.end,
+    m.summary.params?.toString(),
+    m.summary.reason,
+  ]),
   instances: a?.instances.map((i) => [i.className, i.span.start, i.summary.params?.toString()]),
   hints: a?.hints.map((h) => [h.span.start, h.span.end, h.features.toString()]),
 });
@@ -49,7 +73,13 @@ function apply(text: string, c: TextChange): string {
 const FIXTURES = ['gpt.py', 'encoder_classifier.py', 'attention_variants.py', 'loops.py', 'shape_errors.py'];
 
 /** Types `typed` at `at` of `initial`, checking the analysis against a fresh one after every keystroke. */
-async function typeAndCompare(initial: string, at: number, typed: string, autoClose: boolean, label: string): Promise<Analysis | undefined> {
+async function typeAndCompare(
+  initial: string,
+  at: number,
+  typed: string,
+  autoClose: boolean,
+  label: string,
+): Promise<Analysis | undefined> {
   const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');
   let text = initial;
   let last = analyzer.update(text);
@@ -58,9 +88,16 @@ async function typeAndCompare(initial: string, at: number, typed: string, autoCl
       text = apply(text, change);
       last = analyzer.update(text, [change]);
       const typedSoFar = text.slice(at, change.rangeOffset + change.text.length);
-      assert.deepStrictEqual(summary(last), summary(await analyzeText(text)), `${label}, after typing ${JSON.stringify(typedSoFar)}`);
+      assert.deepStrictEqual(
+        summary(last),
+        summary(await analyzeText(text)),
+        `${label}, after typing ${JSON.stringify(typedSoFar)}`,
+      );
     }
-    assert.ok(text.includes(typed), `the statement was not typed as written: ${JSON.stringify(text.slice(at, at + typed.length + 2))}`);
+    assert.ok(
+      text.includes(typed),
+      `the statement was not typed as written: ${JSON.stringify(text.slice(at, at + typed.length + 2))}`,
+    );
     return last;
   } finally {
     analyzer.dispose();
@@ -76,9 +113,18 @@ function places(text: string): { name: string; at: number; statement: string }[]
   const init = /def __init__\(self[^\n]*\n/.exec(text);
   const out = [
     { name: 'end', at: text.length, statement: 'ff = nn.Linear(512, 2048)\n' },
-    { name: 'between statements', at: between + 1, statement: 'attn = nn.MultiheadAttention(embed_dim=768, num_heads=12)\n' },
+    {
+      name: 'between statements',
+      at: between + 1,
+      statement: 'attn = nn.MultiheadAttention(embed_dim=768, num_heads=12)\n',
+    },
   ];
-  if (init) out.push({ name: 'in __init__', at: init.index + init[0].length, statement: '        self.extra = nn.Linear(64, [2][0] * 32)\n' });
+  if (init)
+    out.push({
+      name: 'in __init__',
+      at: init.index + init[0].length,
+      statement: '        self.extra = nn.Linear(64, [2][0] * 32)\n',
+    });
   return out;
 }
 
@@ -90,7 +136,13 @@ suite('typing key by key', () => {
         const base = original.endsWith('\n') ? original : `${original}\n`;
         for (const { name, at, statement } of places(base)) {
           // The caret starts on an empty line of its own, as after pressing Enter.
-          await typeAndCompare(`${base.slice(0, at)}\n${base.slice(at)}`, at, statement, autoClose, `${file} at ${name}`);
+          await typeAndCompare(
+            `${base.slice(0, at)}\n${base.slice(at)}`,
+            at,
+            statement,
+            autoClose,
+            `${file} at ${name}`,
+          );
         }
       });
     }
@@ -98,8 +150,17 @@ suite('typing key by key', () => {
 
   test('a new, empty buffer typed from the first key shows the layer', async () => {
     for (const autoClose of [false, true]) {
-      const last = await typeAndCompare('', 0, 'import torch.nn as nn\nff = nn.Linear(512, 2048)\n', autoClose, 'empty buffer');
-      assert.deepStrictEqual(last?.layers.map((l) => [l.span.startLine, l.layer.kind, l.layer.params?.constant]), [[1, 'Linear', 512n * 2048n + 2048n]]);
+      const last = await typeAndCompare(
+        '',
+        0,
+        'import torch.nn as nn\nff = nn.Linear(512, 2048)\n',
+        autoClose,
+        'empty buffer',
+      );
+      assert.deepStrictEqual(
+        last?.layers.map((l) => [l.span.startLine, l.layer.kind, l.layer.params?.constant]),
+        [[1, 'Linear', 512n * 2048n + 2048n]],
+      );
     }
   });
 });

@@ -8,22 +8,42 @@ import { DEFAULT_INPUTS, MAX_SIZE, readInputs, readSize } from '../../src/core/e
 suite('units', () => {
   test('FLOPs: three significant digits with a decimal prefix', () => {
     const cases: [bigint, string][] = [
-      [0n, '0 FLOPs'], [1n, '1 FLOP'], [999n, '999 FLOPs'], [1000n, '1.00 kFLOP'], [1500n, '1.50 kFLOP'],
-      [5_248_450_560n, '5.25 GFLOP'], [27_049_000n, '27.0 MFLOP'], [475_000_000_000n, '475 GFLOP'],
+      [0n, '0 FLOPs'],
+      [1n, '1 FLOP'],
+      [999n, '999 FLOPs'],
+      [1000n, '1.00 kFLOP'],
+      [1500n, '1.50 kFLOP'],
+      [5_248_450_560n, '5.25 GFLOP'],
+      [27_049_000n, '27.0 MFLOP'],
+      [475_000_000_000n, '475 GFLOP'],
       // Rounding up to 1000 moves to the next prefix instead of printing "1.00e+3 MFLOP".
-      [999_600_000n, '1.00 GFLOP'], [999_400_000n, '999 MFLOP'], [3n * 10n ** 15n, '3.00 PFLOP'],
+      [999_600_000n, '1.00 GFLOP'],
+      [999_400_000n, '999 MFLOP'],
+      [3n * 10n ** 15n, '3.00 PFLOP'],
     ];
-    assert.deepStrictEqual(cases.map(([n]) => flopsText(n)), cases.map(([, t]) => t));
+    assert.deepStrictEqual(
+      cases.map(([n]) => flopsText(n)),
+      cases.map(([, t]) => t),
+    );
   });
 
   test('bytes: binary prefixes, one decimal below a GiB and two from there', () => {
     const cases: [bigint, string][] = [
-      [0n, '0 bytes'], [1n, '1 byte'], [1023n, '1023 bytes'], [1024n, '1.0 KiB'], [28_311_552n, '27.0 MiB'],
-      [497_759_232n, '474.7 MiB'], [1_991_036_928n, '1.85 GiB'], [2n ** 40n * 3n, '3.00 TiB'],
+      [0n, '0 bytes'],
+      [1n, '1 byte'],
+      [1023n, '1023 bytes'],
+      [1024n, '1.0 KiB'],
+      [28_311_552n, '27.0 MiB'],
+      [497_759_232n, '474.7 MiB'],
+      [1_991_036_928n, '1.85 GiB'],
+      [2n ** 40n * 3n, '3.00 TiB'],
       // 1,048,575 bytes is 1023.999 KiB: it reads as 1.0 MiB, not "1024.0 KiB".
       [1_048_575n, '1.0 MiB'],
     ];
-    assert.deepStrictEqual(cases.map(([n]) => bytesText(n)), cases.map(([, t]) => t));
+    assert.deepStrictEqual(
+      cases.map(([n]) => bytesText(n)),
+      cases.map(([, t]) => t),
+    );
   });
 });
 
@@ -33,7 +53,11 @@ suite('amounts past a double', () => {
     assert.strictEqual(bytesText(huge), '1.20e+401 bytes');
     assert.strictEqual(flopsText(huge), '1.20e+401 FLOPs');
     assert.strictEqual(shortCount(huge), '1.20e+401');
-    const hover = moduleHoverMarkdown('M', { params: Poly.int(huge), children: [{ name: 'a', kind: 'Linear', params: Poly.int(huge / 3n) }], tied: [] });
+    const hover = moduleHoverMarkdown('M', {
+      params: Poly.int(huge),
+      children: [{ name: 'a', kind: 'Linear', params: Poly.int(huge / 3n) }],
+      tied: [],
+    });
     assert.ok(!/NaN|Infinity/.test(hover), hover);
     assert.ok(hover.includes('| 33.3 % |'), hover);
   });
@@ -71,15 +95,25 @@ suite('Explain panel sizes as typed', () => {
   });
 
   test('with one input for Q, K and V the key length is the query length, whatever was typed there', () => {
-    assert.deepStrictEqual(readInputs({ batch: '2', queryLength: '10', keyLength: '', dtype: 'bfloat16', selfAttention: true }).inputs,
-      { batch: 2, queryLength: 10, keyLength: 10, dtype: 'bfloat16', selfAttention: true });
-    assert.deepStrictEqual(readInputs({ batch: 2, queryLength: 10, keyLength: 12, dtype: 'float32', selfAttention: false }).inputs,
-      { batch: 2, queryLength: 10, keyLength: 12, dtype: 'float32', selfAttention: false });
+    assert.deepStrictEqual(
+      readInputs({ batch: '2', queryLength: '10', keyLength: '', dtype: 'bfloat16', selfAttention: true }).inputs,
+      { batch: 2, queryLength: 10, keyLength: 10, dtype: 'bfloat16', selfAttention: true },
+    );
+    assert.deepStrictEqual(
+      readInputs({ batch: 2, queryLength: 10, keyLength: 12, dtype: 'float32', selfAttention: false }).inputs,
+      { batch: 2, queryLength: 10, keyLength: 12, dtype: 'float32', selfAttention: false },
+    );
   });
 
   test('a saved state from before the self-attention switch reads with its default; junk reads as errors', () => {
-    assert.deepStrictEqual(readInputs({ batch: 8, queryLength: 128, keyLength: 128, dtype: 'float32' }).inputs, DEFAULT_INPUTS);
+    assert.deepStrictEqual(
+      readInputs({ batch: 8, queryLength: 128, keyLength: 128, dtype: 'float32' }).inputs,
+      DEFAULT_INPUTS,
+    );
     assert.ok(readInputs(undefined).errors?.batch);
-    assert.ok(readInputs({ batch: 1, queryLength: 1, dtype: 'toString', selfAttention: true }).errors?.dtype, 'an inherited property is no dtype');
+    assert.ok(
+      readInputs({ batch: 1, queryLength: 1, dtype: 'toString', selfAttention: true }).errors?.dtype,
+      'an inherited property is no dtype',
+    );
   });
 });

@@ -26,7 +26,10 @@ suite('reading imported files', () => {
   test('a file /proc says is empty is read up to the cap, counted as read: pagemap never ends', () => {
     assert.strictEqual(readRegularFile('/proc/self/pagemap', 99_999), 'too large');
     const status = readRegularFile('/proc/self/status', 100_000);
-    assert.ok(typeof status === 'object' && status.bytes.toString('utf8').startsWith('Name:'), 'a short /proc file is read whole');
+    assert.ok(
+      typeof status === 'object' && status.bytes.toString('utf8').startsWith('Name:'),
+      'a short /proc file is read whole',
+    );
     assert.strictEqual(readRegularFile('/proc', 100_000), 'not a file');
   });
 
@@ -67,12 +70,18 @@ suite('reading imported files', () => {
   test('a file over the size cap is not read, from disk or from an editor', () => {
     writeFileSync(path.join(ws, 'big.py'), 'x = 1\n'.repeat(200));
     assert.strictEqual(reader.read(path.join(ws, 'big.py')), undefined);
-    assert.strictEqual(reader.read(path.join(ws, 'blocks.py'), () => 'y'.repeat(1001)), undefined);
+    assert.strictEqual(
+      reader.read(path.join(ws, 'blocks.py'), () => 'y'.repeat(1001)),
+      undefined,
+    );
   });
 
   test('an editor text wins over the disk; the disk is read again once the file changes', () => {
     const file = path.join(ws, 'blocks.py');
-    assert.strictEqual(reader.read(file, () => 'D = 7\n'), 'D = 7\n');
+    assert.strictEqual(
+      reader.read(file, () => 'D = 7\n'),
+      'D = 7\n',
+    );
     writeFileSync(file, 'D = 128\n');
     assert.strictEqual(reader.read(file), 'D = 128\n');
   });
@@ -84,7 +93,10 @@ suite('reading imported files', () => {
     const models = new WorkspaceModels(await loadGrammars(), (f) => reader.read(f));
     try {
       const analysis = await analyzeText(text, 'python', main, models);
-      assert.deepStrictEqual(analysis.layers.map((l) => l.layer.params?.constant), [64n * 2n + 2n]);
+      assert.deepStrictEqual(
+        analysis.layers.map((l) => l.layer.params?.constant),
+        [64n * 2n + 2n],
+      );
     } finally {
       models.dispose();
     }

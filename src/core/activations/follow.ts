@@ -22,9 +22,12 @@ export function followActivations(ev: Evaluator, model: Value, grad: GradOf): Ac
   const scope = forward && (forward.owner ?? ev).scopeAt(forward.fragment, forward.scope);
   if (!scope) return { unknown: 'the model has no forward() of its own' };
   const required = scope.params.slice(1).filter((p) => !p.default && !p.variadic);
-  if (required.length !== 1) return { unknown: `forward() takes ${required.length} inputs without defaults; one is followed` };
+  if (required.length !== 1)
+    return { unknown: `forward() takes ${required.length} inputs without defaults; one is followed` };
   const first = attempt(ev, model, grad, { kind: 'tokens' });
-  return first instanceof WantsFeatures ? settle(attempt(ev, model, grad, { kind: 'features', width: first.width })) : settle(first);
+  return first instanceof WantsFeatures
+    ? settle(attempt(ev, model, grad, { kind: 'features', width: first.width }))
+    : settle(first);
 }
 
 function settle(outcome: Program | Unfollowed): Activations {
@@ -33,7 +36,15 @@ function settle(outcome: Program | Unfollowed): Activations {
 
 /** One run of forward() on the tape; whatever it writes is undone, so the analysis is as it was. */
 function attempt(ev: Evaluator, model: ModuleValue, grad: GradOf, input: Program['input']): Program | Unfollowed {
-  const tape = new Tape({ moduleOf: (v) => ev.torch.moduleOf(v), pathOf: (v) => ev.torch.pathIn(model.tree, v), spanOf: (v) => spanIn(ev, v), grad }, input);
+  const tape = new Tape(
+    {
+      moduleOf: (v) => ev.torch.moduleOf(v),
+      pathOf: (v) => ev.torch.pathIn(model.tree, v),
+      spanOf: (v) => spanIn(ev, v),
+      grad,
+    },
+    input,
+  );
   const position = ev.journal.position;
   ev.shared.tape = new TorchTape(tape);
   try {
@@ -47,7 +58,10 @@ function attempt(ev: Evaluator, model: ModuleValue, grad: GradOf, input: Program
         throw e;
       }
     });
-    return outcome ?? new Unfollowed(ev.budget.exhausted ? "beyond Attention Lens's work budget" : 'forward() could not be followed');
+    return (
+      outcome ??
+      new Unfollowed(ev.budget.exhausted ? "beyond Attention Lens's work budget" : 'forward() could not be followed')
+    );
   } finally {
     ev.shared.tape = undefined;
     ev.journal.rewind(position);

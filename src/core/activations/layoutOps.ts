@@ -9,7 +9,17 @@ import { fresh, type ReplayState, type Tensor } from './replayState';
 import { normalize, sliceLength, splitSizes, Unfollowed } from './shapes';
 import { isContiguous, numel, viewStrides } from './strides';
 
-const KINDS = ['view', 'transpose', 'permute', 'unsqueeze', 'split', 'unbind', 'index', 'contiguous', 'detach'] as const;
+const KINDS = [
+  'view',
+  'transpose',
+  'permute',
+  'unsqueeze',
+  'split',
+  'unbind',
+  'index',
+  'contiguous',
+  'detach',
+] as const;
 type LayoutOp = Extract<Op, { k: (typeof KINDS)[number] }>;
 
 export function isLayout(op: Op): op is LayoutOp {
@@ -20,7 +30,10 @@ export function layout(s: ReplayState, op: LayoutOp): void {
   switch (op.k) {
     case 'view': {
       const t = s.get(op.in);
-      const shape = inferred(op.shape.map((d) => (d?.constant === -1n ? -1n : s.dim(d))), numel(t.shape));
+      const shape = inferred(
+        op.shape.map((d) => (d?.constant === -1n ? -1n : s.dim(d))),
+        numel(t.shape),
+      );
       const strides = viewStrides(t.shape, t.strides, shape);
       if (!strides && !op.copies) throw new Unfollowed('a view PyTorch refuses on a tensor laid out this way');
       return s.set(op.out, strides ? { ...t, shape, strides } : fresh(shape, t.dtype, t.grad));
@@ -39,20 +52,29 @@ export function layout(s: ReplayState, op: LayoutOp): void {
       const t = s.get(op.in);
       const d = normalize(op.dim, t.shape.length + 1);
       const stride = d < t.shape.length ? t.shape[d] * t.strides[d] : 1n;
-      return s.set(op.out, { ...t, shape: [...t.shape.slice(0, d), 1n, ...t.shape.slice(d)], strides: [...t.strides.slice(0, d), stride, ...t.strides.slice(d)] });
+      return s.set(op.out, {
+        ...t,
+        shape: [...t.shape.slice(0, d), 1n, ...t.shape.slice(d)],
+        strides: [...t.strides.slice(0, d), stride, ...t.strides.slice(d)],
+      });
     }
     case 'split': {
       const t = s.get(op.in);
       const d = normalize(op.dim, t.shape.length);
       const sections = splitSizes(t.shape[d], op.size === undefined ? undefined : s.dim(op.size), op.chunks);
       if (sections.length !== op.outs.length) throw new Unfollowed('a split into another number of parts at this size');
-      return op.outs.forEach((id, i) => s.set(id, { ...t, shape: t.shape.map((size, j) => (j === d ? sections[i] : size)) }));
+      return op.outs.forEach((id, i) =>
+        s.set(id, { ...t, shape: t.shape.map((size, j) => (j === d ? sections[i] : size)) }),
+      );
     }
     case 'unbind': {
       const t = s.get(op.in);
       const d = normalize(op.dim, t.shape.length);
-      if (t.shape[d] !== BigInt(op.outs.length)) throw new Unfollowed('an unbind into another number of parts at this size');
-      return op.outs.forEach((id) => s.set(id, { ...t, shape: t.shape.filter((_, j) => j !== d), strides: t.strides.filter((_, j) => j !== d) }));
+      if (t.shape[d] !== BigInt(op.outs.length))
+        throw new Unfollowed('an unbind into another number of parts at this size');
+      return op.outs.forEach((id) =>
+        s.set(id, { ...t, shape: t.shape.filter((_, j) => j !== d), strides: t.strides.filter((_, j) => j !== d) }),
+      );
     }
     case 'index':
       return index(s, op);
@@ -92,7 +114,8 @@ function index(s: ReplayState, op: Extract<Op, { k: 'index' }>): void {
       d++;
     } else {
       // Lists with integers or with other lists are advanced indexing laid out otherwise: not followed.
-      if (list !== undefined || op.items.some((x) => x.k === 'int')) throw new Unfollowed('advanced indexing with more than one list');
+      if (list !== undefined || op.items.some((x) => x.k === 'int'))
+        throw new Unfollowed('advanced indexing with more than one list');
       list = item.length;
       shape[d] = BigInt(item.length);
       d++;
@@ -114,6 +137,7 @@ function swap<T>(xs: readonly T[], a: number, b: number): T[] {
 function inferred(shape: readonly bigint[], total: bigint): bigint[] {
   const known = shape.filter((d) => d !== -1n).reduce((a, d) => a * d, 1n);
   const free = shape.filter((d) => d === -1n).length;
-  if (free > 1 || (free === 1 && (known === 0n || total % known !== 0n)) || (free === 0 && known !== total)) throw new Unfollowed('a view whose sizes do not hold the tensor');
+  if (free > 1 || (free === 1 && (known === 0n || total % known !== 0n)) || (free === 0 && known !== total))
+    throw new Unfollowed('a view whose sizes do not hold the tensor');
   return shape.map((d) => (d === -1n ? total / known : d));
 }

@@ -12,19 +12,53 @@ import type { Dim, Dtype } from './program';
 import type { Tape } from './tape';
 import { truth, type Args, type Keywords } from './tapeArgs';
 
-const ARGUMENTS = new Set(['query', 'key', 'value', 'need_weights', 'average_attn_weights', 'attn_mask', 'key_padding_mask']);
+const ARGUMENTS = new Set([
+  'query',
+  'key',
+  'value',
+  'need_weights',
+  'average_attn_weights',
+  'attn_mask',
+  'key_padding_mask',
+]);
 
-export function multiheadAttention(t: Tape, module: Value, layer: LayerInstance, positional: Args, keywords: Keywords, evaluated: Value): Value {
+export function multiheadAttention(
+  t: Tape,
+  module: Value,
+  layer: LayerInstance,
+  positional: Args,
+  keywords: Keywords,
+  evaluated: Value,
+): Value {
   const a = layer.attention!;
-  const [q, k, v] = [positional[0] ?? keywords.get('query'), positional[1] ?? keywords.get('key'), positional[2] ?? keywords.get('value')];
+  const [q, k, v] = [
+    positional[0] ?? keywords.get('query'),
+    positional[1] ?? keywords.get('key'),
+    positional[2] ?? keywords.get('value'),
+  ];
   const unset = (name: string) => (keywords.get(name) ?? NONE).t === 'none';
   if (!q || q !== k || k !== v) return t.fail('nn.MultiheadAttention with a key or value other than its query');
-  if (positional.length > 3 || [...keywords.keys()].some((name) => !ARGUMENTS.has(name)) || !unset('attn_mask') || !unset('key_padding_mask')) return t.fail('nn.MultiheadAttention with a mask or arguments not followed');
+  if (
+    positional.length > 3 ||
+    [...keywords.keys()].some((name) => !ARGUMENTS.has(name)) ||
+    !unset('attn_mask') ||
+    !unset('key_padding_mask')
+  )
+    return t.fail('nn.MultiheadAttention with a mask or arguments not followed');
   const setting = (name: string) => a.settings.find(([n]) => n === name)?.[1];
-  if (a.addBiasKv || setting('add_zero_attn') !== 'false' || !a.kdim.equals(a.embed) || !a.vdim.equals(a.embed)) return t.fail('nn.MultiheadAttention with kdim, vdim or extra keys');
-  const [needWeights, average] = [truth(keywords.get('need_weights')) ?? true, truth(keywords.get('average_attn_weights')) ?? true];
+  if (a.addBiasKv || setting('add_zero_attn') !== 'false' || !a.kdim.equals(a.embed) || !a.vdim.equals(a.embed))
+    return t.fail('nn.MultiheadAttention with kdim, vdim or extra keys');
+  const [needWeights, average] = [
+    truth(keywords.get('need_weights')) ?? true,
+    truth(keywords.get('average_attn_weights')) ?? true,
+  ];
   const [E, h, d, p] = [a.embed, a.heads, a.headDim, a.dropoutRate];
-  if (d === undefined || p === undefined || (keywords.has('need_weights') && truth(keywords.get('need_weights')) === undefined)) return t.fail('nn.MultiheadAttention with sizes or flags not known');
+  if (
+    d === undefined ||
+    p === undefined ||
+    (keywords.has('need_weights') && truth(keywords.get('need_weights')) === undefined)
+  )
+    return t.fail('nn.MultiheadAttention with sizes or flags not known');
   const x = t.features(q, E);
   if (t.shape(x).length !== 3) return t.fail('nn.MultiheadAttention on an unbatched input');
 
@@ -83,7 +117,10 @@ export function multiheadAttention(t: Tape, module: Value, layer: LayerInstance,
   }
   const heads = view(contiguous(transpose(matmul(weights, vh), 0, 1)), [T && B ? T.mul(B) : undefined, E]);
   const output = view(linear(heads, E, 'out_proj.'), [T, B, E]);
-  const result = t.valueOf(a.batchFirst ? transpose(output, 1, 0) : output, evaluated.t === 'seq' ? evaluated.items[0] : undefined);
+  const result = t.valueOf(
+    a.batchFirst ? transpose(output, 1, 0) : output,
+    evaluated.t === 'seq' ? evaluated.items[0] : undefined,
+  );
   if (!needWeights) return { t: 'seq', items: [result, NONE], tuple: true };
   const perHead = view(weights, [B, h, T, t.shape(weights).at(-1)]);
   if (!average) return { t: 'seq', items: [result, t.valueOf(perHead)], tuple: true };

@@ -34,7 +34,8 @@ export type Operand =
   | { readonly t: 'param'; readonly shape: readonly Poly[]; readonly grad: boolean };
 
 /** Element-wise operations; `mask` is `tril`/`triu`, which keep nothing. */
-export type Pointwise = 'add' | 'sub' | 'mul' | 'div' | 'neg' | 'gelu' | 'silu' | 'relu' | 'tanh' | 'sigmoid' | 'compare' | 'mask';
+export type Pointwise =
+  'add' | 'sub' | 'mul' | 'div' | 'neg' | 'gelu' | 'silu' | 'relu' | 'tanh' | 'sigmoid' | 'compare' | 'mask';
 
 /** Parameters of a layer: whether each trains. */
 export interface Weights {
@@ -45,14 +46,33 @@ export interface Weights {
 export type Op = { readonly layer: number } & (
   | { readonly k: 'input'; readonly out: number; readonly shape: readonly Poly[]; readonly dtype: 'long' | 'float' }
   /** A tensor forward() did not compute from its input: a buffer, `torch.arange(T)` (whose values stay below `upTo`); nothing in it trains. */
-  | { readonly k: 'constant'; readonly out: number; readonly shape: readonly Dim[]; readonly dtype: Dtype; readonly upTo?: Dim }
+  | {
+      readonly k: 'constant';
+      readonly out: number;
+      readonly shape: readonly Dim[];
+      readonly dtype: Dtype;
+      readonly upTo?: Dim;
+    }
   /** `view` raises where the strides do not allow it; `reshape` copies there. */
-  | { readonly k: 'view'; readonly in: number; readonly out: number; readonly shape: readonly Dim[]; readonly copies: boolean }
+  | {
+      readonly k: 'view';
+      readonly in: number;
+      readonly out: number;
+      readonly shape: readonly Dim[];
+      readonly copies: boolean;
+    }
   | { readonly k: 'transpose'; readonly in: number; readonly out: number; readonly a: number; readonly b: number }
   | { readonly k: 'permute'; readonly in: number; readonly out: number; readonly dims: readonly number[] }
   | { readonly k: 'unsqueeze'; readonly in: number; readonly out: number; readonly dim: number }
   /** `split(size, dim)`, or `chunk(n, dim)` (its size then rounds up). */
-  | { readonly k: 'split'; readonly in: number; readonly outs: readonly number[]; readonly dim: number; readonly size?: Dim; readonly chunks?: number }
+  | {
+      readonly k: 'split';
+      readonly in: number;
+      readonly outs: readonly number[];
+      readonly dim: number;
+      readonly size?: Dim;
+      readonly chunks?: number;
+    }
   | { readonly k: 'unbind'; readonly in: number; readonly outs: readonly number[]; readonly dim: number }
   | { readonly k: 'index'; readonly in: number; readonly out: number; readonly items: readonly IndexItem[] }
   | { readonly k: 'contiguous'; readonly in: number; readonly out: number }
@@ -61,19 +81,51 @@ export type Op = { readonly layer: number } & (
   | { readonly k: 'softmax'; readonly in: number; readonly out: number }
   | { readonly k: 'dropout'; readonly in: number; readonly out: number; readonly p: number }
   | { readonly k: 'matmul'; readonly a: Operand; readonly b: Operand; readonly out: number }
-  | { readonly k: 'linear'; readonly in: number; readonly out: number; readonly shape: readonly Poly[]; readonly bias: boolean; readonly grads: Weights }
+  | {
+      readonly k: 'linear';
+      readonly in: number;
+      readonly out: number;
+      readonly shape: readonly Poly[];
+      readonly bias: boolean;
+      readonly grads: Weights;
+    }
   /** `normalized` trailing dimensions are normalised. */
-  | { readonly k: 'layerNorm'; readonly in: number; readonly out: number; readonly normalized: number; readonly grads: Weights }
-  | { readonly k: 'embedding'; readonly in: number; readonly out: number; readonly rows: Poly; readonly dim: Poly; readonly grads: Weights }
+  | {
+      readonly k: 'layerNorm';
+      readonly in: number;
+      readonly out: number;
+      readonly normalized: number;
+      readonly grads: Weights;
+    }
+  | {
+      readonly k: 'embedding';
+      readonly in: number;
+      readonly out: number;
+      readonly rows: Poly;
+      readonly dim: Poly;
+      readonly grads: Weights;
+    }
   | { readonly k: 'maskedFill'; readonly in: number; readonly mask: number; readonly out: number }
   | { readonly k: 'cat'; readonly ins: readonly number[]; readonly dim: number; readonly out: number }
   /**
    * A loop over `times` alike blocks, its body recorded once: before each pass, each `slot` the body reads
    * holds `from` (the first pass) or `to` as the pass before left it.
    */
-  | { readonly k: 'repeat'; readonly times: number; readonly body: readonly Op[]; readonly carried: readonly { readonly slot: number; readonly from: number; readonly to: number }[] }
+  | {
+      readonly k: 'repeat';
+      readonly times: number;
+      readonly body: readonly Op[];
+      readonly carried: readonly { readonly slot: number; readonly from: number; readonly to: number }[];
+    }
   /** `sum` or `mean` over the dimensions given (all of them when `dims` is undefined). */
-  | { readonly k: 'reduce'; readonly fn: 'sum' | 'mean'; readonly in: number; readonly out: number; readonly dims?: readonly number[]; readonly keepdim: boolean }
+  | {
+      readonly k: 'reduce';
+      readonly fn: 'sum' | 'mean';
+      readonly in: number;
+      readonly out: number;
+      readonly dims?: readonly number[];
+      readonly keepdim: boolean;
+    }
 );
 
 /** A part of the model that forward() calls, which the figures are broken down by. */

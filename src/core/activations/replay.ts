@@ -26,8 +26,24 @@ const FIXED_BYTES = { long: 8n, bool: 1n, scalar: 8n } as const;
 function run(s: ReplayState, ops: readonly Op[]): void {
   for (const op of ops) {
     s.layer = op.layer;
-    if (op.k === 'input') s.set(op.out, fresh(op.shape.map((d) => s.dim(d)), op.dtype, false));
-    else if (op.k === 'constant') s.set(op.out, { ...fresh(op.shape.map((d) => s.dim(d)), op.dtype, false), ...(op.upTo ? { upTo: s.dim(op.upTo) } : {}) });
+    if (op.k === 'input')
+      s.set(
+        op.out,
+        fresh(
+          op.shape.map((d) => s.dim(d)),
+          op.dtype,
+          false,
+        ),
+      );
+    else if (op.k === 'constant')
+      s.set(op.out, {
+        ...fresh(
+          op.shape.map((d) => s.dim(d)),
+          op.dtype,
+          false,
+        ),
+        ...(op.upTo ? { upTo: s.dim(op.upTo) } : {}),
+      });
     else if (op.k === 'repeat') {
       for (let pass = 0; pass < op.times; pass++) {
         for (const c of op.carried) s.set(c.slot, s.get(pass === 0 ? c.from : c.to));

@@ -48,7 +48,10 @@ export class ReplayState {
   private readonly sizes: ReadonlyMap<string, bigint>;
 
   constructor(batch: number, sequence: number) {
-    this.sizes = new Map([[BATCH, BigInt(batch)], [SEQUENCE, BigInt(sequence)]]);
+    this.sizes = new Map([
+      [BATCH, BigInt(batch)],
+      [SEQUENCE, BigInt(sequence)],
+    ]);
   }
 
   dim(d: Dim): bigint {
@@ -70,15 +73,23 @@ export class ReplayState {
   /** Autograd keeps `t` for backward: its whole storage, unless it is a parameter's. */
   save(t: Tensor): void {
     if (t.storage.param) return;
-    if (t.storage.dtype === 'unknown') throw new Unfollowed('autograd keeps a tensor made before forward() whose dtype is not followed');
+    if (t.storage.dtype === 'unknown')
+      throw new Unfollowed('autograd keeps a tensor made before forward() whose dtype is not followed');
     if (!this.saved.has(t.storage)) this.saved.set(t.storage, this.layer);
   }
 
   operand(o: Operand): Tensor {
     if (o.t === 'tensor') return this.get(o.id);
-    if (o.t === 'scalar') return { shape: [], strides: [], storage: { elements: 1n, dtype: 'scalar' }, grad: false, dtype: 'float' };
+    if (o.t === 'scalar')
+      return { shape: [], strides: [], storage: { elements: 1n, dtype: 'scalar' }, grad: false, dtype: 'float' };
     const shape = o.shape.map((d) => this.dim(d));
-    return { shape, strides: contiguousStrides(shape), storage: { elements: numel(shape), dtype: 'float', param: true }, grad: o.grad, dtype: 'float' };
+    return {
+      shape,
+      strides: contiguousStrides(shape),
+      storage: { elements: numel(shape), dtype: 'float', param: true },
+      grad: o.grad,
+      dtype: 'float',
+    };
   }
 
   float(id: number): Tensor {
@@ -89,6 +100,9 @@ export class ReplayState {
 
   /** Where the result of an element-wise operation over these operands (Python numbers aside) lays its numbers. */
   elementwise(operands: readonly Tensor[], shape: readonly bigint[]): readonly bigint[] {
-    return elementwiseStrides(operands.filter((t) => t.storage.dtype !== 'scalar'), shape);
+    return elementwiseStrides(
+      operands.filter((t) => t.storage.dtype !== 'scalar'),
+      shape,
+    );
   }
 }

@@ -11,7 +11,22 @@ import { broadcastShapes, normalize, Unfollowed } from './shapes';
 import { isContiguous, numel, preservedStrides } from './strides';
 import { groupDigits } from '../symbolic';
 
-type ComputeOp = Extract<Op, { k: 'pointwise' | 'softmax' | 'dropout' | 'matmul' | 'linear' | 'layerNorm' | 'embedding' | 'maskedFill' | 'cat' | 'reduce' }>;
+type ComputeOp = Extract<
+  Op,
+  {
+    k:
+      | 'pointwise'
+      | 'softmax'
+      | 'dropout'
+      | 'matmul'
+      | 'linear'
+      | 'layerNorm'
+      | 'embedding'
+      | 'maskedFill'
+      | 'cat'
+      | 'reduce';
+  }
+>;
 
 export function compute(s: ReplayState, op: ComputeOp): void {
   switch (op.k) {
@@ -32,7 +47,10 @@ export function compute(s: ReplayState, op: ComputeOp): void {
       if (t.shape.length < 2) throw new Unfollowed('a linear layer applied to a vector');
       // 2-d: addmm or mm on the input itself; more: the input folded into rows (a view, or a copy when none exists).
       if (op.grads.weight) s.save(t.shape.length === 2 ? t : folded(t));
-      return s.set(op.out, fresh([...t.shape.slice(0, -1), s.dim(op.shape[0])], 'float', t.grad || !!op.grads.weight || !!op.grads.bias));
+      return s.set(
+        op.out,
+        fresh([...t.shape.slice(0, -1), s.dim(op.shape[0])], 'float', t.grad || !!op.grads.weight || !!op.grads.bias),
+      );
     }
     case 'layerNorm': {
       const t = s.float(op.in);
@@ -50,7 +68,10 @@ export function compute(s: ReplayState, op: ComputeOp): void {
       const t = s.get(op.in);
       if (t.dtype !== 'long') throw new Unfollowed('an embedding given something other than indices');
       const rows = s.dim(op.rows);
-      if (t.upTo !== undefined && t.upTo > rows) throw new Unfollowed(`an embedding of ${groupDigits(rows)} rows indexed up to ${groupDigits(t.upTo - 1n)}, where PyTorch raises IndexError`);
+      if (t.upTo !== undefined && t.upTo > rows)
+        throw new Unfollowed(
+          `an embedding of ${groupDigits(rows)} rows indexed up to ${groupDigits(t.upTo - 1n)}, where PyTorch raises IndexError`,
+        );
       if (op.grads.weight) s.save(t);
       return s.set(op.out, fresh([...t.shape, s.dim(op.dim)], 'float', !!op.grads.weight));
     }
@@ -65,18 +86,28 @@ export function compute(s: ReplayState, op: ComputeOp): void {
     }
     case 'reduce': {
       const t = s.get(op.in);
-      if (!isContiguous(t.shape, t.strides)) throw new Unfollowed('a sum or mean over a tensor not laid out contiguously');
+      if (!isContiguous(t.shape, t.strides))
+        throw new Unfollowed('a sum or mean over a tensor not laid out contiguously');
       // mean over given dimensions keeps its whole input (its derivative reads self.sizes()); sum keeps nothing.
       if (op.fn === 'mean' && op.dims && t.grad) s.save(t);
       const dims = (op.dims ?? t.shape.map((_, i) => i)).map((d) => normalize(d, t.shape.length));
-      const shape = op.keepdim ? t.shape.map((size, j) => (dims.includes(j) ? 1n : size)) : t.shape.filter((_, j) => !dims.includes(j));
+      const shape = op.keepdim
+        ? t.shape.map((size, j) => (dims.includes(j) ? 1n : size))
+        : t.shape.filter((_, j) => !dims.includes(j));
       return s.set(op.out, fresh(shape, t.dtype, t.grad));
     }
     case 'cat': {
       const ts = op.ins.map((id) => s.get(id));
       const d = normalize(op.dim, ts[0].shape.length);
       const shape = ts[0].shape.map((size, j) => (j === d ? ts.reduce((a, t) => a + t.shape[j], 0n) : size));
-      return s.set(op.out, fresh(shape, ts[0].dtype, ts.some((t) => t.grad)));
+      return s.set(
+        op.out,
+        fresh(
+          shape,
+          ts[0].dtype,
+          ts.some((t) => t.grad),
+        ),
+      );
     }
   }
 }
@@ -88,7 +119,14 @@ function pointwise(s: ReplayState, op: Extract<Op, { k: 'pointwise' }>): void {
   const grad = op.fn !== 'compare' && args.some((a) => a.grad);
   const tensors = args.filter((a) => a.shape.length || a.storage.dtype !== 'scalar');
   // Integer tensors with a Python number may become floats: not followed.
-  const dtype: Dtype = op.fn === 'compare' ? 'bool' : tensors.some((a) => a.dtype === 'float') ? 'float' : tensors.length === args.length ? tensors[0].dtype : 'unknown';
+  const dtype: Dtype =
+    op.fn === 'compare'
+      ? 'bool'
+      : tensors.some((a) => a.dtype === 'float')
+        ? 'float'
+        : tensors.length === args.length
+          ? tensors[0].dtype
+          : 'unknown';
   const out = freshLike(shape, strides, dtype, grad);
   const [a, b] = args;
   switch (op.fn) {
@@ -131,7 +169,8 @@ function dropout(s: ReplayState, id: number, out: number, p: number): void {
 function matmul(s: ReplayState, ao: Operand, bo: Operand, out: number): void {
   const a = s.operand(ao);
   const b = s.operand(bo);
-  if (a.dtype !== 'float' || b.dtype !== 'float') throw new Unfollowed('a matrix product of tensors whose dtype is not followed');
+  if (a.dtype !== 'float' || b.dtype !== 'float')
+    throw new Unfollowed('a matrix product of tensors whose dtype is not followed');
   const [ra, rb] = [a.shape.length, b.shape.length];
   const grad = a.grad || b.grad;
   const keep = (x: Tensor, y: Tensor) => {
@@ -160,7 +199,8 @@ function matmul(s: ReplayState, ao: Operand, bo: Operand, out: number): void {
 /** A batch of rows folded into one matrix, as matmul (and linear) do before a 2-d product. */
 function folded(t: Tensor): Tensor {
   // A 3-d tensor whose last two dimensions are swapped is multiplied batch by batch in some versions.
-  if (t.shape.length === 3 && !isContiguous(t.shape, t.strides) && t.strides[2] !== 1n) throw new Unfollowed('a product of a transposed batch of matrices');
+  if (t.shape.length === 3 && !isContiguous(t.shape, t.strides) && t.strides[2] !== 1n)
+    throw new Unfollowed('a product of a transposed batch of matrices');
   const k = t.shape[t.shape.length - 1];
   return reshaped(t, [numel(t.shape) / (k === 0n ? 1n : k), k]);
 }

@@ -34,10 +34,17 @@ export function isContiguous(shape: readonly bigint[], strides: readonly bigint[
  * The strides of a view of `oldShape` as `newShape` over the same storage, or undefined when no view exists
  * (ATen's computeStride: dimensions merge only within a chunk of storage laid out contiguously).
  */
-export function viewStrides(oldShape: readonly bigint[], oldStrides: readonly bigint[], newShape: readonly bigint[]): bigint[] | undefined {
+export function viewStrides(
+  oldShape: readonly bigint[],
+  oldStrides: readonly bigint[],
+  newShape: readonly bigint[],
+): bigint[] | undefined {
   if (oldShape.length === 0) return newShape.map(() => 1n);
   const total = numel(oldShape);
-  if (total === 0n) return oldShape.length === newShape.length && oldShape.every((d, i) => d === newShape[i]) ? [...oldStrides] : undefined;
+  if (total === 0n)
+    return oldShape.length === newShape.length && oldShape.every((d, i) => d === newShape[i])
+      ? [...oldStrides]
+      : undefined;
   const newStrides = new Array<bigint>(newShape.length);
   let viewD = newShape.length - 1;
   let chunkBaseStride = oldStrides[oldStrides.length - 1];
@@ -64,7 +71,10 @@ export function viewStrides(oldShape: readonly bigint[], oldStrides: readonly bi
 
 /** Whether the tensor covers its storage exactly once, in some order of its dimensions. */
 export function isDense(shape: readonly bigint[], strides: readonly bigint[]): boolean {
-  const order = shape.map((_, d) => d).filter((d) => shape[d] !== 1n).sort((a, b) => (strides[a] < strides[b] ? -1 : strides[a] > strides[b] ? 1 : 0));
+  const order = shape
+    .map((_, d) => d)
+    .filter((d) => shape[d] !== 1n)
+    .sort((a, b) => (strides[a] < strides[b] ? -1 : strides[a] > strides[b] ? 1 : 0));
   let expected = 1n;
   for (const d of order) {
     if (strides[d] !== expected) return false;
@@ -84,16 +94,26 @@ export function preservedStrides(shape: readonly bigint[], strides: readonly big
  * or dense with the same strides; else its reorder_dimensions, where the first input whose strides tell two
  * dimensions apart orders them, and the result is dense in that order.
  */
-export function elementwiseStrides(inputs: readonly { readonly shape: readonly bigint[]; readonly strides: readonly bigint[] }[], shape: readonly bigint[]): bigint[] {
+export function elementwiseStrides(
+  inputs: readonly { readonly shape: readonly bigint[]; readonly strides: readonly bigint[] }[],
+  shape: readonly bigint[],
+): bigint[] {
   const n = shape.length;
   const full = inputs.every((t) => t.shape.length === n && t.shape.every((d, i) => d === shape[i]));
   if (full && inputs.every((t) => isContiguous(t.shape, t.strides))) return contiguousStrides(shape);
-  if (full && inputs.length && inputs.every((t) => isDense(t.shape, t.strides) && t.strides.every((s, i) => s === inputs[0].strides[i]))) return [...inputs[0].strides];
+  if (
+    full &&
+    inputs.length &&
+    inputs.every((t) => isDense(t.shape, t.strides) && t.strides.every((s, i) => s === inputs[0].strides[i]))
+  )
+    return [...inputs[0].strides];
   // Broadcast dimensions have stride 0 and decide nothing.
-  const aligned = inputs.map((t) => shape.map((size, d) => {
-    const own = d - (n - t.shape.length);
-    return own < 0 || (t.shape[own] === 1n && size !== 1n) ? 0n : t.strides[own];
-  }));
+  const aligned = inputs.map((t) =>
+    shape.map((size, d) => {
+      const own = d - (n - t.shape.length);
+      return own < 0 || (t.shape[own] === 1n && size !== 1n) ? 0n : t.strides[own];
+    }),
+  );
   const swaps = (d0: number, d1: number): number => {
     for (const s of aligned) {
       if (s[d0] === 0n || s[d1] === 0n) continue;

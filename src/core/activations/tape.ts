@@ -9,7 +9,16 @@ import type { ModuleTree } from '../modules';
 import { Poly } from '../symbolic';
 import type { GradOf } from '../sizing';
 import type { Value } from '../value';
-import { BATCH_DIM, SEQUENCE_DIM, type Dim, type Dtype, type Op, type Operand, type Program, type Weights } from './program';
+import {
+  BATCH_DIM,
+  SEQUENCE_DIM,
+  type Dim,
+  type Dtype,
+  type Op,
+  type Operand,
+  type Program,
+  type Weights,
+} from './program';
 import { Unfollowed } from './shapes';
 
 type TensorValue = Extract<Value, { t: 'tensor' }>;
@@ -58,12 +67,17 @@ export class Tape {
   }
 
   program(): Program {
-    return { ops: this.ops, layers: this.layers.map(({ path, kind, calls, at }) => ({ path, kind, calls, ...(at ? { at } : {}) })), input: this.input };
+    return {
+      ops: this.ops,
+      layers: this.layers.map(({ path, kind, calls, at }) => ({ path, kind, calls, ...(at ? { at } : {}) })),
+      input: this.input,
+    };
   }
 
   /** forward()'s argument: batch × sequence token indices, or batch × sequence × width features. */
   inputValue(): Value {
-    const shape = this.input.kind === 'tokens' ? [BATCH_DIM, SEQUENCE_DIM] : [BATCH_DIM, SEQUENCE_DIM, Poly.int(this.input.width)];
+    const shape =
+      this.input.kind === 'tokens' ? [BATCH_DIM, SEQUENCE_DIM] : [BATCH_DIM, SEQUENCE_DIM, Poly.int(this.input.width)];
     const dtype = this.input.kind === 'tokens' ? 'long' : 'float';
     const { value, id } = this.make(shape, dtype);
     this.inputId = id;
@@ -93,7 +107,9 @@ export class Tape {
    * tensor handed to the next pass (`x = block(x)`) or one first bound in it; any other change, or a write
    * to the model, makes the passes differ and ends the recording.
    */
-  repeat(times: bigint): { end(changed: ReadonlyMap<string, Value | undefined>, after: ReadonlyMap<string, Value>, wrote: boolean): void } {
+  repeat(times: bigint): {
+    end(changed: ReadonlyMap<string, Value | undefined>, after: ReadonlyMap<string, Value>, wrote: boolean): void;
+  } {
     if (times > 100_000n) this.fail('a loop of more blocks than followed');
     const outer = this.ops;
     const body: Op[] = [];
@@ -124,7 +140,11 @@ export class Tape {
 
   /** A new tensor value for the interpreter, with the trace of what it computed (for attention written by hand). */
   make(shape: readonly Dim[], dtype: Dtype, like?: Value): { value: TensorValue; id: number } {
-    const value: TensorValue = { t: 'tensor', shape, ...(like?.t === 'tensor' ? { origin: like.origin, trace: like.trace } : {}) };
+    const value: TensorValue = {
+      t: 'tensor',
+      shape,
+      ...(like?.t === 'tensor' ? { origin: like.origin, trace: like.trace } : {}),
+    };
     return { value, id: this.register(value, shape, dtype) };
   }
 
@@ -138,7 +158,11 @@ export class Tape {
 
   /** A value for the interpreter standing for tensor `id`, one a layer made among its own steps. */
   valueOf(id: number, like?: Value): TensorValue {
-    const value: TensorValue = { t: 'tensor', shape: this.shape(id), ...(like?.t === 'tensor' ? { origin: like.origin, trace: like.trace } : {}) };
+    const value: TensorValue = {
+      t: 'tensor',
+      shape: this.shape(id),
+      ...(like?.t === 'tensor' ? { origin: like.origin, trace: like.trace } : {}),
+    };
     this.ids.set(value, id);
     return value;
   }
@@ -149,7 +173,12 @@ export class Tape {
 
   id(v: Value | undefined): number {
     const id = v?.t === 'tensor' ? this.ids.get(v) : undefined;
-    if (id === undefined) this.fail(v?.t === 'tensor' ? 'a tensor computed in a way not followed' : 'an operation on something that is not a tensor followed');
+    if (id === undefined)
+      this.fail(
+        v?.t === 'tensor'
+          ? 'a tensor computed in a way not followed'
+          : 'an operation on something that is not a tensor followed',
+      );
     return id;
   }
 
@@ -164,10 +193,12 @@ export class Tape {
   /** A floating-point tensor a layer reads: the model's token input here means forward() wants features. */
   features(v: Value | undefined, width: Dim): number {
     const id = this.id(v);
-    if (this.dtype(id) === 'long' && id === this.inputId && width?.constant !== undefined) throw new WantsFeatures(width.constant);
+    if (this.dtype(id) === 'long' && id === this.inputId && width?.constant !== undefined)
+      throw new WantsFeatures(width.constant);
     if (this.dtype(id) !== 'float') this.fail('a layer given indices where it reads features');
     const last = this.shape(id).at(-1);
-    if (width?.constant !== undefined && last?.constant !== undefined && last.constant !== width.constant) this.fail('a layer given another feature size than it reads');
+    if (width?.constant !== undefined && last?.constant !== undefined && last.constant !== width.constant)
+      this.fail('a layer given another feature size than it reads');
     return id;
   }
 
@@ -244,7 +275,11 @@ function readingFrom(op: Op, slots: ReadonlyMap<number, number>): Op {
     case 'maskedFill':
       return { ...op, in: id(op.in), mask: id(op.mask) };
     case 'repeat':
-      return { ...op, body: op.body.map((b) => readingFrom(b, slots)), carried: op.carried.map((c) => ({ ...c, from: id(c.from) })) };
+      return {
+        ...op,
+        body: op.body.map((b) => readingFrom(b, slots)),
+        carried: op.carried.map((c) => ({ ...c, from: id(c.from) })),
+      };
     default:
       return { ...op, in: id(op.in) };
   }

@@ -17,7 +17,13 @@ export function probability(v: Value | undefined): number {
 }
 
 export function truth(v: Value | undefined): boolean | undefined {
-  return v?.t === 'bool' ? v.v : v === undefined || v.t === 'none' ? undefined : int(v) === undefined ? undefined : int(v) !== 0;
+  return v?.t === 'bool'
+    ? v.v
+    : v === undefined || v.t === 'none'
+      ? undefined
+      : int(v) === undefined
+        ? undefined
+        : int(v) !== 0;
 }
 
 export function inPlace(keywords: Keywords): boolean {
@@ -37,6 +43,7 @@ export function indexItem(k: Value): IndexItem | undefined {
   if (k.t !== 'slice') return undefined;
   const bound = (v: Value) => (v.t === 'none' ? undefined : v.t === 'int' ? v.p : null);
   const [start, stop, step] = [bound(k.lower), bound(k.upper), bound(k.step)];
-  if (start === null || stop === null || step === null || (step !== undefined && step.constant === undefined)) return undefined;
+  if (start === null || stop === null || step === null || (step !== undefined && step.constant === undefined))
+    return undefined;
   return { k: 'slice', start, stop, step };
 }

@@ -13,7 +13,13 @@ import type { Tape } from './tape';
 import { multiheadAttention } from './multihead';
 import { dims, int, probability, truth, type Args, type Keywords } from './tapeArgs';
 
-const MODULES: Readonly<Record<string, Pointwise>> = { GELU: 'gelu', SiLU: 'silu', ReLU: 'relu', Tanh: 'tanh', Sigmoid: 'sigmoid' };
+const MODULES: Readonly<Record<string, Pointwise>> = {
+  GELU: 'gelu',
+  SiLU: 'silu',
+  ReLU: 'relu',
+  Tanh: 'tanh',
+  Sigmoid: 'sigmoid',
+};
 /** The catalog layers whose steps are followed. */
 const FOLLOWED = new Set(['Linear', 'LayerNorm', 'Embedding', 'MultiheadAttention']);
 
@@ -24,8 +30,17 @@ export class TapeOps {
     const t = this.tape;
     const ops = args.map((a) => t.operand(a));
     const shape = broadcast(ops.map((o) => t.operandShape(o)));
-    const tensors = ops.filter((o): o is Extract<Operand, { t: 'tensor' }> => o.t === 'tensor').map((o) => t.dtype(o.id));
-    const dtype: Dtype = fn === 'compare' ? 'bool' : tensors.includes('float') || ops.some((o) => o.t === 'param') ? 'float' : tensors.length === ops.length ? tensors[0] : 'unknown';
+    const tensors = ops
+      .filter((o): o is Extract<Operand, { t: 'tensor' }> => o.t === 'tensor')
+      .map((o) => t.dtype(o.id));
+    const dtype: Dtype =
+      fn === 'compare'
+        ? 'bool'
+        : tensors.includes('float') || ops.some((o) => o.t === 'param')
+          ? 'float'
+          : tensors.length === ops.length
+            ? tensors[0]
+            : 'unknown';
     const out = t.make(shape, dtype, evaluated);
     t.record({ k: 'pointwise', fn, args: ops, out: out.id });
     return out.value;
@@ -58,10 +73,21 @@ export class TapeOps {
     const chunks = name === 'chunk' ? int(arg) : undefined;
     if ((name === 'split' && !size) || (name === 'chunk' && !chunks)) return t.fail(`a ${name} not followed`);
     const count = partCount(shape[d], size, chunks);
-    const part = size ?? (chunks && shape[d]?.constant !== undefined ? Poly.int((shape[d]!.constant! + BigInt(chunks) - 1n) / BigInt(chunks)) : undefined);
+    const part =
+      size ??
+      (chunks && shape[d]?.constant !== undefined
+        ? Poly.int((shape[d]!.constant! + BigInt(chunks) - 1n) / BigInt(chunks))
+        : undefined);
     const outs = Array.from({ length: count }, (_, i) => {
-      const last = i === count - 1 && shape[d]?.constant !== undefined && part?.constant !== undefined ? Poly.int(shape[d]!.constant! - part.constant * BigInt(count - 1)) : part;
-      return t.make(shape.map((s, j) => (j === d ? last : s)), t.dtype(id), evaluated.t === 'seq' ? evaluated.items[i] : undefined);
+      const last =
+        i === count - 1 && shape[d]?.constant !== undefined && part?.constant !== undefined
+          ? Poly.int(shape[d]!.constant! - part.constant * BigInt(count - 1))
+          : part;
+      return t.make(
+        shape.map((s, j) => (j === d ? last : s)),
+        t.dtype(id),
+        evaluated.t === 'seq' ? evaluated.items[i] : undefined,
+      );
     });
     t.record({ k: 'split', in: id, outs: outs.map((o) => o.id), dim: d, size, chunks });
     return { t: 'seq', items: outs.map((o) => o.value), tuple: true };
@@ -89,7 +115,14 @@ export class TapeOps {
   }
 
   /** `x.sum(dim)`, `x.mean(dim, keepdim=True)`: all dimensions when none is given. */
-  protected reduce(fn: 'sum' | 'mean', x: Value | undefined, dim: Value | undefined, keepdim: Value | undefined, keywords: Keywords, evaluated: Value): Value {
+  protected reduce(
+    fn: 'sum' | 'mean',
+    x: Value | undefined,
+    dim: Value | undefined,
+    keepdim: Value | undefined,
+    keywords: Keywords,
+    evaluated: Value,
+  ): Value {
     const t = this.tape;
     const id = t.id(x);
     const shape = t.shape(id);
@@ -99,7 +132,11 @@ export class TapeOps {
     if (picked.some((d) => d === undefined)) return t.fail('a reduction over dimensions not known');
     const dims = picked.map((d) => normalize(d!, shape.length));
     const kept = truth(keepdim) === true;
-    const out = t.make(kept ? shape.map((s, i) => (dims.includes(i) ? Poly.ONE : s)) : shape.filter((_, i) => !dims.includes(i)), t.dtype(id), evaluated);
+    const out = t.make(
+      kept ? shape.map((s, i) => (dims.includes(i) ? Poly.ONE : s)) : shape.filter((_, i) => !dims.includes(i)),
+      t.dtype(id),
+      evaluated,
+    );
     t.record({ k: 'reduce', fn, in: id, out: out.id, dims: all ? undefined : dims, keepdim: kept });
     return out.value;
   }
@@ -115,23 +152,48 @@ export class TapeOps {
 
   protected linear(x: Value | undefined, weight: Value | undefined, bias: Value | undefined, evaluated: Value): Value {
     const t = this.tape;
-    if (weight?.t !== 'param' || (bias && bias.t !== 'param' && bias.t !== 'none')) return t.fail('F.linear with weights that are not parameters');
+    if (weight?.t !== 'param' || (bias && bias.t !== 'param' && bias.t !== 'none'))
+      return t.fail('F.linear with weights that are not parameters');
     const [outF, inF] = weight.ref.shape;
     const id = t.features(x, inF);
     const out = t.make([...t.shape(id).slice(0, -1), outF], 'float', evaluated);
     const withBias = bias?.t === 'param';
-    t.record({ k: 'linear', in: id, out: out.id, shape: [outF, inF], bias: withBias, grads: { weight: t.trains(weight.ref), bias: withBias ? t.trains(bias.ref) : undefined } });
+    t.record({
+      k: 'linear',
+      in: id,
+      out: out.id,
+      shape: [outF, inF],
+      bias: withBias,
+      grads: { weight: t.trains(weight.ref), bias: withBias ? t.trains(bias.ref) : undefined },
+    });
     return out.value;
   }
 
-  protected layerNorm(x: Value | undefined, normalized: Value | undefined, weight: Value | undefined, bias: Value | undefined, evaluated: Value): Value {
+  protected layerNorm(
+    x: Value | undefined,
+    normalized: Value | undefined,
+    weight: Value | undefined,
+    bias: Value | undefined,
+    evaluated: Value,
+  ): Value {
     const t = this.tape;
     const count = normalized?.t === 'seq' ? normalized.items.length : normalized?.t === 'int' ? 1 : 0;
-    const affine = (v: Value | undefined) => (v?.t === 'param' ? t.trains(v.ref) : v === undefined || v.t === 'none' ? undefined : t.fail('F.layer_norm with weights that are not parameters'));
+    const affine = (v: Value | undefined) =>
+      v?.t === 'param'
+        ? t.trains(v.ref)
+        : v === undefined || v.t === 'none'
+          ? undefined
+          : t.fail('F.layer_norm with weights that are not parameters');
     if (!count) return t.fail('F.layer_norm over sizes not known');
     const id = t.features(x, undefined);
     const out = t.make(t.shape(id), 'float', evaluated);
-    t.record({ k: 'layerNorm', in: id, out: out.id, normalized: count, grads: { weight: affine(weight), bias: affine(bias) } });
+    t.record({
+      k: 'layerNorm',
+      in: id,
+      out: out.id,
+      normalized: count,
+      grads: { weight: affine(weight), bias: affine(bias) },
+    });
     return out.value;
   }
 
@@ -142,7 +204,8 @@ export class TapeOps {
     const weight = layer.tensors.find((w) => w.name === 'weight');
     const grads = t.weights(value);
     const evaluated = layer.framework === 'pytorch' && FOLLOWED.has(layer.kind) ? run() : undefined;
-    if (evaluated && layer.kind === 'MultiheadAttention') return multiheadAttention(t, value, layer, positional, keywords, evaluated);
+    if (evaluated && layer.kind === 'MultiheadAttention')
+      return multiheadAttention(t, value, layer, positional, keywords, evaluated);
     if (!evaluated || !weight) return t.fail(`${layer.framework === 'pytorch' ? 'nn.' : ''}${layer.kind}`);
     if (layer.kind === 'Linear') {
       const [outF, inF] = weight.shape;
@@ -165,14 +228,21 @@ export class TapeOps {
   }
 
   /** nn.Dropout, activations, nn.Softmax and nn.Identity, with the arguments they were built with. */
-  protected weightless(kind: string, fields: ReadonlyMap<string, Value>, x: Value | undefined, run: () => Value): Value {
+  protected weightless(
+    kind: string,
+    fields: ReadonlyMap<string, Value>,
+    x: Value | undefined,
+    run: () => Value,
+  ): Value {
     const t = this.tape;
     const evaluated = run();
     if (truth(fields.get('inplace'))) return t.fail(`nn.${kind}(inplace=True)`);
     if (kind === 'Identity') return x ?? t.fail('nn.Identity without an input');
     if (kind === 'Dropout') return this.dropout(x, probability(fields.get('p')), undefined, false);
     if (kind === 'Softmax' || kind === 'LogSoftmax') return this.softmax(x, new Map(), evaluated);
-    return MODULES[kind] ? this.pointwise(MODULES[kind], [x ?? t.fail(`nn.${kind} without an input`)], evaluated) : t.fail(`nn.${kind}`);
+    return MODULES[kind]
+      ? this.pointwise(MODULES[kind], [x ?? t.fail(`nn.${kind} without an input`)], evaluated)
+      : t.fail(`nn.${kind}`);
   }
 
   /** `torch.arange(T)`, `torch.ones(n, n)`: constants of forward()'s own. */
@@ -183,13 +253,22 @@ export class TapeOps {
     let dtype: Dtype = 'float';
     let upTo: Dim;
     if (name === 'arange') {
-      if (ints.some((d) => !d) || !ints.length || ints.length > 2 || keywords.has('step')) return t.fail('torch.arange not followed');
+      if (ints.some((d) => !d) || !ints.length || ints.length > 2 || keywords.has('step'))
+        return t.fail('torch.arange not followed');
       shape = [ints.length === 1 ? ints[0] : ints[1]!.sub(ints[0]!)];
       upTo = ints[ints.length - 1];
       dtype = 'long';
     } else shape = positional.length === 1 && positional[0].t === 'seq' ? dims([positional[0]]) : ints;
     const requested = keywords.get('dtype');
-    if (requested) dtype = requested.t === 'ref' && /\.(long|int64)$/.test(requested.path) ? 'long' : requested.t === 'ref' && /\.bool$/.test(requested.path) ? 'bool' : requested.t === 'ref' && /\.(float|float32)$/.test(requested.path) ? 'float' : 'unknown';
+    if (requested)
+      dtype =
+        requested.t === 'ref' && /\.(long|int64)$/.test(requested.path)
+          ? 'long'
+          : requested.t === 'ref' && /\.bool$/.test(requested.path)
+            ? 'bool'
+            : requested.t === 'ref' && /\.(float|float32)$/.test(requested.path)
+              ? 'float'
+              : 'unknown';
     const out = t.make(shape, dtype, evaluated);
     t.record({ k: 'constant', out: out.id, shape, dtype, upTo });
     return out.value;

@@ -53,8 +53,10 @@ export function swapped(shape: readonly Dim[], a: number, b: number): Dim[] {
 /** The number of parts `split(size)` / `chunk(chunks)` gives; it must not depend on the batch or the sequence. */
 export function partCount(n: Dim, size: Dim, chunks: number | undefined): number {
   const total = n?.constant;
-  const step = size?.constant ?? (chunks && total !== undefined ? (total + BigInt(chunks) - 1n) / BigInt(chunks) : undefined);
-  if (total === undefined || step === undefined || step <= 0n) throw new Unfollowed('a split whose number of parts depends on the sizes');
+  const step =
+    size?.constant ?? (chunks && total !== undefined ? (total + BigInt(chunks) - 1n) / BigInt(chunks) : undefined);
+  if (total === undefined || step === undefined || step <= 0n)
+    throw new Unfollowed('a split whose number of parts depends on the sizes');
   return Number((total + step - 1n) / step);
 }
 

@@ -13,10 +13,28 @@ import type { Tape } from './tape';
 import { dims, indexItem, inPlace, int, probability, truth, type Args, type Keywords } from './tapeArgs';
 
 /** Element-wise functions by name, as methods, torch functions and torch.nn.functional functions. */
-const ACTIVATIONS: Readonly<Record<string, Pointwise>> = { gelu: 'gelu', silu: 'silu', relu: 'relu', tanh: 'tanh', sigmoid: 'sigmoid' };
+const ACTIVATIONS: Readonly<Record<string, Pointwise>> = {
+  gelu: 'gelu',
+  silu: 'silu',
+  relu: 'relu',
+  tanh: 'tanh',
+  sigmoid: 'sigmoid',
+};
 const OPERATORS: Readonly<Record<string, Pointwise>> = { '+': 'add', '-': 'sub', '*': 'mul', '/': 'div' };
 /** What describes a tensor without computing one. */
-const INSPECT = new Set(['size', 'dim', 'numel', 'stride', 'element_size', 'shape', 'ndim', 'device', 'dtype', 'is_cuda', 'requires_grad']);
+const INSPECT = new Set([
+  'size',
+  'dim',
+  'numel',
+  'stride',
+  'element_size',
+  'shape',
+  'ndim',
+  'device',
+  'dtype',
+  'is_cuda',
+  'requires_grad',
+]);
 const COMPARE = new Set(['==', '!=', '<', '<=', '>', '>=']);
 
 export class TorchTape extends TapeOps {
@@ -52,7 +70,11 @@ export class TorchTape extends TapeOps {
       case 'permute': {
         const order = dims(positional).map((d) => d?.constant);
         if (order.some((d) => d === undefined) || order.length !== rank) return t.fail('a permute not followed');
-        const out = t.make(order.map((d) => t.shape(id)[normalize(Number(d), rank)]), t.dtype(id), evaluated);
+        const out = t.make(
+          order.map((d) => t.shape(id)[normalize(Number(d), rank)]),
+          t.dtype(id),
+          evaluated,
+        );
         t.record({ k: 'permute', in: id, out: out.id, dims: order.map(Number) });
         return out.value;
       }
@@ -96,7 +118,14 @@ export class TorchTape extends TapeOps {
         return this.matmul(x, positional[0], evaluated);
       case 'sum':
       case 'mean':
-        return this.reduce(name, x, positional[0] ?? keywords.get('dim'), positional[1] ?? keywords.get('keepdim'), keywords, evaluated);
+        return this.reduce(
+          name,
+          x,
+          positional[0] ?? keywords.get('dim'),
+          positional[1] ?? keywords.get('keepdim'),
+          keywords,
+          evaluated,
+        );
       default:
         return ACTIVATIONS[name] ? this.pointwise(ACTIVATIONS[name], [x], evaluated) : t.fail(`Tensor.${name}()`);
     }
@@ -111,32 +140,57 @@ export class TorchTape extends TapeOps {
     // Built-ins read tensors (`len(x)`, `isinstance(x, torch.Tensor)`) without computing one.
     if (path.startsWith('builtins.')) return this.inspected(evaluated, path);
     if (!args.some((a) => t.isTensor(a))) {
-      if (torch && (name === 'arange' || name === 'ones' || name === 'zeros')) return this.factory(name, positional, keywords, evaluated);
+      if (torch && (name === 'arange' || name === 'ones' || name === 'zeros'))
+        return this.factory(name, positional, keywords, evaluated);
       return this.inspected(evaluated, path);
     }
     if (!torch) return t.fail(`${path}() on a tensor`);
     const [x] = positional;
-    if (ACTIVATIONS[name]) return inPlace(keywords) ? t.fail(`${name} in place`) : this.pointwise(ACTIVATIONS[name], [x], evaluated);
+    if (ACTIVATIONS[name])
+      return inPlace(keywords) ? t.fail(`${name} in place`) : this.pointwise(ACTIVATIONS[name], [x], evaluated);
     switch (name) {
       case 'softmax':
       case 'log_softmax':
         return this.softmax(x, keywords, evaluated);
       case 'dropout':
-        return this.dropout(x, probability(positional[1] ?? keywords.get('p')), positional[2] ?? keywords.get('training'), inPlace(keywords) || truth(positional[3]) === true);
+        return this.dropout(
+          x,
+          probability(positional[1] ?? keywords.get('p')),
+          positional[2] ?? keywords.get('training'),
+          inPlace(keywords) || truth(positional[3]) === true,
+        );
       case 'matmul':
       case 'bmm':
         return this.matmul(x, positional[1], evaluated);
       case 'sum':
       case 'mean':
-        return this.reduce(name, x, positional[1] ?? keywords.get('dim'), positional[2] ?? keywords.get('keepdim'), keywords, evaluated);
+        return this.reduce(
+          name,
+          x,
+          positional[1] ?? keywords.get('dim'),
+          positional[2] ?? keywords.get('keepdim'),
+          keywords,
+          evaluated,
+        );
       case 'transpose':
         return this.transpose(x, int(positional[1]), int(positional[2]));
       case 'reshape':
         return this.view(x, dims(positional.slice(1)), true);
       case 'linear':
-        return this.linear(x, positional[1] ?? keywords.get('weight'), positional[2] ?? keywords.get('bias'), evaluated);
+        return this.linear(
+          x,
+          positional[1] ?? keywords.get('weight'),
+          positional[2] ?? keywords.get('bias'),
+          evaluated,
+        );
       case 'layer_norm':
-        return this.layerNorm(x, positional[1] ?? keywords.get('normalized_shape'), positional[2] ?? keywords.get('weight'), positional[3] ?? keywords.get('bias'), evaluated);
+        return this.layerNorm(
+          x,
+          positional[1] ?? keywords.get('normalized_shape'),
+          positional[2] ?? keywords.get('weight'),
+          positional[3] ?? keywords.get('bias'),
+          evaluated,
+        );
       case 'cat':
       case 'concat':
       case 'concatenate': {
@@ -145,7 +199,11 @@ export class TorchTape extends TapeOps {
         const shapes = items.map((i) => t.shape(i));
         const at = normalize(d, shapes[0].length);
         const size = shapes.reduce<Dim>((a, s) => (a && s[at] ? a.add(s[at]!) : undefined), Poly.ZERO);
-        const out = t.make(shapes[0].map((s, j) => (j === at ? size : s)), t.dtype(items[0]), evaluated);
+        const out = t.make(
+          shapes[0].map((s, j) => (j === at ? size : s)),
+          t.dtype(items[0]),
+          evaluated,
+        );
         t.record({ k: 'cat', ins: items, dim: at, out: out.id });
         return out.value;
       }
@@ -158,12 +216,22 @@ export class TorchTape extends TapeOps {
   }
 
   /** `layer(x)` / `module(x)`; `run` is what the interpreter does for it (a module's forward()). */
-  call(callee: Extract<Value, { t: 'layer' } | { t: 'module' }>, hasForward: boolean, positional: Args, keywords: Keywords, run: () => Value): Value {
+  call(
+    callee: Extract<Value, { t: 'layer' } | { t: 'module' }>,
+    hasForward: boolean,
+    positional: Args,
+    keywords: Keywords,
+    run: () => Value,
+  ): Value {
     const t = this.tape;
-    if (callee.t === 'layer') return t.within(callee, callee.layer.kind, () => this.layer(callee, callee.layer, positional, keywords, run));
+    if (callee.t === 'layer')
+      return t.within(callee, callee.layer.kind, () => this.layer(callee, callee.layer, positional, keywords, run));
     // A Sequential's layers come back here one by one.
     if (callee.items) return run();
-    if (callee.cls && !hasForward && callee.layer) return t.within(callee, callee.cls.name, () => this.layer(callee, callee.layer!.layer, positional, keywords, run));
+    if (callee.cls && !hasForward && callee.layer)
+      return t.within(callee, callee.cls.name, () =>
+        this.layer(callee, callee.layer!.layer, positional, keywords, run),
+      );
     if (callee.cls) return t.within(callee, callee.cls.name, () => this.checked(run()));
     const kind = callee.tree.kind;
     return t.within(callee, kind, () => this.weightless(kind, callee.fields, positional[0], run));
@@ -172,7 +240,9 @@ export class TorchTape extends TapeOps {
   subscript(obj: Value, key: Value, evaluated: Value): Value {
     const t = this.tape;
     const id = t.id(obj);
-    const items = (key.t === 'seq' && key.tuple ? key.items : [key]).map((k) => indexItem(k) ?? t.fail('an index not followed'));
+    const items = (key.t === 'seq' && key.tuple ? key.items : [key]).map(
+      (k) => indexItem(k) ?? t.fail('an index not followed'),
+    );
     const out = t.make(indexedShape(t.shape(id), items), t.dtype(id), evaluated);
     t.record({ k: 'index', in: id, out: out.id, items });
     return out.value;

@@ -31,9 +31,15 @@ export function perBuild(builds: readonly LayerInstance[], crowded: boolean): La
   // What follows the heads (`× 32`, `· cross`): one text for all builds when only the heads differ.
   const rest = (l: LayerInstance) => l.summary.replace(/^[\d,]+ heads/, '');
   const oneRest = sorted.every((l) => l.summary !== rest(l) && rest(l) === rest(sorted[0]));
-  const summary = crowded ? 'heads differ by build' : oneRest ? `${either(sorted.map((l) => String(heads(l))))} heads${rest(sorted[0])}` : either(sorted.map((l) => l.summary));
+  const summary = crowded
+    ? 'heads differ by build'
+    : oneRest
+      ? `${either(sorted.map((l) => String(heads(l))))} heads${rest(sorted[0])}`
+      : either(sorted.map((l) => l.summary));
   const first = sorted[0];
-  const params = builds.every((l) => l.params && first.params && l.params.equals(first.params)) ? first.params : undefined;
+  const params = builds.every((l) => l.params && first.params && l.params.equals(first.params))
+    ? first.params
+    : undefined;
   const attention = first.attention!;
   // Builds of other widths (a Swin's stages): only the tensors and sizes they all have.
   const tensors = first.tensors.filter((t) => builds.every((l) => l.tensors.some((u) => sameTensor(t, u))));
@@ -43,12 +49,19 @@ export function perBuild(builds: readonly LayerInstance[], crowded: boolean): La
     tensors,
     params,
     formula: params ? first.formula : '',
-    unknownReason: params ? first.unknownReason : 'Its builds have different parameters: no one total; the tensors listed are those every build has.',
+    unknownReason: params
+      ? first.unknownReason
+      : 'Its builds have different parameters: no one total; the tensors listed are those every build has.',
     inFeatures: embed,
-    outFeatures: builds.every((l) => l.outFeatures && first.outFeatures?.equals(l.outFeatures)) ? first.outFeatures : undefined,
+    outFeatures: builds.every((l) => l.outFeatures && first.outFeatures?.equals(l.outFeatures))
+      ? first.outFeatures
+      : undefined,
     summary,
     // The first note says how the projections are laid out, which every build shares; the others are a build's.
-    notes: [first.notes[0], `This class is built with different heads in this file${crowded ? ', more than are listed' : `: ${sorted.map((l) => l.summary).join('; ')}`}. Each build's figures are its own.`],
+    notes: [
+      first.notes[0],
+      `This class is built with different heads in this file${crowded ? ', more than are listed' : `: ${sorted.map((l) => l.summary).join('; ')}`}. Each build's figures are its own.`,
+    ],
     attention: {
       ...attention,
       heads: Poly.symbol('h'),
@@ -58,7 +71,9 @@ export function perBuild(builds: readonly LayerInstance[], crowded: boolean): La
       ...(embed ? {} : { embed: Poly.symbol('E'), kdim: Poly.symbol('E'), vdim: Poly.symbol('E'), output: undefined }),
       settings: [
         ['heads by build', crowded ? 'more than are listed' : sorted.map((l) => l.summary).join('; ')],
-        ...attention.settings.filter(([name]) => !/heads|head size/.test(name) && (embed || name !== 'query input features')),
+        ...attention.settings.filter(
+          ([name]) => !/heads|head size/.test(name) && (embed || name !== 'query input features'),
+        ),
       ],
     },
     builds: crowded ? undefined : sorted,
@@ -71,5 +86,9 @@ function either(items: readonly string[]): string {
 }
 
 function sameTensor(a: LayerInstance['tensors'][number], b: LayerInstance['tensors'][number]): boolean {
-  return a.name === b.name && a.shape.length === b.shape.length && a.shape.every((d, i) => !!d && !!b.shape[i] && d.equals(b.shape[i]!));
+  return (
+    a.name === b.name &&
+    a.shape.length === b.shape.length &&
+    a.shape.every((d, i) => !!d && !!b.shape[i] && d.equals(b.shape[i]!))
+  );
 }

@@ -25,13 +25,18 @@ function groups(side: string): string[][] | undefined {
 }
 
 /** The heads and head size a rearrange splits the last axis into, when it does. */
-export function rearrangedHeads(pattern: string, axes: ReadonlyMap<string, Value>, width: Poly | undefined): { heads?: Poly; headDim?: Poly } | undefined {
+export function rearrangedHeads(
+  pattern: string,
+  axes: ReadonlyMap<string, Value>,
+  width: Poly | undefined,
+): { heads?: Poly; headDim?: Poly } | undefined {
   const [left, right, extra] = pattern.split('->');
   if (right === undefined || extra !== undefined) return undefined;
   const from = groups(left);
   const to = groups(right);
   const last = from?.[from.length - 1];
-  if (!from || !to || last?.length !== 2 || to.some((g) => g.length > 1 && g.join(' ') === last.join(' '))) return undefined;
+  if (!from || !to || last?.length !== 2 || to.some((g) => g.length > 1 && g.join(' ') === last.join(' ')))
+    return undefined;
   const [h, d] = last;
   const size = (name: string) => {
     const v = axes.get(name);

@@ -12,7 +12,10 @@ import type { Parts } from './recognise';
 type LayerValue = Extract<Value, { t: 'layer' }>;
 
 /** `fields` of the instance; `built` gives a layer as its first apply() built it. */
-export function fieldParts(fields: ReadonlyMap<string, Value>, built: (layer: LayerValue) => LayerInstance | undefined): Parts {
+export function fieldParts(
+  fields: ReadonlyMap<string, Value>,
+  built: (layer: LayerValue) => LayerInstance | undefined,
+): Parts {
   return {
     pathOf: (layer) => [...fields].find(([, v]) => v === layer)?.[0],
     built,
@@ -26,10 +29,18 @@ export function fieldParts(fields: ReadonlyMap<string, Value>, built: (layer: La
       }
       const total = totalParams(tensors);
       const params = !unbuilt && total.isConstant ? total : undefined;
-      const reason = params ? undefined : unbuilt ? 'TF.js creates a dense layer\'s weights on its first apply(), which is not followed here' : `Not every size is known here: ${total}.`;
+      const reason = params
+        ? undefined
+        : unbuilt
+          ? "TF.js creates a dense layer's weights on its first apply(), which is not followed here"
+          : `Not every size is known here: ${total}.`;
       const count = params ? `${groupDigits(params.constant!)} weights` : 'their weights';
-      return { tensors, params, reason, note: `TF.js creates ${count} for these dense layers on their first apply(), but a tf.layers.Layer subclass does not track layers kept in its fields: its countParams() leaves them out, and a model's fit() does not train them.` };
+      return {
+        tensors,
+        params,
+        reason,
+        note: `TF.js creates ${count} for these dense layers on their first apply(), but a tf.layers.Layer subclass does not track layers kept in its fields: its countParams() leaves them out, and a model's fit() does not train them.`,
+      };
     },
   };
 }
-

@@ -27,14 +27,24 @@ export interface Parts {
   /** A layer as it was built where it was applied (TF.js sizes a dense layer by its first input). */
   built?(layer: LayerValue): LayerInstance | undefined;
   /** The parameters, named as the framework lists them, given the paths of the attention's layers. */
-  tensors(layers: ReadonlyMap<string, LayerValue>): { tensors: Tensor[]; params: Poly | undefined; reason?: string; note?: string };
+  tensors(layers: ReadonlyMap<string, LayerValue>): {
+    tensors: Tensor[];
+    params: Poly | undefined;
+    reason?: string;
+    note?: string;
+  };
 }
 
 /** The module's attention, its projections found through `parts`. */
 export function describe(className: string, found: Attention, parts: Parts): LayerInstance | undefined {
   const { q, k, v } = found.core;
   if (!q.layer || !k.layer || !v?.layer) return undefined;
-  const paths = { q: parts.pathOf(q.layer), k: parts.pathOf(k.layer), v: parts.pathOf(v.layer), o: found.output && parts.pathOf(found.output) };
+  const paths = {
+    q: parts.pathOf(q.layer),
+    k: parts.pathOf(k.layer),
+    v: parts.pathOf(v.layer),
+    o: found.output && parts.pathOf(found.output),
+  };
   if (!paths.q || !paths.k || !paths.v) return undefined;
   const roles = new Map<string, string[]>();
   const layers = new Map<string, LayerValue>();
@@ -61,7 +71,14 @@ export function describe(className: string, found: Attention, parts: Parts): Lay
   const built = (l: LayerValue) => parts.built?.(l) ?? l.layer;
   const embed = built(q.layer).inFeatures ?? Poly.symbol('E');
   const bias = built(q.layer).tensors.some((t) => t.name === 'bias');
-  const fused = paths.q === paths.k ? (paths.k === paths.v ? 'Q, K and V from one projection' : 'Q and K from one projection') : paths.k === paths.v ? 'K and V from one projection' : 'separate projections';
+  const fused =
+    paths.q === paths.k
+      ? paths.k === paths.v
+        ? 'Q, K and V from one projection'
+        : 'Q and K from one projection'
+      : paths.k === paths.v
+        ? 'K and V from one projection'
+        : 'separate projections';
   let settings: readonly (readonly [string, string])[] | undefined;
   let formula: string | undefined;
   let noted: string[] | undefined;
@@ -95,7 +112,11 @@ export function describe(className: string, found: Attention, parts: Parts): Lay
     : heads.isConstant
       ? `${dimText(heads)} heads${headDim ? ` × ${dimText(headDim)}` : ''}${valueHeadDim ? `, values × ${dimText(valueHeadDim)}` : ''}`
       : `h = ${dimText(heads)}${headDim ? `, d_k = ${dimText(headDim)}` : ''}`;
-  const variant = grouped ? (grouped.constant === 1n ? ' · MQA, 1 kv head' : ` · GQA ${dimText(heads!)} q / ${dimText(grouped)} kv heads`) : '';
+  const variant = grouped
+    ? grouped.constant === 1n
+      ? ' · MQA, 1 kv head'
+      : ` · GQA ${dimText(heads!)} q / ${dimText(grouped)} kv heads`
+    : '';
   return {
     kind: className,
     framework: q.layer.layer.framework,
@@ -115,12 +136,26 @@ export function describe(className: string, found: Attention, parts: Parts): Lay
   };
 }
 
-function notes(paths: Record<'q' | 'k' | 'v' | 'o', string | undefined>, fused: string, heads: Poly | undefined, headDim: Poly | undefined, grouped: Poly | undefined, cross: boolean): string[] {
-  const out = [`Attention written by hand: ${fused} (W_Q in \`${paths.q}\`, W_K in \`${paths.k}\`, W_V in \`${paths.v}\`)${paths.o ? `, output projection \`${paths.o}\`` : ', no output projection in this class'}.`];
-  if (heads && headDim) out.push(`The heads split the projections into ${dimText(heads)} slices of d_k = ${dimText(headDim)}; softmax(QKᵀ/√d_k)V itself has no parameters.`);
+function notes(
+  paths: Record<'q' | 'k' | 'v' | 'o', string | undefined>,
+  fused: string,
+  heads: Poly | undefined,
+  headDim: Poly | undefined,
+  grouped: Poly | undefined,
+  cross: boolean,
+): string[] {
+  const out = [
+    `Attention written by hand: ${fused} (W_Q in \`${paths.q}\`, W_K in \`${paths.k}\`, W_V in \`${paths.v}\`)${paths.o ? `, output projection \`${paths.o}\`` : ', no output projection in this class'}.`,
+  ];
+  if (heads && headDim)
+    out.push(
+      `The heads split the projections into ${dimText(heads)} slices of d_k = ${dimText(headDim)}; softmax(QKᵀ/√d_k)V itself has no parameters.`,
+    );
   if (grouped && heads) {
     const times = heads.constant && grouped.constant ? `${heads.constant / grouped.constant} times ` : '';
-    out.push(`Grouped-query attention: ${dimText(grouped)} key/value heads serve ${dimText(heads)} query heads, so W_K, W_V and the KV cache are ${times}smaller than W_Q.`);
+    out.push(
+      `Grouped-query attention: ${dimText(grouped)} key/value heads serve ${dimText(heads)} query heads, so W_K, W_V and the KV cache are ${times}smaller than W_Q.`,
+    );
   }
   if (cross) out.push('Cross attention: the keys and values come from another input than the queries.');
   return out;
@@ -132,7 +167,8 @@ function roleOf(name: string, roles: ReadonlyMap<string, readonly string[]>): st
   if (!letters) return '';
   const leaf = name.slice(dot + 1);
   // torch.nn names them weight and bias; js-pytorch, W and b; TF.js, kernel and bias.
-  const kind = leaf === 'weight' || leaf === 'W' || leaf === 'kernel' ? 'W' : leaf === 'bias' || leaf === 'b' ? 'b' : undefined;
+  const kind =
+    leaf === 'weight' || leaf === 'W' || leaf === 'kernel' ? 'W' : leaf === 'bias' || leaf === 'b' ? 'b' : undefined;
   if (!kind) return '';
   const names = letters.map((l) => `${kind}_${l}`);
   return names.length > 1 ? `${names.join(', ')} stacked` : names[0];

@@ -39,12 +39,22 @@ export interface Trace {
 }
 
 function sameSource(a: Source | undefined, b: Source | undefined): boolean {
-  return a === b || (a !== undefined && b !== undefined && a.layer === b.layer && a.part === b.part && a.input === b.input);
+  return (
+    a === b || (a !== undefined && b !== undefined && a.layer === b.layer && a.part === b.part && a.input === b.input)
+  );
 }
 
 /** Whether two branches' tensors come the same way: the same projection, or the same core. */
 export function sameTrace(a: Trace, b: Trace): boolean {
-  if (a.core || b.core) return !!a.core && !!b.core && sameSource(a.core.q, b.core.q) && sameSource(a.core.k, b.core.k) && sameSource(a.core.v, b.core.v) && a.core.softmax === b.core.softmax;
+  if (a.core || b.core)
+    return (
+      !!a.core &&
+      !!b.core &&
+      sameSource(a.core.q, b.core.q) &&
+      sameSource(a.core.k, b.core.k) &&
+      sameSource(a.core.v, b.core.v) &&
+      a.core.softmax === b.core.softmax
+    );
   return sameSource(a.source, b.source);
 }
 
@@ -61,7 +71,11 @@ export function joined(values: readonly Value[]): Trace | undefined {
   if (withCore) return withCore;
   const sources = traces.filter((t) => t.source?.layer);
   if (sources.length === 0) return traces[0];
-  return sources.every((t) => t.source!.layer === sources[0].source!.layer && t.source!.part === sources[0].source!.part) ? sources[0] : undefined;
+  return sources.every(
+    (t) => t.source!.layer === sources[0].source!.layer && t.source!.part === sources[0].source!.part,
+  )
+    ? sources[0]
+    : undefined;
 }
 
 /**
@@ -72,7 +86,8 @@ export function joined(values: readonly Value[]): Trace | undefined {
 export function product(a: Tensor, b: Tensor, plain: boolean): Trace | undefined {
   const axis = (t: Tensor, i: number) => (plain && (i === 1 || !t.partial) ? t.shape[t.shape.length - i] : undefined);
   const core = a.trace?.core;
-  if (core && !core.v && core.softmax) return b.trace?.source?.layer ? { core: { ...core, v: asRead(b.trace.source, axis(b, 1)) } } : undefined;
+  if (core && !core.v && core.softmax)
+    return b.trace?.source?.layer ? { core: { ...core, v: asRead(b.trace.source, axis(b, 1)) } } : undefined;
   const q = a.trace?.source;
   const k = b.trace?.source;
   if (core || b.trace?.core || !q?.layer || !k?.layer) return undefined;
@@ -102,18 +117,25 @@ export function splitHeads(source: Source, last: readonly (Poly | undefined)[], 
   const width = source.width;
   // A singleton axis between the heads and the head size (`reshape([b, -1, kvHeads, 1, headSize])` before a
   // repeat of the keys): the heads are the axis before it, unless one head of that size is the whole width.
-  const at = named?.constant === 1n && last.length >= 3 && width && headDim && !headDim.equals(width) ? last.length - 3 : last.length - 2;
+  const at =
+    named?.constant === 1n && last.length >= 3 && width && headDim && !headDim.equals(width)
+      ? last.length - 3
+      : last.length - 2;
   const heads = last[at];
   // One of (heads, head size) is the width over the other only when no axis before them holds features too:
   // `reshape(B, N, 3, heads, -1)` of a fused qkv leaves a third of them per head. Sizes not known there are
   // taken for positions (`B, T, C = x.size()` of a tensor whose sizes are not followed), but no more of them
   // than the tensor had axes before its features, where its rank is known.
   const before = last.slice(0, at);
-  const positions = before.every((p) => p?.constant === undefined || p.constant === 1n) && (rank === undefined || before.length <= rank - 1);
+  const positions =
+    before.every((p) => p?.constant === undefined || p.constant === 1n) &&
+    (rank === undefined || before.length <= rank - 1);
   const whole = width && positions;
   const h = heads ?? (whole && headDim?.constant ? width.divExact(headDim.constant) : undefined);
   // TypeScript has no `//`: there the quotient is written as its code writes one.
-  const d = headDim ?? (whole && heads ? perHead(width, heads, source.layer?.layer.framework === 'pytorch' ? '//' : '/') : undefined);
+  const d =
+    headDim ??
+    (whole && heads ? perHead(width, heads, source.layer?.layer.framework === 'pytorch' ? '//' : '/') : undefined);
   return { ...source, heads: h, headDim: d };
 }
 

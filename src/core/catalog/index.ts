@@ -6,17 +6,30 @@ import { TFJS_LAYERS } from './tfjs';
 import { TRANSFORMERS_LAYERS } from './transformers';
 import type { LayerSpec } from './spec';
 
-const ALL = new Map<string, LayerSpec>([...PYTORCH_LAYERS, ...TRANSFORMERS_LAYERS, ...TFJS_LAYERS, ...JSPYTORCH_LAYERS]);
+const ALL = new Map<string, LayerSpec>([
+  ...PYTORCH_LAYERS,
+  ...TRANSFORMERS_LAYERS,
+  ...TFJS_LAYERS,
+  ...JSPYTORCH_LAYERS,
+]);
 
 export function layerSpec(path: string): LayerSpec | undefined {
   // `from ...pytorch_utils import Conv1D` in a model file of the transformers package itself.
-  return ALL.get(normalizePath(path)) ?? (path.startsWith('.') ? ALL.get(`transformers.${path.replace(/^\.+/, '')}`) : undefined);
+  return (
+    ALL.get(normalizePath(path)) ??
+    (path.startsWith('.') ? ALL.get(`transformers.${path.replace(/^\.+/, '')}`) : undefined)
+  );
 }
 
 /** The last names of all catalog paths: a call whose callee ends with none of them cannot build a layer. */
 export const CATALOG_NAMES: readonly string[] = [
   ...new Set([...ALL.keys()].map((p) => p.slice(p.lastIndexOf('.') + 1))),
   // Calls that carry sizes from one TF.js layer to the next.
-  'sequential', 'model', 'add', 'apply', 'call', 'callAndReturnAttentionScores', 'input',
+  'sequential',
+  'model',
+  'add',
+  'apply',
+  'call',
+  'callAndReturnAttentionScores',
+  'input',
 ];
-

@@ -42,9 +42,17 @@ export function instantiate(spec: LayerSpec, bound: BoundCall, callSpan: Span, i
   const covered = new Set((built.problems ?? []).map((p) => p.arg));
   findings.push(...sizeFindings(spec, args, covered, callSpan));
   for (const p of built.problems ?? []) {
-    findings.push({ code: p.code, severity: p.severity, message: p.message, span: callSpan, fixes: p.fixes ? p.fixes(args) : [] });
+    findings.push({
+      code: p.code,
+      severity: p.severity,
+      message: p.message,
+      span: callSpan,
+      fixes: p.fixes ? p.fixes(args) : [],
+    });
   }
-  const negative = findings.some((f) => f.severity === 'error') ? undefined : negativeWeight(spec.framework, built.tensors, callSpan);
+  const negative = findings.some((f) => f.severity === 'error')
+    ? undefined
+    : negativeWeight(spec.framework, built.tensors, callSpan);
   if (negative) findings.push(negative);
   const params = totalParams(built.tensors);
   // A size not known here stands as the layer's own symbol (`out`): a count over it would mix unknowns.
@@ -56,17 +64,44 @@ export function instantiate(spec: LayerSpec, bound: BoundCall, callSpan: Span, i
     framework: spec.framework,
     tensors: built.tensors,
     // TF.js and js-pytorch throw in the constructor for every error found here: no layer, so no count.
-    params: built.unknownReason || unsure || placeholders || (spec.framework !== 'pytorch' && findings.some((f) => f.severity === 'error')) ? undefined : params,
+    params:
+      built.unknownReason ||
+      unsure ||
+      placeholders ||
+      (spec.framework !== 'pytorch' && findings.some((f) => f.severity === 'error'))
+        ? undefined
+        : params,
     // Built on first read: most layers are never hovered, and the symbolic build costs as much as the real one.
     get formula() {
-      formula ??= placeholders ? '' : unsure ? unsure.formula : known ? genericFormula(spec, values, inputs) : params.toString();
+      formula ??= placeholders
+        ? ''
+        : unsure
+          ? unsure.formula
+          : known
+            ? genericFormula(spec, values, inputs)
+            : params.toString();
       return formula;
     },
     // `d_model → ?`: the summary names no size that is not the user's.
-    summary: placeholders ? spec.build(new Args(spec, new Map([...values, ...[...args.placeholders].map((n): [string, Value] => [n, { t: 'sym', name: '?' }])]), new Map(), inputs)).summary : built.summary,
+    summary: placeholders
+      ? spec.build(
+          new Args(
+            spec,
+            new Map([...values, ...[...args.placeholders].map((n): [string, Value] => [n, { t: 'sym', name: '?' }])]),
+            new Map(),
+            inputs,
+          ),
+        ).summary
+      : built.summary,
     notes: built.notes ?? [],
     rejected: findings.find((f) => f.severity === 'error')?.message,
-    unknownReason: built.unknownReason ?? placeholders ?? unsure?.reason ?? (params.isConstant ? undefined : `Not every size is known here: the count is ${params} over ${params.symbols.join(', ')}.`),
+    unknownReason:
+      built.unknownReason ??
+      placeholders ??
+      unsure?.reason ??
+      (params.isConstant
+        ? undefined
+        : `Not every size is known here: the count is ${params} over ${params.symbols.join(', ')}.`),
     attention: built.attention,
     outFeatures: built.outFeatures,
     outTail: built.outTail,
@@ -82,10 +117,16 @@ export function instantiate(spec: LayerSpec, bound: BoundCall, callSpan: Span, i
  * A flag given a value that is not known here (`bias=config.bias`): the count is one of two, so no number
  * is shown; the formula marks the part that depends on it (`d² + [config.bias]·d`).
  */
-function unsureFlags(spec: LayerSpec, args: Args, values: ReadonlyMap<string, Value>, inputs: readonly Shape[]): { formula: string; reason: string } | undefined {
+function unsureFlags(
+  spec: LayerSpec,
+  args: Args,
+  values: ReadonlyMap<string, Value>,
+  inputs: readonly Shape[],
+): { formula: string; reason: string } | undefined {
   if (!args.unsure.size) return undefined;
   const names = [...args.unsure];
-  const total = (on: boolean) => totalParams(spec.build(new Args(spec, values, new Map(), inputs, new Map(names.map((n) => [n, on])))).tensors);
+  const total = (on: boolean) =>
+    totalParams(spec.build(new Args(spec, values, new Map(), inputs, new Map(names.map((n) => [n, on])))).tensors);
   const without = total(false);
   const withIt = total(true);
   const extra = withIt.sub(without);

@@ -8,8 +8,14 @@ import { Poly } from '../symbolic';
 import { dimText, type LayerSpec, type Problem, type Args } from './spec';
 import { divisorFixes } from './sizeFixes';
 
-const linear = (inF: Poly, outF: Poly): Tensor[] => [{ name: 'W', shape: [inF, outF] }, { name: 'b', shape: [outF] }];
-const layerNorm = (n: Poly): Tensor[] => [{ name: 'gamma', shape: [n] }, { name: 'beta', shape: [n] }];
+const linear = (inF: Poly, outF: Poly): Tensor[] => [
+  { name: 'W', shape: [inF, outF] },
+  { name: 'b', shape: [outF] },
+];
+const layerNorm = (n: Poly): Tensor[] => [
+  { name: 'gamma', shape: [n] },
+  { name: 'beta', shape: [n] },
+];
 
 function attention(inF: Poly, outF: Poly): Tensor[] {
   return [
@@ -30,11 +36,15 @@ function headsProblems(a: Args): Problem[] {
   const E = a.dim('in_size').constant;
   const h = a.dim('n_heads').constant;
   if (E === undefined || h === undefined || h === 0n || E % h === 0n) return [];
-  return [{
-    code: 'heads-divisibility', severity: 'error', arg: 'n_heads',
-    message: `in_size ${E} is not divisible by n_heads ${h}: js-pytorch throws "Embedding dimension not divisible in equal heads."`,
-    fixes: (args) => divisorFixes(E, h, args.expr('n_heads'), (d) => `Use ${d} heads (${E} / ${d} = ${E / d})`),
-  }];
+  return [
+    {
+      code: 'heads-divisibility',
+      severity: 'error',
+      arg: 'n_heads',
+      message: `in_size ${E} is not divisible by n_heads ${h}: js-pytorch throws "Embedding dimension not divisible in equal heads."`,
+      fixes: (args) => divisorFixes(E, h, args.expr('n_heads'), (d) => `Use ${d} heads (${E} / ${d} = ${E / d})`),
+    },
+  ];
 }
 
 function attentionShape(a: Args): AttentionShape {
@@ -42,8 +52,22 @@ function attentionShape(a: Args): AttentionShape {
   const h = a.dim('n_heads');
   const headDim = h.constant && h.constant > 0n ? E.divExact(h.constant) : undefined;
   return {
-    embed: E, heads: h, headDim, kdim: E, vdim: E, layout: 'js-pytorch', output: [a.dim('out_size')], bias: true, batchFirst: true,
-    settings: [['in_size (E)', dimText(E)], ['out_size', dimText(a.dim('out_size'))], ['n_heads (h)', dimText(h)], ['d_k = E / h', headDim ? dimText(headDim) : `${dimText(E)} / ${dimText(h)}`], ['n_timesteps', a.text('n_timesteps')]],
+    embed: E,
+    heads: h,
+    headDim,
+    kdim: E,
+    vdim: E,
+    layout: 'js-pytorch',
+    output: [a.dim('out_size')],
+    bias: true,
+    batchFirst: true,
+    settings: [
+      ['in_size (E)', dimText(E)],
+      ['out_size', dimText(a.dim('out_size'))],
+      ['n_heads (h)', dimText(h)],
+      ['d_k = E / h', headDim ? dimText(headDim) : `${dimText(E)} / ${dimText(h)}`],
+      ['n_timesteps', a.text('n_timesteps')],
+    ],
   };
 }
 
@@ -52,9 +76,16 @@ function table(kind: string, rows: string, symbol: string): LayerSpec {
   return {
     kind,
     framework: 'js-pytorch',
-    signature: [{ name: rows, size: symbol }, { name: 'embed_size', size: 'D' }],
+    signature: [
+      { name: rows, size: symbol },
+      { name: 'embed_size', size: 'D' },
+    ],
     build(a) {
-      return { tensors: [{ name: 'E', shape: [a.dim(rows), a.dim('embed_size')] }], summary: `${dimText(a.dim(rows))} × ${dimText(a.dim('embed_size'))}`, outFeatures: a.dim('embed_size') };
+      return {
+        tensors: [{ name: 'E', shape: [a.dim(rows), a.dim('embed_size')] }],
+        summary: `${dimText(a.dim(rows))} × ${dimText(a.dim('embed_size'))}`,
+        outFeatures: a.dim('embed_size'),
+      };
     },
   };
 }
@@ -68,24 +99,46 @@ const SPECS: Record<string, LayerSpec> = {
   Linear: {
     kind: 'Linear',
     framework: 'js-pytorch',
-    signature: [{ name: 'in_size', size: 'in' }, { name: 'out_size', size: 'out' }, { name: 'device' }, { name: 'bias' }, { name: 'xavier' }],
+    signature: [
+      { name: 'in_size', size: 'in' },
+      { name: 'out_size', size: 'out' },
+      { name: 'device' },
+      { name: 'bias' },
+      { name: 'xavier' },
+    ],
     build(a) {
       const inF = a.dim('in_size');
       const outF = a.dim('out_size');
       const notes = ['y = x·W + b with W [in_size, out_size].'];
-      if (!a.flag('bias', true)) notes.push('bias=false only skips adding b in forward(): js-pytorch still creates b and counts it.');
-      return { tensors: linear(inF, outF), summary: `${dimText(inF)} → ${dimText(outF)}`, notes, outFeatures: outF, inFeatures: inF };
+      if (!a.flag('bias', true))
+        notes.push('bias=false only skips adding b in forward(): js-pytorch still creates b and counts it.');
+      return {
+        tensors: linear(inF, outF),
+        summary: `${dimText(inF)} → ${dimText(outF)}`,
+        notes,
+        outFeatures: outF,
+        inFeatures: inF,
+      };
     },
   },
   MultiHeadSelfAttention: {
     kind: 'MultiHeadSelfAttention',
     framework: 'js-pytorch',
-    signature: [{ name: 'in_size', size: 'E' }, { name: 'out_size', size: 'out' }, { name: 'n_heads', size: 'h' }, { name: 'n_timesteps' }, { name: 'dropout_prob' }, { name: 'device' }],
+    signature: [
+      { name: 'in_size', size: 'E' },
+      { name: 'out_size', size: 'out' },
+      { name: 'n_heads', size: 'h' },
+      { name: 'n_timesteps' },
+      { name: 'dropout_prob' },
+      { name: 'device' },
+    ],
     build(a) {
       const shape = attentionShape(a);
       return {
         tensors: attention(a.dim('in_size'), a.dim('out_size')),
-        summary: shape.headDim ? `${dimText(shape.heads)} heads × ${dimText(shape.headDim)}` : `${dimText(shape.heads)} heads`,
+        summary: shape.headDim
+          ? `${dimText(shape.heads)} heads × ${dimText(shape.headDim)}`
+          : `${dimText(shape.heads)} heads`,
         notes: ATTENTION_NOTES,
         problems: headsProblems(a),
         attention: shape,
@@ -97,24 +150,49 @@ const SPECS: Record<string, LayerSpec> = {
   FullyConnected: {
     kind: 'FullyConnected',
     framework: 'js-pytorch',
-    signature: [{ name: 'in_size', size: 'in' }, { name: 'out_size', size: 'out' }, { name: 'dropout_prob' }, { name: 'device' }, { name: 'bias' }],
+    signature: [
+      { name: 'in_size', size: 'in' },
+      { name: 'out_size', size: 'out' },
+      { name: 'dropout_prob' },
+      { name: 'device' },
+      { name: 'bias' },
+    ],
     build(a) {
       const inF = a.dim('in_size');
-      return { tensors: fullyConnected(inF, a.dim('out_size')), summary: `${dimText(inF)} → ${dimText(inF.mul(Poly.int(2)))} → ${dimText(a.dim('out_size'))}`, outFeatures: a.dim('out_size') };
+      return {
+        tensors: fullyConnected(inF, a.dim('out_size')),
+        summary: `${dimText(inF)} → ${dimText(inF.mul(Poly.int(2)))} → ${dimText(a.dim('out_size'))}`,
+        outFeatures: a.dim('out_size'),
+      };
     },
   },
   Block: {
     kind: 'Block',
     framework: 'js-pytorch',
-    signature: [{ name: 'in_size', size: 'E' }, { name: 'out_size', size: 'out' }, { name: 'n_heads', size: 'h' }, { name: 'n_timesteps' }, { name: 'dropout_prob' }, { name: 'device' }],
+    signature: [
+      { name: 'in_size', size: 'E' },
+      { name: 'out_size', size: 'out' },
+      { name: 'n_heads', size: 'h' },
+      { name: 'n_timesteps' },
+      { name: 'dropout_prob' },
+      { name: 'device' },
+    ],
     build(a) {
       const E = a.dim('in_size');
       const out = a.dim('out_size');
       const shape = attentionShape(a);
       return {
-        tensors: [...childTensors('att', attention(E, E)), ...childTensors('ln1', layerNorm(E)), ...childTensors('fcc', fullyConnected(E, out)), ...childTensors('ln2', layerNorm(out))],
+        tensors: [
+          ...childTensors('att', attention(E, E)),
+          ...childTensors('ln1', layerNorm(E)),
+          ...childTensors('fcc', fullyConnected(E, out)),
+          ...childTensors('ln2', layerNorm(out)),
+        ],
         summary: `${shape.headDim ? `${dimText(shape.heads)} heads × ${dimText(shape.headDim)}` : `${dimText(shape.heads)} heads`} · ${dimText(E)} → ${dimText(out)}`,
-        notes: [...ATTENTION_NOTES, 'A Block is attention, LayerNorm, a FullyConnected E → 2E → out and a second LayerNorm.'],
+        notes: [
+          ...ATTENTION_NOTES,
+          'A Block is attention, LayerNorm, a FullyConnected E → 2E → out and a second LayerNorm.',
+        ],
         problems: headsProblems(a),
         attention: shape,
         outFeatures: out,
@@ -128,9 +206,16 @@ const SPECS: Record<string, LayerSpec> = {
     framework: 'js-pytorch',
     signature: [{ name: 'n_embed', size: 'D' }],
     build(a) {
-      return { tensors: layerNorm(a.dim('n_embed')), summary: `over [${dimText(a.dim('n_embed'))}]`, outFeatures: a.dim('n_embed'), inFeatures: a.dim('n_embed') };
+      return {
+        tensors: layerNorm(a.dim('n_embed')),
+        summary: `over [${dimText(a.dim('n_embed'))}]`,
+        outFeatures: a.dim('n_embed'),
+        inFeatures: a.dim('n_embed'),
+      };
     },
   },
 };
 
-export const JSPYTORCH_LAYERS: ReadonlyMap<string, LayerSpec> = new Map(Object.entries(SPECS).map(([name, spec]) => [`jspytorch.torch.nn.${name}`, spec]));
+export const JSPYTORCH_LAYERS: ReadonlyMap<string, LayerSpec> = new Map(
+  Object.entries(SPECS).map(([name, spec]) => [`jspytorch.torch.nn.${name}`, spec]),
+);

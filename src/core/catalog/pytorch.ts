@@ -14,14 +14,21 @@ import { TRANSFORMER, TRANSFORMER_DECODER_LAYER, TRANSFORMER_ENCODER_LAYER, stac
 const LINEAR: LayerSpec = {
   kind: 'Linear',
   framework: 'pytorch',
-  signature: [{ name: 'in_features', size: 'in' }, { name: 'out_features', size: 'out' }, { name: 'bias', default: TRUE }, ...DEVICE_DTYPE],
+  signature: [
+    { name: 'in_features', size: 'in' },
+    { name: 'out_features', size: 'out' },
+    { name: 'bias', default: TRUE },
+    ...DEVICE_DTYPE,
+  ],
   build(a) {
     const inF = a.dim('in_features');
     const outF = a.dim('out_features');
     return {
       tensors: linearTensors(inF, outF, a.flag('bias', true)),
       summary: `${dimText(inF)} → ${dimText(outF)}`,
-      notes: ['y = x·Wᵀ + b with W [out_features, in_features]' + (a.flag('bias', true) ? '.' : ' and no b (bias=False).')],
+      notes: [
+        'y = x·Wᵀ + b with W [out_features, in_features]' + (a.flag('bias', true) ? '.' : ' and no b (bias=False).'),
+      ],
       outFeatures: outF,
       inFeatures: inF,
     };
@@ -31,7 +38,13 @@ const LINEAR: LayerSpec = {
 const BILINEAR: LayerSpec = {
   kind: 'Bilinear',
   framework: 'pytorch',
-  signature: [{ name: 'in1_features', size: 'in1' }, { name: 'in2_features', size: 'in2' }, { name: 'out_features', size: 'out' }, { name: 'bias', default: TRUE }, ...DEVICE_DTYPE],
+  signature: [
+    { name: 'in1_features', size: 'in1' },
+    { name: 'in2_features', size: 'in2' },
+    { name: 'out_features', size: 'out' },
+    { name: 'bias', default: TRUE },
+    ...DEVICE_DTYPE,
+  ],
   build(a) {
     const in1 = a.dim('in1_features');
     const in2 = a.dim('in2_features');
@@ -56,7 +69,8 @@ const LAZY_LINEAR: LayerSpec = {
     return {
       tensors: linearTensors(Poly.symbol('in_features'), outF, a.flag('bias', true)),
       summary: `lazy → ${dimText(outF)}`,
-      unknownReason: 'LazyLinear infers in_features from its first input: the count is known only after the first forward call.',
+      unknownReason:
+        'LazyLinear infers in_features from its first input: the count is known only after the first forward call.',
       outFeatures: outF,
     };
   },
@@ -65,7 +79,13 @@ const LAZY_LINEAR: LayerSpec = {
 const LAYER_NORM: LayerSpec = {
   kind: 'LayerNorm',
   framework: 'pytorch',
-  signature: [{ name: 'normalized_shape', size: 'D' }, { name: 'eps', default: { t: 'float', v: 1e-5 } }, { name: 'elementwise_affine', default: TRUE }, { name: 'bias', default: TRUE }, ...DEVICE_DTYPE],
+  signature: [
+    { name: 'normalized_shape', size: 'D' },
+    { name: 'eps', default: { t: 'float', v: 1e-5 } },
+    { name: 'elementwise_affine', default: TRUE },
+    { name: 'bias', default: TRUE },
+    ...DEVICE_DTYPE,
+  ],
   build(a) {
     const v = a.value('normalized_shape');
     const shape = v.t === 'seq' ? v.items.map((_, i) => seqDim(a, 'normalized_shape', i)) : [a.dim('normalized_shape')];
@@ -90,26 +110,43 @@ function conv(kind: string, dims: number, transposed: boolean): LayerSpec {
     kind,
     framework: 'pytorch',
     signature: [
-      { name: 'in_channels', size: 'C_in' }, { name: 'out_channels', size: 'C_out' }, { name: 'kernel_size' },
-      { name: 'stride', default: int(1) }, { name: 'padding', default: int(0) },
+      { name: 'in_channels', size: 'C_in' },
+      { name: 'out_channels', size: 'C_out' },
+      { name: 'kernel_size' },
+      { name: 'stride', default: int(1) },
+      { name: 'padding', default: int(0) },
       ...(transposed ? [{ name: 'output_padding', default: int(0) }] : [{ name: 'dilation', default: int(1) }]),
-      { name: 'groups', default: int(1) }, { name: 'bias', default: TRUE },
+      { name: 'groups', default: int(1) },
+      { name: 'bias', default: TRUE },
       ...(transposed ? [{ name: 'dilation', default: int(1) }] : []),
-      { name: 'padding_mode', default: { t: 'str', v: 'zeros' } }, ...DEVICE_DTYPE,
+      { name: 'padding_mode', default: { t: 'str', v: 'zeros' } },
+      ...DEVICE_DTYPE,
     ],
     build(a) {
       const cin = a.dim('in_channels');
       const cout = a.dim('out_channels');
       const g = a.dim('groups');
       const k = a.value('kernel_size');
-      const kernel = k.t === 'seq' ? k.items.map((_, i) => seqDim(a, 'kernel_size', i)) : Array.from({ length: dims }, () => a.dim('kernel_size'));
+      const kernel =
+        k.t === 'seq'
+          ? k.items.map((_, i) => seqDim(a, 'kernel_size', i))
+          : Array.from({ length: dims }, () => a.dim('kernel_size'));
       const [first, second] = transposed ? [cin, cout] : [cout, cin];
       // Channels per group: exact when the groups are known; otherwise one name for the quotient, never the
       // ungrouped width (a depthwise conv with groups=dim has dim times fewer weights).
-      const perGroup = g.constant === 1n ? second : g.constant ? second.divExact(g.constant) ?? Poly.symbol(`${transposed ? 'C_out' : 'C_in'}/groups`) : Poly.symbol(`(${second.size > 1 ? `(${second})` : second} / ${g.size > 1 ? `(${g})` : g})`);
+      const perGroup =
+        g.constant === 1n
+          ? second
+          : g.constant
+            ? (second.divExact(g.constant) ?? Poly.symbol(`${transposed ? 'C_out' : 'C_in'}/groups`))
+            : Poly.symbol(`(${second.size > 1 ? `(${second})` : second} / ${g.size > 1 ? `(${g})` : g})`);
       const tensors: Tensor[] = [{ name: 'weight', shape: [first, perGroup, ...kernel] }];
       if (a.flag('bias', true)) tensors.push({ name: 'bias', shape: [cout] });
-      return { tensors, summary: `${dimText(cin)} → ${dimText(cout)} · kernel ${kernel.map(dimText).join('×')}`, outFeatures: cout };
+      return {
+        tensors,
+        summary: `${dimText(cin)} → ${dimText(cout)} · kernel ${kernel.map(dimText).join('×')}`,
+        outFeatures: cout,
+      };
     },
   };
 }
@@ -118,9 +155,16 @@ const EMBEDDING: LayerSpec = {
   kind: 'Embedding',
   framework: 'pytorch',
   signature: [
-    { name: 'num_embeddings', size: 'V' }, { name: 'embedding_dim', size: 'D' }, { name: 'padding_idx', default: NONE },
-    { name: 'max_norm', default: NONE }, { name: 'norm_type', default: { t: 'float', v: 2 } }, { name: 'scale_grad_by_freq', default: FALSE },
-    { name: 'sparse', default: FALSE }, { name: '_weight', default: NONE }, { name: '_freeze', default: FALSE }, ...DEVICE_DTYPE,
+    { name: 'num_embeddings', size: 'V' },
+    { name: 'embedding_dim', size: 'D' },
+    { name: 'padding_idx', default: NONE },
+    { name: 'max_norm', default: NONE },
+    { name: 'norm_type', default: { t: 'float', v: 2 } },
+    { name: 'scale_grad_by_freq', default: FALSE },
+    { name: 'sparse', default: FALSE },
+    { name: '_weight', default: NONE },
+    { name: '_freeze', default: FALSE },
+    ...DEVICE_DTYPE,
   ],
   build(a) {
     const V = a.dim('num_embeddings');
@@ -133,9 +177,17 @@ const EMBEDDING_BAG: LayerSpec = {
   kind: 'EmbeddingBag',
   framework: 'pytorch',
   signature: [
-    { name: 'num_embeddings', size: 'V' }, { name: 'embedding_dim', size: 'D' }, { name: 'max_norm', default: NONE },
-    { name: 'norm_type', default: { t: 'float', v: 2 } }, { name: 'scale_grad_by_freq', default: FALSE }, { name: 'mode', default: { t: 'str', v: 'mean' } },
-    { name: 'sparse', default: FALSE }, { name: '_weight', default: NONE }, { name: 'include_last_offset', default: FALSE }, { name: 'padding_idx', default: NONE }, ...DEVICE_DTYPE,
+    { name: 'num_embeddings', size: 'V' },
+    { name: 'embedding_dim', size: 'D' },
+    { name: 'max_norm', default: NONE },
+    { name: 'norm_type', default: { t: 'float', v: 2 } },
+    { name: 'scale_grad_by_freq', default: FALSE },
+    { name: 'mode', default: { t: 'str', v: 'mean' } },
+    { name: 'sparse', default: FALSE },
+    { name: '_weight', default: NONE },
+    { name: 'include_last_offset', default: FALSE },
+    { name: 'padding_idx', default: NONE },
+    ...DEVICE_DTYPE,
   ],
   build(a) {
     const V = a.dim('num_embeddings');
@@ -167,15 +219,32 @@ function channelNorm(kind: string, affineDefault: boolean, groups: boolean): Lay
       if (g !== undefined && g > 0n && C.constant !== undefined && C.constant % g !== 0n) {
         const channels = C.constant;
         problems.push({
-          code: 'groups-divisibility', severity: 'error', arg: 'num_groups',
+          code: 'groups-divisibility',
+          severity: 'error',
+          arg: 'num_groups',
           message: `num_channels ${channels} is not divisible by num_groups ${g}: PyTorch raises "num_channels must be divisible by num_groups".`,
-          fixes: (args) => divisorFixes(channels, g, args.expr('num_groups'), (d) => `Use ${d} groups (${channels} / ${d} = ${channels / d} channels each)`),
+          fixes: (args) =>
+            divisorFixes(
+              channels,
+              g,
+              args.expr('num_groups'),
+              (d) => `Use ${d} groups (${channels} / ${d} = ${channels / d} channels each)`,
+            ),
         });
       }
       return {
-        tensors: affine ? [{ name: 'weight', shape: [C] }, { name: 'bias', shape: [C] }] : [],
+        tensors: affine
+          ? [
+              { name: 'weight', shape: [C] },
+              { name: 'bias', shape: [C] },
+            ]
+          : [],
         summary: `${dimText(C)} channels${affine ? '' : ', no affine parameters'}`,
-        notes: groups ? [] : ['running_mean and running_var are buffers, not parameters: they are saved with the model but not trained.'],
+        notes: groups
+          ? []
+          : [
+              'running_mean and running_var are buffers, not parameters: they are saved with the model but not trained.',
+            ],
         problems,
         outFeatures: C,
       };
@@ -186,17 +255,29 @@ function channelNorm(kind: string, affineDefault: boolean, groups: boolean): Lay
 const PRELU: LayerSpec = {
   kind: 'PReLU',
   framework: 'pytorch',
-  signature: [{ name: 'num_parameters', default: int(1), size: 'n' }, { name: 'init', default: { t: 'float', v: 0.25 } }, ...DEVICE_DTYPE],
+  signature: [
+    { name: 'num_parameters', default: int(1), size: 'n' },
+    { name: 'init', default: { t: 'float', v: 0.25 } },
+    ...DEVICE_DTYPE,
+  ],
   build(a) {
     const n = a.dim('num_parameters');
-    return { tensors: [{ name: 'weight', shape: [n] }], summary: `${dimText(n)} learned slope${n.constant === 1n ? '' : 's'}` };
+    return {
+      tensors: [{ name: 'weight', shape: [n] }],
+      summary: `${dimText(n)} learned slope${n.constant === 1n ? '' : 's'}`,
+    };
   },
 };
 
 const RMS_NORM: LayerSpec = {
   kind: 'RMSNorm',
   framework: 'pytorch',
-  signature: [{ name: 'normalized_shape', size: 'D' }, { name: 'eps', default: NONE }, { name: 'elementwise_affine', default: TRUE }, ...DEVICE_DTYPE],
+  signature: [
+    { name: 'normalized_shape', size: 'D' },
+    { name: 'eps', default: NONE },
+    { name: 'elementwise_affine', default: TRUE },
+    ...DEVICE_DTYPE,
+  ],
   build(a) {
     const v = a.value('normalized_shape');
     const shape = v.t === 'seq' ? v.items.map((_, i) => seqDim(a, 'normalized_shape', i)) : [a.dim('normalized_shape')];
@@ -219,10 +300,16 @@ function recurrent(kind: 'RNN' | 'GRU' | 'LSTM', gates: bigint): LayerSpec {
     kind,
     framework: 'pytorch',
     signature: [
-      { name: 'input_size', size: 'in' }, { name: 'hidden_size', size: 'H' }, { name: 'num_layers', default: int(1), size: 'L' },
+      { name: 'input_size', size: 'in' },
+      { name: 'hidden_size', size: 'H' },
+      { name: 'num_layers', default: int(1), size: 'L' },
       ...(kind === 'RNN' ? [{ name: 'nonlinearity', default: { t: 'str', v: 'tanh' } as Value }] : []),
-      { name: 'bias', default: TRUE }, { name: 'batch_first', default: FALSE }, { name: 'dropout', default: { t: 'float', v: 0 } },
-      { name: 'bidirectional', default: FALSE }, ...(kind === 'LSTM' ? [{ name: 'proj_size', default: int(0), size: 'P' }] : []), ...DEVICE_DTYPE,
+      { name: 'bias', default: TRUE },
+      { name: 'batch_first', default: FALSE },
+      { name: 'dropout', default: { t: 'float', v: 0 } },
+      { name: 'bidirectional', default: FALSE },
+      ...(kind === 'LSTM' ? [{ name: 'proj_size', default: int(0), size: 'P' }] : []),
+      ...DEVICE_DTYPE,
     ],
     build(a) {
       const inF = a.dim('input_size');
@@ -238,20 +325,30 @@ function recurrent(kind: 'RNN' | 'GRU' | 'LSTM', gates: bigint): LayerSpec {
         directions.flatMap((d) => [
           { name: `weight_ih_l${l}${d}`, shape: [gH, input], repeat },
           { name: `weight_hh_l${l}${d}`, shape: [gH, out], repeat },
-          ...(bias ? [{ name: `bias_ih_l${l}${d}`, shape: [gH], repeat }, { name: `bias_hh_l${l}${d}`, shape: [gH], repeat }] : []),
+          ...(bias
+            ? [
+                { name: `bias_ih_l${l}${d}`, shape: [gH], repeat },
+                { name: `bias_hh_l${l}${d}`, shape: [gH], repeat },
+              ]
+            : []),
           ...(projected ? [{ name: `weight_hr_l${l}${d}`, shape: [P, H], repeat }] : []),
         ]);
       const deeper = out.mul(Poly.int(directions.length));
       const count = L.constant;
-      const tensors = count !== undefined && count <= 64n
-        ? Array.from({ length: Number(count) }, (_, i) => layer(String(i), i === 0 ? inF : deeper)).flat()
-        : [...layer('0', inF), ...layer('{i}', deeper, L.sub(Poly.ONE))];
+      const tensors =
+        count !== undefined && count <= 64n
+          ? Array.from({ length: Number(count) }, (_, i) => layer(String(i), i === 0 ? inF : deeper)).flat()
+          : [...layer('0', inF), ...layer('{i}', deeper, L.sub(Poly.ONE))];
       return {
         tensors,
         summary: `${dimText(inF)} → ${dimText(H)}${directions.length === 2 ? ' × 2 directions' : ''} · ${dimText(L)} layer${L.constant === 1n ? '' : 's'}`,
         notes: [
           `${kind === 'LSTM' ? 'Four gates (input, forget, cell, output)' : kind === 'GRU' ? 'Three gates (reset, update, new)' : 'One transform'} per step: weights are ${gates} × hidden_size tall.`,
-          ...(projected ? ['proj_size projects the hidden state: weight_hr maps hidden_size to proj_size, and the next layer reads proj_size features.'] : []),
+          ...(projected
+            ? [
+                'proj_size projects the hidden state: weight_hr maps hidden_size to proj_size, and the next layer reads proj_size features.',
+              ]
+            : []),
         ],
         outFeatures: deeper,
         inFeatures: inF,
@@ -291,10 +388,20 @@ export const PYTORCH_LAYERS: ReadonlyMap<string, LayerSpec> = new Map([
   [
     'torch.nn.TransformerEncoder',
     stack('TransformerEncoder', 'encoder_layer', [
-      { name: 'encoder_layer' }, { name: 'num_layers', size: 'N' }, { name: 'norm', default: NONE },
-      { name: 'enable_nested_tensor', default: TRUE }, { name: 'mask_check', default: TRUE },
+      { name: 'encoder_layer' },
+      { name: 'num_layers', size: 'N' },
+      { name: 'norm', default: NONE },
+      { name: 'enable_nested_tensor', default: TRUE },
+      { name: 'mask_check', default: TRUE },
     ]),
   ],
-  ['torch.nn.TransformerDecoder', stack('TransformerDecoder', 'decoder_layer', [{ name: 'decoder_layer' }, { name: 'num_layers', size: 'N' }, { name: 'norm', default: NONE }])],
+  [
+    'torch.nn.TransformerDecoder',
+    stack('TransformerDecoder', 'decoder_layer', [
+      { name: 'decoder_layer' },
+      { name: 'num_layers', size: 'N' },
+      { name: 'norm', default: NONE },
+    ]),
+  ],
   ['torch.nn.Transformer', TRANSFORMER],
 ]);

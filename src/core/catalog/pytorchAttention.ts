@@ -26,7 +26,8 @@ export function attentionTensors({ embed: E, kdim, vdim, bias, addBiasKv }: Atte
         { name: 'v_proj_weight', shape: [E, vdim] },
       ];
   if (bias) out.push({ name: 'in_proj_bias', shape: [E.mul(Poly.int(3))] });
-  if (addBiasKv) out.push({ name: 'bias_k', shape: [Poly.ONE, Poly.ONE, E] }, { name: 'bias_v', shape: [Poly.ONE, Poly.ONE, E] });
+  if (addBiasKv)
+    out.push({ name: 'bias_k', shape: [Poly.ONE, Poly.ONE, E] }, { name: 'bias_v', shape: [Poly.ONE, Poly.ONE, E] });
   out.push(...childTensors('out_proj', linearTensors(E, E, bias)));
   return out;
 }
@@ -37,35 +38,76 @@ export function headsProblems(args: Args, embedName: string, headsName: string):
   const h = args.dim(headsName).constant;
   if (E === undefined || h === undefined) return [];
   if (E === 0n && embedName === 'embed_dim') {
-    return [{ code: 'zero-size', severity: 'error', arg: embedName, message: 'embed_dim is 0: PyTorch fails initialising the projections (ZeroDivisionError: float division by zero in xavier_uniform_).' }];
+    return [
+      {
+        code: 'zero-size',
+        severity: 'error',
+        arg: embedName,
+        message:
+          'embed_dim is 0: PyTorch fails initialising the projections (ZeroDivisionError: float division by zero in xavier_uniform_).',
+      },
+    ];
   }
   if (h === 0n) {
-    return [{ code: 'heads-divisibility', severity: 'error', arg: headsName, message: `${headsName} is 0: PyTorch fails dividing ${embedName} ${E} by it (ZeroDivisionError: integer division or modulo by zero).` }];
+    return [
+      {
+        code: 'heads-divisibility',
+        severity: 'error',
+        arg: headsName,
+        message: `${headsName} is 0: PyTorch fails dividing ${embedName} ${E} by it (ZeroDivisionError: integer division or modulo by zero).`,
+      },
+    ];
   }
   if (h < 0n) {
-    return [{ code: 'negative-size', severity: 'error', arg: headsName, message: `${headsName} is ${h}: a layer cannot have a negative number of heads (PyTorch builds it, then fails reshaping into heads on the first forward call).`, fixes: (a) => negativeFixes(a.expr(headsName)) }];
+    return [
+      {
+        code: 'negative-size',
+        severity: 'error',
+        arg: headsName,
+        message: `${headsName} is ${h}: a layer cannot have a negative number of heads (PyTorch builds it, then fails reshaping into heads on the first forward call).`,
+        fixes: (a) => negativeFixes(a.expr(headsName)),
+      },
+    ];
   }
   if (E % h === 0n) return [];
-  return [{
-    code: 'heads-divisibility',
-    severity: 'error',
-    arg: headsName,
-    message: `${embedName} ${E} is not divisible by ${headsName} ${h}: PyTorch raises "embed_dim must be divisible by num_heads". Each head takes ${embedName} / ${headsName} features.`,
-    fixes: (a) => divisorFixes(E, h, a.expr(headsName), (d) => `Use ${d} heads (${E} / ${d} = ${E / d})`),
-  }];
+  return [
+    {
+      code: 'heads-divisibility',
+      severity: 'error',
+      arg: headsName,
+      message: `${embedName} ${E} is not divisible by ${headsName} ${h}: PyTorch raises "embed_dim must be divisible by num_heads". Each head takes ${embedName} / ${headsName} features.`,
+      fixes: (a) => divisorFixes(E, h, a.expr(headsName), (d) => `Use ${d} heads (${E} / ${d} = ${E / d})`),
+    },
+  ];
 }
 
-function attentionNotes(E: Poly, h: Poly, packed: boolean, a: { bias: boolean; addBiasKv: boolean; addZeroAttn: boolean }): string[] {
+function attentionNotes(
+  E: Poly,
+  h: Poly,
+  packed: boolean,
+  a: { bias: boolean; addBiasKv: boolean; addZeroAttn: boolean },
+): string[] {
   const notes: string[] = [];
   const hd = h.constant ? E.divExact(h.constant) : undefined;
-  notes.push(hd ? `d_k = ${dimText(E)} / ${dimText(h)} = ${dimText(hd)} features per head` : `d_k = ${dimText(E)} / ${dimText(h)} features per head`);
-  notes.push('The attention product softmax(Q·Kᵀ/√d_k)·V holds no parameters: they are all in the projections W_Q, W_K, W_V and W_O.');
-  notes.push(packed
-    ? 'W_Q, W_K and W_V are stacked in `in_proj_weight` [3E, E]; W_O is `out_proj`.'
-    : 'kdim or vdim differs from embed_dim, so W_Q, W_K and W_V are separate: `q_proj_weight` [E, E], `k_proj_weight` [E, kdim], `v_proj_weight` [E, vdim].');
+  notes.push(
+    hd
+      ? `d_k = ${dimText(E)} / ${dimText(h)} = ${dimText(hd)} features per head`
+      : `d_k = ${dimText(E)} / ${dimText(h)} features per head`,
+  );
+  notes.push(
+    'The attention product softmax(Q·Kᵀ/√d_k)·V holds no parameters: they are all in the projections W_Q, W_K, W_V and W_O.',
+  );
+  notes.push(
+    packed
+      ? 'W_Q, W_K and W_V are stacked in `in_proj_weight` [3E, E]; W_O is `out_proj`.'
+      : 'kdim or vdim differs from embed_dim, so W_Q, W_K and W_V are separate: `q_proj_weight` [E, E], `k_proj_weight` [E, kdim], `v_proj_weight` [E, vdim].',
+  );
   notes.push('The count does not depend on the number of heads: the heads split E into h slices of d_k.');
   if (!a.bias) notes.push('bias=False: no `in_proj_bias` and no `out_proj.bias`.');
-  if (a.addBiasKv) notes.push('add_bias_kv=True adds `bias_k` and `bias_v` [1, 1, E]: a learned key and value appended to the sequence, even with bias=False.');
+  if (a.addBiasKv)
+    notes.push(
+      'add_bias_kv=True adds `bias_k` and `bias_v` [1, 1, E]: a learned key and value appended to the sequence, even with bias=False.',
+    );
   if (a.addZeroAttn) notes.push('add_zero_attn=True appends a zero key and value: no parameters.');
   return notes;
 }
@@ -101,15 +143,28 @@ export const MULTIHEAD_ATTENTION: LayerSpec = {
       notes: attentionNotes(E, h, packed, { bias, addBiasKv, addZeroAttn: a.flag('add_zero_attn', false) }),
       problems: headsProblems(a, 'embed_dim', 'num_heads'),
       attention: {
-        embed: E, heads: h, headDim, kdim, vdim, layout: 'pytorch', bias, addBiasKv,
+        embed: E,
+        heads: h,
+        headDim,
+        kdim,
+        vdim,
+        layout: 'pytorch',
+        bias,
+        addBiasKv,
         batchFirst: a.flag('batch_first', false),
         dropout: a.value('dropout').t === 'float' ? (a.value('dropout') as { v?: number }).v !== 0 : a.given('dropout'),
         dropoutRate: rate(a.value('dropout')),
         settings: [
-          ['embed_dim (E)', dimText(E)], ['num_heads (h)', dimText(h)], ['d_k = E / h', headDim ? dimText(headDim) : `${dimText(E)} / ${dimText(h)}`],
-          ['kdim', a.isNone('kdim') ? `${dimText(kdim)} (= E)` : dimText(kdim)], ['vdim', a.isNone('vdim') ? `${dimText(vdim)} (= E)` : dimText(vdim)],
-          ['bias', String(bias)], ['add_bias_kv', String(addBiasKv)], ['add_zero_attn', String(a.flag('add_zero_attn', false))],
-          ['batch_first', String(a.flag('batch_first', false))], ['dropout', a.text('dropout')],
+          ['embed_dim (E)', dimText(E)],
+          ['num_heads (h)', dimText(h)],
+          ['d_k = E / h', headDim ? dimText(headDim) : `${dimText(E)} / ${dimText(h)}`],
+          ['kdim', a.isNone('kdim') ? `${dimText(kdim)} (= E)` : dimText(kdim)],
+          ['vdim', a.isNone('vdim') ? `${dimText(vdim)} (= E)` : dimText(vdim)],
+          ['bias', String(bias)],
+          ['add_bias_kv', String(addBiasKv)],
+          ['add_zero_attn', String(a.flag('add_zero_attn', false))],
+          ['batch_first', String(a.flag('batch_first', false))],
+          ['dropout', a.text('dropout')],
         ],
       },
       outFeatures: E,

@@ -6,13 +6,26 @@ import type { ParamSpec } from './spec';
 
 export const TRUE: Value = { t: 'bool', v: true };
 export const FALSE: Value = { t: 'bool', v: false };
-export const DEVICE_DTYPE: ParamSpec[] = [{ name: 'device', default: NONE }, { name: 'dtype', default: NONE }];
+export const DEVICE_DTYPE: ParamSpec[] = [
+  { name: 'device', default: NONE },
+  { name: 'dtype', default: NONE },
+];
 
 export function linearTensors(inF: Poly, outF: Poly, bias: boolean): Tensor[] {
-  return bias ? [{ name: 'weight', shape: [outF, inF] }, { name: 'bias', shape: [outF] }] : [{ name: 'weight', shape: [outF, inF] }];
+  return bias
+    ? [
+        { name: 'weight', shape: [outF, inF] },
+        { name: 'bias', shape: [outF] },
+      ]
+    : [{ name: 'weight', shape: [outF, inF] }];
 }
 
 export function layerNormTensors(shape: readonly Poly[], affine: boolean, bias: boolean): Tensor[] {
   if (!affine) return [];
-  return bias ? [{ name: 'weight', shape }, { name: 'bias', shape }] : [{ name: 'weight', shape }];
+  return bias
+    ? [
+        { name: 'weight', shape },
+        { name: 'bias', shape },
+      ]
+    : [{ name: 'weight', shape }];
 }

@@ -62,12 +62,27 @@ function blockSummary(s: BlockSizes): string {
 function blockAttention(s: BlockSizes, batchFirst: boolean): AttentionShape {
   const headDim = s.h.constant && s.h.constant > 0n ? s.E.divExact(s.h.constant) : undefined;
   return {
-    embed: s.E, heads: s.h, headDim, kdim: s.E, vdim: s.E, layout: 'pytorch', bias: s.bias, batchFirst, dropout: true,
-    settings: [['d_model (E)', dimText(s.E)], ['nhead (h)', dimText(s.h)], ['d_k = E / h', headDim ? dimText(headDim) : `${dimText(s.E)} / ${dimText(s.h)}`], ['bias', String(s.bias)], ['batch_first', String(batchFirst)]],
+    embed: s.E,
+    heads: s.h,
+    headDim,
+    kdim: s.E,
+    vdim: s.E,
+    layout: 'pytorch',
+    bias: s.bias,
+    batchFirst,
+    dropout: true,
+    settings: [
+      ['d_model (E)', dimText(s.E)],
+      ['nhead (h)', dimText(s.h)],
+      ['d_k = E / h', headDim ? dimText(headDim) : `${dimText(s.E)} / ${dimText(s.h)}`],
+      ['bias', String(s.bias)],
+      ['batch_first', String(batchFirst)],
+    ],
   };
 }
 
-const BLOCK_NOTE = 'Each attention block is a MultiheadAttention (4·E² + 4·E with biases) followed by a feed-forward E → F → E and LayerNorms.';
+const BLOCK_NOTE =
+  'Each attention block is a MultiheadAttention (4·E² + 4·E with biases) followed by a feed-forward E → F → E and LayerNorms.';
 
 export const TRANSFORMER_ENCODER_LAYER: LayerSpec = {
   kind: 'TransformerEncoderLayer',
@@ -75,7 +90,15 @@ export const TRANSFORMER_ENCODER_LAYER: LayerSpec = {
   signature: TRANSFORMER_LAYER_SIGNATURE,
   build(a) {
     const s = blockSizes(a);
-    return { tensors: encoderLayerTensors(s), summary: blockSummary(s), notes: [BLOCK_NOTE], problems: headsProblems(a, 'd_model', 'nhead'), attention: blockAttention(s, a.flag('batch_first', false)), outFeatures: s.E, inFeatures: s.E };
+    return {
+      tensors: encoderLayerTensors(s),
+      summary: blockSummary(s),
+      notes: [BLOCK_NOTE],
+      problems: headsProblems(a, 'd_model', 'nhead'),
+      attention: blockAttention(s, a.flag('batch_first', false)),
+      outFeatures: s.E,
+      inFeatures: s.E,
+    };
   },
 };
 
@@ -88,7 +111,10 @@ export const TRANSFORMER_DECODER_LAYER: LayerSpec = {
     return {
       tensors: decoderLayerTensors(s),
       summary: blockSummary(s),
-      notes: [BLOCK_NOTE, 'A decoder layer has two attentions: self-attention and cross-attention over the encoder output.'],
+      notes: [
+        BLOCK_NOTE,
+        'A decoder layer has two attentions: self-attention and cross-attention over the encoder output.',
+      ],
       problems: headsProblems(a, 'd_model', 'nhead'),
       attention: { ...blockAttention(s, a.flag('batch_first', false)), count: Poly.int(2), withCross: true },
       outFeatures: s.E,
@@ -110,14 +136,18 @@ export function stack(kind: string, layerArg: string, signature: ParamSpec[]): L
       const tensors: Tensor[] = [];
       let unknownReason: string | undefined;
       if (layer.t === 'layer') tensors.push(...childTensors('layers', layer.layer.tensors, n).map(renameRepeat));
-      else unknownReason = `the ${layerArg} passed in is not a layer this file builds in a way Attention Lens can follow.`;
+      else
+        unknownReason = `the ${layerArg} passed in is not a layer this file builds in a way Attention Lens can follow.`;
       if (norm.t === 'layer') tensors.push(...childTensors('norm', norm.layer.tensors));
-      else if (norm.t !== 'none' && a.given('norm')) unknownReason = 'the norm passed in is not a layer Attention Lens can follow.';
+      else if (norm.t !== 'none' && a.given('norm'))
+        unknownReason = 'the norm passed in is not a layer Attention Lens can follow.';
       const inner = layer.t === 'layer' ? layer.layer : undefined;
       return {
         tensors,
         summary: `${dimText(n)} × ${inner?.kind ?? 'layer'}`,
-        notes: [`${dimText(n)} deep copies of ${layerArg}: each copy has its own parameters${inner?.params?.constant !== undefined ? ` (${groupDigits(inner.params.constant)} each)` : ''}.`],
+        notes: [
+          `${dimText(n)} deep copies of ${layerArg}: each copy has its own parameters${inner?.params?.constant !== undefined ? ` (${groupDigits(inner.params.constant)} each)` : ''}.`,
+        ],
         unknownReason,
         attention: inner?.attention && { ...inner.attention, count: n.mul(inner.attention.count ?? Poly.ONE) },
         outFeatures: inner?.outFeatures,
@@ -173,8 +203,13 @@ export const TRANSFORMER: LayerSpec = {
       summary: `${dimText(nEnc)} + ${dimText(nDec)} layers · ${blockSummary(s)}`,
       notes: [BLOCK_NOTE, 'The encoder and the decoder each end with a LayerNorm.'],
       problems: headsProblems(a, 'd_model', 'nhead'),
-      unknownReason: encoder && decoder ? undefined : 'a custom encoder or decoder is passed in that Attention Lens cannot follow.',
-      attention: { ...blockAttention(s, a.flag('batch_first', false)), count: nEnc.add(nDec.mul(Poly.int(2))), withCross: true },
+      unknownReason:
+        encoder && decoder ? undefined : 'a custom encoder or decoder is passed in that Attention Lens cannot follow.',
+      attention: {
+        ...blockAttention(s, a.flag('batch_first', false)),
+        count: nEnc.add(nDec.mul(Poly.int(2))),
+        withCross: true,
+      },
       outFeatures: s.E,
       inFeatures: s.E,
     };

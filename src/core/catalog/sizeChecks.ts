@@ -12,9 +12,18 @@ import { integerFixes, negativeFixes } from './sizeFixes';
 type Found = Omit<Finding, 'span' | 'fixes'>;
 
 function pytorch(name: string, v: Value): Found | undefined {
-  if (v.t === 'float') return { code: 'non-integer-size', severity: 'error', message: `${name} is ${describe(v)}, a float: PyTorch raises TypeError (sizes must be ints). Use // for integer division.` };
+  if (v.t === 'float')
+    return {
+      code: 'non-integer-size',
+      severity: 'error',
+      message: `${name} is ${describe(v)}, a float: PyTorch raises TypeError (sizes must be ints). Use // for integer division.`,
+    };
   if (v.t === 'int' && v.p.constant !== undefined && v.p.constant < 0n) {
-    return { code: 'negative-size', severity: 'error', message: `${name} is ${v.p.constant}: PyTorch raises "Trying to create tensor with negative dimension ${v.p.constant}".` };
+    return {
+      code: 'negative-size',
+      severity: 'error',
+      message: `${name} is ${v.p.constant}: PyTorch raises "Trying to create tensor with negative dimension ${v.p.constant}".`,
+    };
   }
   return undefined;
 }
@@ -23,13 +32,23 @@ function jsPytorch(name: string, v: Value): Found | undefined {
   const fails = 'js-pytorch throws RangeError "Invalid array length" creating its weights';
   if (v.t === 'float') {
     const shown = v.v === undefined ? 'not a whole number' : String(v.v);
-    return { code: 'non-integer-size', severity: 'error', message: `${name} is ${shown}: ${fails}. Sizes must be whole numbers (Math.floor or Math.trunc where a division does not come out even).` };
+    return {
+      code: 'non-integer-size',
+      severity: 'error',
+      message: `${name} is ${shown}: ${fails}. Sizes must be whole numbers (Math.floor or Math.trunc where a division does not come out even).`,
+    };
   }
-  if (v.t === 'int' && v.p.constant !== undefined && v.p.constant < 0n) return { code: 'negative-size', severity: 'error', message: `${name} is ${v.p.constant}: ${fails}.` };
+  if (v.t === 'int' && v.p.constant !== undefined && v.p.constant < 0n)
+    return { code: 'negative-size', severity: 'error', message: `${name} is ${v.p.constant}: ${fails}.` };
   return undefined;
 }
 
-export function sizeFindings(spec: LayerSpec, args: Args, covered: ReadonlySet<string | undefined>, span: Span): Finding[] {
+export function sizeFindings(
+  spec: LayerSpec,
+  args: Args,
+  covered: ReadonlySet<string | undefined>,
+  span: Span,
+): Finding[] {
   if (spec.framework === 'tfjs') return [];
   const out: Finding[] = [];
   for (const param of spec.signature) {
@@ -48,14 +67,26 @@ export function sizeFindings(spec: LayerSpec, args: Args, covered: ReadonlySet<s
  * A weight the layer would make with a negative dimension (a negative kernel size, a negative input width),
  * where no argument check said so already: each framework fails creating it, with its own words.
  */
-export function negativeWeight(framework: LayerSpec['framework'], tensors: readonly Tensor[], span: Span): Finding | undefined {
+export function negativeWeight(
+  framework: LayerSpec['framework'],
+  tensors: readonly Tensor[],
+  span: Span,
+): Finding | undefined {
   const tensor = tensors.find((t) => t.shape.some((d) => d.constant !== undefined && d.constant < 0n));
   if (!tensor || tensor.shape.some((d) => d.constant === undefined)) return undefined;
   const dims = tensor.shape.map((d) => d.constant!);
   const first = dims.find((d) => d < 0n)!;
   const fails =
-    framework === 'pytorch' ? `PyTorch raises "Trying to create tensor with negative dimension ${first}: [${dims.join(', ')}]"`
-    : framework === 'tfjs' ? `TensorFlow.js throws "Tensor must have a shape comprised of positive integers but got shape [${dims.join(',')}]"`
-    : 'js-pytorch throws RangeError "Invalid array length" creating it';
-  return { code: 'negative-size', severity: 'error', span, fixes: [], message: `${tensor.name} would be [${dims.join(', ')}]: ${fails}.` };
+    framework === 'pytorch'
+      ? `PyTorch raises "Trying to create tensor with negative dimension ${first}: [${dims.join(', ')}]"`
+      : framework === 'tfjs'
+        ? `TensorFlow.js throws "Tensor must have a shape comprised of positive integers but got shape [${dims.join(',')}]"`
+        : 'js-pytorch throws RangeError "Invalid array length" creating it';
+  return {
+    code: 'negative-size',
+    severity: 'error',
+    span,
+    fixes: [],
+    message: `${tensor.name} would be [${dims.join(', ')}]: ${fails}.`,
+  };
 }

@@ -10,12 +10,25 @@ import type { Fix, Framework } from '../layer';
 /** The empty span at the start or the end of `s`, to insert text there. */
 function point(s: Span, at: 'start' | 'end'): Span {
   return at === 'start'
-    ? { start: s.start, end: s.start, startLine: s.startLine, startChar: s.startChar, endLine: s.startLine, endChar: s.startChar }
+    ? {
+        start: s.start,
+        end: s.start,
+        startLine: s.startLine,
+        startChar: s.startChar,
+        endLine: s.startLine,
+        endChar: s.startChar,
+      }
     : { start: s.end, end: s.end, startLine: s.endLine, startChar: s.endChar, endLine: s.endLine, endChar: s.endChar };
 }
 
 function wrap(e: Expr, before: string, after: string, title: string): Fix {
-  return { title, edits: [{ span: point(e.span, 'start'), text: before }, { span: point(e.span, 'end'), text: after }] };
+  return {
+    title,
+    edits: [
+      { span: point(e.span, 'start'), text: before },
+      { span: point(e.span, 'end'), text: after },
+    ],
+  };
 }
 
 /** A float literal as the integers next to it (`7.5`: 7 and 8; `384.0`: 384), those a size can be. */
@@ -28,9 +41,11 @@ function nearIntegers(x: number): number[] {
 /** A size that is a float: PyTorch wants an int, js-pytorch and TF.js a whole number. */
 export function integerFixes(framework: Framework, e: Expr | undefined): Fix[] {
   if (!e) return [];
-  if (e.k === 'float') return nearIntegers(e.value).map((n) => ({ title: `Use ${n}`, edits: [{ span: e.span, text: String(n) }] }));
+  if (e.k === 'float')
+    return nearIntegers(e.value).map((n) => ({ title: `Use ${n}`, edits: [{ span: e.span, text: String(n) }] }));
   if (framework !== 'pytorch') return [wrap(e, 'Math.floor(', ')', 'Round down with Math.floor(…)')];
-  if (e.k === 'binary' && e.op === '/' && e.opSpan) return [{ title: 'Use // (integer division)', edits: [{ span: e.opSpan, text: '//' }] }];
+  if (e.k === 'binary' && e.op === '/' && e.opSpan)
+    return [{ title: 'Use // (integer division)', edits: [{ span: e.opSpan, text: '//' }] }];
   return [wrap(e, 'int(', ')', 'Convert with int(…)')];
 }
 
@@ -46,8 +61,16 @@ const DIVISOR_SEARCH = 4096n;
 /** Counts that divide `total`, nearest to `count` below and above, within a bounded search. */
 function nearestDivisors(total: bigint, count: bigint): bigint[] {
   const out: bigint[] = [];
-  for (let d = count - 1n; d >= 1n && count - d <= DIVISOR_SEARCH; d--) if (total % d === 0n) { out.push(d); break; }
-  for (let d = count + 1n; d <= total && d - count <= DIVISOR_SEARCH; d++) if (total % d === 0n) { out.push(d); break; }
+  for (let d = count - 1n; d >= 1n && count - d <= DIVISOR_SEARCH; d--)
+    if (total % d === 0n) {
+      out.push(d);
+      break;
+    }
+  for (let d = count + 1n; d <= total && d - count <= DIVISOR_SEARCH; d++)
+    if (total % d === 0n) {
+      out.push(d);
+      break;
+    }
   return out;
 }
 

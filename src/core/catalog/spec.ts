@@ -104,9 +104,8 @@ export class Args {
 
   isNone(name: string): boolean {
     const v = this.value(name);
-    return v.t === 'none' || v.t === 'unknown' && !this.given(name);
+    return v.t === 'none' || (v.t === 'unknown' && !this.given(name));
   }
-
 }
 
 /** `512` or `E`: how a dimension reads in a summary. */

@@ -44,7 +44,8 @@ const DENSE: LayerSpec = {
 /** The sizes of the normalised axes: the last by default, or those `axis` names (batch axis counted). */
 function normalisedAxes(a: Args, shape: Shape | undefined): Poly[] {
   const axis = a.value('axis');
-  const picks = axis.t === 'seq' ? axis.items.map((i) => asPoly(i)?.constant) : a.given('axis') ? [asPoly(axis)?.constant] : [-1n];
+  const picks =
+    axis.t === 'seq' ? axis.items.map((i) => asPoly(i)?.constant) : a.given('axis') ? [asPoly(axis)?.constant] : [-1n];
   return picks.map((i) => {
     if (!shape || i === undefined) return Poly.symbol('in');
     const at = Number(i < 0n ? BigInt(shape.length) + i : i);
@@ -63,7 +64,14 @@ const LAYER_NORMALIZATION: LayerSpec = {
     const tensors: Tensor[] = [];
     if (a.flag('scale', true)) tensors.push({ name: 'gamma', shape: axes });
     if (a.flag('center', true)) tensors.push({ name: 'beta', shape: axes });
-    return { tensors, summary: `over [${axes.map(dimText).join(', ')}]`, unknownReason: unknownInput(...axes), outFeatures: shape?.[shape.length - 1], inputShape: shape, reshape: (input) => input };
+    return {
+      tensors,
+      summary: `over [${axes.map(dimText).join(', ')}]`,
+      unknownReason: unknownInput(...axes),
+      outFeatures: shape?.[shape.length - 1],
+      inputShape: shape,
+      reshape: (input) => input,
+    };
   },
 };
 
@@ -82,7 +90,9 @@ const BATCH_NORMALIZATION: LayerSpec = {
     return {
       tensors,
       summary: `over ${dimText(c)} channels`,
-      notes: ['moving_mean and moving_variance are not trainable, but they are weights: countParams() and model.summary() count them.'],
+      notes: [
+        'moving_mean and moving_variance are not trainable, but they are weights: countParams() and model.summary() count them.',
+      ],
       unknownReason: unknownInput(c),
       outFeatures: shape?.[shape.length - 1],
       inputShape: shape,
@@ -95,7 +105,10 @@ const EMBEDDING: LayerSpec = {
   kind: 'embedding',
   framework: 'tfjs',
   configObject: true,
-  signature: [{ name: 'inputDim', size: 'V' }, { name: 'outputDim', size: 'D' }],
+  signature: [
+    { name: 'inputDim', size: 'V' },
+    { name: 'outputDim', size: 'D' },
+  ],
   build(a) {
     const V = a.dim('inputDim');
     const D = a.dim('outputDim');

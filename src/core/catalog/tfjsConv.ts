@@ -9,7 +9,13 @@ import { dimText, type Args, type LayerSpec } from './spec';
 import { builtShape, positiveSize, sizes, unknownInput } from './tfjsInput';
 
 /** One spatial axis after a window of `k` with stride `s` and dilation `d`, as TF.js's convOutputLength. */
-function outLength(n: Poly | undefined, k: Poly | undefined, s: Poly | undefined, d: Poly | undefined, padding: string): Poly | undefined {
+function outLength(
+  n: Poly | undefined,
+  k: Poly | undefined,
+  s: Poly | undefined,
+  d: Poly | undefined,
+  padding: string,
+): Poly | undefined {
   const [N, K, S, D] = [n, k, s, d].map((p) => p?.constant);
   if (N === undefined || K === undefined || S === undefined || D === undefined || S <= 0n) return undefined;
   const span = (K - 1n) * D + 1n;
@@ -19,7 +25,15 @@ function outLength(n: Poly | undefined, k: Poly | undefined, s: Poly | undefined
 }
 
 /** The spatial axes of `shape` through windows of `window` (pooling and convolution alike). */
-export function spatialOut(shape: Shape, rank: number, first: boolean, window: readonly (Poly | undefined)[], strides: readonly (Poly | undefined)[], dilation: readonly (Poly | undefined)[], padding: string): (Poly | undefined)[] {
+export function spatialOut(
+  shape: Shape,
+  rank: number,
+  first: boolean,
+  window: readonly (Poly | undefined)[],
+  strides: readonly (Poly | undefined)[],
+  dilation: readonly (Poly | undefined)[],
+  padding: string,
+): (Poly | undefined)[] {
   const spatial = first ? shape.slice(2, 2 + rank) : shape.slice(1, 1 + rank);
   return Array.from({ length: rank }, (_, i) => outLength(spatial[i], window[i], strides[i], dilation[i], padding));
 }
@@ -54,7 +68,9 @@ function conv(kind: string, rank: number): LayerSpec {
       return {
         tensors,
         summary: `${dimText(channels)} → ${dimText(filters)} · ${window.map(dimText).join('×')}`,
-        notes: [`kernel [${rank === 1 ? 'kernelSize' : 'kernelHeight, kernelWidth'}, inputChannels, filters]: every output channel sees every input channel.`],
+        notes: [
+          `kernel [${rank === 1 ? 'kernelSize' : 'kernelHeight, kernelWidth'}, inputChannels, filters]: every output channel sees every input channel.`,
+        ],
         problems: positiveSize(a, 'filters'),
         unknownReason: unknownInput(channels),
         outFeatures: first ? undefined : filters,

@@ -9,7 +9,8 @@ import { groupDigits } from '../symbolic';
 import type { Args, Problem } from './spec';
 import { integerFixes, negativeFixes } from './sizeFixes';
 
-export const UNKNOWN_INPUT = 'The input size is set when the layer is first applied, and this file does not show what it is applied to.';
+export const UNKNOWN_INPUT =
+  'The input size is set when the layer is first applied, and this file does not show what it is applied to.';
 
 function dims(v: Value): Shape | undefined {
   return v.t === 'seq' ? v.items.map((i) => asPoly(i)) : undefined;
@@ -44,7 +45,8 @@ export function unknownInput(...sizes: Poly[]): string | undefined {
 export function sizes(a: Args, name: string, rank: number, fallback?: number): (Poly | undefined)[] {
   const v = a.value(name);
   if (v.t === 'seq') return v.items.map((i) => asPoly(i));
-  const one = asPoly(v) ?? (v.t === 'unknown' && !a.given(name) && fallback !== undefined ? Poly.int(fallback) : undefined);
+  const one =
+    asPoly(v) ?? (v.t === 'unknown' && !a.given(name) && fallback !== undefined ? Poly.int(fallback) : undefined);
   return Array.from({ length: rank }, () => one);
 }
 
@@ -55,13 +57,37 @@ export function sizes(a: Args, name: string, rank: number, fallback?: number): (
 export function positiveSize(a: Args, name: string): Problem[] {
   if (!a.given(name)) return [];
   const v = a.value(name);
-  const code = v.t === 'float' ? (v.v === undefined ? undefined : Number.isInteger(v.v) && v.v > 0 ? undefined : 'non-integer-size')
-    : v.t === 'int' && v.p.constant !== undefined ? (v.p.constant < 0n ? 'negative-size' : v.p.constant === 0n ? 'zero-size' : undefined)
-    : undefined;
+  const code =
+    v.t === 'float'
+      ? v.v === undefined
+        ? undefined
+        : Number.isInteger(v.v) && v.v > 0
+          ? undefined
+          : 'non-integer-size'
+      : v.t === 'int' && v.p.constant !== undefined
+        ? v.p.constant < 0n
+          ? 'negative-size'
+          : v.p.constant === 0n
+            ? 'zero-size'
+            : undefined
+        : undefined;
   if (!code) return [];
   const shown = v.t === 'float' ? jsNumberText(v.v!) : groupDigits(asPoly(v)!.constant!).replace(/,/g, '');
-  const fixes = (args: Args) => (code === 'non-integer-size' ? integerFixes('tfjs', args.expr(name)) : code === 'negative-size' ? negativeFixes(args.expr(name)) : []);
-  return [{ code, severity: 'error', arg: name, message: `${name} is ${shown}: TensorFlow.js throws "Expected ${name} to be a positive integer, but got ${shown}."`, fixes }];
+  const fixes = (args: Args) =>
+    code === 'non-integer-size'
+      ? integerFixes('tfjs', args.expr(name))
+      : code === 'negative-size'
+        ? negativeFixes(args.expr(name))
+        : [];
+  return [
+    {
+      code,
+      severity: 'error',
+      arg: name,
+      message: `${name} is ${shown}: TensorFlow.js throws "Expected ${name} to be a positive integer, but got ${shown}."`,
+      fixes,
+    },
+  ];
 }
 
 /** A number as JavaScript prints it (`7.5`, `Infinity`, `NaN`). */

@@ -20,13 +20,18 @@ function recurrent(kind: string, gates: number): LayerSpec {
       const inF = lastAxis(shape);
       const units = a.dim('units');
       const width = units.mul(Poly.int(gates));
-      const tensors: Tensor[] = [{ name: 'kernel', shape: [inF, width] }, { name: 'recurrent_kernel', shape: [units, width] }];
+      const tensors: Tensor[] = [
+        { name: 'kernel', shape: [inF, width] },
+        { name: 'recurrent_kernel', shape: [units, width] },
+      ];
       if (a.flag('useBias', true)) tensors.push({ name: 'bias', shape: [width] });
       const sequences = truthy(a.value('returnSequences')) === true;
       return {
         tensors,
         summary: `${dimText(inF)} → ${dimText(units)}${gates > 1 ? ` · ${gates} gates` : ''}`,
-        notes: [`kernel [inputDim, ${gates > 1 ? `${gates}·units` : 'units'}] reads the input, recurrent_kernel [units, ${gates > 1 ? `${gates}·units` : 'units'}] the previous state.`],
+        notes: [
+          `kernel [inputDim, ${gates > 1 ? `${gates}·units` : 'units'}] reads the input, recurrent_kernel [units, ${gates > 1 ? `${gates}·units` : 'units'}] the previous state.`,
+        ],
         problems: positiveSize(a, 'units'),
         unknownReason: unknownInput(inF),
         outFeatures: units,
@@ -44,7 +49,11 @@ function wrapped(a: Args): LayerValue | undefined {
   return v.t === 'layer' ? v : undefined;
 }
 
-function innerBuild(inner: LayerValue | undefined, input: Shape | undefined, record: boolean): LayerInstance | undefined {
+function innerBuild(
+  inner: LayerValue | undefined,
+  input: Shape | undefined,
+  record: boolean,
+): LayerInstance | undefined {
   if (!inner) return undefined;
   return input && inner.applied ? inner.applied([input], record) : inner.layer;
 }
@@ -59,14 +68,21 @@ const BIDIRECTIONAL: LayerSpec = {
     const inner = innerBuild(wrapped(a), shape, false);
     const mode = a.value('mergeMode');
     const concat = !a.given('mergeMode') || (mode.t === 'str' && mode.v === 'concat');
-    const copy = (prefix: string): Tensor[] => (inner?.tensors ?? []).map((t) => ({ ...t, name: `${prefix}/${t.name}` }));
+    const copy = (prefix: string): Tensor[] =>
+      (inner?.tensors ?? []).map((t) => ({ ...t, name: `${prefix}/${t.name}` }));
     const tensors = [...copy('forward'), ...copy('backward')];
     const units = inner?.outFeatures;
     return {
       tensors,
       summary: inner ? `2 × ${inner.kind} · ${inner.summary}` : 'a layer that cannot be followed',
-      notes: ['Bidirectional builds two copies of the layer it wraps (forward and backward); the wrapped layer itself is never built.'],
-      unknownReason: !inner ? 'The wrapped layer cannot be followed here.' : inner.params === undefined ? inner.unknownReason ?? 'The wrapped layer has no count here.' : undefined,
+      notes: [
+        'Bidirectional builds two copies of the layer it wraps (forward and backward); the wrapped layer itself is never built.',
+      ],
+      unknownReason: !inner
+        ? 'The wrapped layer cannot be followed here.'
+        : inner.params === undefined
+          ? (inner.unknownReason ?? 'The wrapped layer has no count here.')
+          : undefined,
       outFeatures: units && (concat ? units.mul(Poly.int(2)) : units),
       inputShape: shape,
       reshape: (input) => {
@@ -90,8 +106,12 @@ const TIME_DISTRIBUTED: LayerSpec = {
     return {
       tensors: inner?.tensors ?? [],
       summary: inner ? `${inner.kind} on each step · ${inner.summary}` : 'a layer that cannot be followed',
-      notes: ['TimeDistributed builds the layer it wraps on one step\'s shape: the weights are that layer\'s own.'],
-      unknownReason: !inner ? 'The wrapped layer cannot be followed here.' : inner.params === undefined ? inner.unknownReason ?? 'The wrapped layer has no count here.' : undefined,
+      notes: ["TimeDistributed builds the layer it wraps on one step's shape: the weights are that layer's own."],
+      unknownReason: !inner
+        ? 'The wrapped layer cannot be followed here.'
+        : inner.params === undefined
+          ? (inner.unknownReason ?? 'The wrapped layer has no count here.')
+          : undefined,
       outFeatures: inner?.outFeatures,
       inputShape: shape,
       reshape: (input) => {

@@ -9,15 +9,23 @@ import { dimText, type LayerSpec } from './spec';
 const CONV1D: LayerSpec = {
   kind: 'Conv1D',
   framework: 'pytorch',
-  signature: [{ name: 'nf', size: 'nf' }, { name: 'nx', size: 'nx' }],
+  signature: [
+    { name: 'nf', size: 'nf' },
+    { name: 'nx', size: 'nx' },
+  ],
   build(a) {
     const nf = a.dim('nf');
     const nx = a.dim('nx');
-    const tensors: Tensor[] = [{ name: 'weight', shape: [nx, nf] }, { name: 'bias', shape: [nf] }];
+    const tensors: Tensor[] = [
+      { name: 'weight', shape: [nx, nf] },
+      { name: 'bias', shape: [nf] },
+    ];
     return {
       tensors,
       summary: `${dimText(nx)} → ${dimText(nf)}`,
-      notes: ['transformers.Conv1D is a linear layer with its weight stored as [in, out] (nx, nf): the transpose of nn.Linear.'],
+      notes: [
+        'transformers.Conv1D is a linear layer with its weight stored as [in, out] (nx, nf): the transpose of nn.Linear.',
+      ],
       outFeatures: nf,
       inFeatures: nx,
     };

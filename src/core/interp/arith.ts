@@ -39,14 +39,22 @@ function floatOp(op: string, l: Value, r: Value): Value {
   const b = toNumber(r);
   if (a === undefined || b === undefined) return { t: 'float' };
   switch (op) {
-    case '+': return { t: 'float', v: a + b };
-    case '-': return { t: 'float', v: a - b };
-    case '*': return { t: 'float', v: a * b };
-    case '/': return b === 0 ? UNKNOWN : { t: 'float', v: a / b };
-    case '//': return b === 0 ? UNKNOWN : { t: 'float', v: Math.floor(a / b) };
-    case '**': return { t: 'float', v: a ** b };
-    case '%': return b === 0 ? UNKNOWN : { t: 'float', v: a - Math.floor(a / b) * b };
-    default: return UNKNOWN;
+    case '+':
+      return { t: 'float', v: a + b };
+    case '-':
+      return { t: 'float', v: a - b };
+    case '*':
+      return { t: 'float', v: a * b };
+    case '/':
+      return b === 0 ? UNKNOWN : { t: 'float', v: a / b };
+    case '//':
+      return b === 0 ? UNKNOWN : { t: 'float', v: Math.floor(a / b) };
+    case '**':
+      return { t: 'float', v: a ** b };
+    case '%':
+      return b === 0 ? UNKNOWN : { t: 'float', v: a - Math.floor(a / b) * b };
+    default:
+      return UNKNOWN;
   }
 }
 
@@ -55,9 +63,17 @@ function raiseOnZero(op: string, l: Value, r: Value): void {
   if (toNumber(r) !== 0 || !numeric(l)) return;
   const float = l.t === 'float' || r.t === 'float';
   const message =
-    op === '/' ? (float ? 'float division by zero' : 'division by zero')
-    : op === '//' ? (float ? 'float floor division by zero' : 'integer division or modulo by zero')
-    : float ? 'float modulo' : 'integer modulo by zero';
+    op === '/'
+      ? float
+        ? 'float division by zero'
+        : 'division by zero'
+      : op === '//'
+        ? float
+          ? 'float floor division by zero'
+          : 'integer division or modulo by zero'
+        : float
+          ? 'float modulo'
+          : 'integer modulo by zero';
   throw new BuiltinRaise('ZeroDivisionError', message);
 }
 
@@ -86,11 +102,14 @@ function jsDivision(op: string, l: Value, r: Value): Value | undefined {
 /** `a op b` on numbers, strings and sequences; tensors are handled by the caller. */
 export function arithmetic(op: string, l: Value, r: Value, language: 'python' | 'typescript'): Value {
   if (language === 'typescript') {
-    if (l.t === 'float' || r.t === 'float' || ((op === '/' || op === '%') && toNumber(r) === 0)) return jsDivision(op, l, r) ?? jsNumber(floatOp(op, l, r));
-    if (op === '%' && asPoly(l)?.constant !== undefined && asPoly(r)?.constant !== undefined) return jsDivision(op, l, r)!;
+    if (l.t === 'float' || r.t === 'float' || ((op === '/' || op === '%') && toNumber(r) === 0))
+      return jsDivision(op, l, r) ?? jsNumber(floatOp(op, l, r));
+    if (op === '%' && asPoly(l)?.constant !== undefined && asPoly(r)?.constant !== undefined)
+      return jsDivision(op, l, r)!;
     const result = pythonArithmetic(op, l, r, language);
     // `2 ** 2000` is Infinity in JavaScript, not a number too large to follow.
-    if (op === '**' && result.t === 'unknown' && toNumber(l) !== undefined && toNumber(r) !== undefined) return { t: 'float', v: toNumber(l)! ** toNumber(r)! };
+    if (op === '**' && result.t === 'unknown' && toNumber(l) !== undefined && toNumber(r) !== undefined)
+      return { t: 'float', v: toNumber(l)! ** toNumber(r)! };
     return jsNumber(result);
   }
   return pythonArithmetic(op, l, r, language);
@@ -115,8 +134,16 @@ function pythonArithmetic(op: string, l: Value, r: Value, language: 'python' | '
       return bounded(a.mul(b));
     case '**': {
       if (cb === undefined || cb < 0n) return cb !== undefined && ca !== undefined ? floatOp(op, l, r) : UNKNOWN;
-      if (ca !== undefined) return cb > 0n && bits(ca) * Number(cb) > LIMITS.intBits + 64 && ca !== 1n && ca !== 0n && ca !== -1n ? UNKNOWN : bounded(Poly.int(ca ** cb));
-      if (cb > BigInt(LIMITS.polyDegree) || a.degree * Number(cb) > LIMITS.polyDegree || a.size ** Number(cb) > LIMITS.polyTerms * 8) return UNKNOWN;
+      if (ca !== undefined)
+        return cb > 0n && bits(ca) * Number(cb) > LIMITS.intBits + 64 && ca !== 1n && ca !== 0n && ca !== -1n
+          ? UNKNOWN
+          : bounded(Poly.int(ca ** cb));
+      if (
+        cb > BigInt(LIMITS.polyDegree) ||
+        a.degree * Number(cb) > LIMITS.polyDegree ||
+        a.size ** Number(cb) > LIMITS.polyTerms * 8
+      )
+        return UNKNOWN;
       return bounded(a.pow(Number(cb)));
     }
     case '/': // TypeScript: a number, whole when it divides
@@ -143,8 +170,10 @@ function pythonArithmetic(op: string, l: Value, r: Value, language: 'python' | '
 
 function sequenceOp(op: string, l: Value, r: Value, count: Poly | undefined): Value {
   if (op === '+' && l.t === 'dims' && r.t === 'seq') return extendDims(l, r.items);
-  if (op === '+' && l.t === 'seq' && r.t === 'seq') return l.items.length + r.items.length > LIMITS.listItems ? UNKNOWN : { t: 'seq', items: [...l.items, ...r.items] };
-  if (op === '+' && l.t === 'str' && r.t === 'str') return l.v.length + r.v.length > LIMITS.stringLength ? UNKNOWN : { t: 'str', v: l.v + r.v };
+  if (op === '+' && l.t === 'seq' && r.t === 'seq')
+    return l.items.length + r.items.length > LIMITS.listItems ? UNKNOWN : { t: 'seq', items: [...l.items, ...r.items] };
+  if (op === '+' && l.t === 'str' && r.t === 'str')
+    return l.v.length + r.v.length > LIMITS.stringLength ? UNKNOWN : { t: 'str', v: l.v + r.v };
   if (op === '*' && l.t === 'seq' && count?.constant !== undefined) {
     const n = count.constant < 0n || l.items.length === 0 ? 0n : count.constant;
     if (BigInt(l.items.length) * n > BigInt(LIMITS.listItems)) return UNKNOWN;
@@ -162,20 +191,36 @@ export function compare(op: CompareOp, l: Value, r: Value): Value {
   const a = toNumber(l);
   const b = toNumber(r);
   if (a === undefined || b === undefined) {
-    if ((op === '==' || op === '!=') && l.t === 'str' && r.t === 'str') return { t: 'bool', v: (l.v === r.v) === (op === '==') };
+    if ((op === '==' || op === '!=') && l.t === 'str' && r.t === 'str')
+      return { t: 'bool', v: (l.v === r.v) === (op === '==') };
     if ((op === '==' || op === '!=') && (l.t === 'none' || r.t === 'none')) {
       const same = identity(l, r);
       return same === undefined ? UNKNOWN : { t: 'bool', v: same === (op === '==') };
     }
-    if ((op === '==' || op === '!=') && l.t === 'bool' && r.t === 'bool') return { t: 'bool', v: (l.v === r.v) === (op === '==') };
+    if ((op === '==' || op === '!=') && l.t === 'bool' && r.t === 'bool')
+      return { t: 'bool', v: (l.v === r.v) === (op === '==') };
     return UNKNOWN;
   }
-  const results: Record<string, boolean> = { '==': a === b, '!=': a !== b, '<': a < b, '<=': a <= b, '>': a > b, '>=': a >= b };
+  const results: Record<string, boolean> = {
+    '==': a === b,
+    '!=': a !== b,
+    '<': a < b,
+    '<=': a <= b,
+    '>': a > b,
+    '>=': a >= b,
+  };
   // Exact for integers beyond 2^53.
   const pa = asPoly(l)?.constant;
   const pb = asPoly(r)?.constant;
   if (pa !== undefined && pb !== undefined) {
-    const exact: Record<string, boolean> = { '==': pa === pb, '!=': pa !== pb, '<': pa < pb, '<=': pa <= pb, '>': pa > pb, '>=': pa >= pb };
+    const exact: Record<string, boolean> = {
+      '==': pa === pb,
+      '!=': pa !== pb,
+      '<': pa < pb,
+      '<=': pa <= pb,
+      '>': pa > pb,
+      '>=': pa >= pb,
+    };
     return { t: 'bool', v: exact[op] };
   }
   return { t: 'bool', v: results[op] };
@@ -183,11 +228,24 @@ export function compare(op: CompareOp, l: Value, r: Value): Value {
 
 /** `a is b` where it is certain: None, booleans, and values of different kinds. */
 function identity(l: Value, r: Value): boolean | undefined {
-  const plain = (v: Value) => v.t === 'none' || v.t === 'bool' || v.t === 'int' || v.t === 'float' || v.t === 'str' || v.t === 'seq' || v.t === 'dict' || v.t === 'layer' || v.t === 'module' || v.t === 'class' || v.t === 'ref' || v.t === 'tensor';
+  const plain = (v: Value) =>
+    v.t === 'none' ||
+    v.t === 'bool' ||
+    v.t === 'int' ||
+    v.t === 'float' ||
+    v.t === 'str' ||
+    v.t === 'seq' ||
+    v.t === 'dict' ||
+    v.t === 'layer' ||
+    v.t === 'module' ||
+    v.t === 'class' ||
+    v.t === 'ref' ||
+    v.t === 'tensor';
   if (!plain(l) || !plain(r)) return undefined;
   if (l.t === 'none' || r.t === 'none') return l.t === r.t;
   if (l.t === 'bool' && r.t === 'bool') return l.v === r.v;
-  if (l.t === 'class' && r.t === 'class') return l.fragment === r.fragment && l.scope === r.scope && l.owner === r.owner;
+  if (l.t === 'class' && r.t === 'class')
+    return l.fragment === r.fragment && l.scope === r.scope && l.owner === r.owner;
   if (l.t === 'ref' && r.t === 'ref') return l.path === r.path;
   return l.t !== r.t ? false : l === r ? true : undefined;
 }

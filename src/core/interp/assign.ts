@@ -35,24 +35,32 @@ export class Assignments {
         this.setAttribute(obj, target.id, value, source?.k === 'call' || source?.k === 'cond');
         const untracked = unregisteredFinding(this.ev, obj, target.id, value, source, target);
         // PyTorch's warning waits for the constructor's end: `add_module` may still register the layers.
-        if (untracked?.code === 'unregistered-layers' && obj.t === 'module') this.ev.torch.holdsUnregistered(obj.tree, target.id, untracked);
+        if (untracked?.code === 'unregistered-layers' && obj.t === 'module')
+          this.ev.torch.holdsUnregistered(obj.tree, target.id, untracked);
         else if (untracked) this.ev.hooks.report(untracked);
         return;
       }
       case 'index': {
         const obj = this.ev.eval(target.object, frame);
         const key = this.ev.eval(target.index, frame);
-        if (obj.t === 'dict' && key.t === 'str' && obj.fields instanceof Map) this.ev.journal.set(this.fieldsOwner, obj.fields as Map<string, Value>, key.v, value);
-        else if (obj.t === 'module' && key.t === 'str' && obj.tree.kind === 'ModuleDict') this.ev.torch.setMember(obj, key.v, value);
+        if (obj.t === 'dict' && key.t === 'str' && obj.fields instanceof Map)
+          this.ev.journal.set(this.fieldsOwner, obj.fields as Map<string, Value>, key.v, value);
+        else if (obj.t === 'module' && key.t === 'str' && obj.tree.kind === 'ModuleDict')
+          this.ev.torch.setMember(obj, key.v, value);
         return;
       }
       case 'list': {
         // `B, T, C = x.size()`: the names fix the rank of the argument `x` for the views that follow.
-        const unpacked = value.t === 'dims' && !target.items.some((t) => t.k === 'star') ? this.ev.checks.unpacked(value, target.items.length) : undefined;
+        const unpacked =
+          value.t === 'dims' && !target.items.some((t) => t.k === 'star')
+            ? this.ev.checks.unpacked(value, target.items.length)
+            : undefined;
         const items = value.t === 'seq' ? value.items : (unpacked ?? this.inputItems(value, target.items.length));
         const star = target.items.findIndex((t) => t.k === 'star');
         if (star < 0) {
-          target.items.forEach((t, i) => this.assign(t, items?.[i] ?? (value.t === 'repeat' ? value.item : UNKNOWN), frame));
+          target.items.forEach((t, i) =>
+            this.assign(t, items?.[i] ?? (value.t === 'repeat' ? value.item : UNKNOWN), frame),
+          );
           return;
         }
         // `first, *middle, last = xs`: the names after the star take the last items.
@@ -61,7 +69,8 @@ export class Assignments {
         target.items.forEach((t, i) => {
           if (i < star) this.assign(t, known ? items[i] : UNKNOWN, frame);
           else if (i > star) this.assign(t, known ? items[items.length - (target.items.length - i)] : UNKNOWN, frame);
-          else if (t.k === 'star') this.assign(t.value, known ? { t: 'seq', items: items.slice(star, items.length - after) } : UNKNOWN, frame);
+          else if (t.k === 'star')
+            this.assign(t.value, known ? { t: 'seq', items: items.slice(star, items.length - after) } : UNKNOWN, frame);
         });
         return;
       }
@@ -75,9 +84,15 @@ export class Assignments {
    * a list of tensors; each is an input of its own, so that keys from the second are cross attention.
    */
   private inputItems(value: Value, count: number): Value[] | undefined {
-    const input = value.t === 'tensor' && !value.trace?.source?.layer && !value.trace?.core ? value.trace?.source?.input : undefined;
+    const input =
+      value.t === 'tensor' && !value.trace?.source?.layer && !value.trace?.core
+        ? value.trace?.source?.input
+        : undefined;
     if (this.ev.language !== 'typescript' || !input) return undefined;
-    return Array.from({ length: count }, (_, i): Value => ({ ...OPAQUE, trace: { source: { input: `${input}[${i}]` } } }));
+    return Array.from({ length: count }, (_, i): Value => ({
+      ...OPAQUE,
+      trace: { source: { input: `${input}[${i}]` } },
+    }));
   }
 
   /**
@@ -88,9 +103,13 @@ export class Assignments {
   setAttribute(target: Value, name: string, value: Value, mayBeModule = false): void {
     if (this.ev.grads.assign(target, name, value)) return;
     // `self.out.weight = ...` on a catalog layer: its module tree takes the parameter (weight tying).
-    const obj: Value = target.t === 'layer' ? { t: 'module', tree: this.ev.torch.moduleOf(target)!, fields: new Map() } : target;
+    const obj: Value =
+      target.t === 'layer' ? { t: 'module', tree: this.ev.torch.moduleOf(target)!, fields: new Map() } : target;
     if (obj.t === 'module') {
-      if (value.t === 'unknown' && !value.scalar && mayBeModule) this.ev.torch.owner(obj.tree).differs(obj.tree.children as Map<string, unknown>, name, `self.${name} cannot be followed`);
+      if (value.t === 'unknown' && !value.scalar && mayBeModule)
+        this.ev.torch
+          .owner(obj.tree)
+          .differs(obj.tree.children as Map<string, unknown>, name, `self.${name} cannot be followed`);
       this.ev.torch.setMember(obj, name, value);
     } else if (obj.t === 'dict' && obj.fields instanceof Map) {
       this.ev.journal.set(this.fieldsOwner, obj.fields as Map<string, Value>, name, value);
@@ -102,7 +121,8 @@ export class Assignments {
    * running function does not declare the name itself (`let width = 4; const widen = () => { width = 8; };`).
    */
   private enclosingBinding(name: string, frame: Frame): Frame | undefined {
-    if (this.ev.language !== 'typescript' || frame.isModule || frame.scope < 0 || frame.vars.has(name)) return undefined;
+    if (this.ev.language !== 'typescript' || frame.isModule || frame.scope < 0 || frame.vars.has(name))
+      return undefined;
     const scope = this.ev.scopeAt(frame.fragment, frame.scope);
     if (scope.kind !== 'function' || !scope.locals || scope.locals.includes(name)) return undefined;
     for (let f = frame.parent; f; f = f.parent) if (f.vars.has(name)) return f;
@@ -116,7 +136,11 @@ export class Assignments {
       if (holder.t === 'seq') {
         const args = e.args.map((a) => this.ev.eval(a.value, frame));
         // A list method other than these (`pop`, `sort`, `remove`) changes the list in a way not followed.
-        const grown = GROWING.has(e.callee.id) ? this.ev.torch.grown(holder, e.callee.id, args) : PURE_LIST.has(e.callee.id) ? holder : UNKNOWN;
+        const grown = GROWING.has(e.callee.id)
+          ? this.ev.torch.grown(holder, e.callee.id, args)
+          : PURE_LIST.has(e.callee.id)
+            ? holder
+            : UNKNOWN;
         this.assign(e.callee.object, grown, frame);
         return;
       }

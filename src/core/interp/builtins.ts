@@ -34,14 +34,15 @@ export function countOf(v: Value): Poly | undefined {
   if (v.t === 'range') return v.stop.sub(v.start);
   if (v.t === 'repeat') return v.count;
   // A list holding repeated copies (`parameters()` of a stack of blocks) has each copy as an item.
-  if (v.t === 'seq' && v.items.some((i) => i.t === 'repeat')) return v.items.reduce((n, i) => n.add(i.t === 'repeat' ? i.count : Poly.ONE), Poly.ZERO);
+  if (v.t === 'seq' && v.items.some((i) => i.t === 'repeat'))
+    return v.items.reduce((n, i) => n.add(i.t === 'repeat' ? i.count : Poly.ONE), Poly.ZERO);
   const items = itemsOf(v);
   return items ? Poly.int(items.length) : undefined;
 }
 
 function extreme(pick: (a: number, b: number) => boolean): Builtin {
   return (args) => {
-    const items = args.length === 1 ? itemsOf(args[0]) ?? [] : args;
+    const items = args.length === 1 ? (itemsOf(args[0]) ?? []) : args;
     let best: Value | undefined;
     for (const v of items) {
       const n = toNumber(v);
@@ -56,7 +57,13 @@ function extreme(pick: (a: number, b: number) => boolean): Builtin {
 function toInt(round: (x: number) => number, name?: 'int' | 'round'): Builtin {
   return ([v]) => {
     if (!v) return UNKNOWN;
-    if (v.t === 'none' && name) throw new BuiltinRaise('TypeError', name === 'int' ? "int() argument must be a string, a bytes-like object or a real number, not 'NoneType'" : 'type NoneType doesn\'t define __round__ method');
+    if (v.t === 'none' && name)
+      throw new BuiltinRaise(
+        'TypeError',
+        name === 'int'
+          ? "int() argument must be a string, a bytes-like object or a real number, not 'NoneType'"
+          : "type NoneType doesn't define __round__ method",
+      );
     if (v.t === 'float') return v.v === undefined || !Number.isFinite(v.v) ? UNKNOWN : int(BigInt(round(v.v)));
     if (v.t === 'str' && /^\s*-?\d+\s*$/.test(v.v)) return int(BigInt(v.v.trim()));
     const p = asPoly(v);
@@ -93,19 +100,24 @@ function namespace(mapping: boolean): Builtin {
 function range(args: readonly Value[]): Value {
   const bounds = args.map(asPoly);
   if (bounds.some((b) => !b) || args.length === 0 || args.length > 2) return UNKNOWN;
-  return args.length === 1 ? { t: 'range', start: Poly.ZERO, stop: bounds[0]! } : { t: 'range', start: bounds[0]!, stop: bounds[1]! };
+  return args.length === 1
+    ? { t: 'range', start: Poly.ZERO, stop: bounds[0]! }
+    : { t: 'range', start: bounds[0]!, stop: bounds[1]! };
 }
 
 function zip(args: readonly Value[]): Value {
   const lists = args.map(itemsOf);
   if (lists.some((l) => !l)) return UNKNOWN;
   const n = Math.min(...lists.map((l) => l!.length));
-  return { t: 'seq', items: Array.from({ length: n }, (_, i) => ({ t: 'seq', items: lists.map((l) => l![i]) }) as Value) };
+  return {
+    t: 'seq',
+    items: Array.from({ length: n }, (_, i) => ({ t: 'seq', items: lists.map((l) => l![i]) }) as Value),
+  };
 }
 
 function enumerate(args: readonly Value[]): Value {
   const items = args[0] && itemsOf(args[0]);
-  const start = args[1] ? asPoly(args[1])?.constant ?? undefined : 0n;
+  const start = args[1] ? (asPoly(args[1])?.constant ?? undefined) : 0n;
   if (!items || start === undefined) return UNKNOWN;
   return { t: 'seq', items: items.map((v, i) => ({ t: 'seq', items: [int(start + BigInt(i)), v] }) as Value) };
 }
@@ -129,16 +141,37 @@ function listOf(args: readonly Value[]): Value {
 }
 
 /** Built-ins whose value, even when not known, is never a module or a parameter (`self.pruned_heads = set()`). */
-export const SCALAR_BUILTINS = new Set(['builtins.int', 'builtins.float', 'builtins.bool', 'builtins.str', 'builtins.len', 'builtins.any', 'builtins.all', 'builtins.abs', 'builtins.round', 'builtins.set', 'builtins.frozenset', 'math.sqrt', 'math.log', 'math.log2', 'math.exp', 'math.ceil', 'math.floor', 'math.prod']);
+export const SCALAR_BUILTINS = new Set([
+  'builtins.int',
+  'builtins.float',
+  'builtins.bool',
+  'builtins.str',
+  'builtins.len',
+  'builtins.any',
+  'builtins.all',
+  'builtins.abs',
+  'builtins.round',
+  'builtins.set',
+  'builtins.frozenset',
+  'math.sqrt',
+  'math.log',
+  'math.log2',
+  'math.exp',
+  'math.ceil',
+  'math.floor',
+  'math.prod',
+]);
 
 export const BUILTIN_CALLS: Record<string, Builtin> = {
   'builtins.set': () => SCALAR,
   'builtins.frozenset': () => SCALAR,
   'builtins.int': toInt(Math.trunc, 'int'),
   'builtins.round': toInt(Math.round, 'round'),
-  'builtins.bool': ([v]) => (v && truthy(v) !== undefined ? { t: 'bool', v: truthy(v)! } : v ? UNKNOWN : { t: 'bool', v: false }),
+  'builtins.bool': ([v]) =>
+    v && truthy(v) !== undefined ? { t: 'bool', v: truthy(v)! } : v ? UNKNOWN : { t: 'bool', v: false },
   'builtins.float': ([v]) => {
-    if (v?.t === 'none') throw new BuiltinRaise('TypeError', "float() argument must be a string or a real number, not 'NoneType'");
+    if (v?.t === 'none')
+      throw new BuiltinRaise('TypeError', "float() argument must be a string or a real number, not 'NoneType'");
     return v ? (toNumber(v) === undefined ? UNKNOWN : { t: 'float', v: toNumber(v) }) : { t: 'float', v: 0 };
   },
   'builtins.abs': ([v]) => {
@@ -163,7 +196,8 @@ export const BUILTIN_CALLS: Record<string, Builtin> = {
   'builtins.list': listOf,
   'builtins.tuple': listOf,
   'builtins.sum': sum,
-  'builtins.str': ([v]) => (v?.t === 'str' ? v : v?.t === 'int' && v.p.constant !== undefined ? { t: 'str', v: String(v.p.constant) } : UNKNOWN),
+  'builtins.str': ([v]) =>
+    v?.t === 'str' ? v : v?.t === 'int' && v.p.constant !== undefined ? { t: 'str', v: String(v.p.constant) } : UNKNOWN,
   'math.sqrt': ([v]) => floatOf(v, Math.sqrt),
   'math.log': ([v]) => floatOf(v, Math.log),
   'math.log2': ([v]) => floatOf(v, Math.log2),
@@ -198,7 +232,39 @@ export const BUILTIN_CALLS: Record<string, Builtin> = {
 };
 
 export const BUILTIN_NAMES = {
-  python: new Set(['int', 'float', 'max', 'min', 'abs', 'round', 'dict', 'len', 'bool', 'range', 'zip', 'enumerate', 'reversed', 'list', 'tuple', 'sum', 'any', 'all', 'str', 'isinstance', 'issubclass', 'getattr', 'hasattr', 'setattr', 'super', 'print', 'callable', 'type', 'map', 'set', 'frozenset']),
+  python: new Set([
+    'int',
+    'float',
+    'max',
+    'min',
+    'abs',
+    'round',
+    'dict',
+    'len',
+    'bool',
+    'range',
+    'zip',
+    'enumerate',
+    'reversed',
+    'list',
+    'tuple',
+    'sum',
+    'any',
+    'all',
+    'str',
+    'isinstance',
+    'issubclass',
+    'getattr',
+    'hasattr',
+    'setattr',
+    'super',
+    'print',
+    'callable',
+    'type',
+    'map',
+    'set',
+    'frozenset',
+  ]),
   typescript: new Set(['Math', 'Number', 'parseInt']),
 };
 
@@ -225,7 +291,9 @@ export function stringMethod(s: string, method: string, args: readonly Value[]):
     }
     case 'format': {
       // `'attention_{}'.format(i)`: names a module is added under; `{}` and `{0}` with numbers and strings.
-      const shown = args.map((a) => (a.t === 'str' ? a.v : a.t === 'int' && a.p.constant !== undefined ? String(a.p.constant) : undefined));
+      const shown = args.map((a) =>
+        a.t === 'str' ? a.v : a.t === 'int' && a.p.constant !== undefined ? String(a.p.constant) : undefined,
+      );
       let next = 0;
       let known = true;
       const out = s.replace(/\{(\d*)\}/g, (_, index: string) => {

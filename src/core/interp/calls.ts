@@ -23,7 +23,12 @@ const NEW_TENSOR = new Set(['new_zeros', 'new_ones', 'new_empty', 'new_full']);
 /** TF.js merge layers of equal shapes: the shape passes on. */
 const TFJS_MERGES = new Set(['add', 'multiply', 'average', 'maximum', 'minimum', 'subtract']);
 /** TF.js's element-wise arithmetic on two tensors: their broadcast shape (a residual `tf.add(x, h)`). */
-const TFJS_ELEMENTWISE: Readonly<Record<string, string>> = { 'tfjs.add': '+', 'tfjs.sub': '-', 'tfjs.mul': '*', 'tfjs.div': '/' };
+const TFJS_ELEMENTWISE: Readonly<Record<string, string>> = {
+  'tfjs.add': '+',
+  'tfjs.sub': '-',
+  'tfjs.mul': '*',
+  'tfjs.div': '/',
+};
 
 export class Calls {
   constructor(private readonly ev: Evaluator) {}
@@ -58,7 +63,8 @@ export class Calls {
     if (c.k === 'attr') {
       const obj = this.ev.eval(c.object, frame);
       if (obj.t === 'super' && c.id === '__init__') return this.superInit(obj, e, frame);
-      if (obj.t === 'ref' && c.id === '__init__' && this.ev.isCatalogLayer(obj.path)) return this.baseInit(obj.path, e, frame);
+      if (obj.t === 'ref' && c.id === '__init__' && this.ev.isCatalogLayer(obj.path))
+        return this.baseInit(obj.path, e, frame);
       const explicit = obj.t === 'class' && c.id === '__init__' ? this.explicitInit(obj, e, frame) : undefined;
       if (explicit) return explicit;
       const special = this.methodCall(obj, c.id, e, frame);
@@ -73,7 +79,10 @@ export class Calls {
     const bound = this.bind(e.args, frame);
     // A model class built with arguments that cannot be followed is still built: its layers get a caller
     // whose sizes are not known, rather than no caller at all.
-    if (!bound) return callee.t === 'class' ? this.callValue(callee, { positional: [], keywords: new Map(), opaque: true }, e, frame) : UNKNOWN;
+    if (!bound)
+      return callee.t === 'class'
+        ? this.callValue(callee, { positional: [], keywords: new Map(), opaque: true }, e, frame)
+        : UNKNOWN;
     return this.callValue(callee, bound, e, frame);
   }
 
@@ -89,11 +98,24 @@ export class Calls {
   private superInit(s: Extract<Value, { t: 'super' }>, e: CallExpr, frame: Frame): Value {
     const bound = this.bind(e.args, frame);
     if (!bound) {
-      if (s.self.t === 'module') this.ev.torch.owner(s.self.tree).differs(s.self.tree.children as Map<string, unknown>, '', 'the arguments of super().__init__ cannot be followed');
+      if (s.self.t === 'module')
+        this.ev.torch
+          .owner(s.self.tree)
+          .differs(
+            s.self.tree.children as Map<string, unknown>,
+            '',
+            'the arguments of super().__init__ cannot be followed',
+          );
       return UNKNOWN;
     }
     const next = this.ev.classes.superAttribute(s, this.ev.language === 'python' ? '__init__' : 'constructor');
-    if (next?.t === 'function') return this.baseConstructor(next, bound.positional.map((p) => p.value), plain(bound.keywords), s.self);
+    if (next?.t === 'function')
+      return this.baseConstructor(
+        next,
+        bound.positional.map((p) => p.value),
+        plain(bound.keywords),
+        s.self,
+      );
     return this.ev.classes.superInit(s, bound, e) ?? NONE;
   }
 
@@ -105,10 +127,20 @@ export class Calls {
     if (!bound) return UNKNOWN;
     const self = bound.positional[0]?.value;
     if (self?.t !== 'module') return this.callValue(init, bound, e, frame);
-    return this.baseConstructor(init, bound.positional.slice(1).map((p) => p.value), plain(bound.keywords), self);
+    return this.baseConstructor(
+      init,
+      bound.positional.slice(1).map((p) => p.value),
+      plain(bound.keywords),
+      self,
+    );
   }
 
-  private baseConstructor(init: Extract<Value, { t: 'function' }>, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, self: Value): Value {
+  private baseConstructor(
+    init: Extract<Value, { t: 'function' }>,
+    positional: readonly Value[],
+    keywords: ReadonlyMap<string, Value>,
+    self: Value,
+  ): Value {
     const missing: string[] = [];
     const tooDeep = this.ev.budget.depth >= LIMITS.depth;
     const result = this.ev.functions.nested(() => {
@@ -117,18 +149,33 @@ export class Calls {
     });
     if (self.t !== 'module') return NONE;
     // `super().__init__(*args)` that leaves a base's parameter without a value: Python raises TypeError.
-    if (missing.length) self.tree.unknown ??= `needs arguments: ${missing.join(', ')} ha${missing.length === 1 ? 's' : 've'} no default`;
+    if (missing.length)
+      self.tree.unknown ??= `needs arguments: ${missing.join(', ')} ha${missing.length === 1 ? 's' : 've'} no default`;
     // A base constructor not run (past the nesting followed) or raising leaves the instance without its layers.
-    if (result.t === 'unknown') self.tree.unknown ??= tooDeep ? `its bases' constructors nest more than ${LIMITS.depth} calls deep, deeper than Attention Lens follows` : "a base class's constructor raises here";
+    if (result.t === 'unknown')
+      self.tree.unknown ??= tooDeep
+        ? `its bases' constructors nest more than ${LIMITS.depth} calls deep, deeper than Attention Lens follows`
+        : "a base class's constructor raises here";
     return NONE;
   }
 
   /** Methods with a meaning of their own on the object they are called on; undefined for the others. */
   private methodCall(obj: Value, method: string, e: CallExpr, frame: Frame): Value | undefined {
     // An object's own class methods run as written; only the others are dict methods.
-    if (obj.t === 'dict' && obj.fields instanceof Map && !(obj.cls && this.ev.classes.attribute(obj.cls, method, undefined)?.t === 'function')) {
+    if (
+      obj.t === 'dict' &&
+      obj.fields instanceof Map &&
+      !(obj.cls && this.ev.classes.attribute(obj.cls, method, undefined)?.t === 'function')
+    ) {
       const args = this.bind(e.args, frame);
-      return args ? this.ev.dicts.call(obj, method, args.positional.map((p) => p.value), plain(args.keywords)) : UNKNOWN;
+      return args
+        ? this.ev.dicts.call(
+            obj,
+            method,
+            args.positional.map((p) => p.value),
+            plain(args.keywords),
+          )
+        : UNKNOWN;
     }
     if (APPLY_METHODS.has(method) || method === 'add') {
       const flowed = this.ev.flows.flowCall(obj, method, e.args, frame, e.span);
@@ -136,41 +183,84 @@ export class Calls {
     }
     if (obj.t === 'str' && this.ev.language === 'python') {
       const args = this.bind(e.args, frame);
-      const result = args && !args.keywords.size ? stringMethod(obj.v, method, args.positional.map((p) => p.value)) : undefined;
+      const result =
+        args && !args.keywords.size
+          ? stringMethod(
+              obj.v,
+              method,
+              args.positional.map((p) => p.value),
+            )
+          : undefined;
       if (result) return result;
     }
     // `self.weight.new_zeros((r, in_features))`: loralib's adapter matrices, shaped by the arguments.
     if (obj.t === 'param' && NEW_TENSOR.has(method)) {
       const args = this.bind(e.args, frame);
       const positional = args?.positional.map((p) => p.value) ?? [];
-      return args ? { t: 'tensor', shape: factoryShape(method === 'new_full' ? positional.slice(0, 1) : positional, plain(args.keywords)) } : UNKNOWN;
+      return args
+        ? {
+            t: 'tensor',
+            shape: factoryShape(method === 'new_full' ? positional.slice(0, 1) : positional, plain(args.keywords)),
+          }
+        : UNKNOWN;
     }
     if (obj.t === 'tensor') {
       const args = this.bind(e.args, frame);
       if (!args) return this.ev.tape ? this.ev.tape.uncertain('arguments not followed') : UNKNOWN;
       const [positional, keywords] = [args.positional.map((p) => p.value), plain(args.keywords)];
-      const tfjs = this.ev.language === 'typescript' ? tfjsTensorOp(this.ev.checks, method, obj, positional, e.span) : undefined;
+      const tfjs =
+        this.ev.language === 'typescript' ? tfjsTensorOp(this.ev.checks, method, obj, positional, e.span) : undefined;
       const result = tfjs ?? this.ev.checks.tensorMethod(obj, method, positional, keywords, e.span);
       return this.ev.tape ? this.ev.tape.method(obj, method, positional, keywords, result) : result;
     }
     if (method === 'requires_grad_' && (obj.t === 'param' || obj.t === 'repeat')) {
       const args = this.bind(e.args, frame);
-      const set = args && this.ev.grads.method(obj, method, args.positional.map((p) => p.value), plain(args.keywords));
+      const set =
+        args &&
+        this.ev.grads.method(
+          obj,
+          method,
+          args.positional.map((p) => p.value),
+          plain(args.keywords),
+        );
       if (set) return set;
     }
     if (obj.t === 'class' && method === '_from_config') {
       const args = this.bind(e.args, frame);
-      const built = args && transformersClassMethod(this.ev, obj, method, args, (cls, bound) => this.callValue(cls, bound, e, frame));
+      const built =
+        args &&
+        transformersClassMethod(this.ev, obj, method, args, (cls, bound) => this.callValue(cls, bound, e, frame));
       if (built) return built;
     }
     const layerClass = this.ev.tfjsLayers.method(obj, method, e, frame);
     if (layerClass) return layerClass;
     // Only the methods torch.nn gives a meaning of their own: the others (user methods) bind their arguments once, as calls.
-    if ((obj.t === 'module' || obj.t === 'layer') && (method === 'forward' || this.ev.torch.handles(method) || TRANSFORMERS_METHODS.has(method))) {
+    if (
+      (obj.t === 'module' || obj.t === 'layer') &&
+      (method === 'forward' || this.ev.torch.handles(method) || TRANSFORMERS_METHODS.has(method))
+    ) {
       const args = this.bind(e.args, frame);
       if (!args) return undefined;
-      if (method === 'forward' || (method === 'call' && this.ev.language === 'typescript' && obj.t === 'module')) return this.ev.flows.applyCallable(obj, args.positional.map((p) => p.value), plain(args.keywords), e.span);
-      return transformersMethod(this.ev, obj, method, args.positional.map((p) => p.value)) ?? this.ev.torch.moduleMethod(obj, method, args.positional.map((p) => p.value));
+      if (method === 'forward' || (method === 'call' && this.ev.language === 'typescript' && obj.t === 'module'))
+        return this.ev.flows.applyCallable(
+          obj,
+          args.positional.map((p) => p.value),
+          plain(args.keywords),
+          e.span,
+        );
+      return (
+        transformersMethod(
+          this.ev,
+          obj,
+          method,
+          args.positional.map((p) => p.value),
+        ) ??
+        this.ev.torch.moduleMethod(
+          obj,
+          method,
+          args.positional.map((p) => p.value),
+        )
+      );
     }
     return undefined;
   }
@@ -184,7 +274,8 @@ export class Calls {
         const built = (callee.owner ?? this.ev).classes.instantiate(callee, bound, e);
         // Instances are this file's when its own module body builds them, whichever file defines the class.
         // A tf.layers.Layer subclass gets its weights when first applied: its total is read once the runs are over.
-        if (frame.isModule && built.t === 'module' && this.ev.tfjsLayers.is(callee)) this.ev.hooks.model?.(e, callee.name, () => built.tree);
+        if (frame.isModule && built.t === 'module' && this.ev.tfjsLayers.is(callee))
+          this.ev.hooks.model?.(e, callee.name, () => built.tree);
         else if (frame.isModule && built.t === 'module') this.ev.hooks.instance?.(callee, e, built);
         else if (built.t === 'module') this.ev.hooks.part?.(callee, e, built);
         return built;
@@ -192,7 +283,8 @@ export class Calls {
       case 'function': {
         const out = (callee.owner ?? this.ev).functions.callFunction(callee, positional, keywords, callee.self);
         // A factory called by the module body (`detr = build_detr()`) builds one of the file's models too.
-        if (frame.isModule && out.t === 'module' && out.cls?.owner === this.ev && !this.ev.tfjsLayers.is(out.cls)) this.ev.hooks.instance?.(out.cls, e, out);
+        if (frame.isModule && out.t === 'module' && out.cls?.owner === this.ev && !this.ev.tfjsLayers.is(out.cls))
+          this.ev.hooks.instance?.(out.cls, e, out);
         return out;
       }
       case 'lambda':
@@ -220,7 +312,14 @@ export class Calls {
 
   private library(path: string, bound: BoundCall, e: CallExpr, frame: Frame): Value {
     const result = this.libraryCall(path, bound, e, frame);
-    return this.ev.tape ? this.ev.tape.library(path, bound.positional.map((p) => p.value), plain(bound.keywords), result) : result;
+    return this.ev.tape
+      ? this.ev.tape.library(
+          path,
+          bound.positional.map((p) => p.value),
+          plain(bound.keywords),
+          result,
+        )
+      : result;
   }
 
   private libraryCall(path: string, bound: BoundCall, e: CallExpr, frame: Frame): Value {
@@ -238,15 +337,20 @@ export class Calls {
       const value = builtin(positional, keywords);
       return value.t === 'unknown' && SCALAR_BUILTINS.has(path) ? SCALAR : value;
     }
-    const tensorOp = path.startsWith('tfjs.') && positional[0]?.t === 'tensor' ? tfjsTensorOp(this.ev.checks, path.slice('tfjs.'.length), positional[0], positional.slice(1), e.span) : undefined;
+    const tensorOp =
+      path.startsWith('tfjs.') && positional[0]?.t === 'tensor'
+        ? tfjsTensorOp(this.ev.checks, path.slice('tfjs.'.length), positional[0], positional.slice(1), e.span)
+        : undefined;
     if (tensorOp) return tensorOp;
     const source = tensorSource(path, positional);
     if (source) return source;
     if (path === 'tfjs.sequential') return this.ev.flows.sequential(positional[0], e);
     if (path === 'tfjs.model') return this.ev.flows.functional(positional[0], e);
-    if (TFJS_ELEMENTWISE[path] && positional.length === 2) return this.ev.binary(TFJS_ELEMENTWISE[path], positional[0], positional[1]);
+    if (TFJS_ELEMENTWISE[path] && positional.length === 2)
+      return this.ev.binary(TFJS_ELEMENTWISE[path], positional[0], positional[1]);
     // `tf.tidy([name,] fn)` runs fn at once and returns what it returns.
-    if (path === 'tfjs.tidy' && positional.length) return this.callValue(positional[positional.length - 1], { positional: [], keywords: new Map() }, e, frame);
+    if (path === 'tfjs.tidy' && positional.length)
+      return this.callValue(positional[positional.length - 1], { positional: [], keywords: new Map() }, e, frame);
     const op = path.startsWith('tfjs.layers.') ? path.slice('tfjs.layers.'.length) : '';
     if (op === 'concatenate') return { t: 'op', op };
     if (TFJS_MERGES.has(op)) return { t: 'op', op: 'same' };
@@ -262,14 +366,25 @@ export class Calls {
     const lists = iterables.map(itemsOf);
     if (!fn || !lists.length || lists.some((l) => !l)) return UNKNOWN;
     const length = Math.min(...lists.map((l) => l!.length));
-    const items = Array.from({ length }, (_, i) => this.callValue(fn, { positional: lists.map((l) => ({ value: l![i] })), keywords: new Map() }, e, frame));
+    const items = Array.from({ length }, (_, i) =>
+      this.callValue(fn, { positional: lists.map((l) => ({ value: l![i] })), keywords: new Map() }, e, frame),
+    );
     return { t: 'seq', items };
   }
 
-  private callLambda(fn: Extract<Value, { t: 'lambda' }>, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
+  private callLambda(
+    fn: Extract<Value, { t: 'lambda' }>,
+    positional: readonly Value[],
+    keywords: ReadonlyMap<string, Value>,
+  ): Value {
     const frame = new Frame(fn.closure.fragment, fn.closure.scope, fn.closure);
     fn.expr.params.forEach((p, i) => {
-      frame.set(p.name, keywords.get(p.name) ?? positional[i] ?? (p.default ? this.ev.eval(p.default, fn.closure) : { t: 'sym', name: p.name }));
+      frame.set(
+        p.name,
+        keywords.get(p.name) ??
+          positional[i] ??
+          (p.default ? this.ev.eval(p.default, fn.closure) : { t: 'sym', name: p.name }),
+      );
     });
     return this.ev.functions.nested(() => this.ev.eval(fn.expr.body, frame));
   }

@@ -6,7 +6,13 @@ import { key } from './classes';
 import type { Frame } from './frame';
 
 /** Built-ins about objects and classes; undefined for any other path. */
-export function classBuiltin(ev: Evaluator, path: string, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, frame: Frame): Value | undefined {
+export function classBuiltin(
+  ev: Evaluator,
+  path: string,
+  positional: readonly Value[],
+  keywords: ReadonlyMap<string, Value>,
+  frame: Frame,
+): Value | undefined {
   const [a, b, c] = positional;
   switch (path) {
     case 'builtins.isinstance':
@@ -14,7 +20,13 @@ export function classBuiltin(ev: Evaluator, path: string, positional: readonly V
     case 'builtins.issubclass':
       return a?.t === 'class' && b ? isSubclass(ev, a, b) : SCALAR;
     case 'builtins.callable':
-      return a ? (a.t === 'function' || a.t === 'class' || a.t === 'lambda' || a.t === 'partial' ? { t: 'bool', v: true } : a.t === 'int' || a.t === 'str' || a.t === 'none' || a.t === 'float' ? { t: 'bool', v: false } : SCALAR) : UNKNOWN;
+      return a
+        ? a.t === 'function' || a.t === 'class' || a.t === 'lambda' || a.t === 'partial'
+          ? { t: 'bool', v: true }
+          : a.t === 'int' || a.t === 'str' || a.t === 'none' || a.t === 'float'
+            ? { t: 'bool', v: false }
+            : SCALAR
+        : UNKNOWN;
     case 'builtins.getattr': {
       if (!a || b?.t !== 'str') return UNKNOWN;
       const v = ev.member(a, b.v);
@@ -28,11 +40,19 @@ export function classBuiltin(ev: Evaluator, path: string, positional: readonly V
     }
     case 'builtins.setattr':
       if (a && b?.t === 'str' && c) ev.assignments.setAttribute(a, b.v, c, true);
-      else if (a?.t === 'module') ev.torch.owner(a.tree).differs(a.tree.children as Map<string, unknown>, '', 'an attribute set under a name that is not known');
+      else if (a?.t === 'module')
+        ev.torch
+          .owner(a.tree)
+          .differs(a.tree.children as Map<string, unknown>, '', 'an attribute set under a name that is not known');
       return NONE;
     case 'builtins.super': {
       const scope = frame.scope >= 0 ? ev.scopeAt(frame.fragment, frame.scope) : undefined;
-      const cls = a?.t === 'class' ? a : scope && scope.parent >= 0 ? ev.names.definition(frame.fragment, scope.parent, undefined) : undefined;
+      const cls =
+        a?.t === 'class'
+          ? a
+          : scope && scope.parent >= 0
+            ? ev.names.definition(frame.fragment, scope.parent, undefined)
+            : undefined;
       const self = b ?? ev.names.lookup(ev.selfName, frame);
       return cls?.t === 'class' ? { t: 'super', cls, self } : UNKNOWN;
     }
@@ -59,7 +79,8 @@ function isInstance(ev: Evaluator, v: Value, cls: Value): Value {
   }
   const path = cls.t === 'ref' ? normalizePath(cls.path) : undefined;
   const primitive: Record<string, (x: Value) => boolean | undefined> = {
-    'builtins.int': (x) => (x.t === 'int' ? (x.p.isConstant ? true : undefined) : x.t === 'bool' ? true : known(x) ? false : undefined),
+    'builtins.int': (x) =>
+      x.t === 'int' ? (x.p.isConstant ? true : undefined) : x.t === 'bool' ? true : known(x) ? false : undefined,
     'builtins.float': (x) => (x.t === 'float' ? true : known(x) ? false : undefined),
     'builtins.bool': (x) => (x.t === 'bool' ? true : known(x) ? false : undefined),
     'builtins.str': (x) => (x.t === 'str' ? true : known(x) ? false : undefined),
@@ -67,7 +88,12 @@ function isInstance(ev: Evaluator, v: Value, cls: Value): Value {
     'builtins.list': (x) => (x.t === 'seq' ? !x.tuple : known(x) ? false : undefined),
     'builtins.dict': (x) => (x.t === 'dict' && !x.cls ? true : known(x) ? false : undefined),
     // Hugging Face's `size if isinstance(size, collections.abc.Iterable) else (size, size)`.
-    'collections.abc.Iterable': (x) => (x.t === 'seq' || x.t === 'str' || (x.t === 'dict' && !x.cls) ? true : (x.t === 'int' && x.p.isConstant) || x.t === 'float' || x.t === 'bool' || x.t === 'none' ? false : undefined),
+    'collections.abc.Iterable': (x) =>
+      x.t === 'seq' || x.t === 'str' || (x.t === 'dict' && !x.cls)
+        ? true
+        : (x.t === 'int' && x.p.isConstant) || x.t === 'float' || x.t === 'bool' || x.t === 'none'
+          ? false
+          : undefined,
   };
   if (path && primitive[path]) {
     const r = primitive[path](v);
@@ -83,8 +109,15 @@ function isInstance(ev: Evaluator, v: Value, cls: Value): Value {
 }
 
 function isSubclass(ev: Evaluator, a: Extract<Value, { t: 'class' }>, b: Value): Value {
-  if (b.t === 'class') return { t: 'bool', v: (ev.classes.mro(a) ?? []).some((x) => !('path' in x) && key(x) === key(b) && (x.owner ?? ev) === (b.owner ?? ev)) };
-  if (b.t === 'ref') return { t: 'bool', v: (ev.classes.mro(a) ?? []).some((x) => 'path' in x && x.path === normalizePath(b.path)) };
+  if (b.t === 'class')
+    return {
+      t: 'bool',
+      v: (ev.classes.mro(a) ?? []).some(
+        (x) => !('path' in x) && key(x) === key(b) && (x.owner ?? ev) === (b.owner ?? ev),
+      ),
+    };
+  if (b.t === 'ref')
+    return { t: 'bool', v: (ev.classes.mro(a) ?? []).some((x) => 'path' in x && x.path === normalizePath(b.path)) };
   return SCALAR;
 }
 

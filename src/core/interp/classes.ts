@@ -67,7 +67,14 @@ export class ClassModel {
   }
 
   isModuleClass(c: ClassRef): boolean {
-    return (this.mro(c) ?? []).some((b) => 'path' in b && (MODULE_BASES.has(b.path) || CONTAINER_BASES.has(b.path) || MODULE_BASE_NAMES.has(b.path.slice(b.path.lastIndexOf('.') + 1)) || this.ev.isCatalogLayer(b.path)));
+    return (this.mro(c) ?? []).some(
+      (b) =>
+        'path' in b &&
+        (MODULE_BASES.has(b.path) ||
+          CONTAINER_BASES.has(b.path) ||
+          MODULE_BASE_NAMES.has(b.path.slice(b.path.lastIndexOf('.') + 1)) ||
+          this.ev.isCatalogLayer(b.path)),
+    );
   }
 
   /** The first catalog layer among the bases (`class Linear(nn.Linear)`), if any. */
@@ -93,7 +100,10 @@ export class ClassModel {
   /** `cls.name` or `instance.name`: along the MRO; methods bind to the instance, properties are read. */
   attribute(c: ClassRef, name: string, instance: Value | undefined, after?: ClassRef): Value | undefined {
     let order = this.mro(c) ?? [c];
-    if (after) order = order.slice(order.findIndex((b) => !('path' in b) && key(b) === key(after) && b.owner === after.owner) + 1);
+    if (after)
+      order = order.slice(
+        order.findIndex((b) => !('path' in b) && key(b) === key(after) && b.owner === after.owner) + 1,
+      );
     for (const b of order) {
       if ('path' in b) continue;
       const v = this.owner(b).classes.ownAttributes(b).get(name);
@@ -102,7 +112,11 @@ export class ClassModel {
       const decorators = this.owner(b).scopeAt(v.fragment, v.scope).decorators;
       if (decorators.includes('staticmethod')) return v;
       const bound: Value = { ...v, self: decorators.includes('classmethod') ? { t: 'class', ...b } : instance };
-      if (decorators.includes('property') || decorators.includes('cached_property') || decorators.includes('functools.cached_property')) {
+      if (
+        decorators.includes('property') ||
+        decorators.includes('cached_property') ||
+        decorators.includes('functools.cached_property')
+      ) {
         return this.owner(b).functions.callFunction(v, [], new Map(), instance);
       }
       return bound;
@@ -141,8 +155,13 @@ export class ClassModel {
     const contexts = this.ev.shared.contexts;
     // The copies made by loops entered since the enclosing model's constructor started.
     const since = this.ev.repeats.slice(this.ev.shared.repeatDepths[this.ev.shared.repeatDepths.length - 1] ?? 0);
-    const times = since.reduce((a, r) => (a === undefined || r.constant === undefined ? undefined : a * r.constant), 1n as bigint | undefined);
-    const label = named ?? `${scope.name}${!call ? '()' : contexts.length === 0 ? ` (${this.ev.lineName(call.span.startLine)})` : ''}${times !== undefined && times > 1n ? ` ×${times}` : ''}`;
+    const times = since.reduce(
+      (a, r) => (a === undefined || r.constant === undefined ? undefined : a * r.constant),
+      1n as bigint | undefined,
+    );
+    const label =
+      named ??
+      `${scope.name}${!call ? '()' : contexts.length === 0 ? ` (${this.ev.lineName(call.span.startLine)})` : ''}${times !== undefined && times > 1n ? ` ×${times}` : ''}`;
     return this.ev.inContext(label, call && contexts.length === 0 ? call.span : undefined, () => {
       // A configuration built from arguments that cannot be followed (`GPTConfig(**config_args)`) is not
       // its defaults: nothing of it is known.
@@ -155,14 +174,27 @@ export class ClassModel {
         this.ev.shared.building--;
       }
       this.ev.hooks.constructed?.(c, built);
-      if (built.t === 'module') for (const f of this.ev.torch.unregisteredAfterBuild(built.tree)) this.ev.hooks.report(f);
+      if (built.t === 'module')
+        for (const f of this.ev.torch.unregisteredAfterBuild(built.tree)) this.ev.hooks.report(f);
       // A subclass that adds tensors of its own (loralib's lora_A) is no longer the layer: its site shows the class.
-      if (call && built.t === 'module' && built.layer && (!built.layer.layer.params || totalOf(built.tree).equals(built.layer.layer.params))) this.ev.hooks.built?.(call, built.layer);
+      if (
+        call &&
+        built.t === 'module' &&
+        built.layer &&
+        (!built.layer.layer.params || totalOf(built.tree).equals(built.layer.layer.params))
+      )
+        this.ev.hooks.built?.(call, built.layer);
       return built;
     });
   }
 
-  private buildModule(c: ClassRef, bound: BoundCall, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, call: CallExpr | undefined): Value {
+  private buildModule(
+    c: ClassRef,
+    bound: BoundCall,
+    positional: readonly Value[],
+    keywords: ReadonlyMap<string, Value>,
+    call: CallExpr | undefined,
+  ): Value {
     const ev = this.ev;
     const tree = emptyModule(c.name);
     const instance: Extract<Value, { t: 'module' }> = { t: 'module', tree, fields: new Map(), cls: c };
@@ -175,23 +207,35 @@ export class ClassModel {
       let recursion = false;
       const owner = this.owner(init);
       const result = ev.functions.nested(() => {
-        const run = () => (owner.functions.runConstructor(init, positional, keywords, instance, missing, bound.opaque) === 'raise' ? UNKNOWN : NONE);
+        const run = () =>
+          owner.functions.runConstructor(init, positional, keywords, instance, missing, bound.opaque) === 'raise'
+            ? UNKNOWN
+            : NONE;
         return ev.functions.running(owner.scopeAt(init.fragment, init.scope), run, () => ((recursion = true), UNKNOWN));
       });
-      if (missing.length) tree.unknown ??= `needs arguments: ${missing.join(', ')} ha${missing.length === 1 ? 's' : 've'} no default`;
-      if (result.t === 'unknown') tree.unknown ??= tooDeep ? `${c.name}(...) is built more than ${LIMITS.depth} calls deep, deeper than Attention Lens follows` : recursion ? `${c.name}(...) builds itself under a condition Attention Lens cannot decide` : `${c.name}(...) raises here`;
+      if (missing.length)
+        tree.unknown ??= `needs arguments: ${missing.join(', ')} ha${missing.length === 1 ? 's' : 've'} no default`;
+      if (result.t === 'unknown')
+        tree.unknown ??= tooDeep
+          ? `${c.name}(...) is built more than ${LIMITS.depth} calls deep, deeper than Attention Lens follows`
+          : recursion
+            ? `${c.name}(...) builds itself under a condition Attention Lens cannot decide`
+            : `${c.name}(...) raises here`;
       if (ev.tfjsLayers.is(c)) tree.unknown ??= NOT_BUILT;
     } else {
       const layer = this.catalogBase(c);
       if (layer) return this.graft(instance, layer, bound, call ?? this.nameCall(c));
-      const container = (this.mro(c) ?? []).find((b): b is { path: string } => 'path' in b && CONTAINER_BASES.has(b.path));
+      const container = (this.mro(c) ?? []).find(
+        (b): b is { path: string } => 'path' in b && CONTAINER_BASES.has(b.path),
+      );
       if (container) {
         this.initContainer(instance, container.path, bound);
         return instance;
       }
       // A constructor inherited from a library class (`PreTrainedModel`): what it builds cannot be read here.
       const external = (this.mro(c) ?? []).find((b): b is { path: string } => 'path' in b && !MODULE_BASES.has(b.path));
-      if (external) tree.unknown ??= `its constructor comes from ${external.path.slice(external.path.lastIndexOf('.') + 1)}, which Attention Lens cannot read`;
+      if (external)
+        tree.unknown ??= `its constructor comes from ${external.path.slice(external.path.lastIndexOf('.') + 1)}, which Attention Lens cannot read`;
     }
     return instance;
   }
@@ -227,7 +271,13 @@ export class ClassModel {
 
   /** A container's constructor run on an instance of a subclass: the modules it is given become its children. */
   private initContainer(self: Extract<Value, { t: 'module' }>, path: string, bound: BoundCall): void {
-    const built = bound.opaque ? undefined : this.ev.torch.construct(path, bound.positional.map((p) => p.value), new Map([...bound.keywords].map(([k, v]) => [k, v.value])));
+    const built = bound.opaque
+      ? undefined
+      : this.ev.torch.construct(
+          path,
+          bound.positional.map((p) => p.value),
+          new Map([...bound.keywords].map(([k, v]) => [k, v.value])),
+        );
     if (built?.t !== 'module') {
       self.tree.unknown ??= `the modules its ${path.slice(path.lastIndexOf('.') + 1)} holds cannot be followed`;
       return;
@@ -244,10 +294,16 @@ export class ClassModel {
     const start = order.findIndex((b) => !('path' in b) && key(b) === key(s.cls));
     for (const b of order.slice(start + 1)) {
       if (!('path' in b)) {
-        if (this.owner(b).classes.ownAttributes(b).has(this.ev.language === 'python' ? '__init__' : 'constructor')) return undefined;
+        if (
+          this.owner(b)
+            .classes.ownAttributes(b)
+            .has(this.ev.language === 'python' ? '__init__' : 'constructor')
+        )
+          return undefined;
         continue;
       }
-      if (this.ev.isCatalogLayer(b.path) && s.self.t === 'module') return this.initLayerBase(s.self, b.path, bound, call);
+      if (this.ev.isCatalogLayer(b.path) && s.self.t === 'module')
+        return this.initLayerBase(s.self, b.path, bound, call);
       if (CONTAINER_BASES.has(b.path) && s.self.t === 'module') {
         this.initContainer(s.self, b.path, bound);
         return NONE;
@@ -256,7 +312,13 @@ export class ClassModel {
       if (library) return library;
       // A library base's constructor given nothing (`super().__init__(*inputs, **kwargs)` with neither):
       // `PreTrainedModel` needs its config, so whether it builds is not known here.
-      if (!MODULE_BASES.has(b.path) && !NO_ARGUMENT_BASES.has(b.path.slice(b.path.lastIndexOf('.') + 1)) && s.self.t === 'module' && !bound.positional.length && !bound.keywords.size) {
+      if (
+        !MODULE_BASES.has(b.path) &&
+        !NO_ARGUMENT_BASES.has(b.path.slice(b.path.lastIndexOf('.') + 1)) &&
+        s.self.t === 'module' &&
+        !bound.positional.length &&
+        !bound.keywords.size
+      ) {
         s.self.tree.unknown ??= `its base ${b.path.slice(b.path.lastIndexOf('.') + 1)} is built with no arguments, which Attention Lens cannot check`;
       }
       return NONE;

@@ -28,11 +28,18 @@ export class Dicts {
         if (isTainted(d) || a?.t !== 'str') return UNKNOWN;
         return fields.get(a.v) ?? b ?? NONE;
       case 'keys':
-        return isTainted(d) ? UNKNOWN : { t: 'seq', items: [...fields.keys()].map((k) => ({ t: 'str', v: k }) as Value) };
+        return isTainted(d)
+          ? UNKNOWN
+          : { t: 'seq', items: [...fields.keys()].map((k) => ({ t: 'str', v: k }) as Value) };
       case 'values':
         return isTainted(d) ? UNKNOWN : { t: 'seq', items: [...fields.values()] };
       case 'items':
-        return isTainted(d) ? UNKNOWN : { t: 'seq', items: [...fields].map(([k, v]) => ({ t: 'seq', items: [{ t: 'str', v: k }, v], tuple: true }) as Value) };
+        return isTainted(d)
+          ? UNKNOWN
+          : {
+              t: 'seq',
+              items: [...fields].map(([k, v]) => ({ t: 'seq', items: [{ t: 'str', v: k }, v], tuple: true }) as Value),
+            };
       case 'copy':
         return isTainted(d) ? UNKNOWN : { ...d, fields: new Map(fields) };
       case 'setdefault':

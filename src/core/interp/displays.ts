@@ -16,7 +16,10 @@ export function dictDisplay(ev: Evaluator, e: Extract<Expr, { k: 'dict' }>, fram
       if (v.t !== 'dict' || isTainted(v)) return UNKNOWN;
       for (const [k, val] of v.fields) fields.set(k, val);
     } else if (entry.key) {
-      const key = entry.key.k === 'name' && ev.language === 'typescript' ? ({ t: 'str', v: entry.key.id } as Value) : ev.eval(entry.key, frame);
+      const key =
+        entry.key.k === 'name' && ev.language === 'typescript'
+          ? ({ t: 'str', v: entry.key.id } as Value)
+          : ev.eval(entry.key, frame);
       if (key.t !== 'str') return UNKNOWN;
       fields.set(key.v, ev.eval(entry.value, frame));
     }
@@ -39,9 +42,12 @@ export function comprehension(ev: Evaluator, e: Extract<Expr, { k: 'comprehensio
   if (!readsTarget && count && reference) {
     ev.assign(e.target, UNKNOWN, inner);
     const item = ev.eval(e.element, inner);
-    if (item.t !== 'module' && item.t !== 'layer' && item.t !== 'param' && item.t !== 'tensor') return repeated(item, count);
+    if (item.t !== 'module' && item.t !== 'layer' && item.t !== 'param' && item.t !== 'tensor')
+      return repeated(item, count);
     const n = count.constant;
-    return n === undefined || n > BigInt(LIMITS.listItems) ? UNKNOWN : { t: 'seq', items: Array.from({ length: Number(n) }, () => item) };
+    return n === undefined || n > BigInt(LIMITS.listItems)
+      ? UNKNOWN
+      : { t: 'seq', items: Array.from({ length: Number(n) }, () => item) };
   }
   if (!readsTarget && count) {
     ev.assign(e.target, UNKNOWN, inner);
@@ -80,7 +86,10 @@ export function listDisplay(ev: Evaluator, e: Extract<Expr, { k: 'list' }>, fram
     if (starred.t === 'dims' && items.length === 0) {
       const rest = e.items.slice(1);
       if (rest.some((r) => r.k === 'star')) return UNKNOWN;
-      return extendDims(starred, rest.map((r) => ev.eval(r, frame)));
+      return extendDims(
+        starred,
+        rest.map((r) => ev.eval(r, frame)),
+      );
     }
     // `(n, *(s + r for ...))`: the starred items, when they can be listed; else the length is not known.
     const spread = ev.iteration(starred).values;
@@ -110,6 +119,10 @@ function repeated(item: Value, count: Poly): Value {
     const n = inner.count.constant;
     items = n === undefined ? undefined : items * n;
   }
-  if (items !== undefined && items >= LIMITS.comprehensionItems) throw new BuiltinRaise('MemoryError', `these comprehensions build ${groupDigits(items)} items, more than any machine holds`);
+  if (items !== undefined && items >= LIMITS.comprehensionItems)
+    throw new BuiltinRaise(
+      'MemoryError',
+      `these comprehensions build ${groupDigits(items)} items, more than any machine holds`,
+    );
   return { t: 'repeat', item, count };
 }

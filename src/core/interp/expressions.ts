@@ -47,7 +47,8 @@ export function evalExpr(ev: Evaluator, e: Expr, frame: Frame): Value {
     }
     case 'logic': {
       const left = evalExpr(ev, e.left, frame);
-      if (e.op === 'nullish') return left.t === 'none' ? evalExpr(ev, e.right, frame) : left.t === 'unknown' ? UNKNOWN : left;
+      if (e.op === 'nullish')
+        return left.t === 'none' ? evalExpr(ev, e.right, frame) : left.t === 'unknown' ? UNKNOWN : left;
       const t = truthy(left);
       if (t === undefined) return UNKNOWN;
       if (e.op === 'or') return t ? left : evalExpr(ev, e.right, frame);
@@ -61,7 +62,9 @@ export function evalExpr(ev: Evaluator, e: Expr, frame: Frame): Value {
       const b = a === RAISES ? evalExpr(ev, e.otherwise, frame) : branch(ev, e.otherwise, frame);
       // A branch that raises gives no value: the expression's is the other one's.
       if (a === RAISES || b === RAISES) return a === RAISES ? (b as Value) : a;
-      return a === b || (a.t !== 'module' && a.t !== 'layer' && (compare('==', a, b) as { v?: boolean }).v === true) ? a : eitherOf(a, b);
+      return a === b || (a.t !== 'module' && a.t !== 'layer' && (compare('==', a, b) as { v?: boolean }).v === true)
+        ? a
+        : eitherOf(a, b);
     }
     case 'list':
       return listDisplay(ev, e, frame);

@@ -44,7 +44,8 @@ export class Flows {
     },
     output: (core, layer) => {
       const module = this.running[this.running.length - 1];
-      if (module && !this.ev.tape && this.cores.get(core) === module) this.ev.hooks.attention?.(module, { core, output: layer });
+      if (module && !this.ev.tape && this.cores.get(core) === module)
+        this.ev.hooks.attention?.(module, { core, output: layer });
     },
   };
 
@@ -72,7 +73,9 @@ export class Flows {
     const out = inputs && this.tfjs.apply(target, inputs, span);
     if (!out) return UNKNOWN;
     // A dense layer projects the last axis: its output is traced to it, for attention written by hand.
-    return target.t === 'layer' && target.layer.kind === 'dense' && out.t === 'tensor' ? this.ev.checks.traced(target, inputs[0], out) : out;
+    return target.t === 'layer' && target.layer.kind === 'dense' && out.t === 'tensor'
+      ? this.ev.checks.traced(target, inputs[0], out)
+      : out;
   }
 
   /** Runs a tf.layers.Layer subclass's call() as its forward(): the attention it computes is its own. */
@@ -96,13 +99,24 @@ export class Flows {
   }
 
   /** `model(x)`: a module runs its forward(); a Sequential applies its layers in order; a layer its rule. */
-  applyCallable(callee: Extract<Value, { t: 'layer' } | { t: 'module' }>, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, span: Span): Value {
+  applyCallable(
+    callee: Extract<Value, { t: 'layer' } | { t: 'module' }>,
+    positional: readonly Value[],
+    keywords: ReadonlyMap<string, Value>,
+    span: Span,
+  ): Value {
     const forward = callee.t === 'module' && callee.cls ? this.ev.classes.method(callee.cls, 'forward') : undefined;
     const run = () => this.applied(callee, forward, positional, keywords, span);
     return this.ev.tape ? this.ev.tape.call(callee, forward !== undefined, positional, keywords, run) : run();
   }
 
-  private applied(callee: Extract<Value, { t: 'layer' } | { t: 'module' }>, forward: ReturnType<Evaluator['classes']['method']>, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, span: Span): Value {
+  private applied(
+    callee: Extract<Value, { t: 'layer' } | { t: 'module' }>,
+    forward: ReturnType<Evaluator['classes']['method']>,
+    positional: readonly Value[],
+    keywords: ReadonlyMap<string, Value>,
+    span: Span,
+  ): Value {
     if (callee.t === 'layer') return this.ev.checks.applyLayer(callee, positional, keywords, span);
     if (callee.items) {
       // Between its own layers a Sequential is checked where it is built (sequential-mismatch); here only
@@ -115,7 +129,9 @@ export class Flows {
     }
     if (callee.cls) {
       if (forward) {
-        const out = this.forward(callee, () => (forward.owner ?? this.ev).functions.callFunction(forward, positional, keywords, callee));
+        const out = this.forward(callee, () =>
+          (forward.owner ?? this.ev).functions.callFunction(forward, positional, keywords, callee),
+        );
         // A subclass of a catalog layer with a forward() of its own (whisper's Linear casting its weights) is
         // still that layer to what follows: its output is the layer's.
         return callee.layer && out.t !== 'seq' ? this.ev.checks.layerOutput(callee.layer, positional[0], out) : out;
@@ -132,7 +148,9 @@ export class Flows {
   run(instance: ModuleValue, inputs: readonly Value[]): Value | undefined {
     const forward = instance.cls && this.ev.classes.method(instance.cls, 'forward');
     if (!forward) return undefined;
-    return this.forward(instance, () => (forward.owner ?? this.ev).functions.callFunction(forward, inputs, new Map(), instance));
+    return this.forward(instance, () =>
+      (forward.owner ?? this.ev).functions.callFunction(forward, inputs, new Map(), instance),
+    );
   }
 
   /**
@@ -155,9 +173,17 @@ export class Flows {
     try {
       const scope = (forward.owner ?? this.ev).scopeAt(forward.fragment, forward.scope);
       // Each input is traced by its name: keys from another input than the queries make cross attention.
-      const inputs = scope.params.slice(this.ev.language === 'python' ? 1 : 0).filter((p) => !p.default && !p.variadic).map((p): Value => ({ ...OPAQUE, lead: p.name, trace: { source: { input: p.name } } }));
+      const inputs = scope.params
+        .slice(this.ev.language === 'python' ? 1 : 0)
+        .filter((p) => !p.default && !p.variadic)
+        .map((p): Value => ({ ...OPAQUE, lead: p.name, trace: { source: { input: p.name } } }));
       this.ev.checks.forgetLeads();
-      const run = () => this.ev.guard(() => this.forward(instance, () => (forward.owner ?? this.ev).functions.callFunction(forward, inputs, new Map(), instance)));
+      const run = () =>
+        this.ev.guard(() =>
+          this.forward(instance, () =>
+            (forward.owner ?? this.ev).functions.callFunction(forward, inputs, new Map(), instance),
+          ),
+        );
       if (uncertain) this.ev.quietly(run);
       else run();
     } finally {

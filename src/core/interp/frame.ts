@@ -74,7 +74,11 @@ export class Frame {
   }
 
   /** Runs `work` with `written` as the log of names it writes; `done` runs after, even if it throws, with the log it ran inside. */
-  private logging<T>(written: Map<string, Value | undefined>, work: () => T, done: (outer: Map<string, Value | undefined> | undefined) => void): T {
+  private logging<T>(
+    written: Map<string, Value | undefined>,
+    work: () => T,
+    done: (outer: Map<string, Value | undefined> | undefined) => void,
+  ): T {
     const outer = this.written;
     this.written = written;
     try {
@@ -125,12 +129,25 @@ export function settled(changed: ReadonlyMap<string, Value | undefined>, now: Re
   for (const [k, old] of changed) {
     const v = now.get(k);
     if (old === v) continue;
-    if (!old || !v || !sameShape(old, v) || old.t !== 'tensor' || v.t !== 'tensor' || old.origin !== v.origin || old.lead !== v.lead || old.trace !== v.trace) return false;
+    if (
+      !old ||
+      !v ||
+      !sameShape(old, v) ||
+      old.t !== 'tensor' ||
+      v.t !== 'tensor' ||
+      old.origin !== v.origin ||
+      old.lead !== v.lead ||
+      old.trace !== v.trace
+    )
+      return false;
   }
   return true;
 }
 
 function sameShape(a: Value, b: Value): boolean {
-  if (a.t !== 'tensor' || b.t !== 'tensor' || a.shape.length !== b.shape.length || !!a.partial !== !!b.partial) return false;
-  return a.shape.every((d, i) => (d === undefined ? b.shape[i] === undefined : b.shape[i] !== undefined && d.equals(b.shape[i]!)));
+  if (a.t !== 'tensor' || b.t !== 'tensor' || a.shape.length !== b.shape.length || !!a.partial !== !!b.partial)
+    return false;
+  return a.shape.every((d, i) =>
+    d === undefined ? b.shape[i] === undefined : b.shape[i] !== undefined && d.equals(b.shape[i]!),
+  );
 }

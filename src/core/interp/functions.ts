@@ -9,10 +9,32 @@ import type { Exit } from './statements';
 
 /** Decorators that leave a method as it is written, as far as the modules it builds go. */
 const TRANSPARENT_DECORATORS = new Set([
-  'staticmethod', 'classmethod', 'property', 'cached_property', 'functools.cached_property', 'abstractmethod', 'abc.abstractmethod',
-  'overload', 'typing.overload', 'override', 'typing.override', 'torch.no_grad', 'torch.inference_mode', 'torch.enable_grad',
-  'torch.jit.ignore', 'torch.jit.unused', 'torch.jit.export', 'torch.jit.script_method', 'torch.compile', 'torch.compiler.disable',
-  'torch._dynamo.disable', 'torch.autocast', 'beartype', 'jaxtyped', 'typecheck', 'torch.cuda.amp.autocast',
+  'staticmethod',
+  'classmethod',
+  'property',
+  'cached_property',
+  'functools.cached_property',
+  'abstractmethod',
+  'abc.abstractmethod',
+  'overload',
+  'typing.overload',
+  'override',
+  'typing.override',
+  'torch.no_grad',
+  'torch.inference_mode',
+  'torch.enable_grad',
+  'torch.jit.ignore',
+  'torch.jit.unused',
+  'torch.jit.export',
+  'torch.jit.script_method',
+  'torch.compile',
+  'torch.compiler.disable',
+  'torch._dynamo.disable',
+  'torch.autocast',
+  'beartype',
+  'jaxtyped',
+  'typecheck',
+  'torch.cuda.amp.autocast',
 ]);
 
 export class Functions {
@@ -51,7 +73,14 @@ export class Functions {
   }
 
   /** Runs a constructor on `self`; the parameters that got no value are added to `missing`. */
-  runConstructor(init: DefRef & { closure?: Frame }, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, self: Value, missing: string[], opaque = false): Exit {
+  runConstructor(
+    init: DefRef & { closure?: Frame },
+    positional: readonly Value[],
+    keywords: ReadonlyMap<string, Value>,
+    self: Value,
+    missing: string[],
+    opaque = false,
+  ): Exit {
     const scope = this.ev.scopeAt(init.fragment, init.scope);
     const frame = new Frame(init.fragment, init.scope, init.closure ?? this.ev.moduleFrame);
     missing.push(...this.bindParams(scope, frame, positional, keywords, self, opaque));
@@ -59,7 +88,12 @@ export class Functions {
   }
 
   /** Runs a function's body with its parameters bound; its value is what every `return` agrees on. */
-  callFunction(fn: DefRef & { closure?: Frame }, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, self?: Value): Value {
+  callFunction(
+    fn: DefRef & { closure?: Frame },
+    positional: readonly Value[],
+    keywords: ReadonlyMap<string, Value>,
+    self?: Value,
+  ): Value {
     const scope = this.ev.scopeAt(fn.fragment, fn.scope);
     // A module's method behind a decorator this file does not follow (`@singleton('projector')` setting
     // `self.projector` on its first call) may add modules: called while a model is built, the total after it is
@@ -67,17 +101,30 @@ export class Functions {
     // it returns is not known, and the model stays as it was built.
     const unfollowed = self?.t === 'module' && scope.decorators.find((d) => !TRANSPARENT_DECORATORS.has(d));
     if (unfollowed && self?.t === 'module') {
-      if (this.ev.shared.building > 0) this.ev.torch.owner(self.tree).differs(self.tree.children as Map<string, unknown>, '', `${scope.name}() is decorated with @${unfollowed}, which Attention Lens does not follow`);
+      if (this.ev.shared.building > 0)
+        this.ev.torch
+          .owner(self.tree)
+          .differs(
+            self.tree.children as Map<string, unknown>,
+            '',
+            `${scope.name}() is decorated with @${unfollowed}, which Attention Lens does not follow`,
+          );
       return UNKNOWN;
     }
     const frame = new Frame(fn.fragment, fn.scope, fn.closure ?? this.ev.moduleFrame);
     this.bindParams(scope, frame, positional, keywords, self);
     return this.nested(() => {
-      const exit = this.running(scope, () => this.ev.runner.body(scope.body, frame), () => 'unknown' as const);
+      const exit = this.running(
+        scope,
+        () => this.ev.runner.body(scope.body, frame),
+        () => 'unknown' as const,
+      );
       if (exit === 'unknown' || (exit === 'raise' && frame.returns.length === 0)) return UNKNOWN;
       if (frame.returns.length === 0) return NONE;
       const [first, ...rest] = frame.returns;
-      return rest.every((r) => r === first || (compare('==', r, first) as { v?: boolean }).v === true) ? first : UNKNOWN;
+      return rest.every((r) => r === first || (compare('==', r, first) as { v?: boolean }).v === true)
+        ? first
+        : UNKNOWN;
     });
   }
 
@@ -85,7 +132,14 @@ export class Functions {
    * Binds arguments to parameters as Python does (positional, keyword, `*args`, `**kwargs`, keyword-only);
    * a parameter without an argument or a default becomes a symbol of its own name. Returns those names.
    */
-  bindParams(scope: Scope, frame: Frame, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, self?: Value, opaque = false): string[] {
+  bindParams(
+    scope: Scope,
+    frame: Frame,
+    positional: readonly Value[],
+    keywords: ReadonlyMap<string, Value>,
+    self?: Value,
+    opaque = false,
+  ): string[] {
     let params = scope.params;
     if (self !== undefined) {
       if (this.ev.language === 'python' && params[0]) {
@@ -108,7 +162,13 @@ export class Functions {
         continue;
       }
       if (p.variadic === 'dict') {
-        frame.set(p.name, { t: 'dict', mapping: true, fields: new Map([...keywords].filter(([k]) => !used.has(k) && !params.some((q) => q.name === k && !q.variadic))) });
+        frame.set(p.name, {
+          t: 'dict',
+          mapping: true,
+          fields: new Map(
+            [...keywords].filter(([k]) => !used.has(k) && !params.some((q) => q.name === k && !q.variadic)),
+          ),
+        });
         continue;
       }
       used.add(p.name);
@@ -128,9 +188,14 @@ export class Functions {
   /** A parameter's default; a number or flag is a name of its own while a class is built with names. */
   private defaultOf(scope: Scope, name: string, expr: ExprRef, frame: Frame): Value {
     // JavaScript evaluates a default at each call, with the parameters before it bound (`hidden = 4 * dim`).
-    const value = this.ev.eval(this.ev.expr(expr), this.ev.language === 'typescript' ? frame : frame.parent ?? this.ev.moduleFrame);
+    const value = this.ev.eval(
+      this.ev.expr(expr),
+      this.ev.language === 'typescript' ? frame : (frame.parent ?? this.ev.moduleFrame),
+    );
     // A None default is a name too: the formula must hold when the caller gives one (`hidden = hidden or dim`).
-    const asName = scope === this.ev.shared.paramsAsNames && (value.t === 'int' || value.t === 'float' || value.t === 'bool' || value.t === 'none');
+    const asName =
+      scope === this.ev.shared.paramsAsNames &&
+      (value.t === 'int' || value.t === 'float' || value.t === 'bool' || value.t === 'none');
     return asName ? { t: 'sym', name } : value;
   }
 
@@ -143,7 +208,8 @@ export class Functions {
     for (const f of fields) {
       const v = f.key !== undefined && known ? known.get(f.key) : undefined;
       if (v !== undefined && v.t !== 'none') frame.set(f.name, v);
-      else if (known && f.key !== undefined) frame.set(f.name, f.default ? this.defaultOf(scope, f.name, f.default, frame) : NONE);
+      else if (known && f.key !== undefined)
+        frame.set(f.name, f.default ? this.defaultOf(scope, f.name, f.default, frame) : NONE);
       else frame.set(f.name, { t: 'sym', name: f.name });
     }
   }
@@ -152,6 +218,7 @@ export class Functions {
 /** An arrow function with a body, as the value of the function scope it was lowered to (the one starting at `start`). */
 export function inlineFunction(ev: Evaluator, start: number, frame: Frame): Value {
   const at = fragmentIndexAt(ev.model.fragments, start);
-  const scope = at < 0 ? -1 : ev.model.fragments[at].scopes.findIndex((s) => s.kind === 'function' && s.extent.start === start);
+  const scope =
+    at < 0 ? -1 : ev.model.fragments[at].scopes.findIndex((s) => s.kind === 'function' && s.extent.start === start);
   return scope >= 0 ? ev.names.definition(at, scope, frame) : UNKNOWN;
 }

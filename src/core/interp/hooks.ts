@@ -132,7 +132,21 @@ export function addReads(into: Reads, from: Reads): void {
 }
 
 export function newShared(): Shared {
-  return { budget: new Budget(), journal: new Journal(), imported: new Map(), contexts: [], paths: [], repeatDepths: [], sites: [], unsure: 0, building: 0, running: [], paramsAsNames: undefined, grad: new Map(), effects: 0 };
+  return {
+    budget: new Budget(),
+    journal: new Journal(),
+    imported: new Map(),
+    contexts: [],
+    paths: [],
+    repeatDepths: [],
+    sites: [],
+    unsure: 0,
+    building: 0,
+    running: [],
+    paramsAsNames: undefined,
+    grad: new Map(),
+    effects: 0,
+  };
 }
 
 /** `hooks`, counting each report into `shared.effects` (how many layers were recorded is a question, not a report). */

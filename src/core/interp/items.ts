@@ -7,12 +7,16 @@ import { itemsOf } from './builtins';
 export function subscript(obj: Value, key: Value, member: (obj: Value, id: string) => Value): Value {
   if (obj.t === 'dims') {
     const bound = (v: Value) => (v.t === 'none' ? undefined : asPoly(v)?.constant);
-    if (key.t === 'slice') return key.step.t === 'none' ? sliceDims(obj, numberOf(bound(key.lower)), numberOf(bound(key.upper))) : UNKNOWN;
+    if (key.t === 'slice')
+      return key.step.t === 'none' ? sliceDims(obj, numberOf(bound(key.lower)), numberOf(bound(key.upper))) : UNKNOWN;
     const i = asPoly(key)?.constant;
     return i === undefined ? UNKNOWN : indexDims(obj, Number(i));
   }
   if (key.t === 'slice') return sliced(obj, key);
-  if (obj.t === 'dict' && key.t === 'str') return obj.fields.get(key.v) ?? (obj.origin ? { t: 'sym', name: `${obj.origin}[${JSON.stringify(key.v)}]` } : UNKNOWN);
+  if (obj.t === 'dict' && key.t === 'str')
+    return (
+      obj.fields.get(key.v) ?? (obj.origin ? { t: 'sym', name: `${obj.origin}[${JSON.stringify(key.v)}]` } : UNKNOWN)
+    );
   const items = obj.t === 'seq' || obj.t === 'range' ? itemsOf(obj) : undefined;
   if (items && key.t === 'int' && key.p.constant !== undefined) {
     const i = Number(key.p.constant);
@@ -25,7 +29,8 @@ export function subscript(obj: Value, key: Value, member: (obj: Value, id: strin
   if (obj.t === 'tensor') {
     // `qkv[0]` of a tensor reshaped to (3, B, heads, T, head size): the first slice of a fused projection.
     const i = key.t === 'int' ? key.p.constant : undefined;
-    if (i !== undefined && i >= 0n && i < 64n && !obj.partial && obj.shape.length > 1) return part({ t: 'tensor', shape: obj.shape.slice(1), origin: obj.origin, trace: obj.trace }, Number(i));
+    if (i !== undefined && i >= 0n && i < 64n && !obj.partial && obj.shape.length > 1)
+      return part({ t: 'tensor', shape: obj.shape.slice(1), origin: obj.origin, trace: obj.trace }, Number(i));
     return untracked(obj);
   }
   return UNKNOWN;
@@ -44,7 +49,13 @@ function sliced(obj: Value, key: Extract<Value, { t: 'slice' }>): Value {
   const step = bound(key.step) ?? 1n;
   const lo = bound(key.lower);
   const hi = bound(key.upper);
-  if (length === undefined || step === 0n || (key.lower.t !== 'none' && lo === undefined) || (key.upper.t !== 'none' && hi === undefined)) return obj.t === 'tensor' ? obj : UNKNOWN;
+  if (
+    length === undefined ||
+    step === 0n ||
+    (key.lower.t !== 'none' && lo === undefined) ||
+    (key.upper.t !== 'none' && hi === undefined)
+  )
+    return obj.t === 'tensor' ? obj : UNKNOWN;
   const n = BigInt(length);
   const clamp = (x: bigint | undefined, fallback: bigint) => {
     if (x === undefined) return fallback;

@@ -13,7 +13,8 @@ export interface Iteration {
 export function iterationOf(ev: Evaluator, v: Value): Iteration {
   if (v.t === 'module' && !v.items) {
     const children = [...v.tree.children.values()];
-    if (children.some((c) => c.repeat)) return children.length === 1 ? { count: children[0].repeat, item: ev.torch.asValue(children[0]) } : {};
+    if (children.some((c) => c.repeat))
+      return children.length === 1 ? { count: children[0].repeat, item: ev.torch.asValue(children[0]) } : {};
     return { values: children.map((c) => ev.torch.asValue(c)), count: Poly.int(children.length) };
   }
   if (v.t === 'module' && v.items) return { values: v.items, count: Poly.int(v.items.length) };

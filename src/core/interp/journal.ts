@@ -68,7 +68,15 @@ export class Journal {
       let byKey = finals.get(e.map);
       if (!byKey) finals.set(e.map, (byKey = new Map()));
       const known = byKey.get(e.key);
-      if (!known) byKey.set(e.key, { append: e.append, map: e.map, key: e.key, owner: e.owner, present: e.map.has(e.key), value: e.map.get(e.key) });
+      if (!known)
+        byKey.set(e.key, {
+          append: e.append,
+          map: e.map,
+          key: e.key,
+          owner: e.owner,
+          present: e.map.has(e.key),
+          value: e.map.get(e.key),
+        });
       else if (!e.append && known.append) byKey.set(e.key, { ...known, append: false });
       if (e.had) e.map.set(e.key, e.before);
       else e.map.delete(e.key);
@@ -105,7 +113,8 @@ export class Journal {
       if (done.has(w)) continue;
       const before = { present: w.map.has(w.key), value: w.map.get(w.key) };
       this.apply(w);
-      if (!(w.present === before.present && (!w.present || same(w.value, before.value)))) w.owner.differs(w.map, w.key, reason);
+      if (!(w.present === before.present && (!w.present || same(w.value, before.value))))
+        w.owner.differs(w.map, w.key, reason);
     }
   }
 

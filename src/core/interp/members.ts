@@ -25,7 +25,9 @@ export function memberOf(ev: Evaluator, obj: Value, id: string): Value {
       return { t: 'sym', name: `${obj.name}.${id}` };
     case 'seq':
       // JavaScript's `xs.length` (copies a loop pushed leave it not known).
-      return id === 'length' && ev.language === 'typescript' && !obj.items.some((i) => i.t === 'repeat') ? int(obj.items.length) : UNKNOWN;
+      return id === 'length' && ev.language === 'typescript' && !obj.items.some((i) => i.t === 'repeat')
+        ? int(obj.items.length)
+        : UNKNOWN;
     case 'class':
       return ev.classes.attribute(obj, id, undefined) ?? UNKNOWN;
     case 'module':
@@ -34,7 +36,13 @@ export function memberOf(ev: Evaluator, obj: Value, id: string): Value {
       if (id === 'training' && ev.tape) return { t: 'bool', v: true };
       const tree = ev.torch.moduleOf(obj)!;
       const field = obj.t === 'module' ? obj.fields.get(id) : undefined;
-      if (field && (field.t !== 'module' && field.t !== 'layer' ? !tree.children.has(id) && !tree.params.has(id) : ev.torch.moduleOf(field) === tree.children.get(id))) return field;
+      if (
+        field &&
+        (field.t !== 'module' && field.t !== 'layer'
+          ? !tree.children.has(id) && !tree.params.has(id)
+          : ev.torch.moduleOf(field) === tree.children.get(id))
+      )
+        return field;
       const child = tree.children.get(id);
       if (child) return ev.torch.asValue(child);
       const p = tree.params.get(id);
@@ -57,7 +65,9 @@ export function memberOf(ev: Evaluator, obj: Value, id: string): Value {
  * attribute it names instead.
  */
 function mappedAttribute(ev: Evaluator, obj: Extract<Value, { t: 'dict' }>, id: string): Value | undefined {
-  const pretrained = ev.classes.mro(obj.cls!)?.some((b) => ('path' in b ? b.path : b.name).endsWith('PretrainedConfig'));
+  const pretrained = ev.classes
+    .mro(obj.cls!)
+    ?.some((b) => ('path' in b ? b.path : b.name).endsWith('PretrainedConfig'));
   if (!pretrained) return undefined;
   const map = ev.classes.attribute(obj.cls!, 'attribute_map', undefined);
   const target = map?.t === 'dict' ? map.fields.get(id) : undefined;

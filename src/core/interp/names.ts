@@ -85,7 +85,12 @@ export class Names {
     this.ev.reads?.names.set(name, found ? this.fragmentIds[found.fragment] : 0);
     if (found?.import) {
       const imp = found.import;
-      return (imp.member && this.importedName(imp.module, imp.member)) || { t: 'ref', path: canonicalPath(imp.module, imp.member) };
+      return (
+        (imp.member && this.importedName(imp.module, imp.member)) || {
+          t: 'ref',
+          path: canonicalPath(imp.module, imp.member),
+        }
+      );
     }
     if (found?.def) return this.definition(found.def.fragment, found.def.scope, undefined);
     const passed = found ? undefined : this.starred(name);
@@ -131,7 +136,9 @@ export class Names {
   definition(fragment: number, scope: number, closure: Frame | undefined): Value {
     const s = this.ev.scopeAt(fragment, scope);
     const ref = { name: s.name, fragment, scope, owner: this.ev };
-    return s.kind === 'class' ? { t: 'class', ...ref } : { t: 'function', ...ref, closure: closure && !closure.isModule ? closure : undefined };
+    return s.kind === 'class'
+      ? { t: 'class', ...ref }
+      : { t: 'function', ...ref, closure: closure && !closure.isModule ? closure : undefined };
   }
 
   define(scope: number, frame: Frame): void {
@@ -155,7 +162,8 @@ function indexGlobals(names: readonly ModuleName[]): Index {
   const { globals, repeated } = index;
   for (const n of names) {
     if ('kind' in n) {
-      if (!globals.has(n.name)) globals.set(n.name, { fragment: n.fragment, def: { fragment: n.fragment, scope: n.scope } });
+      if (!globals.has(n.name))
+        globals.set(n.name, { fragment: n.fragment, def: { fragment: n.fragment, scope: n.scope } });
       else repeated.add(n.name);
     } else if (n.import.local === '*') index.stars.push(n.import.module);
     else if (!globals.has(n.import.local)) globals.set(n.import.local, { fragment: n.fragment, import: n.import });

@@ -31,7 +31,14 @@ export function reportRaise(ev: Evaluator, span: Span, what: RaiseSite, frame: F
   if (what.builtin) return ev.hooks.raised(span, what.builtin.exception, what.builtin.text);
   const call = what.raise?.k === 'call' ? what.raise : undefined;
   const exception = what.raise ? (call?.callee ?? what.raise) : undefined;
-  const name = exception?.k === 'name' ? exception.id : exception?.k === 'attr' ? exception.id : what.raise ? 'an exception' : 'AssertionError';
+  const name =
+    exception?.k === 'name'
+      ? exception.id
+      : exception?.k === 'attr'
+        ? exception.id
+        : what.raise
+          ? 'an exception'
+          : 'AssertionError';
   const text = what.message ?? call?.args[0]?.value;
   const message = text && ev.eval(text, frame);
   ev.hooks.raised(span, name, message?.t === 'str' ? message.v : undefined);

@@ -38,7 +38,8 @@ export class RequiresGrad {
 
   /** `p.requires_grad = flag`: a flag that is not a known bool leaves the parameter's state unknown. */
   set(ref: ParamRef, flag: Value | undefined): void {
-    const state: GradState = flag === undefined ? 'trainable' : flag.t === 'bool' ? (flag.v ? 'trainable' : 'frozen') : 'unknown';
+    const state: GradState =
+      flag === undefined ? 'trainable' : flag.t === 'bool' ? (flag.v ? 'trainable' : 'frozen') : 'unknown';
     this.shared.journal.set(this.owner, this.shared.grad, String(ref.id), state);
   }
 
@@ -75,7 +76,12 @@ export class RequiresGrad {
   }
 
   /** `p.requires_grad_(flag)`, which returns the parameter; undefined for any other method. */
-  method(target: Value, method: string, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value | undefined {
+  method(
+    target: Value,
+    method: string,
+    positional: readonly Value[],
+    keywords: ReadonlyMap<string, Value>,
+  ): Value | undefined {
     const p = target.t === 'repeat' ? target.item : target;
     if (p.t !== 'param' || method !== 'requires_grad_') return undefined;
     this.set(p.ref, positional[0] ?? keywords.get('requires_grad'));

@@ -9,7 +9,18 @@ import { groupDigits, type Poly } from '../symbolic';
 import { rearrangedHeads } from '../attention/einops';
 import { fusedCore, joined, product, softmaxed, type Core } from '../attention/trace';
 import { dimText } from '../catalog/spec';
-import { OPAQUE, SHAPE_PRESERVING, concatenate, features, headSplit, matmul, tensorMethod, untracked, withFeatures, type Tensor } from '../tensors';
+import {
+  OPAQUE,
+  SHAPE_PRESERVING,
+  concatenate,
+  features,
+  headSplit,
+  matmul,
+  tensorMethod,
+  untracked,
+  withFeatures,
+  type Tensor,
+} from '../tensors';
 import { unpackDims, viewFull, viewOverLead, type ViewProblem } from '../views';
 import { UNKNOWN, type Value } from '../value';
 import type { LineName } from '../source';
@@ -18,20 +29,81 @@ export type LayerValue = Extract<Value, { t: 'layer' }>;
 
 /** Layers that read and write the last axis, so the feature size can be followed through them. */
 export const LAST_AXIS_KINDS = new Set([
-  'Linear', 'LayerNorm', 'RMSNorm', 'MultiheadAttention', 'TransformerEncoderLayer', 'TransformerDecoderLayer',
-  'TransformerEncoder', 'TransformerDecoder', 'Transformer', 'RNN', 'GRU', 'LSTM', 'MultiHeadSelfAttention', 'Block', 'FullyConnected', 'Conv1D',
+  'Linear',
+  'LayerNorm',
+  'RMSNorm',
+  'MultiheadAttention',
+  'TransformerEncoderLayer',
+  'TransformerDecoderLayer',
+  'TransformerEncoder',
+  'TransformerDecoder',
+  'Transformer',
+  'RNN',
+  'GRU',
+  'LSTM',
+  'MultiHeadSelfAttention',
+  'Block',
+  'FullyConnected',
+  'Conv1D',
 ]);
 
 const RECURRENT_KINDS = new Set(['RNN', 'GRU', 'LSTM']);
 
 /** torch.nn layers without parameters: they add nothing to a model's count. */
 export const WEIGHTLESS = new Set([
-  'Dropout', 'Dropout1d', 'Dropout2d', 'Dropout3d', 'AlphaDropout', 'Identity', 'ReLU', 'ReLU6', 'GELU', 'SiLU', 'Mish',
-  'Tanh', 'Sigmoid', 'Softmax', 'LogSoftmax', 'LeakyReLU', 'ELU', 'SELU', 'CELU', 'Hardswish', 'Hardsigmoid', 'Softplus',
-  'GLU', 'Flatten', 'Unflatten', 'MaxPool1d', 'MaxPool2d', 'MaxPool3d', 'AvgPool1d', 'AvgPool2d', 'AvgPool3d',
-  'AdaptiveAvgPool1d', 'AdaptiveAvgPool2d', 'AdaptiveAvgPool3d', 'AdaptiveMaxPool1d', 'AdaptiveMaxPool2d', 'Upsample',
-  'PixelShuffle', 'PixelUnshuffle', 'ZeroPad2d', 'ConstantPad1d', 'ConstantPad2d', 'ReflectionPad2d', 'CrossEntropyLoss',
-  'MSELoss', 'L1Loss', 'BCELoss', 'BCEWithLogitsLoss', 'NLLLoss', 'CosineSimilarity', 'PairwiseDistance', 'Softmax2d', 'Tanhshrink',
+  'Dropout',
+  'Dropout1d',
+  'Dropout2d',
+  'Dropout3d',
+  'AlphaDropout',
+  'Identity',
+  'ReLU',
+  'ReLU6',
+  'GELU',
+  'SiLU',
+  'Mish',
+  'Tanh',
+  'Sigmoid',
+  'Softmax',
+  'LogSoftmax',
+  'LeakyReLU',
+  'ELU',
+  'SELU',
+  'CELU',
+  'Hardswish',
+  'Hardsigmoid',
+  'Softplus',
+  'GLU',
+  'Flatten',
+  'Unflatten',
+  'MaxPool1d',
+  'MaxPool2d',
+  'MaxPool3d',
+  'AvgPool1d',
+  'AvgPool2d',
+  'AvgPool3d',
+  'AdaptiveAvgPool1d',
+  'AdaptiveAvgPool2d',
+  'AdaptiveAvgPool3d',
+  'AdaptiveMaxPool1d',
+  'AdaptiveMaxPool2d',
+  'Upsample',
+  'PixelShuffle',
+  'PixelUnshuffle',
+  'ZeroPad2d',
+  'ConstantPad1d',
+  'ConstantPad2d',
+  'ReflectionPad2d',
+  'CrossEntropyLoss',
+  'MSELoss',
+  'L1Loss',
+  'BCELoss',
+  'BCEWithLogitsLoss',
+  'NLLLoss',
+  'CosineSimilarity',
+  'PairwiseDistance',
+  'Softmax2d',
+  'Tanhshrink',
 ]);
 
 /** `rearrange(q, "b n (h d) -> b h n d", h=heads)`: the shape is not followed, the head split is. */
@@ -39,7 +111,10 @@ function rearrange(positional: readonly Value[], keywords: ReadonlyMap<string, V
   const [t, pattern] = positional;
   if (t?.t !== 'tensor') return UNKNOWN;
   const source = t.trace?.source;
-  const split = pattern?.t === 'str' && source?.layer && !t.trace?.core ? rearrangedHeads(pattern.v, keywords, source.width ?? features(t)) : undefined;
+  const split =
+    pattern?.t === 'str' && source?.layer && !t.trace?.core
+      ? rearrangedHeads(pattern.v, keywords, source.width ?? features(t))
+      : undefined;
   const trace = split ? { source: { ...source!, ...split } } : t.trace;
   return trace ? { ...OPAQUE, trace } : UNKNOWN;
 }
@@ -73,7 +148,12 @@ export class ShapeChecks {
   ) {}
 
   /** `layer(x)`: the layer's own checks, and the tensor it returns. */
-  applyLayer(callee: LayerValue, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, span: Span): Value {
+  applyLayer(
+    callee: LayerValue,
+    positional: readonly Value[],
+    keywords: ReadonlyMap<string, Value>,
+    span: Span,
+  ): Value {
     const layer = callee.layer;
     const origin = { label: layerLabel(callee, this.lineName), span: callee.span };
     if (layer.framework === 'pytorch' && layer.kind === 'MultiheadAttention' && layer.attention) {
@@ -81,13 +161,56 @@ export class ShapeChecks {
       const key = keywords.get('key') ?? positional[1];
       const value = keywords.get('value') ?? positional[2];
       const a = layer.attention;
-      this.checkSize(query, a.embed, span, callee, 'attention-embed-mismatch', 'the query', 'embed_dim', (got) => `PyTorch raises "was expecting embedding dimension of ${a.embed}, but got ${got}"`);
-      this.checkSize(key, a.kdim, span, callee, 'attention-embed-mismatch', 'the key', a.kdim.equals(a.embed) ? 'embed_dim (kdim is not set)' : 'kdim', () => 'PyTorch fails projecting the keys');
-      this.checkSize(value, a.vdim, span, callee, 'attention-embed-mismatch', 'the value', a.vdim.equals(a.embed) ? 'embed_dim (vdim is not set)' : 'vdim', () => 'PyTorch fails projecting the values');
-      return { t: 'seq', items: [query?.t === 'tensor' ? withFeatures(query, a.embed, origin) : { ...OPAQUE, shape: [a.embed], origin }, UNKNOWN], tuple: true };
+      this.checkSize(
+        query,
+        a.embed,
+        span,
+        callee,
+        'attention-embed-mismatch',
+        'the query',
+        'embed_dim',
+        (got) => `PyTorch raises "was expecting embedding dimension of ${a.embed}, but got ${got}"`,
+      );
+      this.checkSize(
+        key,
+        a.kdim,
+        span,
+        callee,
+        'attention-embed-mismatch',
+        'the key',
+        a.kdim.equals(a.embed) ? 'embed_dim (kdim is not set)' : 'kdim',
+        () => 'PyTorch fails projecting the keys',
+      );
+      this.checkSize(
+        value,
+        a.vdim,
+        span,
+        callee,
+        'attention-embed-mismatch',
+        'the value',
+        a.vdim.equals(a.embed) ? 'embed_dim (vdim is not set)' : 'vdim',
+        () => 'PyTorch fails projecting the values',
+      );
+      return {
+        t: 'seq',
+        items: [
+          query?.t === 'tensor' ? withFeatures(query, a.embed, origin) : { ...OPAQUE, shape: [a.embed], origin },
+          UNKNOWN,
+        ],
+        tuple: true,
+      };
     }
     const input = positional[0];
-    this.checkSize(input, layer.inFeatures, span, callee, 'feature-mismatch', 'its input', 'input features', () => FEATURE_FAILURE[layer.framework]);
+    this.checkSize(
+      input,
+      layer.inFeatures,
+      span,
+      callee,
+      'feature-mismatch',
+      'its input',
+      'input features',
+      () => FEATURE_FAILURE[layer.framework],
+    );
     this.outputOf(callee, input);
     if (!LAST_AXIS_KINDS.has(layer.kind)) return UNKNOWN;
     const out = this.projected(callee, input);
@@ -102,15 +225,36 @@ export class ShapeChecks {
   /** A TF.js layer's output `out` for `input`, traced to the layer as a projection; an attention core reaching it ends there. */
   traced(callee: LayerValue, input: Value | undefined, out: Tensor): Tensor {
     this.outputOf(callee, input);
-    return { ...out, trace: { source: { layer: callee, width: callee.layer.outFeatures, input: input?.t === 'tensor' ? input.trace?.source?.input : undefined } } };
+    return {
+      ...out,
+      trace: {
+        source: {
+          layer: callee,
+          width: callee.layer.outFeatures,
+          input: input?.t === 'tensor' ? input.trace?.source?.input : undefined,
+        },
+      },
+    };
   }
 
   /** What `callee` makes of `input`: its features after the input's leading dimensions, traced to it as a projection. */
   private projected(callee: LayerValue, input: Value | undefined): Tensor {
     const layer = callee.layer;
     const origin = { label: layerLabel(callee, this.lineName), span: callee.span };
-    const shaped = input?.t === 'tensor' ? withFeatures(input, layer.outFeatures, origin) : { ...OPAQUE, shape: [layer.outFeatures], origin };
-    return { ...shaped, trace: { source: { layer: callee, width: layer.outFeatures, input: input?.t === 'tensor' ? input.trace?.source?.input : undefined } } };
+    const shaped =
+      input?.t === 'tensor'
+        ? withFeatures(input, layer.outFeatures, origin)
+        : { ...OPAQUE, shape: [layer.outFeatures], origin };
+    return {
+      ...shaped,
+      trace: {
+        source: {
+          layer: callee,
+          width: layer.outFeatures,
+          input: input?.t === 'tensor' ? input.trace?.source?.input : undefined,
+        },
+      },
+    };
   }
 
   /** A new following of forward(): its arguments' ranks are not known yet. */
@@ -129,7 +273,13 @@ export class ShapeChecks {
   }
 
   /** A tensor method; a view or reshape over the leading dimensions of a forward() argument is checked by element count. */
-  tensorMethod(t: Tensor, method: string, positional: readonly Value[], keywords: ReadonlyMap<string, Value>, span: Span): Value {
+  tensorMethod(
+    t: Tensor,
+    method: string,
+    positional: readonly Value[],
+    keywords: ReadonlyMap<string, Value>,
+    span: Span,
+  ): Value {
     if (method !== 'view' && method !== 'reshape') return tensorMethod(t, method, positional, keywords);
     const args = positional.length === 1 && positional[0].t === 'seq' ? positional[0].items : positional;
     const over = viewOverLead(t, args, t.lead ? this.leads.get(t.lead) : undefined) ?? viewFull(t, args);
@@ -167,7 +317,16 @@ export class ShapeChecks {
     return { ...shaped, trace };
   }
 
-  private checkSize(input: Value | undefined, expected: Poly | undefined, span: Span, layer: LayerValue, code: string, what: string, expectedName: string, consequence: (got: string) => string): void {
+  private checkSize(
+    input: Value | undefined,
+    expected: Poly | undefined,
+    span: Span,
+    layer: LayerValue,
+    code: string,
+    what: string,
+    expectedName: string,
+    consequence: (got: string) => string,
+  ): void {
     if (input?.t !== 'tensor' || expected?.constant === undefined) return;
     const got = features(input)?.constant;
     if (got === undefined || got === expected.constant) return;
@@ -180,8 +339,13 @@ export class ShapeChecks {
       fixes: [],
       message: `${where} expects ${groupDigits(expected.constant)} ${code === 'feature-mismatch' ? 'input features' : `features in ${what} (${expectedName})`}, but ${what} has ${groupDigits(got)}${from}: ${consequence(groupDigits(got))}.`,
       related: [
-        { span: layer.span, message: `${where} is defined here with ${groupDigits(expected.constant)} ${expectedName}` },
-        ...(input.origin ? [{ span: input.origin.span, message: `${groupDigits(got)} features come from ${input.origin.label}` }] : []),
+        {
+          span: layer.span,
+          message: `${where} is defined here with ${groupDigits(expected.constant)} ${expectedName}`,
+        },
+        ...(input.origin
+          ? [{ span: input.origin.span, message: `${groupDigits(got)} features come from ${input.origin.label}` }]
+          : []),
       ],
     });
   }
@@ -198,7 +362,9 @@ export class ShapeChecks {
         span,
         fixes: [],
         message: `The two sides of ${op} have ${groupDigits(a)} and ${groupDigits(b)} features${l.origin ? ` (left from ${l.origin.label}` : ''}${r.origin ? `${l.origin ? ', ' : ' ('}right from ${r.origin.label}` : ''}${l.origin || r.origin ? ')' : ''}: they do not broadcast, and PyTorch raises a size mismatch.`,
-        related: [l.origin, r.origin].filter((o): o is NonNullable<typeof o> => o !== undefined).map((o) => ({ span: o.span, message: `${o.label} produces this side` })),
+        related: [l.origin, r.origin]
+          .filter((o): o is NonNullable<typeof o> => o !== undefined)
+          .map((o) => ({ span: o.span, message: `${o.label} produces this side` })),
       });
     }
     // A side of unknown size takes the other's: they must match for the sum to exist.
@@ -211,7 +377,8 @@ export class ShapeChecks {
    * a tensor of its shape; the result keeps the tensor's shape, whose leading dimensions the parameter may not have.
    */
   withParameter(op: string, l: Value, r: Value, span: Span | undefined): void {
-    const asTensor = (v: Value): Tensor | undefined => (v.t === 'param' ? { t: 'tensor', shape: v.ref.shape } : v.t === 'tensor' ? v : undefined);
+    const asTensor = (v: Value): Tensor | undefined =>
+      v.t === 'param' ? { t: 'tensor', shape: v.ref.shape } : v.t === 'tensor' ? v : undefined;
     const [a, b] = [asTensor(l), asTensor(r)];
     if (a && b && (l.t === 'param') !== (r.t === 'param')) this.broadcast(op, a, b, span);
   }
@@ -228,7 +395,8 @@ export class ShapeChecks {
     }
     const [a, b] = positional;
     if (name === 'matmul' && a?.t === 'tensor' && b?.t === 'tensor') return this.product(a, b, matmul(a, b), true);
-    if (name === 'einsum' && positional.length === 3 && b?.t === 'tensor' && positional[2].t === 'tensor') return this.product(b, positional[2], OPAQUE);
+    if (name === 'einsum' && positional.length === 3 && b?.t === 'tensor' && positional[2].t === 'tensor')
+      return this.product(b, positional[2], OPAQUE);
     if (name === 'scaled_dot_product_attention') {
       const value = keywords.get('value') ?? positional[2];
       const trace = fusedCore(keywords.get('query') ?? a, keywords.get('key') ?? b, value);

@@ -134,7 +134,13 @@ export class StatementReplays {
 /** Whether the run read nothing but statement `id` and bound nothing at module level. */
 function readsOnly(run: StatementRun, id: number): boolean {
   const { reads } = run;
-  return run.writes.length === 0 && reads.names.size === 0 && reads.values.size === 0 && reads.files.size === 0 && [...reads.fragments].every((f) => f === id);
+  return (
+    run.writes.length === 0 &&
+    reads.names.size === 0 &&
+    reads.values.size === 0 &&
+    reads.files.size === 0 &&
+    [...reads.fragments].every((f) => f === id)
+  );
 }
 
 /** A value no later statement reaches into but through dicts, holding no place in the text and no class of a file. */
@@ -164,7 +170,9 @@ function plain(ev: Evaluator, v: Value): boolean {
 function copy(v: Value): Value {
   switch (v.t) {
     case 'seq':
-      return v.items.some((item) => item.t === 'dict' || item.t === 'seq' || item.t === 'repeat') ? { ...v, items: v.items.map(copy) } : v;
+      return v.items.some((item) => item.t === 'dict' || item.t === 'seq' || item.t === 'repeat')
+        ? { ...v, items: v.items.map(copy) }
+        : v;
     case 'repeat':
       return { ...v, item: copy(v.item) };
     case 'dict':

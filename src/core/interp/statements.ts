@@ -44,7 +44,12 @@ export interface Interp {
    * Set while forward() is followed for its activations, which takes one path only: any other ends it. A
    * loop over `times` alike blocks is recorded once, with the tensors each pass hands the next.
    */
-  readonly tape?: { uncertain(why: string): never; repeat(times: bigint): { end(changed: ReadonlyMap<string, Value | undefined>, after: ReadonlyMap<string, Value>, wrote: boolean): void } };
+  readonly tape?: {
+    uncertain(why: string): never;
+    repeat(times: bigint): {
+      end(changed: ReadonlyMap<string, Value | undefined>, after: ReadonlyMap<string, Value>, wrote: boolean): void;
+    };
+  };
   /** Called after each assignment, for inlay hints. */
   assigned?(value: Value, expr: Expr): void;
   binary(op: string, l: Value, r: Value, span: Span, inPlace?: boolean): Value;
@@ -222,7 +227,11 @@ export class Runner {
         });
         if (exit === 'break') return undefined;
         if (exit === 'return' || exit === 'raise') return exit;
-        idle = v === previous && settled(changed, frame.vars) && i.journal.position === position && i.recorded() === recorded;
+        idle =
+          v === previous &&
+          settled(changed, frame.vars) &&
+          i.journal.position === position &&
+          i.recorded() === recorded;
         previous = v;
       }
       return this.body(s.orelse, frame);
@@ -252,7 +261,8 @@ export class Runner {
   private once(body: readonly Stmt[], frame: Frame, count: Poly | undefined, bindTarget: () => void): Exit {
     const i = this.i;
     const times = count?.constant;
-    const repeat = i.tape && (times !== undefined ? i.tape.repeat(times) : i.tape.uncertain('a loop Attention Lens cannot unroll'));
+    const repeat =
+      i.tape && (times !== undefined ? i.tape.repeat(times) : i.tape.uncertain('a loop Attention Lens cannot unroll'));
     bindTarget();
     const start = i.journal.position;
     const recorded = i.recorded();
@@ -287,7 +297,14 @@ function appendedIn(frame: Frame, changed: ReadonlyMap<string, Value | undefined
   const keep = new Set<string>();
   for (const [k, old] of changed) {
     const v = frame.vars.get(k);
-    if (old?.t === 'seq' && v?.t === 'seq' && v.items.length >= old.items.length && old.items.every((x, n) => v.items[n] === x) && v.items.slice(old.items.length).every((x) => x.t === 'repeat')) keep.add(k);
+    if (
+      old?.t === 'seq' &&
+      v?.t === 'seq' &&
+      v.items.length >= old.items.length &&
+      old.items.every((x, n) => v.items[n] === x) &&
+      v.items.slice(old.items.length).every((x) => x.t === 'repeat')
+    )
+      keep.add(k);
   }
   return keep;
 }

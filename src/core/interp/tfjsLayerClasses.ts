@@ -26,12 +26,17 @@ export class TfjsLayerClasses {
 
   /** Whether `cls` extends `tf.layers.Layer` (and so tracks no fields). */
   is(cls: DefRef | undefined): boolean {
-    return !!cls && this.ev.language === 'typescript' && !!this.ev.classes.mro(cls)?.some((b) => 'path' in b && b.path === 'tfjs.layers.Layer');
+    return (
+      !!cls &&
+      this.ev.language === 'typescript' &&
+      !!this.ev.classes.mro(cls)?.some((b) => 'path' in b && b.path === 'tfjs.layers.Layer')
+    );
   }
 
   /** `this.addWeight(...)`, `layer.apply(x)`, `layer.call(x)` on such an instance; undefined for any other call. */
   method(obj: Value, method: string, e: CallExpr, frame: Frame): Value | undefined {
-    if (obj.t !== 'module' || !this.is(obj.cls) || (method !== 'addWeight' && method !== 'apply' && method !== 'call')) return undefined;
+    if (obj.t !== 'module' || !this.is(obj.cls) || (method !== 'addWeight' && method !== 'apply' && method !== 'call'))
+      return undefined;
     const cls = obj.cls!;
     // A method the class writes itself runs as written.
     if (method !== 'call' && this.ev.classes.method(cls, method)) return undefined;
@@ -41,7 +46,8 @@ export class TfjsLayerClasses {
     const keywords = plain(bound.keywords);
     if (method === 'addWeight') return this.addWeight(obj, positional);
     const input = positional[0];
-    if (method === 'apply' && !this.built.has(obj.tree)) this.build(obj, input?.t === 'tensor' && !input.partial ? shapeValue(input.shape) : UNKNOWN);
+    if (method === 'apply' && !this.built.has(obj.tree))
+      this.build(obj, input?.t === 'tensor' && !input.partial ? shapeValue(input.shape) : UNKNOWN);
     const call = this.ev.classes.method(cls, 'call');
     // Layer.call() of the base returns its inputs.
     if (!call) return positional[0] ?? UNKNOWN;
@@ -49,7 +55,9 @@ export class TfjsLayerClasses {
     // second of `[text, audio]` make cross attention.
     const name = (call.owner ?? this.ev).scopeAt(call.fragment, call.scope).params[0]?.name;
     const args = name && input ? [named(input, name), ...positional.slice(1)] : positional;
-    const out = this.ev.flows.within(obj, () => (call.owner ?? this.ev).functions.callFunction(call, args, keywords, obj));
+    const out = this.ev.flows.within(obj, () =>
+      (call.owner ?? this.ev).functions.callFunction(call, args, keywords, obj),
+    );
     return method === 'apply' ? asOneLayer(obj, input, out) : out;
   }
 
@@ -82,7 +90,8 @@ export class TfjsLayerClasses {
     const dims = shape?.t === 'seq' ? shape.items.map((d) => asPoly(d)) : undefined;
     const tree = obj.tree;
     if (!dims || dims.some((d) => d === undefined)) {
-      tree.unknown ??= name?.t === 'str' ? `the shape of weight ${name.v} is not known` : 'the shape of a weight is not known';
+      tree.unknown ??=
+        name?.t === 'str' ? `the shape of weight ${name.v} is not known` : 'the shape of a weight is not known';
       return UNKNOWN;
     }
     const ref = param(dims as Poly[]);
@@ -101,7 +110,8 @@ function shapeValue(shape: Shape): Value {
 
 /** `input` traced to the argument `name` (`inputs[1]` for the second of a list), where nothing traces it yet. */
 function named(input: Value, name: string): Value {
-  const tag = (v: Value, id: string): Value => (v.t === 'tensor' && !v.trace ? { ...v, trace: { source: { input: id } } } : v);
+  const tag = (v: Value, id: string): Value =>
+    v.t === 'tensor' && !v.trace ? { ...v, trace: { source: { input: id } } } : v;
   return input.t === 'seq' ? { ...input, items: input.items.map((v, i) => tag(v, `${name}[${i}]`)) } : tag(input, name);
 }
 

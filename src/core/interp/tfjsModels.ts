@@ -15,7 +15,10 @@ import type { LineName } from '../source';
 type TensorValue = Extract<Value, { t: 'tensor' }>;
 
 /** A tf.layers.Layer subclass a model adds: its tree, and the shape it gives for `input` (built for it). */
-export type CustomLayer = (layer: Value, input: Shape | undefined) => { tree: ModuleTree; shape: Shape | undefined } | undefined;
+export type CustomLayer = (
+  layer: Value,
+  input: Shape | undefined,
+) => { tree: ModuleTree; shape: Shape | undefined } | undefined;
 
 interface ModelState {
   /** Catalog layers as built, and the trees of the file's own Layer subclasses, in the order added. */
@@ -25,11 +28,20 @@ interface ModelState {
 }
 
 /** The rank each kind needs (batch axis included), as its inputSpec says. */
-const NDIM: Record<string, number> = { lstm: 3, gru: 3, simpleRNN: 3, conv1d: 3, conv2d: 4, bidirectional: 3, timeDistributed: 3 };
+const NDIM: Record<string, number> = {
+  lstm: 3,
+  gru: 3,
+  simpleRNN: 3,
+  conv1d: 3,
+  conv2d: 4,
+  bidirectional: 3,
+  timeDistributed: 3,
+};
 /** Kinds whose weights fix the last axis of what they read, once built. */
 const LAST_AXIS = new Set(['dense', 'lstm', 'gru', 'simpleRNN', 'batchNormalization', 'layerNormalization']);
 
-const shapeText = (s: Shape) => `[${s.map((d) => (d?.constant === undefined ? 'null' : String(d.constant))).join(',')}]`;
+const shapeText = (s: Shape) =>
+  `[${s.map((d) => (d?.constant === undefined ? 'null' : String(d.constant))).join(',')}]`;
 
 export class TfjsModels {
   private readonly models = new Map<number, ModelState>();
@@ -56,8 +68,14 @@ export class TfjsModels {
   /** `tf.model({inputs, outputs})`: the layers the outputs went through. */
   functional(outputs: Value | undefined): () => ModuleTree {
     const list = outputs?.t === 'seq' ? outputs.items : outputs ? [outputs] : [];
-    const history = list.every((o) => o.t === 'tensor') ? mergeHistory(list.map((o) => (o as TensorValue).history)) : undefined;
-    const state: ModelState = { layers: history ?? [], shape: undefined, unknown: history ? undefined : 'its outputs cannot be followed back to its inputs' };
+    const history = list.every((o) => o.t === 'tensor')
+      ? mergeHistory(list.map((o) => (o as TensorValue).history))
+      : undefined;
+    const state: ModelState = {
+      layers: history ?? [],
+      shape: undefined,
+      unknown: history ? undefined : 'its outputs cannot be followed back to its inputs',
+    };
     return () => this.tree(state, 'LayersModel');
   }
 
@@ -83,7 +101,8 @@ export class TfjsModels {
       return;
     }
     // TF.js throws at the layer's construction: the model it was meant for is never built.
-    if (layer.t === 'layer' && layer.layer.rejected) state.unknown ??= `${layer.layer.kind} (${this.lineName(layer.span.startLine)}) would throw: ${layer.layer.rejected}`;
+    if (layer.t === 'layer' && layer.layer.rejected)
+      state.unknown ??= `${layer.layer.kind} (${this.lineName(layer.span.startLine)}) would throw: ${layer.layer.rejected}`;
     const input: TensorValue[] = state.shape ? [{ t: 'tensor', shape: state.shape }] : [];
     if (input[0] && layer.t === 'layer') this.check(layer, input[0], span, true);
     const out = feed(layer, input);
@@ -99,7 +118,15 @@ export class TfjsModels {
     const history = mergeHistory(inputs.map((i) => i.history));
     if (layer.t === 'layer' && out.built && !this.firstBuilds.has(layer)) this.firstBuilds.set(layer, out.built);
     const use = layer.t === 'layer' && out.built ? [{ layer, built: out.built }] : [];
-    return { t: 'tensor', shape: out.shape, history: history && mergeHistory([history, use]), origin: layer.t === 'layer' ? { label: `${layer.layer.kind} (${this.lineName(layer.span.startLine)})`, span: layer.span } : inputs[0]?.origin };
+    return {
+      t: 'tensor',
+      shape: out.shape,
+      history: history && mergeHistory([history, use]),
+      origin:
+        layer.t === 'layer'
+          ? { label: `${layer.layer.kind} (${this.lineName(layer.span.startLine)})`, span: layer.span }
+          : inputs[0]?.origin,
+    };
   }
 
   /** `layer` with the weights its first apply() created, when it was applied. */
@@ -114,7 +141,13 @@ export class TfjsModels {
     const at = inSequential ? layer.span : span;
     const ndim = NDIM[kind];
     if (ndim !== undefined && !input.partial && input.shape.length !== ndim) {
-      this.report({ code, severity: 'error', span: at, fixes: [], message: `${name} reads a ${ndim}-dimensional input (batch first), but gets shape ${shapeText(input.shape)}: TensorFlow.js throws "Input 0 is incompatible with layer ${kind}: expected ndim=${ndim}, found ndim=${input.shape.length}."` });
+      this.report({
+        code,
+        severity: 'error',
+        span: at,
+        fixes: [],
+        message: `${name} reads a ${ndim}-dimensional input (batch first), but gets shape ${shapeText(input.shape)}: TensorFlow.js throws "Input 0 is incompatible with layer ${kind}: expected ndim=${ndim}, found ndim=${input.shape.length}."`,
+      });
       return;
     }
     const first = this.firstShapes.get(layer);
@@ -124,18 +157,30 @@ export class TfjsModels {
     }
     const was: Poly | undefined = first[first.length - 1];
     const now = input.shape[input.shape.length - 1];
-    if (LAST_AXIS.has(kind) && was?.constant !== undefined && now?.constant !== undefined && was.constant !== now.constant) {
+    if (
+      LAST_AXIS.has(kind) &&
+      was?.constant !== undefined &&
+      now?.constant !== undefined &&
+      was.constant !== now.constant
+    ) {
       this.report({
-        code, severity: 'error', span: at, fixes: [],
+        code,
+        severity: 'error',
+        span: at,
+        fixes: [],
         message: `${name} was built for ${was.constant} input features and is applied again to ${now.constant}: TensorFlow.js throws "Input 0 is incompatible with layer ${kind}: expected axis -1 of input shape to have value ${was.constant} but got shape ${shapeText(input.shape)}."`,
       });
     }
   }
 
   private tree(state: ModelState, kind: string): ModuleTree {
-    const tree = container(kind, state.layers.map((u, i): [string, ModuleTree] => ('built' in u ? [`${u.built.kind}_${i + 1}`, layerModule(u.built)] : [`${u.tree.kind}_${i + 1}`, u.tree])));
+    const tree = container(
+      kind,
+      state.layers.map((u, i): [string, ModuleTree] =>
+        'built' in u ? [`${u.built.kind}_${i + 1}`, layerModule(u.built)] : [`${u.tree.kind}_${i + 1}`, u.tree],
+      ),
+    );
     if (state.unknown) tree.unknown ??= state.unknown;
     return tree;
   }
 }
-

@@ -11,16 +11,25 @@ import { asPoly, int, truthy, type Value } from '../value';
 import type { ShapeChecks } from './shapeChecks';
 
 /** `t.name(...args)` or `tf.name(t, ...args)`; undefined for what is not a TF.js operation on a tensor. */
-export function tfjsTensorOp(checks: ShapeChecks, name: string, t: Tensor, args: readonly Value[], span: Span): Value | undefined {
+export function tfjsTensorOp(
+  checks: ShapeChecks,
+  name: string,
+  t: Tensor,
+  args: readonly Value[],
+  span: Span,
+): Value | undefined {
   const [a, b, c] = args;
   switch (name) {
     case 'matMul':
-      return a?.t === 'tensor' ? checks.product(t, a, matMulShape(t, a, !!(b && truthy(b)), !!(c && truthy(c)))) : undefined;
+      return a?.t === 'tensor'
+        ? checks.product(t, a, matMulShape(t, a, !!(b && truthy(b)), !!(c && truthy(c))))
+        : undefined;
     case 'reshape':
       return a?.t === 'seq' ? checks.tensorMethod(t, 'reshape', [a], new Map(), span) : undefined;
     case 'transpose':
       // TF.js takes a permutation (reversed axes without one); torch's transpose(1, 2) takes two axes.
-      if (a === undefined) return t.partial ? untracked(t) : carry({ t: 'tensor', shape: [...t.shape].reverse(), origin: t.origin }, t);
+      if (a === undefined)
+        return t.partial ? untracked(t) : carry({ t: 'tensor', shape: [...t.shape].reverse(), origin: t.origin }, t);
       return a.t === 'seq' ? tensorMethod(t, 'permute', a.items, new Map()) : undefined;
     case 'softmax':
       return softmaxed(t);
@@ -43,7 +52,8 @@ export function tfjsTensorOp(checks: ShapeChecks, name: string, t: Tensor, args:
 
 /** `a × b` with either transposed first, batch dimensions kept. */
 function matMulShape(a: Tensor, b: Tensor, transposeA: boolean, transposeB: boolean): Tensor {
-  const swap = (t: Tensor, yes: boolean) => (yes ? [...t.shape.slice(0, -2), t.shape[t.shape.length - 1], t.shape[t.shape.length - 2]] : t.shape);
+  const swap = (t: Tensor, yes: boolean) =>
+    yes ? [...t.shape.slice(0, -2), t.shape[t.shape.length - 1], t.shape[t.shape.length - 2]] : t.shape;
   if (a.partial || b.partial || a.shape.length < 2 || b.shape.length < 2) {
     const last = transposeB ? (b.partial ? undefined : b.shape[b.shape.length - 2]) : features(b);
     return { ...OPAQUE, shape: [last] };

@@ -4,7 +4,18 @@
  * `add_module`, `register_parameter`, `nn.Parameter`, `copy.deepcopy`, tensors and weightless layers.
  */
 import type { Evaluator } from '../evaluate';
-import { container, deepCopy, emptyModule, layerModule, outsideArrays, param, pathTo, summarize, unknownIn, type ModuleTree } from '../modules';
+import {
+  container,
+  deepCopy,
+  emptyModule,
+  layerModule,
+  outsideArrays,
+  param,
+  pathTo,
+  summarize,
+  unknownIn,
+  type ModuleTree,
+} from '../modules';
 import { Poly } from '../symbolic';
 import { totalParams, type Finding } from '../layer';
 import { NONE, SCALAR, UNKNOWN, asPoly, type Shape, type Value } from '../value';
@@ -17,9 +28,35 @@ type ModuleValue = Extract<Value, { t: 'module' }>;
 
 const TENSOR_FACTORIES = new Set(['zeros', 'ones', 'randn', 'rand', 'empty', 'full', 'tensor', 'arange', 'eye']);
 /** Methods of nn.Module that return the module itself. */
-const FLUENT = new Set(['to', 'cuda', 'cpu', 'train', 'eval', 'requires_grad_', 'float', 'half', 'bfloat16', 'double', 'apply', 'type']);
+const FLUENT = new Set([
+  'to',
+  'cuda',
+  'cpu',
+  'train',
+  'eval',
+  'requires_grad_',
+  'float',
+  'half',
+  'bfloat16',
+  'double',
+  'apply',
+  'type',
+]);
 /** The other methods of nn.Module and its containers that moduleMethod follows. */
-const METHODS = new Set(['parameters', 'named_parameters', 'append', 'extend', 'add_module', 'register_module', 'register_parameter', 'register_buffer', 'children', 'modules', 'state_dict', 'get_submodule']);
+const METHODS = new Set([
+  'parameters',
+  'named_parameters',
+  'append',
+  'extend',
+  'add_module',
+  'register_module',
+  'register_parameter',
+  'register_buffer',
+  'children',
+  'modules',
+  'state_dict',
+  'get_submodule',
+]);
 
 export class TorchApi {
   private readonly values = new WeakMap<ModuleTree, Value>();
@@ -79,8 +116,7 @@ export class TorchApi {
       const layer = value.layer && { ...value.layer };
       if (layer) this.adoptTree(layer, copy);
       this.register(copy, { ...value, tree: copy, layer });
-    }
-    else if (value?.t === 'layer') {
+    } else if (value?.t === 'layer') {
       // A copied layer is another object with parameters of its own.
       const clone = { ...value };
       this.adoptTree(clone, copy);
@@ -135,13 +171,16 @@ export class TorchApi {
     }
     // Layers kept in a plain list or dict are no children: parameters() does not see them (the class hover
     // and an unregistered-layers warning say so). A comprehension's list is one too, however many it holds.
-    const held = heldLayers(value).map((i) => this.moduleOf(i)).filter((t) => t !== undefined);
+    const held = heldLayers(value)
+      .map((i) => this.moduleOf(i))
+      .filter((t) => t !== undefined);
     if (held.length) journal.set(this.ev.assignments.fieldsOwner, (tree.arrays ??= new Map()), name, held);
     else if (tree.arrays?.has(name)) journal.delete(this.ev.assignments.fieldsOwner, tree.arrays, name);
     if (value.t === 'param') {
       journal.delete(owner, tree.children, name);
       journal.set(owner, tree.params, name, value.ref);
-      if (value.ref.unknown) owner.differs(tree.params as Map<string, unknown>, name, `${name} is ${value.ref.unknown}`);
+      if (value.ref.unknown)
+        owner.differs(tree.params as Map<string, unknown>, name, `${name} is ${value.ref.unknown}`);
       return;
     }
     if (value.t === 'none' && tree.params.has(name)) {
@@ -155,7 +194,11 @@ export class TorchApi {
       if (value.t === 'module' || value.t === 'layer') this.register(child, value);
     } else if (tree.children.has(name) || tree.params.has(name)) {
       // Assigning a plain value over a submodule: PyTorch raises; the total is not known.
-      owner.differs(tree.children as Map<string, unknown>, name, `self.${name} is reassigned with a value Attention Lens cannot follow`);
+      owner.differs(
+        tree.children as Map<string, unknown>,
+        name,
+        `self.${name} is reassigned with a value Attention Lens cannot follow`,
+      );
     }
   }
 
@@ -188,7 +231,11 @@ export class TorchApi {
     for (const item of items) {
       const child = this.childTree(item);
       if (!child) {
-        owner.differs(tree.children as Map<string, unknown>, '', 'an appended item is not a module Attention Lens can follow');
+        owner.differs(
+          tree.children as Map<string, unknown>,
+          '',
+          'an appended item is not a module Attention Lens can follow',
+        );
         continue;
       }
       const placed = this.ev.repeats.length ? deepCopy(child, child.repeat ? child.repeat.mul(times) : times) : child;
@@ -203,8 +250,10 @@ export class TorchApi {
     const times = this.ev.repeats.reduce((a, r) => a.mul(r), Poly.ONE);
     const wrap = (v: Value): Value => (this.ev.repeats.length ? { t: 'repeat', item: v, count: times } : v);
     if (method === 'append' && args[0]) return { t: 'seq', items: [...list.items, wrap(args[0])] };
-    if (method === 'push' && list.items.length + args.length <= LIMITS.listItems) return { t: 'seq', items: [...list.items, ...args.map(wrap)] };
-    if (method === 'insert' && args[1]) return this.ev.repeats.length ? UNKNOWN : { t: 'seq', items: [...list.items, args[1]] };
+    if (method === 'push' && list.items.length + args.length <= LIMITS.listItems)
+      return { t: 'seq', items: [...list.items, ...args.map(wrap)] };
+    if (method === 'insert' && args[1])
+      return this.ev.repeats.length ? UNKNOWN : { t: 'seq', items: [...list.items, args[1]] };
     if (method === 'extend' && args[0]) {
       const more = args[0].t === 'seq' ? args[0].items : args[0].t === 'repeat' ? [args[0]] : undefined;
       if (!more || list.items.length + more.length > LIMITS.listItems) return UNKNOWN;
@@ -218,12 +267,17 @@ export class TorchApi {
   }
 
   /** Methods of modules with an effect on the parameters; undefined for the others (user methods). */
-  moduleMethod(obj: ModuleValue | Extract<Value, { t: 'layer' }>, method: string, positional: readonly Value[]): Value | undefined {
+  moduleMethod(
+    obj: ModuleValue | Extract<Value, { t: 'layer' }>,
+    method: string,
+    positional: readonly Value[],
+  ): Value | undefined {
     const tree = this.moduleOf(obj)!;
     if (method === 'requires_grad_') this.ev.grads.setAll(tree, positional[0]);
     if (FLUENT.has(method)) return obj;
     // A module with a part not followed may hold parameters not listed.
-    if (method === 'parameters' || method === 'named_parameters') return unknownIn(tree) ? UNKNOWN : this.ev.grads.parameters(tree, method === 'named_parameters');
+    if (method === 'parameters' || method === 'named_parameters')
+      return unknownIn(tree) ? UNKNOWN : this.ev.grads.parameters(tree, method === 'named_parameters');
     if (obj.t !== 'module') return undefined;
     const [a, b] = positional;
     switch (method) {
@@ -236,11 +290,23 @@ export class TorchApi {
       case 'add_module':
       case 'register_module':
         if (a?.t === 'str' && b && !(b.t === 'unknown' && !b.scalar)) this.setMember(obj, a.v, b);
-        else this.owner(obj.tree).differs(obj.tree.children as Map<string, unknown>, '', a?.t === 'str' ? `the module added as ${a.v} cannot be followed` : 'a module added under a name that is not known');
+        else
+          this.owner(obj.tree).differs(
+            obj.tree.children as Map<string, unknown>,
+            '',
+            a?.t === 'str'
+              ? `the module added as ${a.v} cannot be followed`
+              : 'a module added under a name that is not known',
+          );
         return NONE;
       case 'register_parameter':
         if (a?.t === 'str' && b) this.setMember(obj, a.v, b);
-        else this.owner(obj.tree).differs(obj.tree.children as Map<string, unknown>, '', 'a parameter registered under a name that is not known');
+        else
+          this.owner(obj.tree).differs(
+            obj.tree.children as Map<string, unknown>,
+            '',
+            'a parameter registered under a name that is not known',
+          );
         return NONE;
       case 'register_buffer':
         // Buffers are state, not parameters.
@@ -274,14 +340,24 @@ export class TorchApi {
         const shape = data?.t === 'tensor' && !data.partial ? data.shape : undefined;
         // A parameter of unknown shape is still one: the module holding it says its total is not known.
         const known = shape?.every((d) => d !== undefined);
-        const ref = param(shape?.map((d) => d ?? Poly.symbol('size')) ?? [Poly.symbol('size')], known ? undefined : 'a parameter whose shape is not followed');
+        const ref = param(
+          shape?.map((d) => d ?? Poly.symbol('size')) ?? [Poly.symbol('size')],
+          known ? undefined : 'a parameter whose shape is not followed',
+        );
         const grad = keywords.get('requires_grad') ?? positional[1];
         if (grad) this.ev.grads.set(ref, grad);
         return { t: 'param', ref };
       }
       case 'torch.nn.utils.weight_norm':
       case 'torch.nn.utils.parametrizations.weight_norm':
-        return first?.t === 'layer' ? weightNorm(first, path.includes('parametrizations'), keywords.get('name') ?? positional[1], keywords.get('dim') ?? positional[2]) : UNKNOWN;
+        return first?.t === 'layer'
+          ? weightNorm(
+              first,
+              path.includes('parametrizations'),
+              keywords.get('name') ?? positional[1],
+              keywords.get('dim') ?? positional[2],
+            )
+          : UNKNOWN;
       case 'collections.OrderedDict': {
         if (!first) return { t: 'dict', fields: new Map() };
         if (first.t !== 'seq') return UNKNOWN;
@@ -303,15 +379,29 @@ export class TorchApi {
     if (path === `torch.${name}` && TENSOR_FACTORIES.has(name)) {
       // torch.zeros(1, 1, d) or torch.zeros((1, 1, d)); torch.full takes its shape first, then the value.
       if (name === 'tensor' || name === 'arange') return { t: 'tensor', shape: [undefined], partial: true };
-      if (name === 'eye') return { t: 'tensor', shape: [first, positional[1] ?? keywords.get('m') ?? first].map((d) => (d ? asPoly(d) : undefined)) };
+      if (name === 'eye')
+        return {
+          t: 'tensor',
+          shape: [first, positional[1] ?? keywords.get('m') ?? first].map((d) => (d ? asPoly(d) : undefined)),
+        };
       return { t: 'tensor', shape: factoryShape(name === 'full' ? positional.slice(0, 1) : positional, keywords) };
     }
-    if ((path === `torch.nn.${name}` || path === `jspytorch.torch.nn.${name}`) && /^[A-Z]/.test(name) && !this.ev.isCatalogLayer(path)) {
-      if (WEIGHTLESS.has(name)) return { t: 'module', tree: emptyModule(name), fields: weightlessFields(name, positional, keywords) };
-      return { t: 'module', tree: { ...emptyModule(name), unknown: `nn.${name} is not in Attention Lens's catalog yet` }, fields: new Map() };
+    if (
+      (path === `torch.nn.${name}` || path === `jspytorch.torch.nn.${name}`) &&
+      /^[A-Z]/.test(name) &&
+      !this.ev.isCatalogLayer(path)
+    ) {
+      if (WEIGHTLESS.has(name))
+        return { t: 'module', tree: emptyModule(name), fields: weightlessFields(name, positional, keywords) };
+      return {
+        t: 'module',
+        tree: { ...emptyModule(name), unknown: `nn.${name} is not in Attention Lens's catalog yet` },
+        fields: new Map(),
+      };
     }
     // einops' layers reshape and reduce without weights (its EinMix has some, and is not followed).
-    if (path === 'einops.layers.torch.Rearrange' || path === 'einops.layers.torch.Reduce') return { t: 'module', tree: emptyModule(name), fields: new Map() };
+    if (path === 'einops.layers.torch.Rearrange' || path === 'einops.layers.torch.Reduce')
+      return { t: 'module', tree: emptyModule(name), fields: new Map() };
     if (path.startsWith('torch.nn.init.') || path === 'torch.manual_seed') return SCALAR;
     return undefined;
   }
@@ -319,23 +409,41 @@ export class TorchApi {
   private container(kind: string, positional: readonly Value[]): Value {
     const first = positional[0];
     const items: [string, Value][] =
-      first?.t === 'dict' ? [...first.fields]
-      : kind === 'Sequential' ? positional.map((v, i) => [v.t === 'repeat' ? '{i}' : String(i), v])
-      : first?.t === 'seq' ? first.items.map((v, i) => [String(i), v])
-      : first?.t === 'repeat' ? [['{i}', first]]
-      : [];
+      first?.t === 'dict'
+        ? [...first.fields]
+        : kind === 'Sequential'
+          ? positional.map((v, i) => [v.t === 'repeat' ? '{i}' : String(i), v])
+          : first?.t === 'seq'
+            ? first.items.map((v, i) => [String(i), v])
+            : first?.t === 'repeat'
+              ? [['{i}', first]]
+              : [];
     if (first && kind !== 'Sequential' && first.t !== 'dict' && first.t !== 'seq' && first.t !== 'repeat') {
-      return { t: 'module', tree: { ...emptyModule(kind), unknown: `the ${kind} contents cannot be followed` }, fields: new Map() };
+      return {
+        t: 'module',
+        tree: { ...emptyModule(kind), unknown: `the ${kind} contents cannot be followed` },
+        fields: new Map(),
+      };
     }
     const children: [string, ModuleTree][] = [];
     for (const [k, v] of items) {
       const child = this.childTree(v);
-      if (!child) return { t: 'module', tree: { ...emptyModule(kind), unknown: `an item of the ${kind} is not a module Attention Lens can follow` }, fields: new Map() };
+      if (!child)
+        return {
+          t: 'module',
+          tree: { ...emptyModule(kind), unknown: `an item of the ${kind} is not a module Attention Lens can follow` },
+          fields: new Map(),
+        };
       children.push([k, child]);
       if (v.t === 'module' || v.t === 'layer') this.register(child, v);
     }
     if (kind === 'Sequential') this.ev.checks.checkChain(positional);
-    const value: Value = { t: 'module', tree: container(kind, children), fields: new Map(), items: kind === 'Sequential' ? positional : undefined };
+    const value: Value = {
+      t: 'module',
+      tree: container(kind, children),
+      fields: new Map(),
+      items: kind === 'Sequential' ? positional : undefined,
+    };
     this.register(value.tree, value);
     return value;
   }
@@ -345,7 +453,8 @@ export class TorchApi {
 export function factoryShape(positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Shape {
   const [first] = positional;
   const size = keywords.get('size');
-  const dims = first?.t === 'seq' ? first.items : !first && size ? (size.t === 'seq' ? size.items : [size]) : positional;
+  const dims =
+    first?.t === 'seq' ? first.items : !first && size ? (size.t === 'seq' ? size.items : [size]) : positional;
   return dims.map(asPoly);
 }
 
@@ -353,7 +462,12 @@ export function factoryShape(positional: readonly Value[], keywords: ReadonlyMap
  * `weight_norm(layer)`: `weight` becomes a direction `weight_v` of its shape and a magnitude `weight_g` of size 1
  * except along `dim` (a scalar for `dim=None` or -1); parametrizations name them `original1` and `original0`.
  */
-function weightNorm(v: Extract<Value, { t: 'layer' }>, parametrized: boolean, nameArg: Value | undefined, dimArg: Value | undefined): Value {
+function weightNorm(
+  v: Extract<Value, { t: 'layer' }>,
+  parametrized: boolean,
+  nameArg: Value | undefined,
+  dimArg: Value | undefined,
+): Value {
   const name = nameArg?.t === 'str' ? nameArg.v : nameArg ? undefined : 'weight';
   const weight = v.layer.tensors.find((t) => t.name === name);
   const dim = dimArg?.t === 'none' ? null : dimArg ? asPoly(dimArg)?.constant : 0n;
@@ -362,13 +476,26 @@ function weightNorm(v: Extract<Value, { t: 'layer' }>, parametrized: boolean, na
   const axis = dim === null || dim === -1n ? undefined : dim;
   if (axis !== undefined && (axis < 0n || axis >= BigInt(weight.shape.length))) return UNKNOWN;
   const g = axis === undefined ? [] : weight.shape.map((d, i) => (BigInt(i) === axis ? d : Poly.ONE));
-  const [gName, vName] = parametrized ? [`parametrizations.${name}.original0`, `parametrizations.${name}.original1`] : [`${name}_g`, `${name}_v`];
-  const tensors = [...v.layer.tensors.filter((t) => t !== weight), { name: gName, shape: g }, { name: vName, shape: weight.shape }];
+  const [gName, vName] = parametrized
+    ? [`parametrizations.${name}.original0`, `parametrizations.${name}.original1`]
+    : [`${name}_g`, `${name}_v`];
+  const tensors = [
+    ...v.layer.tensors.filter((t) => t !== weight),
+    { name: gName, shape: g },
+    { name: vName, shape: weight.shape },
+  ];
   return { ...v, layer: { ...v.layer, tensors, params: v.layer.params && totalParams(tensors) }, applied: undefined };
 }
 
 /** The layers a plain list or dict holds (one for a comprehension's copies): none of them is registered. */
 export function heldLayers(value: Value): Value[] {
-  const items = value.t === 'seq' ? value.items : value.t === 'dict' && value.fields instanceof Map ? [...value.fields.values()] : value.t === 'repeat' ? [value] : [];
+  const items =
+    value.t === 'seq'
+      ? value.items
+      : value.t === 'dict' && value.fields instanceof Map
+        ? [...value.fields.values()]
+        : value.t === 'repeat'
+          ? [value]
+          : [];
   return items.map((i) => (i.t === 'repeat' ? i.item : i)).filter((i) => i.t === 'layer' || i.t === 'module');
 }

@@ -29,7 +29,8 @@ const named = (path: string, name: string) => path === name || path.endsWith(`.$
 /** `super().__init__(...)` reaching a transformers base: what it sets; undefined for other bases. */
 export function transformersInit(ev: Evaluator, base: string, self: Value, bound: BoundCall): Value | undefined {
   if (named(base, 'PretrainedConfig') && self.t === 'dict' && self.fields instanceof Map) {
-    const set = (k: string, v: Value) => ev.journal.set(ev.assignments.fieldsOwner, self.fields as Map<string, Value>, k, v);
+    const set = (k: string, v: Value) =>
+      ev.journal.set(ev.assignments.fieldsOwner, self.fields as Map<string, Value>, k, v);
     for (const [k, v] of CONFIG_DEFAULTS) set(k, v);
     for (const [k, { value }] of bound.keywords) set(k, value);
     return NONE;
@@ -47,8 +48,20 @@ export function transformersInit(ev: Evaluator, base: string, self: Value, bound
  * `CLIPTextModel._from_config(config)`, the class method transformers builds a part with: the class built with
  * that configuration. `build` instantiates a class; undefined for any other call.
  */
-export function transformersClassMethod(ev: Evaluator, cls: Value, method: string, bound: BoundCall, build: (cls: Extract<Value, { t: 'class' }>, bound: BoundCall) => Value): Value | undefined {
-  if (cls.t !== 'class' || method !== '_from_config' || ev.classes.attribute(cls, method, undefined) || !preTrainedClass(ev, cls)) return undefined;
+export function transformersClassMethod(
+  ev: Evaluator,
+  cls: Value,
+  method: string,
+  bound: BoundCall,
+  build: (cls: Extract<Value, { t: 'class' }>, bound: BoundCall) => Value,
+): Value | undefined {
+  if (
+    cls.t !== 'class' ||
+    method !== '_from_config' ||
+    ev.classes.attribute(cls, method, undefined) ||
+    !preTrainedClass(ev, cls)
+  )
+    return undefined;
   return build(cls, { positional: bound.positional.slice(0, 1), keywords: new Map() });
 }
 
@@ -56,7 +69,12 @@ export function transformersClassMethod(ev: Evaluator, cls: Value, method: strin
 export const TRANSFORMERS_METHODS = new Set(['post_init', 'tie_weights', '_tie_or_clone_weights']);
 
 /** A method of PreTrainedModel the class does not write itself; undefined for any other call. */
-export function transformersMethod(ev: Evaluator, obj: Value, method: string, positional: readonly Value[]): Value | undefined {
+export function transformersMethod(
+  ev: Evaluator,
+  obj: Value,
+  method: string,
+  positional: readonly Value[],
+): Value | undefined {
   if (obj.t !== 'module' || !obj.cls || !isPreTrained(ev, obj) || ev.classes.method(obj.cls, method)) return undefined;
   switch (method) {
     case 'post_init':
@@ -86,7 +104,12 @@ function tieWeights(ev: Evaluator, obj: ModuleValue): void {
   if (flag.t !== 'bool' || flag.v) {
     const output = outputEmbeddings(ev, obj);
     if (output && output.t !== 'none') {
-      if (flag.t !== 'bool') unknown(ev, obj, 'post_init() ties the output embeddings to the input embeddings when config.tie_word_embeddings is set, which is not known here');
+      if (flag.t !== 'bool')
+        unknown(
+          ev,
+          obj,
+          'post_init() ties the output embeddings to the input embeddings when config.tie_word_embeddings is set, which is not known here',
+        );
       else {
         const input = inputEmbeddings(ev, obj);
         if (input) tie(ev, obj, output, input);

@@ -12,10 +12,19 @@ import type { Evaluator } from '../evaluate';
 import { heldLayers } from './torchApi';
 
 /** The warning for `self.name = value` on `obj`, where `value` holds layers the framework will not track. */
-export function unregisteredFinding(ev: Evaluator, obj: Value, name: string, value: Value, written: Expr | undefined, target: Expr): Finding | undefined {
+export function unregisteredFinding(
+  ev: Evaluator,
+  obj: Value,
+  name: string,
+  value: Value,
+  written: Expr | undefined,
+  target: Expr,
+): Finding | undefined {
   if (obj.t !== 'module' || !obj.cls || obj.cls.owner !== ev || ev.quiet > 0) return undefined;
   // The whole assignment, `self.blocks = [...]`.
-  const span = written ? { ...target.span, end: written.span.end, endLine: written.span.endLine, endChar: written.span.endChar } : target.span;
+  const span = written
+    ? { ...target.span, end: written.span.end, endLine: written.span.endLine, endChar: written.span.endChar }
+    : target.span;
   if (ev.tfjsLayers.is(obj.cls)) {
     if (value.t !== 'layer' && value.t !== 'module' && !heldLayers(value).length) return undefined;
     // A class listing its sublayers' weights itself tracks them.
@@ -41,22 +50,47 @@ export function unregisteredFinding(ev: Evaluator, obj: Value, name: string, val
 
 /** `[...]` or `{...}` written in the assignment, wrapped in nn.ModuleList / nn.ModuleDict as its layers name nn. */
 function wrapFix(written: Expr | undefined, container: string): Fix[] {
-  if (!written || (written.k !== 'list' && written.k !== 'comprehension' && written.k !== 'dict') || (written.k === 'list' && written.tuple)) return [];
+  if (
+    !written ||
+    (written.k !== 'list' && written.k !== 'comprehension' && written.k !== 'dict') ||
+    (written.k === 'list' && written.tuple)
+  )
+    return [];
   const prefix = moduleOfCalls(written);
   if (!prefix) return [];
-  const at = (offset: number, line: number, char: number) => ({ start: offset, end: offset, startLine: line, startChar: char, endLine: line, endChar: char });
+  const at = (offset: number, line: number, char: number) => ({
+    start: offset,
+    end: offset,
+    startLine: line,
+    startChar: char,
+    endLine: line,
+    endChar: char,
+  });
   const s = written.span;
-  return [{
-    title: `Wrap in ${prefix}.${container}(…)`,
-    edits: [{ span: at(s.start, s.startLine, s.startChar), text: `${prefix}.${container}(` }, { span: at(s.end, s.endLine, s.endChar), text: ')' }],
-  }];
+  return [
+    {
+      title: `Wrap in ${prefix}.${container}(…)`,
+      edits: [
+        { span: at(s.start, s.startLine, s.startChar), text: `${prefix}.${container}(` },
+        { span: at(s.end, s.endLine, s.endChar), text: ')' },
+      ],
+    },
+  ];
 }
 
 /** `nn` for `nn.Linear(...)`, `torch.nn` for `torch.nn.Linear(...)`: the name the file reaches torch.nn by. */
 function moduleOfCalls(e: Expr): string | undefined {
-  const call = e.k === 'comprehension' ? e.element : e.k === 'list' ? e.items[0] : e.k === 'dict' ? e.entries[0]?.value : undefined;
+  const call =
+    e.k === 'comprehension'
+      ? e.element
+      : e.k === 'list'
+        ? e.items[0]
+        : e.k === 'dict'
+          ? e.entries[0]?.value
+          : undefined;
   if (call?.k !== 'call' || call.callee.k !== 'attr') return undefined;
-  const text = (x: Expr): string | undefined => (x.k === 'name' ? x.id : x.k === 'attr' ? (text(x.object) && `${text(x.object)}.${x.id}`) : undefined);
+  const text = (x: Expr): string | undefined =>
+    x.k === 'name' ? x.id : x.k === 'attr' ? text(x.object) && `${text(x.object)}.${x.id}` : undefined;
   const prefix = text(call.callee.object);
   return prefix === 'nn' || prefix?.endsWith('.nn') ? prefix : undefined;
 }

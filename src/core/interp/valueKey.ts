@@ -55,10 +55,17 @@ export function valueKey(ev: Evaluator, v: Value): string | undefined {
       case 'repeat':
         return add(`*${x.count.toString()}`) && walk(x.item, depth + 1);
       case 'partial':
-        return add('P') && walk(x.fn, depth + 1) && x.positional.every((item) => walk(item, depth + 1)) && [...x.keywords].every(([k, item]) => add(k) && walk(item, depth + 1)) && add(')');
+        return (
+          add('P') &&
+          walk(x.fn, depth + 1) &&
+          x.positional.every((item) => walk(item, depth + 1)) &&
+          [...x.keywords].every(([k, item]) => add(k) && walk(item, depth + 1)) &&
+          add(')')
+        );
       case 'dict':
         if (isTainted(x)) return false;
-        if (!add(`${x.mapping ? 'M' : ''}{${x.origin ?? ''}`) || (x.cls && !walk({ t: 'class', ...x.cls }, depth + 1))) return false;
+        if (!add(`${x.mapping ? 'M' : ''}{${x.origin ?? ''}`) || (x.cls && !walk({ t: 'class', ...x.cls }, depth + 1)))
+          return false;
         for (const [k, item] of x.fields) if (!add(`${JSON.stringify(k)}:`) || !walk(item, depth + 1)) return false;
         return add('}');
       default:

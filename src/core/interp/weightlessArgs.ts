@@ -22,7 +22,11 @@ const SIGNATURES: Readonly<Record<string, readonly string[]>> = {
   LogSoftmax: ['dim'],
 };
 
-export function weightlessFields(name: string, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Map<string, Value> {
+export function weightlessFields(
+  name: string,
+  positional: readonly Value[],
+  keywords: ReadonlyMap<string, Value>,
+): Map<string, Value> {
   const fields = new Map<string, Value>();
   (SIGNATURES[name] ?? []).forEach((arg, i) => {
     const v = keywords.get(arg) ?? positional[i];

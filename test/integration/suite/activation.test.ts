@@ -8,7 +8,10 @@ suite('activation and contributions', () => {
     assert.ok(ext, `extension ${EXTENSION_ID} is not loaded`);
     await openFile('attention.py');
     // Not ext.activate(): this checks that the activation event alone wakes the extension.
-    const active = await poll(() => ext.isActive, a => a);
+    const active = await poll(
+      () => ext.isActive,
+      (a) => a,
+    );
     assert.strictEqual(active, true, 'extension did not activate on a Python file');
   });
 
@@ -22,9 +25,13 @@ suite('activation and contributions', () => {
   test('contributes "Attention Lens: Explain attention shapes" to the palette for Python and TypeScript', () => {
     const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON;
     const cmd = pkg.contributes.commands.find((c: { command: string }) => c.command === 'attentionLens.explainShapes');
-    assert.deepStrictEqual({ title: cmd?.title, category: cmd?.category }, { title: 'Explain attention shapes', category: 'Attention Lens' });
-    const when: string | undefined = (pkg.contributes.menus?.commandPalette ?? [])
-      .find((m: { command: string }) => m.command === 'attentionLens.explainShapes')?.when;
+    assert.deepStrictEqual(
+      { title: cmd?.title, category: cmd?.category },
+      { title: 'Explain attention shapes', category: 'Attention Lens' },
+    );
+    const when: string | undefined = (pkg.contributes.menus?.commandPalette ?? []).find(
+      (m: { command: string }) => m.command === 'attentionLens.explainShapes',
+    )?.when;
     if (when !== undefined) {
       assert.match(when, /python/);
       assert.match(when, /typescript/);

@@ -15,8 +15,17 @@ suite('language status: whether the file was analysed', () => {
 
   test('an analysed file', async () => {
     const doc = await openFile('attention.py');
-    await poll(() => lensTitles(doc.uri), t => t.length > 0);
-    assert.deepStrictEqual(await poll(() => api.analysisStatus(), s => s.detail === undefined), { text: 'Attention Lens', detail: undefined });
+    await poll(
+      () => lensTitles(doc.uri),
+      (t) => t.length > 0,
+    );
+    assert.deepStrictEqual(
+      await poll(
+        () => api.analysisStatus(),
+        (s) => s.detail === undefined,
+      ),
+      { text: 'Attention Lens', detail: undefined },
+    );
   });
 
   test('a file over the size limit', async () => {
@@ -24,7 +33,10 @@ suite('language status: whether the file was analysed', () => {
     await vscode.window.showTextDocument(doc);
     try {
       assert.deepStrictEqual(await lensTitles(doc.uri), []);
-      const status = await poll(() => api.analysisStatus(), s => s.detail !== undefined);
+      const status = await poll(
+        () => api.analysisStatus(),
+        (s) => s.detail !== undefined,
+      );
       assert.strictEqual(status.text, '$(warning) Attention Lens: not analysed');
       assert.match(status.detail ?? '', /too large to analyse \(5,400,000 characters; the limit is 5,000,000\)/);
     } finally {

@@ -5,7 +5,14 @@ import { activateExtension, codeLenses, hoverMarkdown, openFile, poll, positionO
 interface ExplainMessage {
   type: 'explain' | 'none';
   target?: { line: number };
-  data?: { title: string; totalParameters: string; totalFlops: { exact: string; text: string }; steps: { name: string; shape: string; flops: { exact: string } }[]; scores: { elements: string }; settings: string[][] };
+  data?: {
+    title: string;
+    totalParameters: string;
+    totalFlops: { exact: string; text: string };
+    steps: { name: string; shape: string; flops: { exact: string } }[];
+    scores: { elements: string };
+    settings: string[][];
+  };
 }
 
 const fmt = (x: number) => x.toLocaleString('en-US');
@@ -23,19 +30,37 @@ suite('Explain attention shapes panel', () => {
   test('opens on the layer, with the same count as the hover', async () => {
     const at = positionOf(doc, 'nn.MultiheadAttention(d_model, heads, batch_first=True)');
     await vscode.commands.executeCommand('attentionLens.explainShapes', [doc.uri.toString(), at.line, at.character]);
-    const message = await poll(() => api.explainPanel.message(), (m) => m?.type === 'explain' && m.target?.line === at.line);
+    const message = await poll(
+      () => api.explainPanel.message(),
+      (m) => m?.type === 'explain' && m.target?.line === at.line,
+    );
     assert.ok(message?.data);
     assert.strictEqual(message.data.totalParameters, '1,050,624');
-    assert.deepStrictEqual(message.data.settings.find(([k]) => k === 'd_k = E / h'), ['d_k = E / h', '64']);
+    assert.deepStrictEqual(
+      message.data.settings.find(([k]) => k === 'd_k = E / h'),
+      ['d_k = E / h', '64'],
+    );
     // Until the user sets sizes, those of the model sizing settings (batch 1, 1,024 tokens, bf16).
-    assert.deepStrictEqual((message.data as unknown as { inputs: unknown }).inputs, { batch: 1, queryLength: 1024, keyLength: 1024, dtype: 'bfloat16', selfAttention: true });
+    assert.deepStrictEqual((message.data as unknown as { inputs: unknown }).inputs, {
+      batch: 1,
+      queryLength: 1024,
+      keyLength: 1024,
+      dtype: 'bfloat16',
+      selfAttention: true,
+    });
     const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === 'Explain attention shapes');
     assert.ok(tab?.input instanceof vscode.TabInputWebview, 'a webview tab');
   });
 
   test('FLOPs and the score matrix for the sizes the user sets', async () => {
-    await api.explainPanel.receive({ type: 'inputs', inputs: { batch: 2, queryLength: 10, keyLength: 12, dtype: 'float32', selfAttention: false } });
-    const message = await poll(() => api.explainPanel.message(), (m) => m?.data?.scores.elements === fmt(2 * 8 * 10 * 12));
+    await api.explainPanel.receive({
+      type: 'inputs',
+      inputs: { batch: 2, queryLength: 10, keyLength: 12, dtype: 'float32', selfAttention: false },
+    });
+    const message = await poll(
+      () => api.explainPanel.message(),
+      (m) => m?.data?.scores.elements === fmt(2 * 8 * 10 * 12),
+    );
     const [E, h, dk, N, L, S] = [512, 8, 64, 2, 10, 12];
     const steps = message!.data!.steps;
     assert.strictEqual(steps[0].flops.exact, fmt(2 * N * L * E * E + N * L * E));
@@ -46,16 +71,28 @@ suite('Explain attention shapes panel', () => {
 
   test('sizes that are not sizes are refused with a message per field; the walkthrough keeps the last valid ones', async () => {
     const before = api.explainPanel.message();
-    await api.explainPanel.receive({ type: 'inputs', inputs: { batch: '0', queryLength: '2.5', keyLength: '', dtype: 'float32', selfAttention: false } });
+    await api.explainPanel.receive({
+      type: 'inputs',
+      inputs: { batch: '0', queryLength: '2.5', keyLength: '', dtype: 'float32', selfAttention: false },
+    });
     const refused = api.explainPanel.message() as unknown as { type: string; errors: Record<string, string> };
-    assert.deepStrictEqual(refused, { type: 'invalid', errors: {
-      batch: '0 is not a size: enter 1 or more.',
-      queryLength: '2.5 is not a whole number.',
-      keyLength: 'Empty: enter a whole number, 1 or more.',
-    } });
+    assert.deepStrictEqual(refused, {
+      type: 'invalid',
+      errors: {
+        batch: '0 is not a size: enter 1 or more.',
+        queryLength: '2.5 is not a whole number.',
+        keyLength: 'Empty: enter a whole number, 1 or more.',
+      },
+    });
     // A valid form again: the walkthrough follows it, with one input for Q, K and V (S is L).
-    await api.explainPanel.receive({ type: 'inputs', inputs: { batch: '2', queryLength: '10', keyLength: '', dtype: 'float32', selfAttention: true } });
-    const message = await poll(() => api.explainPanel.message(), (m) => m?.type === 'explain');
+    await api.explainPanel.receive({
+      type: 'inputs',
+      inputs: { batch: '2', queryLength: '10', keyLength: '', dtype: 'float32', selfAttention: true },
+    });
+    const message = await poll(
+      () => api.explainPanel.message(),
+      (m) => m?.type === 'explain',
+    );
     assert.notDeepStrictEqual(message, before);
     assert.strictEqual(message?.data?.scores.elements, fmt(2 * 8 * 10 * 10));
   });
@@ -74,7 +111,10 @@ suite('Explain attention shapes panel', () => {
   test('the title links back to the layer: its line in the editor', async () => {
     const at = positionOf(doc, 'nn.MultiheadAttention(d_model, heads, batch_first=True)');
     await vscode.commands.executeCommand('attentionLens.explainShapes', [doc.uri.toString(), at.line, at.character]);
-    await poll(() => api.explainPanel.message(), (m) => m?.type === 'explain' && m.target?.line === at.line);
+    await poll(
+      () => api.explainPanel.message(),
+      (m) => m?.type === 'explain' && m.target?.line === at.line,
+    );
     // The cursor elsewhere and the panel in front: the link brings the layer's line back.
     const first = await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
     first.selection = new vscode.Selection(0, 0, 0, 0);
@@ -89,14 +129,20 @@ suite('Explain attention shapes panel', () => {
     const editor = await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
     const second = positionOf(doc, 'nn.MultiheadAttention(d_model, heads, batch_first=True)', 0, 1);
     editor.selection = new vscode.Selection(second, second);
-    await poll(() => api.explainPanel.message(), (m) => m?.target?.line === second.line);
+    await poll(
+      () => api.explainPanel.message(),
+      (m) => m?.target?.line === second.line,
+    );
     const heads = positionOf(doc, 'def __init__(self, d_model: int = D_MODEL, heads: int = 8)', 0, 1);
     const edit = new vscode.WorkspaceEdit();
     const eight = doc.lineAt(heads.line).text.lastIndexOf('8');
     edit.replace(doc.uri, new vscode.Range(heads.line, eight, heads.line, eight + 1), '16');
     assert.ok(await vscode.workspace.applyEdit(edit));
     try {
-      const message = await poll(() => api.explainPanel.message(), (m) => m?.data?.settings.some(([k, v]) => k === 'd_k = E / h' && v === '32') ?? false);
+      const message = await poll(
+        () => api.explainPanel.message(),
+        (m) => m?.data?.settings.some(([k, v]) => k === 'd_k = E / h' && v === '32') ?? false,
+      );
       assert.ok(message?.data?.settings.some(([k, v]) => k === 'num_heads (h)' && v === '16'));
     } finally {
       await revert(doc);
@@ -107,16 +153,25 @@ suite('Explain attention shapes panel', () => {
     // gpt.py: nanoGPT's CausalSelfAttention (one fused c_attn, c_proj), built by `model = GPT(GPTConfig())`.
     const gpt = await openFile('gpt.py');
     const at = positionOf(gpt, 'CausalSelfAttention(nn.Module)');
-    const lens = await poll(() => codeLenses(gpt.uri), (ls) => ls.some((l) => l.range.start.line === at.line && l.command?.title.includes('heads')));
+    const lens = await poll(
+      () => codeLenses(gpt.uri),
+      (ls) => ls.some((l) => l.range.start.line === at.line && l.command?.title.includes('heads')),
+    );
     const own = lens.find((l) => l.range.start.line === at.line && l.command?.title.includes('heads'))!;
     assert.ok(own.command!.title.endsWith('· 12 heads × 64 · in GPT (line 202)'), own.command!.title);
     assert.strictEqual(own.command!.command, 'attentionLens.explainShapes');
     await vscode.commands.executeCommand(own.command!.command, ...(own.command!.arguments ?? []));
-    const message = await poll(() => api.explainPanel.message(), (m) => m?.type === 'explain' && m.target?.line === at.line);
+    const message = await poll(
+      () => api.explainPanel.message(),
+      (m) => m?.type === 'explain' && m.target?.line === at.line,
+    );
     assert.strictEqual(message?.data?.title, `CausalSelfAttention at gpt.py:${at.line + 1}`);
     // c_attn 768 × 2,304 + 2,304 and c_proj 768 × 768 + 768, as PyTorch counts them.
     assert.strictEqual(message?.data?.totalParameters, fmt(768 * 2304 + 2304 + 768 * 768 + 768));
-    assert.deepStrictEqual(message?.data?.settings.find(([k]) => k === 'heads'), ['heads', '12']);
+    assert.deepStrictEqual(
+      message?.data?.settings.find(([k]) => k === 'heads'),
+      ['heads', '12'],
+    );
     const hover = await hoverMarkdown(gpt.uri, at);
     assert.ok(hover.includes('W_Q, W_K, W_V stacked') && hover.includes('Explain attention shapes'), hover);
   });
@@ -130,7 +185,10 @@ suite('Explain attention shapes panel', () => {
       editor.selection = new vscode.Selection(at, at);
       // With a picker this would wait for the user: the panel must open on the class without one.
       void vscode.commands.executeCommand('attentionLens.explainShapes');
-      const message = await poll(() => api.explainPanel.message(), (m) => m?.type === 'explain' && m.target?.line === cls.line);
+      const message = await poll(
+        () => api.explainPanel.message(),
+        (m) => m?.type === 'explain' && m.target?.line === cls.line,
+      );
       assert.strictEqual(message?.data?.title, `CausalSelfAttention at gpt.py:${cls.line + 1}`, inside);
       await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     }

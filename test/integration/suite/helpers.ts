@@ -43,9 +43,7 @@ export function fmtRange(r: vscode.Range): string {
 /** All hover markdown at `pos`, joined, raw: with the backslash escapes of text that came from the file. */
 export async function hoverMarkdown(uri: vscode.Uri, pos: vscode.Position): Promise<string> {
   const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, pos);
-  return (hovers ?? [])
-    .map(h => h.contents.map(c => (typeof c === 'string' ? c : c.value)).join('\n'))
-    .join('\n');
+  return (hovers ?? []).map((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value)).join('\n')).join('\n');
 }
 
 /** The hover text at `pos` as the editor shows it: backslash-escaped punctuation reads as itself. */
@@ -60,13 +58,11 @@ export async function codeLenses(uri: vscode.Uri): Promise<vscode.CodeLens[]> {
 
 /** `line: title` for each lens, sorted, as a readable and exact value to compare. */
 export async function lensTitles(uri: vscode.Uri): Promise<string[]> {
-  return (await codeLenses(uri))
-    .map(l => `${l.range.start.line}: ${l.command?.title ?? '(unresolved)'}`)
-    .sort();
+  return (await codeLenses(uri)).map((l) => `${l.range.start.line}: ${l.command?.title ?? '(unresolved)'}`).sort();
 }
 
 export function ours(uri: vscode.Uri): vscode.Diagnostic[] {
-  return vscode.languages.getDiagnostics(uri).filter(d => d.source === SOURCE);
+  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === SOURCE);
 }
 
 export function codeOf(d: vscode.Diagnostic): string {
@@ -90,11 +86,15 @@ export function waitForDiagnostics(
 ): Promise<vscode.Diagnostic[]> {
   const now = ours(uri);
   if (until(now)) return Promise.resolve(now);
-  return new Promise(resolve => {
+  return new Promise((resolve) => {
     const key = uri.toString();
-    const finish = () => { sub.dispose(); clearTimeout(timer); resolve(ours(uri)); };
-    const sub = vscode.languages.onDidChangeDiagnostics(e => {
-      if (e.uris.some(u => u.toString() === key) && until(ours(uri))) finish();
+    const finish = () => {
+      sub.dispose();
+      clearTimeout(timer);
+      resolve(ours(uri));
+    };
+    const sub = vscode.languages.onDidChangeDiagnostics((e) => {
+      if (e.uris.some((u) => u.toString() === key) && until(ours(uri))) finish();
     });
     const timer = setTimeout(finish, timeoutMs);
   });
@@ -110,7 +110,7 @@ export async function poll<T>(ask: () => Thenable<T> | T, until: (v: T) => boole
   for (;;) {
     const v = await ask();
     if (until(v) || Date.now() > deadline) return v;
-    await new Promise(r => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
@@ -123,7 +123,7 @@ export async function settled<T>(ask: () => T, quietMs = 500, timeoutMs = WAIT_M
   let last = ask();
   let since = Date.now();
   while (Date.now() - since < quietMs && Date.now() < deadline) {
-    await new Promise(r => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 50));
     const now = ask();
     if (now !== last) {
       last = now;
@@ -136,12 +136,19 @@ export async function settled<T>(ask: () => T, quietMs = 500, timeoutMs = WAIT_M
 /** Resolves when VS Code reports the document closed (it can be reopened by reference later). */
 export function documentClosed(uri: vscode.Uri, timeoutMs = WAIT_MS): Promise<boolean> {
   const key = uri.toString();
-  if (!vscode.workspace.textDocuments.some(d => d.uri.toString() === key)) return Promise.resolve(true);
-  return new Promise(resolve => {
-    const sub = vscode.workspace.onDidCloseTextDocument(d => {
-      if (d.uri.toString() === key) { sub.dispose(); clearTimeout(timer); resolve(true); }
+  if (!vscode.workspace.textDocuments.some((d) => d.uri.toString() === key)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const sub = vscode.workspace.onDidCloseTextDocument((d) => {
+      if (d.uri.toString() === key) {
+        sub.dispose();
+        clearTimeout(timer);
+        resolve(true);
+      }
     });
-    const timer = setTimeout(() => { sub.dispose(); resolve(false); }, timeoutMs);
+    const timer = setTimeout(() => {
+      sub.dispose();
+      resolve(false);
+    }, timeoutMs);
   });
 }
 

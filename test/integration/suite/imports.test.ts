@@ -9,7 +9,10 @@ suite('classes imported from other files of the workspace', () => {
   test('class lenses count the imported blocks, and follow an edit of the file they come from', async () => {
     const variants = await openFile('gpt_variants.py');
     await activateExtension();
-    const titles = await poll(() => lensTitles(variants.uri), (t) => t.some((x) => x.startsWith('8:')));
+    const titles = await poll(
+      () => lensTitles(variants.uri),
+      (t) => t.some((x) => x.startsWith('8:')),
+    );
     assert.ok(titles.includes('8: 302,311,424 params (302.3 M) · 24 × Block'), titles.join(' | '));
     assert.ok(titles.includes('22: 4,726,277 params (4.7 M)'), titles.join(' | '));
 
@@ -20,7 +23,10 @@ suite('classes imported from other files of the workspace', () => {
     edit.replace(gpt.uri, line.range, line.text.replace('True', 'False'));
     assert.ok(await vscode.workspace.applyEdit(edit));
     try {
-      const after = await poll(() => lensTitles(variants.uri), (t) => t.includes('22: 4,722,437 params (4.7 M)'));
+      const after = await poll(
+        () => lensTitles(variants.uri),
+        (t) => t.includes('22: 4,722,437 params (4.7 M)'),
+      );
       assert.ok(after.includes('22: 4,722,437 params (4.7 M)'), after.join(' | '));
     } finally {
       await revert(gpt);

@@ -19,7 +19,7 @@ export function run(): Promise<void> {
   }
   return new Promise((resolve, reject) => {
     try {
-      const runner = mocha.run(failures => {
+      const runner = mocha.run((failures) => {
         // Machine-readable counts for scripts/code-shim.js, which prints the closing line.
         const { passes, pending } = runner.stats ?? { passes: 0, pending: 0 };
         console.log(`MOCHA_RESULT ${JSON.stringify({ passes, failures, pending })}`);

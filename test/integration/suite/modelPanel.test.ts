@@ -34,7 +34,10 @@ suite('Explain model sizing panel', () => {
     const at = positionOf(doc, 'class GPT(', 7);
     editor.selection = new vscode.Selection(at, at);
     await vscode.commands.executeCommand('attentionLens.explainModel');
-    const message = await poll(() => api.modelPanel.message(), (m) => m?.type === 'model');
+    const message = await poll(
+      () => api.modelPanel.message(),
+      (m) => m?.type === 'model',
+    );
     assert.strictEqual(message?.target?.line, 201);
     assert.deepStrictEqual(message?.data?.parameters[0], { label: 'total', count: '124,439,808', note: '' });
     // The settings' defaults: bf16, AdamW in mixed precision, 1 × 1,024 tokens.
@@ -53,12 +56,27 @@ suite('Explain model sizing panel', () => {
   });
 
   test('inputs refused with a message per field; valid ones change the figures', async () => {
-    await api.modelPanel.receive({ type: 'inputs', inputs: { batch: '-1', sequence: 'x', dtype: 'bf16', optimizer: 'adamwMixed' } });
-    assert.deepStrictEqual(api.modelPanel.message(), { type: 'invalid', errors: { batch: 'A size cannot be negative: enter 1 or more.', sequence: '"x" is not a number.' } });
-    await api.modelPanel.receive({ type: 'inputs', inputs: { batch: '2', sequence: '64', dtype: 'fp32', optimizer: 'sgdMomentum' } });
-    const message = await poll(() => api.modelPanel.message(), (m) => m?.data?.inputs.batch === 2);
+    await api.modelPanel.receive({
+      type: 'inputs',
+      inputs: { batch: '-1', sequence: 'x', dtype: 'bf16', optimizer: 'adamwMixed' },
+    });
+    assert.deepStrictEqual(api.modelPanel.message(), {
+      type: 'invalid',
+      errors: { batch: 'A size cannot be negative: enter 1 or more.', sequence: '"x" is not a number.' },
+    });
+    await api.modelPanel.receive({
+      type: 'inputs',
+      inputs: { batch: '2', sequence: '64', dtype: 'fp32', optimizer: 'sgdMomentum' },
+    });
+    const message = await poll(
+      () => api.modelPanel.message(),
+      (m) => m?.data?.inputs.batch === 2,
+    );
     // 2 · (123,532,032 in · out of the linear layers) + 2 · 64 tokens · 12 layers · 2 · 768 a token; × 3 × 2 × 64.
-    assert.strictEqual(message?.data?.flops.trainingStep.amount?.exact, (3 * (2 * 123_532_032 + 2 * 64 * 12 * 1536) * 2 * 64).toLocaleString('en-US'));
+    assert.strictEqual(
+      message?.data?.flops.trainingStep.amount?.exact,
+      (3 * (2 * 123_532_032 + 2 * 64 * 12 * 1536) * 2 * 64).toLocaleString('en-US'),
+    );
     // What PyTorch keeps for 2 × 64 tokens in fp32 (test/fixtures/expected/pytorch-activations.json).
     assert.strictEqual(message?.data?.activations.total.amount?.exact, '80,691,816');
   });

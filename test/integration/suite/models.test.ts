@@ -15,8 +15,14 @@ suite('model classes: lens, hover, status bar', () => {
   });
 
   test('CodeLens on the class line: the total the file builds it with, and its stack of blocks', async () => {
-    const titles = await poll(() => lensTitles(doc.uri), t => t.some(x => x.startsWith('106:')));
-    assert.ok(titles.includes('106: 124,439,808 params (124.4 M) · 12 × Block · as built on line 202'), titles.join(' | '));
+    const titles = await poll(
+      () => lensTitles(doc.uri),
+      (t) => t.some((x) => x.startsWith('106:')),
+    );
+    assert.ok(
+      titles.includes('106: 124,439,808 params (124.4 M) · 12 × Block · as built on line 202'),
+      titles.join(' | '),
+    );
     assert.ok(titles.includes('91: 7,087,872 params (7.1 M) · in GPT (line 202)'), titles.join(' | '));
     assert.ok(titles.includes('201: GPT: 124,439,808 params (124.4 M) · 12 × Block'), titles.join(' | '));
     assert.ok(titles.includes('35: 1,771,776 params · 768 → 2,304 · in GPT (line 202)'), titles.join(' | '));
@@ -24,7 +30,10 @@ suite('model classes: lens, hover, status bar', () => {
 
   test('CodeLens on a model built with explicit arguments, from a class of another file', async () => {
     const instance = await openFile('gpt_instance.py');
-    const titles = await poll(() => lensTitles(instance.uri), (t) => t.length > 0);
+    const titles = await poll(
+      () => lensTitles(instance.uri),
+      (t) => t.length > 0,
+    );
     assert.deepStrictEqual(titles, ['3: GPT: 209,494,272 params (209.5 M) · 24 × Block']);
   });
 
@@ -49,9 +58,21 @@ suite('model classes: lens, hover, status bar', () => {
     const editor = await vscode.window.showTextDocument(doc);
     const inBlock = positionOf(doc, 'x = x + self.attn(');
     editor.selection = new vscode.Selection(inBlock, inBlock);
-    assert.strictEqual(await poll(() => api.modelStatus(), t => t?.includes('Block') ?? false), '$(symbol-class) Block: 7,087,872 params');
+    assert.strictEqual(
+      await poll(
+        () => api.modelStatus(),
+        (t) => t?.includes('Block') ?? false,
+      ),
+      '$(symbol-class) Block: 7,087,872 params',
+    );
     const outside = positionOf(doc, '@dataclass');
     editor.selection = new vscode.Selection(outside, outside);
-    assert.strictEqual(await poll(() => api.modelStatus(), t => t === undefined), undefined);
+    assert.strictEqual(
+      await poll(
+        () => api.modelStatus(),
+        (t) => t === undefined,
+      ),
+      undefined,
+    );
   });
 });

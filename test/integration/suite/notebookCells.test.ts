@@ -1,6 +1,16 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { activateExtension, codeOf, hoverText, lensTitles, ours, poll, positionOf, waitForDiagnostics, workspaceUri } from './helpers';
+import {
+  activateExtension,
+  codeOf,
+  hoverText,
+  lensTitles,
+  ours,
+  poll,
+  positionOf,
+  waitForDiagnostics,
+  workspaceUri,
+} from './helpers';
 
 // test/integration/workspace/cells.ipynb: three code cells (and a markdown cell between the first two).
 //   cell 1  0 import torch.nn as nn          cell 2  0 proj = nn.Linear(D, 1024)          cell 3  0 head = nn.Linear(D, 10)
@@ -13,7 +23,10 @@ suite('Jupyter notebook: three code cells', () => {
     const nb = await vscode.workspace.openNotebookDocument(workspaceUri('cells.ipynb'));
     await vscode.window.showNotebookDocument(nb);
     await activateExtension();
-    cells = nb.getCells().filter(c => c.kind === vscode.NotebookCellKind.Code).map(c => c.document);
+    cells = nb
+      .getCells()
+      .filter((c) => c.kind === vscode.NotebookCellKind.Code)
+      .map((c) => c.document);
     assert.strictEqual(cells.length, 3);
   });
 
@@ -24,26 +37,46 @@ suite('Jupyter notebook: three code cells', () => {
       ['0: 5,130', '1: ✖ PyTorch would not build this MultiheadAttention · heads-divisibility'],
     ];
     for (const [i, cell] of cells.entries()) {
-      const titles = await poll(() => lensTitles(cell.uri), t => t.length >= expected[i].length);
-      assert.deepStrictEqual(titles.map((t, j) => (t.startsWith(expected[i][j]) ? expected[i][j] : t)), expected[i], `cell ${i + 1}: ${titles.join(' | ')}`);
+      const titles = await poll(
+        () => lensTitles(cell.uri),
+        (t) => t.length >= expected[i].length,
+      );
+      assert.deepStrictEqual(
+        titles.map((t, j) => (t.startsWith(expected[i][j]) ? expected[i][j] : t)),
+        expected[i],
+        `cell ${i + 1}: ${titles.join(' | ')}`,
+      );
     }
   });
 
   test('hovers in every cell', async () => {
-    const at = [positionOf(cells[0], 'MultiheadAttention', 3), positionOf(cells[1], 'Linear', 2), positionOf(cells[2], 'Linear', 2)];
+    const at = [
+      positionOf(cells[0], 'MultiheadAttention', 3),
+      positionOf(cells[1], 'Linear', 2),
+      positionOf(cells[2], 'Linear', 2),
+    ];
     const counts = ['1,050,624', '525,312', '5,130'];
     for (const [i, cell] of cells.entries()) {
-      const text = await poll(() => hoverText(cell.uri, at[i]), t => t.includes(counts[i]));
+      const text = await poll(
+        () => hoverText(cell.uri, at[i]),
+        (t) => t.includes(counts[i]),
+      );
       assert.ok(text.includes(counts[i]), `cell ${i + 1}: ${text}`);
     }
   });
 
   test('diagnostics in every cell that has an error, on the cell’s own line', async () => {
-    await poll(() => lensTitles(cells[0].uri), t => t.length > 0);
+    await poll(
+      () => lensTitles(cells[0].uri),
+      (t) => t.length > 0,
+    );
     assert.deepStrictEqual(ours(cells[0].uri), []);
     for (const cell of cells.slice(1)) {
-      const diags = await waitForDiagnostics(cell.uri, ds => ds.length > 0);
-      assert.deepStrictEqual(diags.map(d => `${d.range.start.line} ${codeOf(d)}`), ['1 heads-divisibility']);
+      const diags = await waitForDiagnostics(cell.uri, (ds) => ds.length > 0);
+      assert.deepStrictEqual(
+        diags.map((d) => `${d.range.start.line} ${codeOf(d)}`),
+        ['1 heads-divisibility'],
+      );
     }
   });
 
@@ -57,10 +90,22 @@ suite('Jupyter notebook: three code cells', () => {
     };
     assert.ok(await edit('D = 512', 'D = 256'));
     try {
-      const third = await poll(() => lensTitles(cells[2].uri), t => t.some(l => l.startsWith('0: 2,570')));
-      assert.ok(third.some(l => l.startsWith('0: 2,570')), `cell 3 kept the old size: ${third.join(' | ')}`);
-      const second = await poll(() => lensTitles(cells[1].uri), t => t.some(l => l.startsWith('0: 263,168')));
-      assert.ok(second.some(l => l.startsWith('0: 263,168')), `cell 2 kept the old size: ${second.join(' | ')}`);
+      const third = await poll(
+        () => lensTitles(cells[2].uri),
+        (t) => t.some((l) => l.startsWith('0: 2,570')),
+      );
+      assert.ok(
+        third.some((l) => l.startsWith('0: 2,570')),
+        `cell 3 kept the old size: ${third.join(' | ')}`,
+      );
+      const second = await poll(
+        () => lensTitles(cells[1].uri),
+        (t) => t.some((l) => l.startsWith('0: 263,168')),
+      );
+      assert.ok(
+        second.some((l) => l.startsWith('0: 263,168')),
+        `cell 2 kept the old size: ${second.join(' | ')}`,
+      );
     } finally {
       assert.ok(await edit('D = 256', 'D = 512'));
       // The text is as on disk again; revert clears the dirty flag so nothing asks to save at exit.
@@ -76,11 +121,23 @@ suite('Jupyter notebook: a class built in a later cell', () => {
     const nb = await vscode.workspace.openNotebookDocument(workspaceUri('later_cells.ipynb'));
     await vscode.window.showNotebookDocument(nb);
     await activateExtension();
-    const [defining, building] = nb.getCells().filter(c => c.kind === vscode.NotebookCellKind.Code).map(c => c.document);
+    const [defining, building] = nb
+      .getCells()
+      .filter((c) => c.kind === vscode.NotebookCellKind.Code)
+      .map((c) => c.document);
     const expected = '5: 2 sizes: 262,656 … 1,049,600 params · d → d';
-    const titles = await poll(() => lensTitles(defining.uri), t => t.includes(expected));
+    const titles = await poll(
+      () => lensTitles(defining.uri),
+      (t) => t.includes(expected),
+    );
     assert.ok(titles.includes(expected), titles.join(' | '));
-    const models = await poll(() => lensTitles(building.uri), t => t.length >= 2);
-    assert.deepStrictEqual(models.map(t => t.split(' params')[0]), ['0: Head: 262,656', '1: Head: 1,049,600']);
+    const models = await poll(
+      () => lensTitles(building.uri),
+      (t) => t.length >= 2,
+    );
+    assert.deepStrictEqual(
+      models.map((t) => t.split(' params')[0]),
+      ['0: Head: 262,656', '1: Head: 1,049,600'],
+    );
   });
 });

@@ -13,18 +13,30 @@ suite('shapes followed through forward()', () => {
 
   test('the mismatches are diagnostics at the call, pointing at both definitions', async () => {
     const diagnostics = await waitForDiagnostics(doc.uri, (ds) => ds.length >= 6);
-    assert.deepStrictEqual(diagnostics.map((d) => `${d.range.start.line + 1} ${codeOf(d)}`), [
-      '25 sequential-mismatch', '40 feature-mismatch', '51 feature-mismatch', '62 attention-embed-mismatch', '85 feature-mismatch', '97 feature-mismatch',
-    ]);
+    assert.deepStrictEqual(
+      diagnostics.map((d) => `${d.range.start.line + 1} ${codeOf(d)}`),
+      [
+        '25 sequential-mismatch',
+        '40 feature-mismatch',
+        '51 feature-mismatch',
+        '62 attention-embed-mismatch',
+        '85 feature-mismatch',
+        '97 feature-mismatch',
+      ],
+    );
     const mlp = diagnostics[1];
     assert.match(mlp.message, /expects 1,024 input features, but its input has 2,048/);
-    assert.deepStrictEqual(mlp.relatedInformation?.map((r) => r.location.range.start.line + 1), [36, 35]);
+    assert.deepStrictEqual(
+      mlp.relatedInformation?.map((r) => r.location.range.start.line + 1),
+      [36, 35],
+    );
   });
 
   test('inlay hints show the sizes in forward() when switched on', async () => {
     const config = vscode.workspace.getConfiguration('attentionLens');
     const range = new vscode.Range(0, 0, doc.lineCount, 0);
-    const hints = () => vscode.commands.executeCommand<vscode.InlayHint[]>('vscode.executeInlayHintProvider', doc.uri, range);
+    const hints = () =>
+      vscode.commands.executeCommand<vscode.InlayHint[]>('vscode.executeInlayHintProvider', doc.uri, range);
     assert.deepStrictEqual(await hints(), [], 'off by default');
     await config.update('inlayHints.enabled', true, vscode.ConfigurationTarget.Global);
     try {

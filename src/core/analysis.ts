@@ -132,7 +132,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     },
     attention(module, found) {
       const cls = module.cls;
-      if (!cls || cls.owner !== evaluator) return;
+      if (!cls || cls.file !== evaluator.file) return;
       const parts = evaluator.tfjsLayers.is(cls)
         ? fieldParts(module.fields, (l) => evaluator.flows.tfjs.built(l))
         : moduleParts(module.tree, (l) => evaluator.torch.pathIn(module.tree, l));
@@ -146,7 +146,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
       // built with names for its arguments gives no total a part of it could take.
       if (
         value.t !== 'module' ||
-        cls.owner !== evaluator ||
+        cls.file !== evaluator.file ||
         symbolic ||
         shared.tape ||
         (buildingDefaults && shared.contexts.length === 1)
@@ -242,7 +242,7 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   // The attention of a model's parts that its forward() did not reach with sizes (whisper's encoder stops
   // before its blocks), each part followed alone: only parts of this file that look like attention.
   const unseen = (cls: DefRef, tree: ModuleTree) =>
-    cls.owner === evaluator &&
+    cls.file === evaluator.file &&
     !attentionByTree.has(tree) &&
     mayHoldAttention(model.text(model.fragments[cls.fragment].scopes[cls.scope].extent));
   for (const value of built) if (value.t === 'module') followParts(evaluator, value.tree, unseen);
@@ -292,11 +292,11 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
     // An instance of a class seen computing attention elsewhere, not followed here: its sizes are not known.
     const cls = value.t === 'module' ? value.cls : undefined;
     if (!cls) return undefined;
-    if (cls.owner === evaluator && out.attentions.has(classKey(model, cls.fragment, cls.scope))) return 'unknown';
+    if (cls.file === evaluator.file && out.attentions.has(classKey(model, cls.fragment, cls.scope))) return 'unknown';
     // A forward() that multiplies by a softmax not recognised as attention (DeepViT's re-attention): whether
     // it is one, and what it keeps, are not known; 0 attention layers would be a wrong figure.
     const forward = evaluator.guard(() => evaluator.classes.method(cls, 'forward'));
-    const owner = forward?.owner ?? evaluator;
+    const owner = forward ? evaluator.of(forward) : evaluator;
     return forward && mayComputeAttention(owner.model.text(owner.scopeAt(forward.fragment, forward.scope).extent))
       ? 'unknown'
       : undefined;

@@ -7,7 +7,7 @@
 import type { Expr, Span } from './expr';
 import { LINE_NUMBER, type ExprRef, type ImportResolver, type LineName, type Scope, type SourceModel } from './source';
 import { memberOf } from './interp/members';
-import type { Value } from './value';
+import type { DefRef, Value } from './value';
 import { Poly } from './symbolic';
 import { layerSpec } from './catalog';
 import { normalizePath } from './imports';
@@ -74,6 +74,8 @@ export class Evaluator implements Interp {
   reads: Reads | undefined;
   /** Above 0 while what is met proves no error (a Sequential's inner layers, runs with names for sizes). */
   quiet = 0;
+  /** This file's number among the files of the run (DefRef.file). */
+  readonly file: number;
   /** Set while one forward() is followed for the tensors autograd keeps (activations/follow.ts), in every file's evaluator. */
   get tape(): TorchTape | undefined {
     return this.shared.tape;
@@ -101,6 +103,7 @@ export class Evaluator implements Interp {
     /** `__name__`: the file analysed runs as `__main__` (its `if __name__ == "__main__":` models are built); a file it imports, by its module name. */
     readonly moduleName = '__main__',
   ) {
+    this.file = this.shared.evaluators.push(this) - 1;
     this.hooks = countingHooks(hooks, this.shared);
     this.lineName = model.lineName ?? LINE_NUMBER;
     this.moduleFrame = new Frame(0, -1, undefined);
@@ -278,6 +281,11 @@ export class Evaluator implements Interp {
 
   define(scope: number, frame: Frame): void {
     this.names.define(scope, frame);
+  }
+
+  /** The evaluator of the file that defines `def`. */
+  of(def: DefRef): Evaluator {
+    return def.file === this.file ? this : this.shared.evaluators[def.file];
   }
 
   /** The evaluator of another file of the workspace this one imports, its module body run once. */

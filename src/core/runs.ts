@@ -182,7 +182,7 @@ export function runConfigured(
       if (config?.t !== 'class' || !evaluator.guard(() => evaluator.classes.needsArguments(cls))) return undefined;
       const label = `${name}(${config.name}())`;
       const built = evaluator.guard(() => {
-        const defaults = (config.owner ?? evaluator).classes.instantiate(
+        const defaults = evaluator.of(config).classes.instantiate(
           config,
           { positional: [], keywords: new Map() },
           undefined,
@@ -240,7 +240,7 @@ function configClass(evaluator: Evaluator, cls: DefRef): Value | undefined {
   if (named && named.t !== 'none') return named;
   for (const base of evaluator.classes.mro(cls) ?? []) {
     if ('path' in base) continue;
-    const owner = base.owner ?? evaluator;
+    const owner = evaluator.of(base);
     for (const s of owner.scopeAt(base.fragment, base.scope).body) {
       if (s.k !== 'assign' || s.value || !s.annotation || s.targets.length !== 1 || !/^[\w.]+$/.test(s.annotation))
         continue;

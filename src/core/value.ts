@@ -3,17 +3,19 @@ import { Poly } from './symbolic';
 import type { Span } from './expr';
 import type { LayerInstance } from './layer';
 import type { ModuleTree, ParamRef } from './modules';
-import type { Evaluator } from './evaluate';
 import type { Frame } from './interp/frame';
 import type { Expr } from './expr';
 import { sameTrace, type Trace } from './attention/trace';
 
-/** A class or function of a file, by place; `owner` is the evaluator of the file that defines it. */
+/**
+ * A class or function of a file, by place. `file` numbers the file that defines it among the files of the
+ * run (Evaluator.of finds the file's evaluator): a value is data, and holds no interpreter.
+ */
 export interface DefRef {
   readonly name: string;
   readonly fragment: number;
   readonly scope: number;
-  readonly owner?: Evaluator;
+  readonly file: number;
 }
 
 export type Value =
@@ -212,7 +214,7 @@ export function sameValue(a: Value, b: Value, depth = 0): boolean {
         b.t === a.t &&
         a.fragment === b.fragment &&
         a.scope === b.scope &&
-        a.owner === b.owner &&
+        a.file === b.file &&
         (a.t !== 'function' || (b.t === 'function' && a.self === b.self))
       );
     case 'seq':

@@ -19,7 +19,7 @@ export function followActivations(ev: Evaluator, model: Value, grad: GradOf): Ac
   if (ev.language !== 'python') return { unknown: 'followed for PyTorch models only' };
   if (model.t !== 'module' || !model.cls) return { unknown: 'the model has no forward() of its own' };
   const forward = ev.classes.method(model.cls, 'forward');
-  const scope = forward && (forward.owner ?? ev).scopeAt(forward.fragment, forward.scope);
+  const scope = forward && ev.of(forward).scopeAt(forward.fragment, forward.scope);
   if (!scope) return { unknown: 'the model has no forward() of its own' };
   const required = scope.params.slice(1).filter((p) => !p.default && !p.variadic);
   if (required.length !== 1)
@@ -71,7 +71,7 @@ function attempt(ev: Evaluator, model: ModuleValue, grad: GradOf, input: Program
 /** A layer's call, or a module's class name when the class is this file's (an imported one has no place here). */
 function spanIn(ev: Evaluator, v: Value): Span | undefined {
   if (v.t === 'layer') return v.span;
-  if (v.t === 'module' && v.cls && (v.cls.owner ?? ev) === ev) return ev.scopeAt(v.cls.fragment, v.cls.scope).nameSpan;
+  if (v.t === 'module' && v.cls && ev.of(v.cls) === ev) return ev.scopeAt(v.cls.fragment, v.cls.scope).nameSpan;
   return undefined;
 }
 

@@ -144,7 +144,7 @@ export class Calls {
     const missing: string[] = [];
     const tooDeep = this.ev.budget.depth >= LIMITS.depth;
     const result = this.ev.functions.nested(() => {
-      const exit = (init.owner ?? this.ev).functions.runConstructor(init, positional, keywords, self, missing);
+      const exit = this.ev.of(init).functions.runConstructor(init, positional, keywords, self, missing);
       return exit === 'raise' ? UNKNOWN : NONE;
     });
     if (self.t !== 'module') return NONE;
@@ -271,7 +271,7 @@ export class Calls {
     const keywords = plain(bound.keywords);
     switch (callee.t) {
       case 'class': {
-        const built = (callee.owner ?? this.ev).classes.instantiate(callee, bound, e);
+        const built = this.ev.of(callee).classes.instantiate(callee, bound, e);
         // Instances are this file's when its own module body builds them, whichever file defines the class.
         // A tf.layers.Layer subclass gets its weights when first applied: its total is read once the runs are over.
         if (frame.isModule && built.t === 'module' && this.ev.tfjsLayers.is(callee))
@@ -281,9 +281,9 @@ export class Calls {
         return built;
       }
       case 'function': {
-        const out = (callee.owner ?? this.ev).functions.callFunction(callee, positional, keywords, callee.self);
+        const out = this.ev.of(callee).functions.callFunction(callee, positional, keywords, callee.self);
         // A factory called by the module body (`detr = build_detr()`) builds one of the file's models too.
-        if (frame.isModule && out.t === 'module' && out.cls?.owner === this.ev && !this.ev.tfjsLayers.is(out.cls))
+        if (frame.isModule && out.t === 'module' && out.cls?.file === this.ev.file && !this.ev.tfjsLayers.is(out.cls))
           this.ev.hooks.instance?.(out.cls, e, out);
         return out;
       }

@@ -113,7 +113,7 @@ function isSubclass(ev: Evaluator, a: Extract<Value, { t: 'class' }>, b: Value):
     return {
       t: 'bool',
       v: (ev.classes.mro(a) ?? []).some(
-        (x) => !('path' in x) && key(x) === key(b) && (x.owner ?? ev) === (b.owner ?? ev),
+        (x) => !('path' in x) && key(x) === key(b) && x.file === b.file,
       ),
     };
   if (b.t === 'ref')

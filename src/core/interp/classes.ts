@@ -44,12 +44,12 @@ export class ClassModel {
   }
 
   private owner(c: ClassRef): Evaluator {
-    return c.owner ?? this.ev;
+    return this.ev.of(c);
   }
 
   /** The class's linearisation (C3), itself first; undefined when it is inconsistent or cyclic. */
   mro(c: ClassRef): readonly Base[] | undefined {
-    if (c.owner && c.owner !== this.ev) return c.owner.classes.mro(c);
+    if (c.file !== this.ev.file) return this.ev.of(c).classes.mro(c);
     return this.orders.get(
       key(c),
       () => {
@@ -85,7 +85,7 @@ export class ClassModel {
 
   /** The class body's own names (attributes, methods), from running the body once. */
   ownAttributes(c: ClassRef): ReadonlyMap<string, Value> {
-    if (c.owner && c.owner !== this.ev) return c.owner.classes.ownAttributes(c);
+    if (c.file !== this.ev.file) return this.ev.of(c).classes.ownAttributes(c);
     return this.attrs.get(
       key(c),
       () => {
@@ -102,7 +102,7 @@ export class ClassModel {
     let order = this.mro(c) ?? [c];
     if (after)
       order = order.slice(
-        order.findIndex((b) => !('path' in b) && key(b) === key(after) && b.owner === after.owner) + 1,
+        order.findIndex((b) => !('path' in b) && key(b) === key(after) && b.file === after.file) + 1,
       );
     for (const b of order) {
       if ('path' in b) continue;
@@ -127,7 +127,7 @@ export class ClassModel {
   /** The scope of the constructor the class runs (its own or a base's), if a class of the workspace has one. */
   constructorScope(c: ClassRef): Scope | undefined {
     const init = this.method(c, this.ev.language === 'python' ? '__init__' : 'constructor');
-    return init && (init.owner ?? this.ev).scopeAt(init.fragment, init.scope);
+    return init && this.ev.of(init).scopeAt(init.fragment, init.scope);
   }
 
   /** Whether the constructor has a parameter without a default (building the class alone leaves it a name). */
@@ -148,7 +148,7 @@ export class ClassModel {
   /** `Cls(...)`: a module built as PyTorch builds it, or a config object. */
   /** Builds `c`; `named` is the context it is built in when no call names it (`BertModel(BertConfig())`). */
   instantiate(c: ClassRef, bound: BoundCall, call: CallExpr | undefined, named?: string): Value {
-    if (c.owner && c.owner !== this.ev) return c.owner.classes.instantiate(c, bound, call, named);
+    if (c.file !== this.ev.file) return this.ev.of(c).classes.instantiate(c, bound, call, named);
     const positional = bound.positional.map((p) => p.value);
     const keywords = new Map([...bound.keywords].map(([k, v]) => [k, v.value]));
     const scope = this.ev.scopeAt(c.fragment, c.scope);
@@ -398,5 +398,5 @@ function merge(lists: Base[][]): Base[] | undefined {
 
 /** A base as text that tells classes apart: a library class by its path, a workspace class by file and place. */
 function baseId(b: Base): string {
-  return 'path' in b ? `p${b.path}` : `c${b.owner ? `:${b.owner.moduleName}` : ''}:${key(b)}`;
+  return 'path' in b ? `p${b.path}` : `c${b.file}:${key(b)}`;
 }

@@ -130,7 +130,7 @@ export class Flows {
     if (callee.cls) {
       if (forward) {
         const out = this.forward(callee, () =>
-          (forward.owner ?? this.ev).functions.callFunction(forward, positional, keywords, callee),
+          this.ev.of(forward).functions.callFunction(forward, positional, keywords, callee),
         );
         // A subclass of a catalog layer with a forward() of its own (whisper's Linear casting its weights) is
         // still that layer to what follows: its output is the layer's.
@@ -149,7 +149,7 @@ export class Flows {
     const forward = instance.cls && this.ev.classes.method(instance.cls, 'forward');
     if (!forward) return undefined;
     return this.forward(instance, () =>
-      (forward.owner ?? this.ev).functions.callFunction(forward, inputs, new Map(), instance),
+      this.ev.of(forward).functions.callFunction(forward, inputs, new Map(), instance),
     );
   }
 
@@ -171,7 +171,7 @@ export class Flows {
       if (f?.constant !== undefined) sizes.push({ at: expr, features: f });
     };
     try {
-      const scope = (forward.owner ?? this.ev).scopeAt(forward.fragment, forward.scope);
+      const scope = this.ev.of(forward).scopeAt(forward.fragment, forward.scope);
       // Each input is traced by its name: keys from another input than the queries make cross attention.
       const inputs = scope.params
         .slice(this.ev.language === 'python' ? 1 : 0)
@@ -181,7 +181,7 @@ export class Flows {
       const run = () =>
         this.ev.guard(() =>
           this.forward(instance, () =>
-            (forward.owner ?? this.ev).functions.callFunction(forward, inputs, new Map(), instance),
+            this.ev.of(forward).functions.callFunction(forward, inputs, new Map(), instance),
           ),
         );
       if (uncertain) this.ev.quietly(run);

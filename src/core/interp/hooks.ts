@@ -57,6 +57,8 @@ export interface Shared {
   readonly budget: Budget;
   readonly journal: Journal;
   readonly imported: Map<SourceModel, Evaluator>;
+  /** Every evaluator of the run, by DefRef.file: the analysed file's first, then each file it imports. */
+  readonly evaluators: Evaluator[];
   /** What is being built, outermost first, for the "in GPT via Block ×12" of a layer's context. */
   readonly contexts: string[];
   /** Beside each context, it and those enclosing it joined ("GPT via Block ×12"): made once per build, not once per layer. */
@@ -136,6 +138,7 @@ export function newShared(): Shared {
     budget: new Budget(),
     journal: new Journal(),
     imported: new Map(),
+    evaluators: [],
     contexts: [],
     paths: [],
     repeatDepths: [],

@@ -135,7 +135,7 @@ export class Names {
   /** The value a `def` / `class` statement binds. */
   definition(fragment: number, scope: number, closure: Frame | undefined): Value {
     const s = this.ev.scopeAt(fragment, scope);
-    const ref = { name: s.name, fragment, scope, owner: this.ev };
+    const ref = { name: s.name, fragment, scope, file: this.ev.file };
     return s.kind === 'class'
       ? { t: 'class', ...ref }
       : { t: 'function', ...ref, closure: closure && !closure.isModule ? closure : undefined };

@@ -53,10 +53,10 @@ export class TfjsLayerClasses {
     if (!call) return positional[0] ?? UNKNOWN;
     // Each tensor given is an input of its own, by the parameter that receives it: keys computed from the
     // second of `[text, audio]` make cross attention.
-    const name = (call.owner ?? this.ev).scopeAt(call.fragment, call.scope).params[0]?.name;
+    const name = this.ev.of(call).scopeAt(call.fragment, call.scope).params[0]?.name;
     const args = name && input ? [named(input, name), ...positional.slice(1)] : positional;
     const out = this.ev.flows.within(obj, () =>
-      (call.owner ?? this.ev).functions.callFunction(call, args, keywords, obj),
+      this.ev.of(call).functions.callFunction(call, args, keywords, obj),
     );
     return method === 'apply' ? asOneLayer(obj, input, out) : out;
   }
@@ -72,7 +72,7 @@ export class TfjsLayerClasses {
     if (!this.built.has(layer.tree)) this.build(layer, shape);
     const compute = this.ev.classes.method(layer.cls!, 'computeOutputShape');
     if (!compute) return { tree: layer.tree, shape: input };
-    const out = (compute.owner ?? this.ev).functions.callFunction(compute, [shape], new Map(), layer);
+    const out = this.ev.of(compute).functions.callFunction(compute, [shape], new Map(), layer);
     const dims = out.t === 'seq' ? out.items.map((d) => (d.t === 'none' ? undefined : asPoly(d))) : undefined;
     return { tree: layer.tree, shape: dims };
   }
@@ -82,7 +82,7 @@ export class TfjsLayerClasses {
     this.built.add(obj.tree);
     if (obj.tree.unknown === NOT_BUILT) obj.tree.unknown = undefined;
     const build = this.ev.classes.method(obj.cls!, 'build');
-    if (build) (build.owner ?? this.ev).functions.callFunction(build, [shape], new Map(), obj);
+    if (build) this.ev.of(build).functions.callFunction(build, [shape], new Map(), obj);
   }
 
   /** `addWeight(name, shape, dtype?, initializer?, regularizer?, trainable?)`: a weight of the layer's own. */

@@ -118,7 +118,7 @@ function tieWeights(ev: Evaluator, obj: ModuleValue): void {
     }
   }
   const custom = ev.classes.attribute(obj.cls!, '_tie_weights', obj);
-  if (custom?.t === 'function') (custom.owner ?? ev).functions.callFunction(custom, [], new Map(), obj);
+  if (custom?.t === 'function') ev.of(custom).functions.callFunction(custom, [], new Map(), obj);
 }
 
 /** `_tie_or_clone_weights(output, input)`: the output module's weight is the input's (a clone under torchscript). */
@@ -137,7 +137,7 @@ function tie(ev: Evaluator, obj: ModuleValue, output: Value, input: Value): void
 /** get_output_embeddings(): the class's own, else transformers' default, `self.lm_head`. */
 function outputEmbeddings(ev: Evaluator, obj: ModuleValue): Value | undefined {
   const own = ev.classes.attribute(obj.cls!, 'get_output_embeddings', obj);
-  if (own?.t === 'function') return (own.owner ?? ev).functions.callFunction(own, [], new Map(), obj);
+  if (own?.t === 'function') return ev.of(own).functions.callFunction(own, [], new Map(), obj);
   const head = ev.member(obj, 'lm_head');
   return head.t === 'module' || head.t === 'layer' || head.t === 'none' ? head : undefined;
 }
@@ -149,7 +149,7 @@ function outputEmbeddings(ev: Evaluator, obj: ModuleValue): Value | undefined {
 function inputEmbeddings(ev: Evaluator, obj: Value, depth = 0): Value | undefined {
   if (obj.t !== 'module' || !obj.cls || depth > 4) return undefined;
   const own = ev.classes.attribute(obj.cls, 'get_input_embeddings', obj);
-  if (own?.t === 'function') return (own.owner ?? ev).functions.callFunction(own, [], new Map(), obj);
+  if (own?.t === 'function') return ev.of(own).functions.callFunction(own, [], new Map(), obj);
   const layerName = ev.classes.attribute(obj.cls, '_input_embed_layer', undefined);
   const direct = ev.member(obj, layerName?.t === 'str' ? layerName.v : 'embed_tokens');
   if (direct.t === 'module' || direct.t === 'layer') return direct;

@@ -20,7 +20,7 @@ export function unregisteredFinding(
   written: Expr | undefined,
   target: Expr,
 ): Finding | undefined {
-  if (obj.t !== 'module' || !obj.cls || obj.cls.owner !== ev || ev.quiet > 0) return undefined;
+  if (obj.t !== 'module' || !obj.cls || obj.cls.file !== ev.file || ev.quiet > 0) return undefined;
   // The whole assignment, `self.blocks = [...]`.
   const span = written
     ? { ...target.span, end: written.span.end, endLine: written.span.endLine, endChar: written.span.endChar }

@@ -47,7 +47,7 @@ export function valueKey(ev: Evaluator, v: Value): string | undefined {
       case 'class':
       case 'function': {
         if (x.t === 'function' && (x.self || x.closure)) return false;
-        const owner = x.owner ?? ev;
+        const owner = ev.of(x);
         return add(`${x.t[0]}${owner.moduleName}:${owner.model.fragments[x.fragment]?.id}:${x.scope}`);
       }
       case 'seq':

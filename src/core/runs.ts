@@ -182,11 +182,9 @@ export function runConfigured(
       if (config?.t !== 'class' || !evaluator.guard(() => evaluator.classes.needsArguments(cls))) return undefined;
       const label = `${name}(${config.name}())`;
       const built = evaluator.guard(() => {
-        const defaults = evaluator.of(config).classes.instantiate(
-          config,
-          { positional: [], keywords: new Map() },
-          undefined,
-        );
+        const defaults = evaluator
+          .of(config)
+          .classes.instantiate(config, { positional: [], keywords: new Map() }, undefined);
         return evaluator.classes.instantiate(
           cls,
           { positional: [{ value: defaults }], keywords: new Map() },

@@ -244,8 +244,7 @@ function identity(l: Value, r: Value): boolean | undefined {
   if (!plain(l) || !plain(r)) return undefined;
   if (l.t === 'none' || r.t === 'none') return l.t === r.t;
   if (l.t === 'bool' && r.t === 'bool') return l.v === r.v;
-  if (l.t === 'class' && r.t === 'class')
-    return l.fragment === r.fragment && l.scope === r.scope && l.file === r.file;
+  if (l.t === 'class' && r.t === 'class') return l.fragment === r.fragment && l.scope === r.scope && l.file === r.file;
   if (l.t === 'ref' && r.t === 'ref') return l.path === r.path;
   return l.t !== r.t ? false : l === r ? true : undefined;
 }

@@ -112,9 +112,7 @@ function isSubclass(ev: Evaluator, a: Extract<Value, { t: 'class' }>, b: Value):
   if (b.t === 'class')
     return {
       t: 'bool',
-      v: (ev.classes.mro(a) ?? []).some(
-        (x) => !('path' in x) && key(x) === key(b) && x.file === b.file,
-      ),
+      v: (ev.classes.mro(a) ?? []).some((x) => !('path' in x) && key(x) === key(b) && x.file === b.file),
     };
   if (b.t === 'ref')
     return { t: 'bool', v: (ev.classes.mro(a) ?? []).some((x) => 'path' in x && x.path === normalizePath(b.path)) };

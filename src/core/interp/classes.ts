@@ -101,9 +101,7 @@ export class ClassModel {
   attribute(c: ClassRef, name: string, instance: Value | undefined, after?: ClassRef): Value | undefined {
     let order = this.mro(c) ?? [c];
     if (after)
-      order = order.slice(
-        order.findIndex((b) => !('path' in b) && key(b) === key(after) && b.file === after.file) + 1,
-      );
+      order = order.slice(order.findIndex((b) => !('path' in b) && key(b) === key(after) && b.file === after.file) + 1);
     for (const b of order) {
       if ('path' in b) continue;
       const v = this.owner(b).classes.ownAttributes(b).get(name);

@@ -55,9 +55,7 @@ export class TfjsLayerClasses {
     // second of `[text, audio]` make cross attention.
     const name = this.ev.of(call).scopeAt(call.fragment, call.scope).params[0]?.name;
     const args = name && input ? [named(input, name), ...positional.slice(1)] : positional;
-    const out = this.ev.flows.within(obj, () =>
-      this.ev.of(call).functions.callFunction(call, args, keywords, obj),
-    );
+    const out = this.ev.flows.within(obj, () => this.ev.of(call).functions.callFunction(call, args, keywords, obj));
     return method === 'apply' ? asOneLayer(obj, input, out) : out;
   }
 

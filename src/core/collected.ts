@@ -4,7 +4,7 @@
  * when nothing the run read has changed.
  */
 import type { BuildOutputs, Construction, PartRecord, SiteRecord } from './analysisCache';
-import type { Core } from './attention/trace';
+import type { Core } from './value';
 import type { Span } from './expr';
 import { sameFigures } from './attention/builds';
 import type { Finding, LayerInstance } from './layer';

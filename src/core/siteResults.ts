@@ -1,5 +1,5 @@
 /** The layer each call site shows, from every model that built it. */
-import type { LayerResult, SiteValue } from './analysis';
+import type { LayerResult, SiteValue } from './results';
 import type { SiteRecord } from './analysisCache';
 import type { Span } from './expr';
 import type { Finding, LayerInstance } from './layer';

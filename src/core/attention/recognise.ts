@@ -9,7 +9,7 @@ import type { AttentionShape, LayerInstance, Tensor } from '../layer';
 import { totalOf, unknownIn, type ModuleTree } from '../modules';
 import { Poly } from '../symbolic';
 import type { Value } from '../value';
-import type { Core } from './trace';
+import type { Core } from '../value';
 
 type LayerValue = Extract<Value, { t: 'layer' }>;
 

@@ -6,57 +6,9 @@
  * projection.
  */
 import { Poly, quotientName } from '../symbolic';
-import type { Value } from '../value';
+import type { Source, Trace, Value } from '../value';
 
 type Tensor = Extract<Value, { t: 'tensor' }>;
-type LayerValue = Extract<Value, { t: 'layer' }>;
-
-export interface Source {
-  /** The projection whose output this is. */
-  readonly layer?: LayerValue;
-  /** The feature size the projection gave this tensor (a third of a fused qkv after its split). */
-  readonly width?: Poly;
-  /** Which slice of a fused projection (`q, k, v = qkv.split(E, dim=2)`). */
-  readonly part?: number;
-  /** The forward() argument it was computed from: keys from another argument make cross attention. */
-  readonly input?: string;
-  /** The last reshape that split the features: `view(B, T, heads, headDim)`. */
-  readonly heads?: Poly;
-  readonly headDim?: Poly;
-}
-
-export interface Core {
-  readonly q: Source;
-  readonly k: Source;
-  readonly v?: Source;
-  /** A softmax (or scaled_dot_product_attention) normalised the scores. */
-  readonly softmax: boolean;
-}
-
-export interface Trace {
-  readonly source?: Source;
-  readonly core?: Core;
-}
-
-function sameSource(a: Source | undefined, b: Source | undefined): boolean {
-  return (
-    a === b || (a !== undefined && b !== undefined && a.layer === b.layer && a.part === b.part && a.input === b.input)
-  );
-}
-
-/** Whether two branches' tensors come the same way: the same projection, or the same core. */
-export function sameTrace(a: Trace, b: Trace): boolean {
-  if (a.core || b.core)
-    return (
-      !!a.core &&
-      !!b.core &&
-      sameSource(a.core.q, b.core.q) &&
-      sameSource(a.core.k, b.core.k) &&
-      sameSource(a.core.v, b.core.v) &&
-      a.core.softmax === b.core.softmax
-    );
-  return sameSource(a.source, b.source);
-}
 
 /** `result` with the trace of `from`, the tensor it was computed from by a shape or element-wise operation. */
 export function carry(result: Value, from: Tensor): Value {

@@ -10,9 +10,9 @@ import type { CallExpr } from './hooks';
 import { TfjsModels } from './tfjsModels';
 import { unknownIn } from '../modules';
 import { OPAQUE } from '../tensors';
-import { NONE, UNKNOWN, type Value } from '../value';
+import { NONE, UNKNOWN, type Core, type Value } from '../value';
 import type { Frame } from './frame';
-import { softmaxed, type Core } from '../attention/trace';
+import { softmaxed } from '../attention/trace';
 import { WEIGHTLESS, type AttentionEvents } from './shapeChecks';
 
 type ModuleValue = Extract<Value, { t: 'module' }>;

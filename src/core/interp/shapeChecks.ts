@@ -7,7 +7,7 @@ import type { Span } from '../expr';
 import type { Finding } from '../layer';
 import { groupDigits, type Poly } from '../symbolic';
 import { rearrangedHeads } from '../attention/einops';
-import { fusedCore, joined, product, softmaxed, type Core } from '../attention/trace';
+import { fusedCore, joined, product, softmaxed } from '../attention/trace';
 import { dimText } from '../catalog/spec';
 import {
   OPAQUE,
@@ -22,7 +22,7 @@ import {
   type Tensor,
 } from '../tensors';
 import { unpackDims, viewFull, viewOverLead, type ViewProblem } from '../views';
-import { UNKNOWN, type Value } from '../value';
+import { UNKNOWN, type Core, type Value } from '../value';
 import type { LineName } from '../source';
 
 export type LayerValue = Extract<Value, { t: 'layer' }>;

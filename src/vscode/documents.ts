@@ -180,7 +180,8 @@ export class AnalysisService implements vscode.Disposable {
     state.signature = program.signature;
     state.numbering = program.numbering;
     state.stale = false;
-    if (!fresh && state.text === text) return;
+    // The same joined text may still be cut into cells elsewhere (a line break moved from one cell to the next).
+    if (!fresh && state.text === text) return state.analysed(state.analysis, cells);
     if (text.length > MAX_CHARS) {
       this.skip(
         state,

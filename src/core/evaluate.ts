@@ -35,6 +35,12 @@ import { countingHooks, newShared, type Hooks, type Reads, type Shared } from '.
 import type { StatementReplays } from './interp/statementReplays';
 import type { TorchTape } from './activations/torchTape';
 
+/** The files of one run: each file's evaluator by number (DefRef.file), and each imported file's by its model. */
+class Program {
+  readonly evaluators: Evaluator[] = [];
+  readonly imported = new Map<SourceModel, Evaluator>();
+}
+
 export class Evaluator implements Interp {
   readonly moduleFrame: Frame;
   readonly runner: Runner;
@@ -102,8 +108,9 @@ export class Evaluator implements Interp {
     readonly shared: Shared = newShared(),
     /** `__name__`: the file analysed runs as `__main__` (its `if __name__ == "__main__":` models are built); a file it imports, by its module name. */
     readonly moduleName = '__main__',
+    private readonly program = new Program(),
   ) {
-    this.file = this.shared.evaluators.push(this) - 1;
+    this.file = this.program.evaluators.push(this) - 1;
     this.hooks = countingHooks(hooks, this.shared);
     this.lineName = model.lineName ?? LINE_NUMBER;
     this.moduleFrame = new Frame(0, -1, undefined);
@@ -285,7 +292,7 @@ export class Evaluator implements Interp {
 
   /** The evaluator of the file that defines `def`. */
   of(def: DefRef): Evaluator {
-    return def.file === this.file ? this : this.shared.evaluators[def.file];
+    return def.file === this.file ? this : this.program.evaluators[def.file];
   }
 
   /** The evaluator of another file of the workspace this one imports, its module body run once. */
@@ -293,7 +300,7 @@ export class Evaluator implements Interp {
     const model = this.resolver?.resolve(module);
     this.reads?.files.set(module, model);
     if (!model) return undefined;
-    let other = this.shared.imported.get(model);
+    let other = this.program.imported.get(model);
     if (!other) {
       other = new Evaluator(
         model,
@@ -301,8 +308,9 @@ export class Evaluator implements Interp {
         this.resolver,
         this.shared,
         module,
+        this.program,
       );
-      this.shared.imported.set(model, other);
+      this.program.imported.set(model, other);
       other.runModule();
     }
     return other;

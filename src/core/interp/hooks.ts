@@ -3,7 +3,6 @@
  * models and shape errors, the state one file's evaluators share, and what an entry point read.
  */
 import type { Arg, Expr, Span } from '../expr';
-import type { Evaluator } from '../evaluate';
 import type { Finding } from '../layer';
 import type { ModuleTree } from '../modules';
 import type { Scope, SourceModel } from '../source';
@@ -56,9 +55,6 @@ export interface Hooks {
 export interface Shared {
   readonly budget: Budget;
   readonly journal: Journal;
-  readonly imported: Map<SourceModel, Evaluator>;
-  /** Every evaluator of the run, by DefRef.file: the analysed file's first, then each file it imports. */
-  readonly evaluators: Evaluator[];
   /** What is being built, outermost first, for the "in GPT via Block ×12" of a layer's context. */
   readonly contexts: string[];
   /** Beside each context, it and those enclosing it joined ("GPT via Block ×12"): made once per build, not once per layer. */
@@ -137,8 +133,6 @@ export function newShared(): Shared {
   return {
     budget: new Budget(),
     journal: new Journal(),
-    imported: new Map(),
-    evaluators: [],
     contexts: [],
     paths: [],
     repeatDepths: [],

@@ -1,5 +1,5 @@
 /** What a `for` loop runs over: the items it lists, or a count of copies alike (`for block in self.blocks`). */
-import type { Evaluator } from '../evaluate';
+import type { ModuleTree } from '../modules';
 import { Poly } from '../symbolic';
 import type { Value } from '../value';
 import { countOf, itemsOf } from './builtins';
@@ -10,7 +10,12 @@ export interface Iteration {
   readonly item?: Value;
 }
 
-export function iterationOf(ev: Evaluator, v: Value): Iteration {
+/** What iterating needs of the interpreter: a module of the tree as a value. */
+export interface ModuleValues {
+  readonly torch: { asValue(tree: ModuleTree): Value };
+}
+
+export function iterationOf(ev: ModuleValues, v: Value): Iteration {
   if (v.t === 'module' && !v.items) {
     const children = [...v.tree.children.values()];
     if (children.some((c) => c.repeat))

@@ -1,9 +1,24 @@
 /** `obj.id`: attributes of imports, dicts, classes, modules, layers, tensors, and JavaScript's `length`. */
-import type { Evaluator } from '../evaluate';
+import type { ModuleTree } from '../modules';
+import type { Language } from '../source';
 import { shapeOf } from '../views';
-import { int, NONE, UNKNOWN, isTainted, type Value } from '../value';
+import { int, NONE, UNKNOWN, isTainted, type DefRef, type Value } from '../value';
 
-export function memberOf(ev: Evaluator, obj: Value, id: string): Value {
+/** What reading a member needs of the interpreter. */
+export interface MemberContext {
+  readonly language: Language;
+  /** Set while forward() is followed for its activations (the module is then training). */
+  readonly tape?: unknown;
+  readonly names: { importedName(module: string, member: string): Value | undefined };
+  readonly classes: {
+    attribute(c: DefRef, name: string, instance: Value | undefined): Value | undefined;
+    superAttribute(s: Extract<Value, { t: 'super' }>, name: string): Value | undefined;
+    mro(c: DefRef): readonly (DefRef | { readonly path: string })[] | undefined;
+  };
+  readonly torch: { moduleOf(v: Value): ModuleTree | undefined; asValue(tree: ModuleTree): Value };
+}
+
+export function memberOf(ev: MemberContext, obj: Value, id: string): Value {
   switch (obj.t) {
     case 'ref':
       // `blocks.FeedForward` after `import * as blocks from './blocks'`: the other file's own definition.
@@ -64,7 +79,7 @@ export function memberOf(ev: Evaluator, obj: Value, id: string): Value {
  * A Hugging Face configuration's `attribute_map` (`{"hidden_size": "n_embd"}`): PretrainedConfig reads the
  * attribute it names instead.
  */
-function mappedAttribute(ev: Evaluator, obj: Extract<Value, { t: 'dict' }>, id: string): Value | undefined {
+function mappedAttribute(ev: MemberContext, obj: Extract<Value, { t: 'dict' }>, id: string): Value | undefined {
   const pretrained = ev.classes
     .mro(obj.cls!)
     ?.some((b) => ('path' in b ? b.path : b.name).endsWith('PretrainedConfig'));

@@ -1,6 +1,6 @@
 /** A raise certain to happen while a model is built: what is raised, with its message where known. */
 import type { Expr, Span } from '../expr';
-import type { Evaluator } from '../evaluate';
+import type { Value } from '../value';
 import type { Frame } from './frame';
 
 /** A `raise` (its exception expression), a failed `assert` (its message), or a builtin that raised. */
@@ -25,7 +25,14 @@ export class BuiltinRaise extends Error {
   }
 }
 
-export function reportRaise(ev: Evaluator, span: Span, what: RaiseSite, frame: Frame): void {
+/** What reporting a raise needs of the interpreter. */
+export interface RaiseReporter {
+  readonly shared: { readonly unsure: number; readonly building: number };
+  readonly hooks: { raised?(span: Span, exception: string, message: string | undefined): void };
+  eval(e: Expr, frame: Frame): Value;
+}
+
+export function reportRaise(ev: RaiseReporter, span: Span, what: RaiseSite, frame: Frame): void {
   if (ev.shared.unsure > 0 || ev.shared.building === 0 || !ev.hooks.raised) return;
   if (what.builtin?.reported) return;
   if (what.builtin) return ev.hooks.raised(span, what.builtin.exception, what.builtin.text);

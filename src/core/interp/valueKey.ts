@@ -3,9 +3,14 @@
  * module frame still holds when `X` has the same key in the next version, even though every value there
  * is a new object and a statement unchanged in itself (`X = width()`) may bind another value.
  */
-import type { Evaluator } from '../evaluate';
+import type { SourceModel } from '../source';
 import type { Poly } from '../symbolic';
-import { isTainted, type Value } from '../value';
+import { isTainted, type DefRef, type Value } from '../value';
+
+/** What a key needs of the interpreter: the file that defines a class or function, by module name and text. */
+export interface DefiningFiles {
+  of(def: DefRef): { readonly moduleName: string; readonly model: SourceModel };
+}
 
 /** Keys longer than this are not kept: such a read counts as changed. */
 const MAX_KEY = 4096;
@@ -14,7 +19,7 @@ const MAX_KEY = 4096;
  * The key of `v`; undefined when it has none (an instance, a layer, a tensor, a lambda, a dict whose
  * content is not known): a run that read such a value is run again in the next version.
  */
-export function valueKey(ev: Evaluator, v: Value): string | undefined {
+export function valueKey(ev: DefiningFiles, v: Value): string | undefined {
   // Most module values are numbers and imports: their key is made without walking.
   if (v.t === 'int') return intKey(v.p);
   if (v.t === 'ref') return `r${v.path}`;

@@ -1,14 +1,25 @@
 /** Displays that build values: lists and tuples, dicts (`{**base, "k": v}`), f-strings and comprehensions (`[Block(c) for _ in range(n)]`). */
 import { mentionsName, type Expr } from '../expr';
-import type { Evaluator } from '../evaluate';
+import type { Language } from '../source';
 import { groupDigits, type Poly } from '../symbolic';
 import { extendDims } from '../views';
 import { SCALAR, UNKNOWN, truthy, isTainted, type Value } from '../value';
 import { LIMITS } from './budget';
 import { Frame } from './frame';
+import type { Iteration } from './iteration';
 import { BuiltinRaise } from './raises';
 
-export function dictDisplay(ev: Evaluator, e: Extract<Expr, { k: 'dict' }>, frame: Frame): Value {
+/** What displays and comprehensions need of the interpreter. */
+export interface DisplayContext {
+  readonly language: Language;
+  /** Loop counts entered: a comprehension over `count` alike items appends `count` copies. */
+  readonly repeats: Poly[];
+  eval(e: Expr, frame: Frame): Value;
+  assign(target: Expr, value: Value, frame: Frame, source?: Expr): void;
+  iteration(v: Value): Iteration;
+}
+
+export function dictDisplay(ev: DisplayContext, e: Extract<Expr, { k: 'dict' }>, frame: Frame): Value {
   const fields = new Map<string, Value>();
   for (const entry of e.entries) {
     if (entry.spread) {
@@ -31,7 +42,7 @@ export function dictDisplay(ev: Evaluator, e: Extract<Expr, { k: 'dict' }>, fram
  * `[Block(c) for _ in range(n)]` is n independent copies, even for a symbolic n; an element that reads
  * its loop variable, or a filtered one, is evaluated for each value, when they can be listed.
  */
-export function comprehension(ev: Evaluator, e: Extract<Expr, { k: 'comprehension' }>, frame: Frame): Value {
+export function comprehension(ev: DisplayContext, e: Extract<Expr, { k: 'comprehension' }>, frame: Frame): Value {
   const iterable = ev.eval(e.iterable, frame);
   const { values, count } = ev.iteration(iterable);
   // The comprehension's own scope: its variable does not leak, and the frame around it is not copied.
@@ -74,7 +85,7 @@ export function comprehension(ev: Evaluator, e: Extract<Expr, { k: 'comprehensio
 }
 
 /** `[a, b]`, `(a, *rest)`, and `(*x.shape[:-1], -1, head_dim)`: the leading dimensions of a forward() argument, then the rest. */
-export function listDisplay(ev: Evaluator, e: Extract<Expr, { k: 'list' }>, frame: Frame): Value {
+export function listDisplay(ev: DisplayContext, e: Extract<Expr, { k: 'list' }>, frame: Frame): Value {
   const items: Value[] = [];
   for (const item of e.items) {
     if (item.k !== 'star') {
@@ -100,7 +111,7 @@ export function listDisplay(ev: Evaluator, e: Extract<Expr, { k: 'list' }>, fram
 }
 
 /** `f"proj_{name}"`: the text, when every piece is known. */
-export function fstring(ev: Evaluator, e: Extract<Expr, { k: 'fstring' }>, frame: Frame): Value {
+export function fstring(ev: DisplayContext, e: Extract<Expr, { k: 'fstring' }>, frame: Frame): Value {
   let text = '';
   for (const part of e.parts) {
     const v = typeof part === 'string' ? ({ t: 'str', v: part } as Value) : ev.eval(part, frame);

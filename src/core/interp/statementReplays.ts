@@ -4,12 +4,29 @@
  * is unchanged. Every key typed runs the module body again, and in a large file most of its statements are
  * such constants, each shifted and converted again after an edit above it before it could run.
  */
-import type { Evaluator } from '../evaluate';
 import type { Fragment, ImportResolver } from '../source';
 import { isTainted, type Value } from '../value';
-import { LIMITS } from './budget';
-import { newReads, readsHold, type Reads, type ReadsNow } from './hooks';
-import { valueKey } from './valueKey';
+import { LIMITS, type Budget } from './budget';
+import type { Frame } from './frame';
+import { newReads, readsHold, type Reads, type ReadsNow, type Shared } from './hooks';
+import { valueKey, type DefiningFiles } from './valueKey';
+
+/** What replaying a module-level statement needs of the interpreter. */
+export interface ReplayContext extends DefiningFiles {
+  readonly shared: Shared;
+  readonly budget: Budget;
+  readonly moduleFrame: Frame;
+  /** What the statement running now reads, and the calls it reaches, while a run is recorded. */
+  reads: Reads | undefined;
+  reachedByRun: Set<number> | undefined;
+  readonly names: {
+    readonly fragmentIdSet: ReadonlySet<number>;
+    originOf(name: string): number;
+    bound(name: string, fragment: number): void;
+  };
+  reach(at: number): void;
+  guard<T>(work: () => T): T | undefined;
+}
 
 /** What a statement did, when that was only binding plain values. */
 export interface StatementRun {
@@ -30,7 +47,7 @@ export class StatementReplays {
   private now: ReadsNow | undefined;
 
   constructor(
-    private readonly ev: Evaluator,
+    private readonly ev: ReplayContext,
     private readonly last: ReadonlyMap<number | string, KeptStatement>,
     private readonly resolver: ImportResolver | undefined,
   ) {}
@@ -144,7 +161,7 @@ function readsOnly(run: StatementRun, id: number): boolean {
 }
 
 /** A value no later statement reaches into but through dicts, holding no place in the text and no class of a file. */
-function plain(ev: Evaluator, v: Value): boolean {
+function plain(ev: ReplayContext, v: Value): boolean {
   switch (v.t) {
     case 'int':
     case 'float':

@@ -7,13 +7,23 @@
  */
 import type { Expr } from '../expr';
 import type { Finding, Fix } from '../layer';
-import type { Value } from '../value';
-import type { Evaluator } from '../evaluate';
+import type { Language } from '../source';
+import type { DefRef, Value } from '../value';
 import { heldLayers } from './torchApi';
+
+/** What the warning needs of the interpreter: the file it analyses, and how its classes are made. */
+export interface TrackingContext {
+  readonly file: number;
+  readonly language: Language;
+  /** Above 0 while a run's findings are not reported. */
+  readonly quiet: number;
+  readonly classes: { method(c: DefRef, name: string): DefRef | undefined };
+  readonly tfjsLayers: { is(cls: DefRef | undefined): boolean };
+}
 
 /** The warning for `self.name = value` on `obj`, where `value` holds layers the framework will not track. */
 export function unregisteredFinding(
-  ev: Evaluator,
+  ev: TrackingContext,
   obj: Value,
   name: string,
   value: Value,

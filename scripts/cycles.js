@@ -7,7 +7,7 @@ const path = require('path');
 const madge = require('madge');
 
 /** The cycles left on main; lower it with every change that removes some. */
-const ALLOWED = 13;
+const ALLOWED = 12;
 
 async function main() {
   const root = path.resolve(__dirname, '..');

@@ -3,14 +3,29 @@
  * definitions (defined further down), then the built-ins; `def`/`class` statements binding their name;
  * imports followed into the other files of the workspace. Each module-level read is recorded for reuse.
  */
-import type { Evaluator } from '../evaluate';
 import { canonicalPath } from '../imports';
 import { moduleNames, type ModuleName } from '../moduleNames';
-import type { ImportBinding } from '../source';
+import type { ImportBinding, Scope, SourceModel } from '../source';
 import type { Value } from '../value';
 import { BUILTIN_NAMES } from './builtins';
 import type { Frame } from './frame';
-import { valueKey } from './valueKey';
+import type { Reads } from './hooks';
+import { valueKey, type DefiningFiles } from './valueKey';
+
+/** What names need of the interpreter: its file, its module frame, and the files it imports. */
+export interface NamesContext extends DefiningFiles {
+  readonly model: SourceModel;
+  readonly file: number;
+  readonly language: SourceModel['language'];
+  readonly moduleName: string;
+  readonly moduleFrame: Frame;
+  /** What the statement running now reads, while a run is recorded. */
+  readonly reads: Reads | undefined;
+  scopeAt(fragment: number, scope: number): Scope;
+  imported(
+    module: string,
+  ): { readonly moduleFrame: Frame; readonly names: { global(name: string): Value } } | undefined;
+}
 
 /** A module-level name as the file defines it: an import or a top-level class or function, and where. */
 interface Global {
@@ -39,7 +54,7 @@ export class Names {
   /** The names being looked up through `export * from` now. */
   private readonly passing = new Set<string>();
 
-  constructor(private readonly ev: Evaluator) {}
+  constructor(private readonly ev: NamesContext) {}
 
   /** A module-level statement bound `name` (in the fragment the module frame is running). */
   bound(name: string, fragment: number): void {

@@ -43,10 +43,6 @@ export class ClassModel {
     this.orders = new ReadsMemo(ev);
   }
 
-  private owner(c: ClassRef): Evaluator {
-    return this.ev.of(c);
-  }
-
   /** The class's linearisation (C3), itself first; undefined when it is inconsistent or cyclic. */
   mro(c: ClassRef): readonly Base[] | undefined {
     if (c.file !== this.ev.file) return this.ev.of(c).classes.mro(c);
@@ -59,7 +55,7 @@ export class ClassModel {
           if (v.t === 'class') return v;
           return { path: v.t === 'ref' ? normalizePath(v.path) : '?' };
         });
-        const lists = bases.map((b) => ('path' in b ? [b] : [...(this.owner(b).classes.mro(b) ?? [b])]));
+        const lists = bases.map((b) => ('path' in b ? [b] : [...(this.ev.of(b).classes.mro(b) ?? [b])]));
         return merge([[{ ...c }], ...lists, bases]);
       },
       () => undefined,
@@ -104,10 +100,10 @@ export class ClassModel {
       order = order.slice(order.findIndex((b) => !('path' in b) && key(b) === key(after) && b.file === after.file) + 1);
     for (const b of order) {
       if ('path' in b) continue;
-      const v = this.owner(b).classes.ownAttributes(b).get(name);
+      const v = this.ev.of(b).classes.ownAttributes(b).get(name);
       if (v === undefined) continue;
       if (v.t !== 'function' || !instance) return v;
-      const decorators = this.owner(b).scopeAt(v.fragment, v.scope).decorators;
+      const decorators = this.ev.of(b).scopeAt(v.fragment, v.scope).decorators;
       if (decorators.includes('staticmethod')) return v;
       const bound: Value = { ...v, self: decorators.includes('classmethod') ? { t: 'class', ...b } : instance };
       if (
@@ -115,7 +111,7 @@ export class ClassModel {
         decorators.includes('cached_property') ||
         decorators.includes('functools.cached_property')
       ) {
-        return this.owner(b).functions.callFunction(v, [], new Map(), instance);
+        return this.ev.of(b).functions.callFunction(v, [], new Map(), instance);
       }
       return bound;
     }
@@ -203,7 +199,7 @@ export class ClassModel {
       // Past the nesting the interpreter follows, the constructor is not run: that is no raise of Python's.
       const tooDeep = ev.budget.depth >= LIMITS.depth;
       let recursion = false;
-      const owner = this.owner(init);
+      const owner = this.ev.of(init);
       const result = ev.functions.nested(() => {
         const run = () =>
           owner.functions.runConstructor(init, positional, keywords, instance, missing, bound.opaque) === 'raise'
@@ -293,7 +289,8 @@ export class ClassModel {
     for (const b of order.slice(start + 1)) {
       if (!('path' in b)) {
         if (
-          this.owner(b)
+          this.ev
+            .of(b)
             .classes.ownAttributes(b)
             .has(this.ev.language === 'python' ? '__init__' : 'constructor')
         )
@@ -335,8 +332,8 @@ export class ClassModel {
       const order = [...(this.mro(c) ?? [c])].reverse().filter((b): b is ClassRef => !('path' in b));
       const names: string[] = [];
       for (const b of order) {
-        const scope = this.owner(b).scopeAt(b.fragment, b.scope);
-        const attrs = this.owner(b).classes.ownAttributes(b);
+        const scope = this.ev.of(b).scopeAt(b.fragment, b.scope);
+        const attrs = this.ev.of(b).classes.ownAttributes(b);
         for (const field of scope.fields) {
           if (names.includes(field)) continue;
           names.push(field);
@@ -349,11 +346,11 @@ export class ClassModel {
       });
       for (const [k, v] of keywords) if (!fields.has(k)) fields.set(k, v);
       const post = this.method(c, '__post_init__');
-      if (post) ev.functions.nested(() => this.owner(post).functions.callFunction(post, [], new Map(), self));
+      if (post) ev.functions.nested(() => this.ev.of(post).functions.callFunction(post, [], new Map(), self));
       return self;
     }
     ev.functions.nested(() => {
-      this.owner(init).functions.runConstructor(init, positional, keywords, self, []);
+      this.ev.of(init).functions.runConstructor(init, positional, keywords, self, []);
       return NONE;
     });
     return self;

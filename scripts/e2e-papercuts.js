@@ -9,7 +9,7 @@ const { ROOT } = require('./lib-codeserver');
 const { flat } = require('./e2e-workbench');
 
 async function papercutSteps({ page, step, shot, shotOf, wb }) {
-  const { editorLine, wordBox, goTo, runCommand, setSetting, panel } = wb;
+  const { editorLine, pick, wordBox, goTo, runCommand, setSetting, panel } = wb;
   const closeTab = async (title) => {
     const tab = page.locator('.tab', { hasText: title });
     if (!(await tab.count())) return;
@@ -18,10 +18,7 @@ async function papercutSteps({ page, step, shot, shotOf, wb }) {
   };
   // Opened by Ctrl+P as a person does; an editor already open keeps its scroll, so the line is gone to with Ctrl+G.
   const openAt = async (name, line, col, text) => {
-    await page.keyboard.press('Control+P');
-    await page.locator('.quick-input-widget input').fill(name);
-    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: name }).first().waitFor(); // the list filtered
-    await page.keyboard.press('Enter');
+    await pick('Control+P', name, name);
     await page.locator('.tab.active', { hasText: name }).waitFor();
     await goTo(line, col);
     await editorLine(text).waitFor();
@@ -74,13 +71,27 @@ async function papercutSteps({ page, step, shot, shotOf, wb }) {
     await focusCode();
     await openAt('gpt2_small.py', 202, 1, 'model = GPT(GPTConfig())');
     const box = await wordBox(editorLine('model = GPT(GPTConfig())'), 'GPT');
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: '124,439,808' }).first();
-    await hover.waitFor();
-    const text = flat(await hover.innerText());
+    // The editor may close a hover while its lenses are drawn again (after the previous step's setting change),
+    // and a hover fades in: the pointer comes back from outside until one is shown whole, and its text is read
+    // in the frame it is found opaque.
+    const hoverText = () =>
+      [...document.querySelectorAll('.monaco-hover:not(.hidden)')].find(
+        (h) => h.innerText.includes('124,439,808') && getComputedStyle(h).opacity === '1',
+      )?.innerText;
+    let text;
+    for (let tries = 0; tries < 3 && !text; tries++) {
+      await page.mouse.move(5, 5);
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      text = await page
+        .waitForFunction(hoverText, undefined, { timeout: 10000 })
+        .then((h) => h.jsonValue())
+        .catch(() => undefined);
+    }
+    assert.ok(text, 'no model hover');
+    await shot('22-model-hover.png');
+    text = flat(text);
     console.log('    model hover:', JSON.stringify(text.slice(0, 300)));
     assert.ok(/sizing/i.test(text), 'no sizing link in the hover');
-    await shot('22-model-hover.png');
     await page.mouse.move(5, 5);
   });
 
@@ -89,13 +100,7 @@ async function papercutSteps({ page, step, shot, shotOf, wb }) {
     async () => {
       await focusCode();
       // A notebook's cells are editors of their own, outside the text editor's `.editor-instance`.
-      await page.keyboard.press('Control+P');
-      await page.locator('.quick-input-widget input').fill('later_cells.ipynb');
-      await page
-        .locator('.quick-input-list .monaco-list-row.focused', { hasText: 'later_cells.ipynb' })
-        .first()
-        .waitFor();
-      await page.keyboard.press('Enter');
+      await pick('Control+P', 'later_cells.ipynb', 'later_cells.ipynb');
       await page
         .locator('.notebook-editor .view-line', { hasText: /class\sHead/ })
         .first()
@@ -133,12 +138,7 @@ async function papercutSteps({ page, step, shot, shotOf, wb }) {
       await page.waitForTimeout(3000);
       await shot('24a-cli-in-terminal.png');
       // Its own quick pick follows the palette's: runCommand would wait for the palette to close.
-      await page.keyboard.press('Control+Shift+P');
-      await page.locator('.quick-input-widget input').fill('>Terminal: Open Detected Link');
-      await page
-        .locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Terminal: Open Detected Link' })
-        .waitFor();
-      await page.keyboard.press('Enter');
+      await pick('Control+Shift+P', '>Terminal: Open Detected Link', 'Terminal: Open Detected Link');
       const row = page.locator('.quick-input-list .monaco-list-row', { hasText: /shape_errors\.py:\d+:\d+/ }).first();
       await row.waitFor();
       const label = flat(await row.innerText());

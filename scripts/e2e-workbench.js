@@ -10,13 +10,22 @@ function workbench(page) {
   // Monaco renders spaces in code as no-break spaces: match any white space.
   const loose = (text) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s'));
   const editorLine = (text) => page.locator('.editor-instance .view-line', { hasText: loose(text) }).first();
-  async function openFile(name, firstText) {
-    await page.keyboard.press('Control+P');
+  /**
+   * Types `text` into the quick input `key` opens (Ctrl+P, or Ctrl+Shift+P with `>`) and picks the row for
+   * `row`. The list filters as it is typed: Enter waits until that row is the one focused, or it would pick
+   * whatever was on top before (a recently opened file).
+   */
+  async function pick(key, text, row) {
+    await page.keyboard.press(key);
     const input = page.locator('.quick-input-widget input');
     await input.waitFor();
-    await input.fill(name);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+    await input.fill(text);
+    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: row }).first().waitFor();
     await page.keyboard.press('Enter');
+  }
+  /** Opens a file by Ctrl+P; `firstText` is a line it shows (a file already open keeps its scroll). */
+  async function openFile(name, firstText) {
+    await pick('Control+P', name, name);
     await editorLine(firstText).waitFor();
   }
   // Screen box of a word inside an editor line. Monaco puts several words in one token span,
@@ -50,12 +59,7 @@ function workbench(page) {
 
   /** Runs a command from the palette by its title, as a person does. */
   async function runCommand(title) {
-    await page.keyboard.press('Control+Shift+P');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor();
-    await input.fill(`>${title}`);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
-    await page.keyboard.press('Enter');
+    await pick('Control+Shift+P', `>${title}`, title);
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   }
 
@@ -97,7 +101,7 @@ function workbench(page) {
   // The panel lives in nested iframes: iframe.webview > #active-frame.
   const panel = () => page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
 
-  return { editorLine, openFile, wordBox, goTo, runCommand, setSetting, panel, panelGroupWidth };
+  return { editorLine, pick, openFile, wordBox, goTo, runCommand, setSetting, panel, panelGroupWidth };
 }
 
 module.exports = { flat, workbench };

@@ -1,9 +1,10 @@
 /**
  * A document's text as it is given to the parser, re-parsed from the previous tree when there is one. A
  * Python text has its long comment runs blanked (commentRuns.ts); a run that the tree shows inside a string
- * (a docstring full of `#` lines) was no comment: it is put back and the text parsed again. Then the
- * top-level statements an unclosed bracket broke are blanked (swallowed.ts), so that what follows them
- * is read as the statements it is.
+ * (a docstring full of `#` lines) was no comment: it is put back and the text parsed again. The brackets
+ * it never closes are blanked too (unclosedBrackets.ts). Then the top-level statements an unclosed bracket
+ * broke are blanked (swallowed.ts), so that what follows them is read as the statements it is, and last
+ * every top-level statement still holding an error, which gives no figure.
  */
 import type { Language } from '../core/source';
 import { blankRanges } from './blank';
@@ -11,8 +12,9 @@ import { blankCommentRuns } from './commentRuns';
 import type { LineIndex } from './lineIndex';
 import { insideString } from './nodes';
 import type { Grammars, Tree } from './parser';
-import { brokenBefore, firstSwallowed } from './swallowed';
+import { broken, brokenBefore, firstSwallowed } from './swallowed';
 import { changeBetween, toEdit, type TextChange } from './textChange';
+import { blankUnclosedBrackets } from './unclosedBrackets';
 
 export interface ParsedText {
   readonly tree: Tree;
@@ -84,12 +86,13 @@ function parseComments(
 ): { tree: Tree; text: string; blanked: boolean } | undefined {
   const kept = new Set<number>();
   for (let attempt = 0; ; attempt++) {
-    const { text: parsed, runs } =
+    const { text: commented, runs } =
       language === 'python' && attempt <= MAX_RETRIES ? blankCommentRuns(text, kept) : { text, runs: [] };
+    const parsed = language === 'python' ? blankUnclosedBrackets(commented) : commented;
     const tree = parse(parsed);
     if (!tree) return undefined;
     const inStrings = runs.filter((r) => insideString(tree.rootNode, r.start));
-    if (!inStrings.length) return { tree, text: parsed, blanked: runs.length > 0 };
+    if (!inStrings.length) return { tree, text: parsed, blanked: parsed !== text };
     tree.delete();
     for (const r of inStrings) kept.add(r.start);
   }
@@ -98,6 +101,7 @@ function parseComments(
 /**
  * `text` with the statements an unclosed bracket swallowed blanked, one a round, and its tree. A blanking
  * that breaks a statement above the one blanked (the line it stopped at was inside brackets) is undone.
+ * Then the statements still holding an error are blanked whole.
  */
 function recover(tree: Tree, text: string, parse: Parse): { tree: Tree; text: string } | undefined {
   let from = 0;
@@ -122,5 +126,11 @@ function recover(tree: Tree, text: string, parse: Parse): { tree: Tree; text: st
     tree = again;
     text = next;
   }
-  return { tree, text };
+  // A statement blanked whole leaves the others as they parsed.
+  const rest = broken(tree);
+  if (!rest.length) return { tree, text };
+  const next = blankRanges(text, rest);
+  const again = parse(next, tree, text);
+  tree.delete();
+  return again && { tree: again, text: next };
 }

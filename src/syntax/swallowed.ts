@@ -32,6 +32,17 @@ export function firstSwallowed(tree: Tree, text: string, from: number): Swallowe
   return undefined;
 }
 
+/**
+ * The top-level statements that still hold an error once nothing is swallowed. Python runs no statement of a
+ * file that does not parse, so the figures of one holding an error would be no framework's: a class with
+ * `self.a = nn.Linear 3, 4` in its constructor would be counted without `self.a`. Each is left out whole.
+ */
+export function broken(tree: Tree): Swallowed[] {
+  const root = tree.rootNode;
+  if (!root.hasError) return [];
+  return root.children.flatMap((s) => (s?.hasError ? [{ start: s.startIndex, end: s.endIndex }] : []));
+}
+
 /** Where the top-level statements holding an error start, before offset `end`. */
 export function brokenBefore(tree: Tree, end: number): number[] {
   const root = tree.rootNode;

@@ -5,6 +5,7 @@
 import * as assert from 'assert';
 import { DocumentAnalyzer } from '../../src/syntax/documentAnalyzer';
 import { changeBetween } from '../../src/syntax/textChange';
+import { blankUnclosedBrackets } from '../../src/syntax/unclosedBrackets';
 import { analyzeText, loadGrammars } from './helpers';
 
 const layers = (
@@ -27,6 +28,15 @@ suite('statements an unclosed bracket swallowed', () => {
     assert.deepStrictEqual(
       analysis.modules.map((m) => [m.name, m.summary.params?.toString()]),
       [['B', '30']],
+    );
+  });
+
+  test('a class whose constructor holds a statement that does not parse gives nothing, not a total without it', async () => {
+    const analysis = await analyzeText(classes('        self.a = nn.Linear 3, 4\n'));
+    assert.deepStrictEqual(layers(analysis), ['10: 30']);
+    assert.deepStrictEqual(
+      analysis.modules.map((m) => m.name),
+      ['B'],
     );
   });
 
@@ -58,5 +68,51 @@ suite('statements an unclosed bracket swallowed', () => {
     } finally {
       analyzer.dispose();
     }
+  });
+});
+
+suite('brackets never closed, blanked before the parse', () => {
+  const opened = (text: string) =>
+    [...blankUnclosedBrackets(text)].flatMap((c, i) => (c === text[i] ? [] : [`${text[i]}@${i}`]));
+
+  test('valid Python is left as it is: brackets over lines at column 0, strings, f-strings, comments, continuations', () => {
+    const text = [
+      'x = dict(',
+      'a=1,',
+      ')',
+      's = "(" + \'[\' + """',
+      'class NotOne(',
+      '"""',
+      'f"{d["k"]} {{ ( {w:{n}}"',
+      "rb'\\'('",
+      '# (',
+      'y = [1, \\',
+      '2]',
+      'z = (1 if a',
+      'else 2)',
+      'w = [v',
+      'for v in u]',
+      '',
+    ].join('\n');
+    assert.deepStrictEqual(opened(text), []);
+  });
+
+  test('a bracket open where a line starts a statement is blanked, and so is one open at the end', () => {
+    const text = 'a = nn.Linear(2, 3) + {\nl = nn.Linear(1, 1)\nclass C:\n    pass\nb = f([';
+    assert.deepStrictEqual(opened(text), ['{@22', '(@67', '[@68']);
+    assert.strictEqual(blankUnclosedBrackets(text).length, text.length);
+  });
+
+  test('an unclosed dict early in a long file: every statement after it is analysed, exactly', async () => {
+    const blocks = Array.from({ length: 600 }, (_, i) =>
+      i % 3
+        ? `l${i} = nn.Linear(${i}, 2)`
+        : `class C${i}(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(2, ${i})`,
+    );
+    blocks[10] += ' + {';
+    const analysis = await analyzeText(`import torch.nn as nn\n${blocks.join('\n')}\n`);
+    const last = analysis.layers[analysis.layers.length - 1];
+    assert.strictEqual(last.layer.params?.constant, 599n * 2n + 2n);
+    assert.strictEqual(analysis.layers.length, 599);
   });
 });

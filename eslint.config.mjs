@@ -27,7 +27,15 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [{ name: 'vscode', message: 'the syntax and service layers stay free of vscode' }] },
+        {
+          paths: [{ name: 'vscode', message: 'the syntax and service layers stay free of vscode' }],
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(vscode|cli)(/|$)',
+              message: 'the syntax and service layers import only downwards: never the editor or the CLI',
+            },
+          ],
+        },
       ],
     },
   },
@@ -51,7 +59,13 @@ export default tseslint.config(
             name,
             message: 'the core reads nothing itself: no editor, file system, parser or threads',
           })),
-          patterns: [{ group: ['node:*'], message: 'the core reads nothing itself: no Node modules' }],
+          patterns: [
+            { group: ['node:*'], message: 'the core reads nothing itself: no Node modules' },
+            {
+              regex: '^(\\.\\./)+(syntax|service|vscode|cli)(/|$)',
+              message: 'the core imports only downwards: never the syntax, service, editor or CLI layers',
+            },
+          ],
         },
       ],
     },

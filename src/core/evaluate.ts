@@ -16,7 +16,8 @@ import { BudgetExceeded, type Budget } from './interp/budget';
 import { evalExpr } from './interp/expressions';
 import { Frame } from './interp/frame';
 import { Journal } from './interp/journal';
-import { Runner, type Interp } from './interp/statements';
+import { Runner, type StatementContext } from './interp/statements';
+import type { Interp } from './interp/interp';
 import { Calls } from './interp/calls';
 import { Functions } from './interp/functions';
 import { Flows } from './interp/flows';
@@ -41,7 +42,7 @@ class Program {
   readonly imported = new Map<SourceModel, Evaluator>();
 }
 
-export class Evaluator implements Interp {
+export class Evaluator implements Interp, StatementContext {
   readonly moduleFrame: Frame;
   readonly runner: Runner;
   readonly classes: ClassModel;

@@ -3,7 +3,6 @@ import { Poly } from './symbolic';
 import type { Span } from './expr';
 import type { LayerInstance } from './layer';
 import type { ModuleTree, ParamRef } from './modules';
-import type { Frame } from './interp/frame';
 import type { Expr } from './expr';
 
 /**
@@ -42,9 +41,9 @@ export type Value =
   | { readonly t: 'ref'; readonly path: string }
   /** A class defined in a file of the workspace. */
   | ({ readonly t: 'class' } & DefRef)
-  /** A function or method: calls run its body; `self` is bound for a method read from an instance; `closure` is the frame it was defined in. */
-  | ({ readonly t: 'function'; readonly self?: Value; readonly closure?: Frame } & DefRef)
-  | { readonly t: 'lambda'; readonly expr: Extract<Expr, { k: 'lambda' }>; readonly closure: Frame }
+  /** A function or method: calls run its body; `self` is bound for a method read from an instance; `closure` is the frame it was defined in, by its number among the run's environments (interp/frame.ts). */
+  | ({ readonly t: 'function'; readonly self?: Value; readonly closure?: number } & DefRef)
+  | { readonly t: 'lambda'; readonly expr: Extract<Expr, { k: 'lambda' }>; readonly closure: number }
   /** `functools.partial(f, *args, **kw)`. */
   | {
       readonly t: 'partial';

@@ -4,7 +4,7 @@
  */
 import { unregisteredFinding } from './unregistered';
 import type { Expr } from '../expr';
-import type { Evaluator } from '../evaluate';
+import type { Interp } from './interp';
 import { OPAQUE } from '../tensors';
 import { UNKNOWN, type Value } from '../value';
 import type { Frame } from './frame';
@@ -18,7 +18,7 @@ export class Assignments {
   /** An instance's or a dict's fields: a field two branches set differently is unknown. */
   readonly fieldsOwner: Owner = { differs: (map, key) => void map.set(key, UNKNOWN) };
 
-  constructor(private readonly ev: Evaluator) {}
+  constructor(private readonly ev: Interp) {}
 
   assign(target: Expr, value: Value, frame: Frame, source?: Expr): void {
     switch (target.k) {

@@ -4,8 +4,8 @@
  * library functions (built-ins, torch, TF.js, catalog layers).
  */
 import type { Arg } from '../expr';
-import type { Evaluator } from '../evaluate';
-import type { BoundCall, CallExpr } from './hooks';
+import type { Interp } from './interp';
+import { plain, type BoundCall, type CallExpr } from './hooks';
 import { normalizePath } from '../imports';
 import { NONE, SCALAR, UNKNOWN, isTainted, type Value } from '../value';
 import { APPLY_METHODS, tensorSource } from '../flow';
@@ -31,7 +31,7 @@ const TFJS_ELEMENTWISE: Readonly<Record<string, string>> = {
 };
 
 export class Calls {
-  constructor(private readonly ev: Evaluator) {}
+  constructor(private readonly ev: Interp) {}
 
   bind(args: readonly Arg[], frame: Frame): BoundCall | undefined {
     const positional: { value: Value; arg?: Arg }[] = [];
@@ -377,21 +377,16 @@ export class Calls {
     positional: readonly Value[],
     keywords: ReadonlyMap<string, Value>,
   ): Value {
-    const frame = new Frame(fn.closure.fragment, fn.closure.scope, fn.closure);
+    const closure = this.ev.shared.environments.frame(fn.closure);
+    const frame = new Frame(closure.fragment, closure.scope, closure);
     fn.expr.params.forEach((p, i) => {
       frame.set(
         p.name,
         keywords.get(p.name) ??
           positional[i] ??
-          (p.default ? this.ev.eval(p.default, fn.closure) : { t: 'sym', name: p.name }),
+          (p.default ? this.ev.eval(p.default, closure) : { t: 'sym', name: p.name }),
       );
     });
     return this.ev.functions.nested(() => this.ev.eval(fn.expr.body, frame));
   }
-}
-
-export function plain(keywords: ReadonlyMap<string, { value: Value }>): Map<string, Value> {
-  const out = new Map<string, Value>();
-  for (const [k, v] of keywords) out.set(k, v.value);
-  return out;
 }

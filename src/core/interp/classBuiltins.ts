@@ -1,5 +1,5 @@
 /** Python's built-ins about objects and classes: `isinstance`, `issubclass`, `getattr`/`hasattr`/`setattr`, `super()`, `type`, `functools.partial`. */
-import type { Evaluator } from '../evaluate';
+import type { Interp } from './interp';
 import { normalizePath } from '../imports';
 import { NONE, SCALAR, UNKNOWN, type Value } from '../value';
 import { key } from './classes';
@@ -7,7 +7,7 @@ import type { Frame } from './frame';
 
 /** Built-ins about objects and classes; undefined for any other path. */
 export function classBuiltin(
-  ev: Evaluator,
+  ev: Interp,
   path: string,
   positional: readonly Value[],
   keywords: ReadonlyMap<string, Value>,
@@ -67,7 +67,7 @@ export function classBuiltin(
   }
 }
 
-function isInstance(ev: Evaluator, v: Value, cls: Value): Value {
+function isInstance(ev: Interp, v: Value, cls: Value): Value {
   if (cls.t === 'seq') {
     let unsure = false;
     for (const c of cls.items) {
@@ -108,7 +108,7 @@ function isInstance(ev: Evaluator, v: Value, cls: Value): Value {
   return SCALAR;
 }
 
-function isSubclass(ev: Evaluator, a: Extract<Value, { t: 'class' }>, b: Value): Value {
+function isSubclass(ev: Interp, a: Extract<Value, { t: 'class' }>, b: Value): Value {
   if (b.t === 'class')
     return {
       t: 'bool',

@@ -3,7 +3,7 @@
  * the class body, constructors run on the new instance, `super()`, bound methods and properties, and
  * the built-ins that ask about classes (`isinstance`, `getattr`, `functools.partial`, ...).
  */
-import type { Evaluator } from '../evaluate';
+import type { FunctionRef, Interp } from './interp';
 import type { BoundCall, CallExpr } from './hooks';
 import { ReadsMemo } from './readsMemo';
 import { LIMITS } from './budget';
@@ -38,7 +38,7 @@ export class ClassModel {
   private readonly attrs: ReadsMemo<ReadonlyMap<string, Value>>;
   private readonly orders: ReadsMemo<readonly Base[] | undefined>;
 
-  constructor(private readonly ev: Evaluator) {
+  constructor(private readonly ev: Interp) {
     this.attrs = new ReadsMemo(ev);
     this.orders = new ReadsMemo(ev);
   }
@@ -130,7 +130,7 @@ export class ClassModel {
     return params.slice(this.ev.language === 'python' ? 1 : 0).some((p) => !p.default && !p.variadic);
   }
 
-  method(c: ClassRef, name: string): (DefRef & { closure?: Frame }) | undefined {
+  method(c: ClassRef, name: string): FunctionRef | undefined {
     const v = this.attribute(c, name, undefined);
     return v?.t === 'function' ? v : undefined;
   }

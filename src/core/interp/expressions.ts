@@ -1,5 +1,5 @@
 /** What an expression evaluates to: literals, names, members, items, operators, displays, calls and functions. */
-import type { Evaluator } from '../evaluate';
+import type { Interp } from './interp';
 import type { Expr } from '../expr';
 import { NONE, SCALAR, UNKNOWN, eitherOf, int, truthy, isTainted, type Value } from '../value';
 import type { Frame } from './frame';
@@ -9,7 +9,7 @@ import { comprehension, dictDisplay, fstring, listDisplay } from './displays';
 import { compare, unary } from './arith';
 import { BuiltinRaise } from './raises';
 
-export function evalExpr(ev: Evaluator, e: Expr, frame: Frame): Value {
+export function evalExpr(ev: Interp, e: Expr, frame: Frame): Value {
   ev.budget.tick();
   switch (e.k) {
     case 'int':
@@ -75,7 +75,7 @@ export function evalExpr(ev: Evaluator, e: Expr, frame: Frame): Value {
     case 'comprehension':
       return comprehension(ev, e, frame);
     case 'lambda':
-      return { t: 'lambda', expr: e, closure: frame };
+      return { t: 'lambda', expr: e, closure: ev.shared.environments.numberOf(frame) };
     case 'function':
       return inlineFunction(ev, e.span.start, frame);
     case 'fstring':
@@ -92,7 +92,7 @@ export function evalExpr(ev: Evaluator, e: Expr, frame: Frame): Value {
 const RAISES = Symbol('raises');
 
 /** A branch that may not be taken: a builtin raising there is no certain raise. */
-function branch(ev: Evaluator, e: Expr, frame: Frame): Value | typeof RAISES {
+function branch(ev: Interp, e: Expr, frame: Frame): Value | typeof RAISES {
   try {
     return evalExpr(ev, e, frame);
   } catch (error) {

@@ -3,7 +3,7 @@
  * `apply`/`call` and `tf.sequential` / `model.add` chains, and following forward() for hints and checks.
  */
 import type { Arg, Expr, Span } from '../expr';
-import type { Evaluator } from '../evaluate';
+import type { Interp } from './interp';
 import { appliedTensors } from '../flow';
 import type { Poly } from '../symbolic';
 import type { CallExpr } from './hooks';
@@ -24,7 +24,7 @@ export class Flows {
   /** The module whose forward() made each attention core. */
   private readonly cores = new WeakMap<Core, ModuleValue>();
 
-  constructor(private readonly ev: Evaluator) {
+  constructor(private readonly ev: Interp) {
     this.tfjs = new TfjsModels(
       (f) => {
         if (ev.quiet === 0) ev.hooks.report(f);
@@ -112,7 +112,7 @@ export class Flows {
 
   private applied(
     callee: Extract<Value, { t: 'layer' } | { t: 'module' }>,
-    forward: ReturnType<Evaluator['classes']['method']>,
+    forward: ReturnType<Interp['classes']['method']>,
     positional: readonly Value[],
     keywords: ReadonlyMap<string, Value>,
     span: Span,

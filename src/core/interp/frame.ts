@@ -5,6 +5,28 @@
  */
 import { UNKNOWN, joinValues, type Value } from '../value';
 
+/**
+ * The frames functions close over, by number: a function value names the frame it was defined in by its
+ * number, so that values stay plain data, and the run's environments give the frame back.
+ */
+export class Environments {
+  private readonly frames: Frame[] = [];
+  private readonly numbers = new WeakMap<Frame, number>();
+
+  numberOf(frame: Frame): number {
+    let n = this.numbers.get(frame);
+    if (n === undefined) {
+      n = this.frames.push(frame) - 1;
+      this.numbers.set(frame, n);
+    }
+    return n;
+  }
+
+  frame(n: number): Frame {
+    return this.frames[n];
+  }
+}
+
 /** What a branch wrote: each name with the value it left, undefined when it deleted it. */
 export type Branch = ReadonlyMap<string, Value | undefined>;
 

@@ -1,7 +1,7 @@
 /** Running user functions: parameters bound as Python binds them, bodies run, depth bounded. */
-import type { Evaluator } from '../evaluate';
+import type { FunctionRef, Interp } from './interp';
 import { fragmentIndexAt, type ExprRef, type Param, type Scope } from '../source';
-import { NONE, UNKNOWN, type DefRef, isTainted, type Value } from '../value';
+import { NONE, UNKNOWN, isTainted, type Value } from '../value';
 import { compare } from './arith';
 import { LIMITS } from './budget';
 import { Frame } from './frame';
@@ -38,7 +38,7 @@ const TRANSPARENT_DECORATORS = new Set([
 ]);
 
 export class Functions {
-  constructor(private readonly ev: Evaluator) {}
+  constructor(private readonly ev: Interp) {}
 
   /** Runs `work` one call deeper; beyond the depth limit (recursion) the result is unknown. */
   nested(work: () => Value): Value {
@@ -74,7 +74,7 @@ export class Functions {
 
   /** Runs a constructor on `self`; the parameters that got no value are added to `missing`. */
   runConstructor(
-    init: DefRef & { closure?: Frame },
+    init: FunctionRef,
     positional: readonly Value[],
     keywords: ReadonlyMap<string, Value>,
     self: Value,
@@ -82,14 +82,19 @@ export class Functions {
     opaque = false,
   ): Exit {
     const scope = this.ev.scopeAt(init.fragment, init.scope);
-    const frame = new Frame(init.fragment, init.scope, init.closure ?? this.ev.moduleFrame);
+    const frame = new Frame(init.fragment, init.scope, this.closure(init));
     missing.push(...this.bindParams(scope, frame, positional, keywords, self, opaque));
     return this.ev.runner.body(scope.body, frame);
   }
 
+  /** The frame a function was defined in: the module's for a top-level function or a method. */
+  private closure(fn: FunctionRef): Frame {
+    return fn.closure === undefined ? this.ev.moduleFrame : this.ev.shared.environments.frame(fn.closure);
+  }
+
   /** Runs a function's body with its parameters bound; its value is what every `return` agrees on. */
   callFunction(
-    fn: DefRef & { closure?: Frame },
+    fn: FunctionRef,
     positional: readonly Value[],
     keywords: ReadonlyMap<string, Value>,
     self?: Value,
@@ -111,7 +116,7 @@ export class Functions {
           );
       return UNKNOWN;
     }
-    const frame = new Frame(fn.fragment, fn.scope, fn.closure ?? this.ev.moduleFrame);
+    const frame = new Frame(fn.fragment, fn.scope, this.closure(fn));
     this.bindParams(scope, frame, positional, keywords, self);
     return this.nested(() => {
       const exit = this.running(
@@ -216,7 +221,7 @@ export class Functions {
 }
 
 /** An arrow function with a body, as the value of the function scope it was lowered to (the one starting at `start`). */
-export function inlineFunction(ev: Evaluator, start: number, frame: Frame): Value {
+export function inlineFunction(ev: Interp, start: number, frame: Frame): Value {
   const at = fragmentIndexAt(ev.model.fragments, start);
   const scope =
     at < 0 ? -1 : ev.model.fragments[at].scopes.findIndex((s) => s.kind === 'function' && s.extent.start === start);

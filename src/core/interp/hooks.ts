@@ -8,6 +8,7 @@ import type { ModuleTree } from '../modules';
 import type { Scope, SourceModel } from '../source';
 import type { DefRef, Value } from '../value';
 import { Budget } from './budget';
+import { Environments } from './frame';
 import { Journal } from './journal';
 import type { LayerValue } from './shapeChecks';
 import type { Attention } from '../attention/recognise';
@@ -20,6 +21,13 @@ export interface BoundCall {
   readonly keywords: ReadonlyMap<string, { value: Value; arg?: Arg }>;
   /** The arguments could not be followed (`cls(**kwargs)` with kwargs not known): every parameter is unknown. */
   readonly opaque?: boolean;
+}
+
+/** The values of bound keyword arguments, without the expressions they came from. */
+export function plain(keywords: ReadonlyMap<string, { value: Value }>): Map<string, Value> {
+  const out = new Map<string, Value>();
+  for (const [k, v] of keywords) out.set(k, v.value);
+  return out;
 }
 
 /** What the analysis supplies and learns while the interpreter runs. */
@@ -83,6 +91,8 @@ export interface Shared {
   tape?: TorchTape;
   /** How many times a run reported something or changed a dict it did not make: a statement that did neither only bound names. */
   effects: number;
+  /** The frames the run's functions close over, by number. */
+  readonly environments: Environments;
 }
 
 export type GradState = 'trainable' | 'frozen' | 'unknown';
@@ -143,6 +153,7 @@ export function newShared(): Shared {
     paramsAsNames: undefined,
     grad: new Map(),
     effects: 0,
+    environments: new Environments(),
   };
 }
 

@@ -8,7 +8,7 @@ import { moduleNames, type ModuleName } from '../moduleNames';
 import type { ImportBinding, Scope, SourceModel } from '../source';
 import type { Value } from '../value';
 import { BUILTIN_NAMES } from './builtins';
-import type { Frame } from './frame';
+import type { Environments, Frame } from './frame';
 import type { Reads } from './hooks';
 import { valueKey, type DefiningFiles } from './valueKey';
 
@@ -21,6 +21,7 @@ export interface NamesContext extends DefiningFiles {
   readonly moduleFrame: Frame;
   /** What the statement running now reads, while a run is recorded. */
   readonly reads: Reads | undefined;
+  readonly shared: { readonly environments: Environments };
   scopeAt(fragment: number, scope: number): Scope;
   imported(
     module: string,
@@ -153,7 +154,11 @@ export class Names {
     const ref = { name: s.name, fragment, scope, file: this.ev.file };
     return s.kind === 'class'
       ? { t: 'class', ...ref }
-      : { t: 'function', ...ref, closure: closure && !closure.isModule ? closure : undefined };
+      : {
+          t: 'function',
+          ...ref,
+          closure: closure && !closure.isModule ? this.ev.shared.environments.numberOf(closure) : undefined,
+        };
   }
 
   define(scope: number, frame: Frame): void {

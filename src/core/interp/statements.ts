@@ -18,7 +18,7 @@ import { BuiltinRaise, type RaiseSite } from './raises';
 export type Exit = undefined | 'return' | 'break' | 'continue' | 'raise';
 
 /** What the statement runner needs from the interpreter. */
-export interface Interp {
+export interface StatementContext {
   readonly budget: Budget;
   readonly journal: Journal;
   expr(ref: ExprRef): Expr;
@@ -59,7 +59,7 @@ const UNDECIDED = 'depends on a condition Attention Lens cannot decide';
 const LOOPED = 'set in a loop Attention Lens cannot unroll';
 
 export class Runner {
-  constructor(private readonly i: Interp) {}
+  constructor(private readonly i: StatementContext) {}
 
   body(stmts: readonly Stmt[], frame: Frame): Exit {
     for (const s of stmts) {

@@ -5,13 +5,12 @@
  * `build(inputShape)` on the first call, then `call(x)` (`tf.sequential` builds it and reads
  * computeOutputShape() instead); until then countParams() throws, so the total is not known.
  */
-import type { Evaluator } from '../evaluate';
+import type { Interp } from './interp';
 import { param, type ModuleTree } from '../modules';
 import type { Poly } from '../symbolic';
 import { NONE, UNKNOWN, asPoly, type DefRef, type Shape, type Value } from '../value';
-import type { CallExpr } from './hooks';
+import { plain, type CallExpr } from './hooks';
 import type { Frame } from './frame';
-import { plain } from './calls';
 import { mergeHistory } from '../flow';
 
 type ModuleValue = Extract<Value, { t: 'module' }>;
@@ -22,7 +21,7 @@ export class TfjsLayerClasses {
   /** The instances whose build() has run. */
   private readonly built = new WeakSet<ModuleTree>();
 
-  constructor(private readonly ev: Evaluator) {}
+  constructor(private readonly ev: Interp) {}
 
   /** Whether `cls` extends `tf.layers.Layer` (and so tracks no fields). */
   is(cls: DefRef | undefined): boolean {

@@ -3,7 +3,7 @@
  * submodules and parameters, containers (`Sequential`, `ModuleList`, `ModuleDict`) and their `append`,
  * `add_module`, `register_parameter`, `nn.Parameter`, `copy.deepcopy`, tensors and weightless layers.
  */
-import type { Evaluator } from '../evaluate';
+import type { Interp } from './interp';
 import {
   container,
   deepCopy,
@@ -65,7 +65,7 @@ export class TorchApi {
   /** `unregistered-layers` warnings of a module being built: reported once its constructor is over, for the layers it did not register another way. */
   private readonly unregistered = new WeakMap<ModuleTree, Map<string, Finding>>();
 
-  constructor(private readonly ev: Evaluator) {}
+  constructor(private readonly ev: Interp) {}
 
   /** The module tree of a module or layer value, the same tree for the same value. */
   moduleOf(v: Value): ModuleTree | undefined {

@@ -6,7 +6,7 @@
  * shared embedding's weight and PyTorch counts it once. scripts/ground-truth/pytorch_common.py builds the
  * fixtures with the same semantics.
  */
-import type { Evaluator } from '../evaluate';
+import type { Interp } from './interp';
 import { NONE, UNKNOWN, int, type DefRef, type Value } from '../value';
 import type { BoundCall } from './hooks';
 
@@ -27,7 +27,7 @@ const CONFIG_DEFAULTS: readonly [string, Value][] = [
 const named = (path: string, name: string) => path === name || path.endsWith(`.${name}`);
 
 /** `super().__init__(...)` reaching a transformers base: what it sets; undefined for other bases. */
-export function transformersInit(ev: Evaluator, base: string, self: Value, bound: BoundCall): Value | undefined {
+export function transformersInit(ev: Interp, base: string, self: Value, bound: BoundCall): Value | undefined {
   if (named(base, 'PretrainedConfig') && self.t === 'dict' && self.fields instanceof Map) {
     const set = (k: string, v: Value) =>
       ev.journal.set(ev.assignments.fieldsOwner, self.fields as Map<string, Value>, k, v);
@@ -49,7 +49,7 @@ export function transformersInit(ev: Evaluator, base: string, self: Value, bound
  * that configuration. `build` instantiates a class; undefined for any other call.
  */
 export function transformersClassMethod(
-  ev: Evaluator,
+  ev: Interp,
   cls: Value,
   method: string,
   bound: BoundCall,
@@ -70,7 +70,7 @@ export const TRANSFORMERS_METHODS = new Set(['post_init', 'tie_weights', '_tie_o
 
 /** A method of PreTrainedModel the class does not write itself; undefined for any other call. */
 export function transformersMethod(
-  ev: Evaluator,
+  ev: Interp,
   obj: Value,
   method: string,
   positional: readonly Value[],
@@ -89,16 +89,16 @@ export function transformersMethod(
   }
 }
 
-function isPreTrained(ev: Evaluator, obj: ModuleValue): boolean {
+function isPreTrained(ev: Interp, obj: ModuleValue): boolean {
   return !!obj.cls && preTrainedClass(ev, obj.cls);
 }
 
-function preTrainedClass(ev: Evaluator, cls: DefRef): boolean {
+function preTrainedClass(ev: Interp, cls: DefRef): boolean {
   return !!ev.classes.mro(cls)?.some((b) => 'path' in b && named(b.path, 'PreTrainedModel'));
 }
 
 /** `tie_weights()`: lm_head (or what get_output_embeddings() returns) takes the input embeddings' weight. */
-function tieWeights(ev: Evaluator, obj: ModuleValue): void {
+function tieWeights(ev: Interp, obj: ModuleValue): void {
   const config = obj.fields.get('config');
   const flag = config?.t === 'dict' ? (config.fields.get('tie_word_embeddings') ?? { t: 'bool', v: true }) : UNKNOWN;
   if (flag.t !== 'bool' || flag.v) {
@@ -122,7 +122,7 @@ function tieWeights(ev: Evaluator, obj: ModuleValue): void {
 }
 
 /** `_tie_or_clone_weights(output, input)`: the output module's weight is the input's (a clone under torchscript). */
-function tie(ev: Evaluator, obj: ModuleValue, output: Value, input: Value): void {
+function tie(ev: Interp, obj: ModuleValue, output: Value, input: Value): void {
   const config = obj.fields.get('config');
   const torchscript = config?.t === 'dict' ? config.fields.get('torchscript') : undefined;
   if (torchscript?.t === 'bool' && torchscript.v) return;
@@ -135,7 +135,7 @@ function tie(ev: Evaluator, obj: ModuleValue, output: Value, input: Value): void
 }
 
 /** get_output_embeddings(): the class's own, else transformers' default, `self.lm_head`. */
-function outputEmbeddings(ev: Evaluator, obj: ModuleValue): Value | undefined {
+function outputEmbeddings(ev: Interp, obj: ModuleValue): Value | undefined {
   const own = ev.classes.attribute(obj.cls!, 'get_output_embeddings', obj);
   if (own?.t === 'function') return ev.of(own).functions.callFunction(own, [], new Map(), obj);
   const head = ev.member(obj, 'lm_head');
@@ -146,7 +146,7 @@ function outputEmbeddings(ev: Evaluator, obj: ModuleValue): Value | undefined {
  * get_input_embeddings(): the class's own, else transformers' default: `self.embed_tokens` (or the attribute
  * `_input_embed_layer` names), `self.model.embed_tokens`, then the base model's (`base_model_prefix`).
  */
-function inputEmbeddings(ev: Evaluator, obj: Value, depth = 0): Value | undefined {
+function inputEmbeddings(ev: Interp, obj: Value, depth = 0): Value | undefined {
   if (obj.t !== 'module' || !obj.cls || depth > 4) return undefined;
   const own = ev.classes.attribute(obj.cls, 'get_input_embeddings', obj);
   if (own?.t === 'function') return ev.of(own).functions.callFunction(own, [], new Map(), obj);
@@ -160,6 +160,6 @@ function inputEmbeddings(ev: Evaluator, obj: Value, depth = 0): Value | undefine
   return base && base !== obj && base.t === 'module' ? inputEmbeddings(ev, base, depth + 1) : undefined;
 }
 
-function unknown(ev: Evaluator, obj: ModuleValue, reason: string): void {
+function unknown(ev: Interp, obj: ModuleValue, reason: string): void {
   ev.torch.owner(obj.tree).differs(obj.tree.children as Map<string, unknown>, 'weight', reason);
 }

@@ -51,7 +51,7 @@ export function valueKey(ev: DefiningFiles, v: Value): string | undefined {
         return add(`g${x.start.toString()}:${x.stop.toString()}`);
       case 'class':
       case 'function': {
-        if (x.t === 'function' && (x.self || x.closure)) return false;
+        if (x.t === 'function' && (x.self || x.closure !== undefined)) return false;
         const owner = ev.of(x);
         return add(`${x.t[0]}${owner.moduleName}:${owner.model.fragments[x.fragment]?.id}:${x.scope}`);
       }

@@ -1,6 +1,6 @@
 /** One file's outcome, shared by the text, JSON and SARIF formats. */
 import * as path from 'path';
-import type { Analysis } from '../core/analysis';
+import type { Analysis } from '../core/analysis/analyze';
 import type { Span } from '../core/expr';
 import type { LayerInstance } from '../core/layer';
 import type { Language } from '../core/source';

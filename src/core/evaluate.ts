@@ -13,6 +13,7 @@ import { layerSpec } from './catalog';
 import { normalizePath } from './imports';
 import { moduleNames, type Definition } from './moduleNames';
 import { BudgetExceeded, type Budget } from './interp/budget';
+import { surfaceInternal } from './interp/internalErrors';
 import { evalExpr } from './interp/expressions';
 import { Frame } from './interp/frame';
 import { Journal } from './interp/journal';
@@ -241,6 +242,7 @@ export class Evaluator implements Interp, StatementContext {
     } catch (e) {
       // The budget ran out, or half-typed code reached a shape no rule foresaw: this part is unknown,
       // the rest of the file is not.
+      surfaceInternal(e);
       if (
         e instanceof BudgetExceeded &&
         this.lastCall &&

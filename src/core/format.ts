@@ -1,5 +1,5 @@
 /** Numbers and formulas as text: CodeLens titles, hover markdown, CLI rows. */
-import type { LayerResult, SiteValue } from './analysis';
+import type { LayerResult, SiteValue } from './analysis/analyze';
 import type { ModuleSummary } from './modules';
 import type { LayerInstance } from './layer';
 import { tensorSize } from './layer';

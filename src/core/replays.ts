@@ -4,7 +4,7 @@
  * Python's: TypeScript's sizes flow between statements, so it runs whole.
  */
 import { placesOf, type AnalysisCache, type BuildOutputs, type CachedBuild } from './analysisCache';
-import type { Collected } from './collected';
+import type { Collected } from './analysis/collected';
 import type { Evaluator } from './evaluate';
 import { newReads, readsHold, type ReadsNow } from './interp/hooks';
 import { valueKey } from './interp/valueKey';

@@ -4,7 +4,7 @@
  * only what lies inside a cell is its own: results of the other cells would land on lines outside it. This
  * keeps a cell's results and moves them into the cell's coordinates.
  */
-import type { Analysis, LayerResult } from '../core/analysis';
+import type { Analysis, LayerResult } from '../core/analysis/analyze';
 import type { Span } from '../core/expr';
 import type { Finding } from '../core/layer';
 

@@ -4,7 +4,7 @@
  * on the whole new text, replaying only the class builds whose every read (statements, module names, other
  * files) the edit left alone, so every output equals a fresh analysis of it.
  */
-import { analyze, type Analysis } from '../core/analysis';
+import { analyze, type Analysis } from '../core/analysis/analyze';
 import { AnalysisCache } from '../core/analysisCache';
 import type { Fragment, ImportResolver, Language, LineName } from '../core/source';
 import type { Grammars, Tree } from './parser';

@@ -1,6 +1,6 @@
 /** Command ids, and the commands that move to a layer and show its details. */
 import * as vscode from 'vscode';
-import { attentionLayers, type Analysis, type LayerResult } from '../core/analysis';
+import { attentionLayers, type Analysis, type LayerResult } from '../core/analysis/analyze';
 import type { Span } from '../core/expr';
 import type { AnalysisService } from './documents';
 import type { ExplainPanel } from './explainPanel';

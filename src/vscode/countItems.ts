@@ -5,7 +5,7 @@
 import type * as vscode from 'vscode';
 import { inlineCount, lensTitle, moduleLensTitle, sizesText } from '../core/format';
 import { lensText } from '../core/controls';
-import type { Analysis } from '../core/analysis';
+import type { Analysis } from '../core/analysis/analyze';
 import type { AnalysisService } from './documents';
 import { EXPLAIN_COMMAND, SHOW_DETAILS_COMMAND } from './commands';
 

@@ -5,7 +5,7 @@
  * A notebook's code cells are analysed together, as one program, and each cell shows its own part of it.
  */
 import * as vscode from 'vscode';
-import type { Analysis } from '../core/analysis';
+import type { Analysis } from '../core/analysis/analyze';
 import type { Language } from '../core/source';
 import { BoundedCache } from '../service/boundedCache';
 import { cellView, type CellPlace } from '../service/cellView';

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { visibleControls, visibleStrings } from '../core/controls';
-import { attentionLayers, type LayerResult } from '../core/analysis';
+import { attentionLayers, type LayerResult } from '../core/analysis/analyze';
 import { explain, type ExplainData } from '../core/explain';
 import { inputsFromSizing, readInputs, type ExplainInputs, type InputErrors } from '../core/explainInputs';
 import type { SizingOptions } from '../core/memory';

@@ -10,7 +10,7 @@ import { DEFAULT_SIZING, type SizingOptions } from '../core/memory';
 import { hasMore, withFactsOnly } from '../core/hoverFacts';
 import { partHoverMarkdown } from '../core/partHover';
 import { shortHoverMarkdown } from '../core/shortHover';
-import type { Analysis, LayerResult, PartResult } from '../core/analysis';
+import type { Analysis, LayerResult, PartResult } from '../core/analysis/analyze';
 import type { AnalysisService } from './documents';
 import { layerAt } from './layerAt';
 import { EXPLAIN_COMMAND, EXPLAIN_MODEL_COMMAND, MORE_COMMAND } from './commands';

@@ -1,6 +1,6 @@
 /** The innermost layer definition under a position, shared by the hover and the commands. */
 import type * as vscode from 'vscode';
-import type { Analysis, LayerResult } from '../core/analysis';
+import type { Analysis, LayerResult } from '../core/analysis/analyze';
 import type { AnalysisService } from './documents';
 
 export function layerAt(

@@ -3,7 +3,7 @@
  * analyser, imports resolved among the input's own generated files (never the disk), the time it took.
  */
 import { performance } from 'perf_hooks';
-import type { Analysis } from '../../src/core/analysis';
+import type { Analysis } from '../../src/core/analysis/analyze';
 import { DocumentAnalyzer } from '../../src/syntax/documentAnalyzer';
 import type { Grammars } from '../../src/syntax/parser';
 import { WorkspaceModels } from '../../src/syntax/workspaceModels';

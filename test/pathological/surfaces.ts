@@ -4,8 +4,8 @@
  * Explain panels copy. The fuzz checks read these strings, never the analysis, so that a figure that is
  * right inside but printed wrong is caught.
  */
-import type { Analysis } from '../../src/core/analysis';
-import { attentionLayers } from '../../src/core/analysis';
+import type { Analysis } from '../../src/core/analysis/analyze';
+import { attentionLayers } from '../../src/core/analysis/analyze';
 import { lensText } from '../../src/core/controls';
 import { explain } from '../../src/core/explain';
 import { explainMarkdown } from '../../src/core/explainMarkdown';

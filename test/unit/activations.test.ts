@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import { readFileSync } from 'fs';
 import * as path from 'path';
-import type { Analysis } from '../../src/core/analysis';
+import type { Analysis } from '../../src/core/analysis/analyze';
 import { DEFAULT_SIZING } from '../../src/core/memory';
 import { sizingFigures } from '../../src/core/sizingFigures';
 import { analyzeText, ROOT } from './helpers';

@@ -7,7 +7,7 @@
 import * as assert from 'assert';
 import { readFileSync } from 'fs';
 import * as path from 'path';
-import { attentionLayers } from '../../src/core/analysis';
+import { attentionLayers } from '../../src/core/analysis/analyze';
 import { explain } from '../../src/core/explain';
 import { analyzeText, ROOT, widthsByRole } from './helpers';
 

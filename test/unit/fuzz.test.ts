@@ -22,6 +22,7 @@ import type { FuzzInput } from '../pathological/input';
 import { LONG as LONG_SCALE, SHORT as SHORT_SCALE } from '../pathological/scale';
 import type { Grammars } from '../../src/syntax/parser';
 import { loadGrammars, ROOT } from './helpers';
+import './internalErrors';
 
 const LONG = process.env.ATTENTION_LENS_FUZZ === 'long';
 const SEED = Number(process.env.ATTENTION_LENS_SEED ?? 20261123);

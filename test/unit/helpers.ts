@@ -1,7 +1,7 @@
 /** Runs the real grammars over source text, as the extension and the CLI do. */
 import { readFileSync } from 'fs';
 import * as path from 'path';
-import type { Analysis, LayerResult } from '../../src/core/analysis';
+import type { Analysis, LayerResult } from '../../src/core/analysis/analyze';
 import { tensorSize, type LayerInstance, type Tensor } from '../../src/core/layer';
 import type { Language } from '../../src/core/source';
 import { DocumentAnalyzer } from '../../src/syntax/documentAnalyzer';

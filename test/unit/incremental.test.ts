@@ -1,7 +1,7 @@
 /** Edits re-parse incrementally and reuse untouched statements; the result equals a fresh analysis. */
 import * as assert from 'assert';
 import { DocumentAnalyzer } from '../../src/syntax/documentAnalyzer';
-import type { Analysis } from '../../src/core/analysis';
+import type { Analysis } from '../../src/core/analysis/analyze';
 import type { AnalysisCache } from '../../src/core/analysisCache';
 import { readdirSync, readFileSync } from 'fs';
 import * as path from 'path';

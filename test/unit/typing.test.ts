@@ -5,7 +5,7 @@
 import * as assert from 'assert';
 import { readFileSync } from 'fs';
 import * as path from 'path';
-import type { Analysis } from '../../src/core/analysis';
+import type { Analysis } from '../../src/core/analysis/analyze';
 import { DocumentAnalyzer, type TextChange } from '../../src/syntax/documentAnalyzer';
 import { analyzeText, loadGrammars, ROOT } from './helpers';
 

@@ -8,6 +8,7 @@ import { totalParams, type Finding, type LayerInstance } from '../layer';
 import { describe, type Shape, type Value } from '../value';
 import { negativeWeight, sizeFindings } from './sizeChecks';
 import { Args, type LayerSpec } from './spec';
+import { surfaceInternal } from '../interp/internalErrors';
 
 export interface Instantiated {
   readonly layer: LayerInstance;
@@ -148,7 +149,8 @@ function genericFormula(spec: LayerSpec, values: ReadonlyMap<string, Value>, inp
   try {
     const built = spec.build(new Args(spec, symbolic, new Map(), inputs));
     return totalParams(built.tensors).toString();
-  } catch {
+  } catch (e) {
+    surfaceInternal(e);
     return '';
   }
 }

@@ -160,7 +160,9 @@ export function newShared(): Shared {
 /** `hooks`, counting each report into `shared.effects` (how many layers were recorded is a question, not a report). */
 export function countingHooks(hooks: Hooks, shared: Shared): Hooks {
   const counted: Record<string, unknown> = {};
-  for (const [name, hook] of Object.entries(hooks) as [string, (...args: unknown[]) => unknown][]) {
+  for (const [name, hook] of Object.entries(hooks) as [string, unknown][]) {
+    // A recorder's own fields beside its hooks (what it collects) are no hooks.
+    if (typeof hook !== 'function') continue;
     counted[name] =
       name === 'recorded'
         ? hook

@@ -1,0 +1,53 @@
+/**
+ * analyze(SourceModel) -> Analysis: every layer definition with its count, tensors and findings. Plain
+ * data, computed once per document version and read by every surface (hover, CodeLens, diagnostics, CLI).
+ */
+import { partResults } from '../partResults';
+import type { Analysis } from '../results';
+import type { ImportResolver, SourceModel } from '../source';
+import type { AnalysisCache } from '../analysisCache';
+import {
+  buildClasses,
+  buildConfigured,
+  collectSites,
+  finish,
+  followModuleModels,
+  instanceResults,
+  moduleResults,
+  runFactoryFunctions,
+  runModuleBody,
+  runUnreachedFunctions,
+} from './passes';
+import { AnalysisRun } from './run';
+
+export { attentionLayers } from '../results';
+export type { Analysis, InstanceResult, LayerResult, ModuleResult, PartResult, SiteValue, SizeHint } from '../results';
+
+/**
+ * Runs the interpreter over the file, pass by pass: its module body (instances built there, `if __name__ ==
+ * "__main__"`), each model class built with its defaults, the models the body built followed through
+ * forward(), the factories and configurations, then every function holding a layer no run reached, with its
+ * parameters unknown. Every layer construction is recorded with the context that built it.
+ */
+export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: AnalysisCache): Analysis {
+  const run = new AnalysisRun(model, resolver, cache);
+  runModuleBody(run);
+  const classes = buildClasses(run);
+  const hints = followModuleModels(run);
+  runFactoryFunctions(run);
+  const configured = buildConfigured(run);
+  const modules = moduleResults(run, classes, configured);
+  runUnreachedFunctions(run);
+  // Trees are read once every run is over.
+  const instances = instanceResults(run);
+  const { layers, findings } = collectSites(run);
+  return {
+    language: model.language,
+    layers,
+    findings: finish(run, findings),
+    modules,
+    instances,
+    parts: partResults(run.out.parts),
+    hints,
+  };
+}

@@ -1,0 +1,308 @@
+/**
+ * The passes of an analysis, in the order analyze.ts runs them, each over one AnalysisRun: the module body,
+ * each model class built with its defaults, the models the body built followed through forward(), the
+ * factories, Hugging Face configurations, functions no run reached; then what their records come to.
+ */
+import type { SiteShown } from '../analysisCache';
+import type { Span } from '../expr';
+import { StatementReplays } from '../interp/statementReplays';
+import { LIMITS } from '../interp/budget';
+import type { Finding, LayerInstance } from '../layer';
+import { summarize, type ModuleSummary, type ModuleTree } from '../modules';
+import { definitions } from '../moduleNames';
+import { Replays } from '../replays';
+import type { InstanceResult, LayerResult, ModuleResult, SizeHint } from '../results';
+import { siteResult } from '../siteResults';
+import type { DefRef, Value } from '../value';
+import type { AnalysisRun } from './run';
+import {
+  agreed,
+  classKey,
+  followParts,
+  lexicalContexts,
+  mayComputeAttention,
+  mayHoldAttention,
+  namesConfig,
+  runConfigured,
+  runFactories,
+  runUnreached,
+  shown,
+  sizeModel,
+  unknownSummary,
+} from './runs';
+
+/** A model class of the file with its result, by class key. */
+export interface ClassBuild {
+  readonly key: string;
+  readonly result: ModuleResult;
+}
+
+/** The module body, statement by statement: instances built there, `if __name__ == "__main__":`. */
+export function runModuleBody(run: AnalysisRun): void {
+  const { model, cache, evaluator, resolver } = run;
+  // A document's first analysis records no statement: most files opened are read, not edited. Its first
+  // edit records them, for the keys typed after it.
+  const statements =
+    cache?.statements && model.language === 'python'
+      ? new StatementReplays(evaluator, cache.statements, resolver)
+      : undefined;
+  evaluator.runModule(statements);
+  if (cache) cache.statements = statements?.kept ?? new Map();
+  run.replays = new Replays(model, cache, evaluator, run.out, resolver);
+}
+
+/** Builds a model class with its defaults and follows its forward(); its total is taken before that. */
+function buildDefaults(
+  run: AnalysisRun,
+  cls: DefRef,
+  key: string,
+  extent: Span,
+): { value: Value; total: ModuleSummary } | undefined {
+  const { evaluator, shared, recorder } = run;
+  const { mode } = recorder;
+  mode.buildingDefaults = true;
+  const needsArguments = evaluator.guard(() => evaluator.classes.needsArguments(cls)) ?? true;
+  mode.symbolic = needsArguments;
+  shared.paramsAsNames = needsArguments ? evaluator.guard(() => evaluator.classes.constructorScope(cls)) : undefined;
+  const value = shared.budget.exhausted
+    ? undefined
+    : evaluator.guard(() => evaluator.classes.instantiate(cls, { positional: [], keywords: new Map() }, undefined));
+  mode.buildingDefaults = false;
+  mode.symbolic = false;
+  shared.paramsAsNames = undefined;
+  if (value?.t !== 'module') return undefined;
+  run.defaults.set(key, value);
+  const total = summarize(value.tree);
+  // Built with names for its arguments, its forward() carries sizes that are names too: no hint and
+  // no mismatch can come of it; the models the file builds are followed instead.
+  if (!needsArguments)
+    for (const size of evaluator.flows.followForward(value)) run.out.hint(size.at.span, size.features);
+  else if (mayHoldAttention(run.model.text(extent))) followQuietly(run, value);
+  return { value, total };
+}
+
+/**
+ * A class built with names for its arguments: its forward() is followed for the attention it holds only;
+ * sizes that are names give no hint and no error.
+ */
+function followQuietly(run: AnalysisRun, value: Value): void {
+  const { evaluator, recorder } = run;
+  recorder.mode.symbolic = true;
+  try {
+    evaluator.quietly(() => evaluator.flows.followForward(value));
+  } finally {
+    recorder.mode.symbolic = false;
+  }
+}
+
+/** Each model class of the file built with its defaults (or replayed from the last version). */
+export function buildClasses(run: AnalysisRun): ClassBuild[] {
+  const { model, evaluator, replays } = run;
+  const classes: ClassBuild[] = [];
+  for (const { fragment: fi, scope: si } of definitions(model, 'class')) {
+    const scope = model.fragments[fi].scopes[si];
+    const key = classKey(model, fi, si);
+    const result = (summary: ModuleSummary) => ({
+      key,
+      result: { name: scope.name, span: scope.nameSpan, extent: scope.extent, summary },
+    });
+    const cached = replays.replay(key);
+    if (cached) {
+      if (cached.summary) classes.push(result(cached.summary));
+      continue;
+    }
+    const cls = evaluator.names.definition(fi, si, undefined);
+    if (cls.t !== 'class') continue;
+    // Whether it is a model is read inside the run: its bases are what the run depends on first.
+    let isModel = true;
+    const summary = replays.recorded(
+      key,
+      () => {
+        isModel = evaluator.guard(() => evaluator.classes.isModuleClass(cls)) ?? false;
+        return isModel ? buildDefaults(run, cls, key, scope.extent)?.total : undefined;
+      },
+      // A class that is no model is kept as such; a model whose build did not end is built again.
+      () => !isModel,
+    );
+    if (isModel) classes.push(result(summary ?? unknownSummary(scope.name)));
+  }
+  return classes;
+}
+
+/**
+ * The models the module body built, followed through forward() for the sizes they hint; then the attention
+ * of their parts that forward() did not reach with sizes (whisper's encoder stops before its blocks), each
+ * part followed alone: only parts of this file that look like attention. Returns the hints.
+ */
+export function followModuleModels(run: AnalysisRun): SizeHint[] {
+  const { evaluator, model, recorder } = run;
+  for (const value of recorder.moduleModels)
+    for (const size of evaluator.flows.followForward(value)) run.out.hint(size.at.span, size.features);
+  const unseen = (cls: DefRef, tree: ModuleTree) =>
+    cls.file === evaluator.file &&
+    !recorder.attentionByTree.has(tree) &&
+    mayHoldAttention(model.text(model.fragments[cls.fragment].scopes[cls.scope].extent));
+  for (const value of recorder.moduleModels) if (value.t === 'module') followParts(evaluator, value.tree, unseen);
+  return run.out.hints();
+}
+
+/** Top-level functions whose parameters all have defaults, run as they are (`def vit_base(**kw): ...`). */
+export function runFactoryFunctions(run: AnalysisRun): void {
+  runFactories(run.evaluator, run.model, (key, run_) => run.replays.run(key, run_));
+}
+
+/** Hugging Face models built with their configuration class's defaults: each class's context, by class key. */
+export function buildConfigured(run: AnalysisRun): Map<string, string> {
+  const { model, cache, evaluator, replays } = run;
+  const config = namesConfig(model, cache?.configNames);
+  if (cache) cache.configNames = config.seen;
+  return config.found
+    ? runConfigured(evaluator, model, (key, run_) => replays.valued(key, run_))
+    : new Map<string, string>();
+}
+
+/** Each class's result: its total, the attention it shows, and the build every context agrees on. */
+export function moduleResults(
+  run: AnalysisRun,
+  classes: readonly ClassBuild[],
+  configured: ReadonlyMap<string, string>,
+): ModuleResult[] {
+  const { out } = run;
+  return classes.map(({ key, result }) => {
+    const attentions = out.attentions.get(key);
+    const attention = attentions
+      ? shown([...attentions.values()], result.summary.params, out.crowded.has(key))
+      : undefined;
+    return result.summary.params?.isConstant
+      ? { ...result, attention }
+      : { ...result, attention, built: agreed(out.constructions.get(key), configured.get(key)) };
+  });
+}
+
+/**
+ * Every function holding a layer no run reached, run with its parameters unknown; a method runs on its
+ * class built with its defaults: replayed while that build is, else run again, on the build of this version
+ * (built again, adding nothing twice, when it was replayed).
+ */
+export function runUnreachedFunctions(run: AnalysisRun): void {
+  const { model, evaluator, replays, shared, recorder } = run;
+  const { mode } = recorder;
+  const selfOf = (fi: number, si: number): Value | undefined => {
+    const key = classKey(model, fi, si);
+    const known = run.defaults.get(key);
+    // A class replayed without a total is no model: a fresh analysis does not build it either.
+    if (known || !replays.replayed.get(key)?.summary) return known;
+    const cls = evaluator.names.definition(fi, si, undefined);
+    if (cls.t !== 'class') return undefined;
+    const state = { symbolic: mode.symbolic, paramsAsNames: shared.paramsAsNames };
+    try {
+      return run.out.muted(() => buildDefaults(run, cls, key, model.fragments[fi].scopes[si].extent))?.value;
+    } finally {
+      mode.symbolic = state.symbolic;
+      shared.paramsAsNames = state.paramsAsNames;
+    }
+  };
+  mode.symbolic = true;
+  runUnreached(evaluator, model, selfOf, (key, owner, run_) =>
+    replays.run(key, run_, owner === undefined || replays.replayed.has(owner)),
+  );
+  mode.symbolic = false;
+  replays.forgetOthers();
+}
+
+/** The models built at module level, with their sizing; their trees are read now that every run is over. */
+export function instanceResults(run: AnalysisRun): InstanceResult[] {
+  const { evaluator, recorder, model, out } = run;
+  const attentionAt = (node: ModuleTree): LayerInstance | 'unknown' | undefined => {
+    const value = evaluator.torch.asValue(node);
+    const own =
+      recorder.attentionByTree.get(node) ?? (value.t === 'layer' && value.layer.attention ? value.layer : undefined);
+    if (own) return own;
+    // An instance of a class seen computing attention elsewhere, not followed here: its sizes are not known.
+    const cls = value.t === 'module' ? value.cls : undefined;
+    if (!cls) return undefined;
+    if (cls.file === evaluator.file && out.attentions.has(classKey(model, cls.fragment, cls.scope))) return 'unknown';
+    // A forward() that multiplies by a softmax not recognised as attention (DeepViT's re-attention): whether
+    // it is one, and what it keeps, are not known; 0 attention layers would be a wrong figure.
+    const forward = evaluator.guard(() => evaluator.classes.method(cls, 'forward'));
+    const owner = forward ? evaluator.of(forward) : evaluator;
+    return forward && mayComputeAttention(owner.model.text(owner.scopeAt(forward.fragment, forward.scope).extent))
+      ? 'unknown'
+      : undefined;
+  };
+  // `model.add` and a TF.js layer's first apply() may extend a tree until the last run.
+  return recorder.instances
+    .results()
+    .map(({ result, value }) =>
+      value?.t === 'module' && result.summary.params?.isConstant
+        ? { ...result, sizing: sizeModel(evaluator, value, attentionAt) }
+        : result,
+    );
+}
+
+/** Each layer site with what every run built there, reusing the last version's result where its records are the same. */
+export function collectSites(run: AnalysisRun): { layers: LayerResult[]; findings: Finding[] } {
+  const { model, cache, out } = run;
+  const layers: LayerResult[] = [];
+  const findings: Finding[] = [];
+  const sites = new Map<number, SiteShown[]>();
+  for (const fragment of model.fragments) {
+    const { calls } = fragment;
+    if (!calls.length) continue;
+    const before = cache?.sites.get(fragment.id);
+    let shownSites: SiteShown[] | undefined;
+    for (let index = 0; index < calls.length; index++) {
+      const site = calls[index];
+      const list = out.records.get(site.span.start);
+      if (!list?.length) continue;
+      // Taken once: `dense(...).apply(x)` is two calls from one offset, and one layer.
+      out.records.delete(site.span.start);
+      const last = before?.[index];
+      const same =
+        last !== undefined && last.records.length === list.length && last.records.every((r, i) => r === list[i]);
+      const result = !same
+        ? siteResult(site.span, list, lexicalContexts(fragment, site.scope))
+        : last.result.span === site.span
+          ? last.result
+          : { ...last.result, span: site.span };
+      (shownSites ??= [])[index] = last && result === last.result ? last : { records: list, result };
+      layers.push(result);
+      if (result.findings.length) findings.push(...result.findings);
+    }
+    if (shownSites) sites.set(fragment.id, shownSites);
+  }
+  if (cache) cache.sites = sites;
+  return { layers, findings };
+}
+
+/**
+ * The findings shown: the sites' own, then those of the runs (one per place and code), where the work
+ * budget ran out, less those a comment silences, in the order of the text.
+ */
+export function finish(run: AnalysisRun, siteFindings: readonly Finding[]): Finding[] {
+  const { model, out, evaluator } = run;
+  const flows = [...out.flows.values()].filter(
+    (f) => !siteFindings.some((g) => g.span.start === f.span.start && g.code === f.code),
+  );
+  for (const stop of evaluator.stops)
+    if (!flows.some((f) => f.code === 'analysis-truncated' && f.span.start === stop.span.start))
+      flows.push(truncated(stop.span, stop.what));
+  const silenced = (f: Finding) =>
+    model.ignores?.has(f.span.startLine) && (model.ignores.get(f.span.startLine)?.has(f.code) ?? true);
+  return [...siteFindings, ...flows].filter((f) => !silenced(f)).sort((a, b) => a.span.start - b.span.start);
+}
+
+/** Where the analysis ran out of its work budget: what comes after is not shown, which must not read as nothing. */
+function truncated(span: Span, what: string): Finding {
+  const steps = what === 'steps for the file' ? LIMITS.steps : LIMITS.entrySteps;
+  const budget = what.startsWith('steps')
+    ? `its work budget (${steps.toLocaleString('en-US')} ${what})`
+    : `its work budget (${what})`;
+  return {
+    code: 'analysis-truncated',
+    severity: 'info',
+    span,
+    fixes: [],
+    message: `Attention Lens stopped following this near here: ${budget} ran out. Layers, totals and checks past this point are not shown; what is missing is not known, not zero.`,
+  };
+}

@@ -1,0 +1,185 @@
+/**
+ * What the interpreter reports while an analysis runs, kept: every layer built with the context that built
+ * it, the models built at module level and inside other code, shape errors, raises, attention written by
+ * hand. Which run is on (a class built with its defaults, a run with names for sizes) is its `mode`, set by
+ * the passes around each run.
+ */
+import { describe, moduleParts } from '../attention/recognise';
+import { fieldParts } from '../attention/fieldParts';
+import { layerSpec } from '../catalog';
+import { instantiate } from '../catalog/instantiate';
+import type { SiteRecord } from '../analysisCache';
+import type { Interp } from '../interp/interp';
+import type { Hooks, Shared } from '../interp/hooks';
+import { InstanceBuilds } from '../instanceResults';
+import type { Finding, LayerInstance } from '../layer';
+import type { ModuleTree } from '../modules';
+import { LINE_NUMBER, type SourceModel } from '../source';
+import type { Shape, Value } from '../value';
+import { Collected } from './collected';
+import { classKey } from './runs';
+
+export interface RunMode {
+  /** A class is being built with its defaults. */
+  buildingDefaults: boolean;
+  /** The run has parameters without values (a class that needs arguments built alone, a function run with unknowns). */
+  symbolic: boolean;
+}
+
+export class Recorder implements Hooks {
+  readonly out = new Collected();
+  readonly instances = new InstanceBuilds();
+  /** The models built at module level, whose forward() is followed too. */
+  readonly moduleModels: Value[] = [];
+  /** The attention each module of a run computes, by its tree, for the KV cache of the model holding it. */
+  readonly attentionByTree = new WeakMap<ModuleTree, LayerInstance>();
+  /** Subclasses of catalog layers whose sites show the layer they are. */
+  private readonly shownAsLayer = new WeakSet<object>();
+  readonly mode: RunMode = { buildingDefaults: false, symbolic: false };
+  /** The evaluator of the file, once made (it is made with this recorder). */
+  evaluator: Interp | undefined;
+
+  constructor(
+    private readonly source: SourceModel,
+    private readonly shared: Shared,
+  ) {}
+
+  /** The context the interpreter is building in ("GPT via Block ×12"). */
+  private context(): string {
+    return this.shared.paths[this.shared.paths.length - 1] ?? '';
+  }
+
+  layer: Hooks['layer'] = (path, call, bound, site) => {
+    const spec = layerSpec(path);
+    // Following forward() for its activations builds nothing the file shows.
+    if (!spec || this.shared.tape) return undefined;
+    const built = instantiate(spec, bound, call.span, []);
+    const entry: SiteRecord = {
+      layer: built.layer,
+      findings: built.findings,
+      context: this.context(),
+      symbolic: this.mode.symbolic,
+    };
+    if (site && !spec.weightless) this.out.record(call.span.start, entry);
+    // This object's own: a helper run twice builds two layers at one site, each for its own input.
+    let builtFor: readonly Shape[] | undefined;
+    const applied = (shapes: readonly Shape[], builds = true) => {
+      const again = instantiate(spec, bound, call.span, shapes);
+      // TF.js builds a layer's weights on its first call; the site shows that build.
+      if (builds && !builtFor) {
+        builtFor = shapes;
+        if (site) {
+          entry.layer = again.layer;
+          entry.findings = again.findings;
+        }
+      }
+      return again.layer;
+    };
+    return { t: 'layer', layer: built.layer, span: call.span, applied };
+  };
+
+  report: Hooks['report'] = (f) => this.out.flow(f);
+
+  recorded: NonNullable<Hooks['recorded']> = () => this.out.made.length;
+
+  varied: NonNullable<Hooks['varied']> = (since) => {
+    if (this.shared.tape) return;
+    for (const r of this.out.made.slice(since)) r.varies = true;
+  };
+
+  instance: NonNullable<Hooks['instance']> = (cls, call, value) => {
+    if (value.t !== 'module') return;
+    if (!this.instances.has(call.span)) this.moduleModels.push(value);
+    this.instances.add({
+      className: cls.name,
+      span: call.span,
+      tree: () => value.tree,
+      value,
+      symbolic: this.mode.symbolic,
+    });
+  };
+
+  part: NonNullable<Hooks['part']> = (cls, call, value) => {
+    // A subclass of a catalog layer that holds only the layer is a layer site of its own.
+    if (value.t === 'module' && !(value.layer && this.shownAsLayer.has(value.layer)) && !this.shared.tape)
+      this.out.part({
+        className: cls.name,
+        span: call.span,
+        context: this.context(),
+        symbolic: this.mode.symbolic,
+        tree: value.tree,
+      });
+  };
+
+  model: NonNullable<Hooks['model']> = (call, className, tree) => {
+    this.instances.add({ className, span: call.span, tree, symbolic: this.mode.symbolic });
+  };
+
+  built: NonNullable<Hooks['built']> = (call, layer) => {
+    if (this.shared.tape) return;
+    this.shownAsLayer.add(layer);
+    this.out.record(call.span.start, {
+      layer: layer.layer,
+      findings: [],
+      context: this.context(),
+      symbolic: this.mode.symbolic,
+    });
+  };
+
+  raised: NonNullable<Hooks['raised']> = (span, exception, message) => {
+    // A class built alone (with its defaults, or names for its arguments) is no model the file builds:
+    // its total says it raises, but no diagnostic is raised for a model nobody builds that way.
+    if (this.mode.symbolic || this.mode.buildingDefaults) return;
+    const { shared, source: model } = this;
+    const lineName = model.lineName ?? LINE_NUMBER;
+    // Reported where the model is built (a module-level call) when there is such a place, else at the raise.
+    const site = shared.sites[0];
+    const where = shared.contexts.slice(1).join(' via ');
+    const key = `${(site ?? span).start}:constructor-raises`;
+    const found: Finding = {
+      code: 'constructor-raises',
+      severity: 'error',
+      span: site ?? span,
+      fixes: [],
+      message:
+        model.language === 'python'
+          ? `Building ${shared.contexts[0]} raises ${exception}${message ? `: "${message}"` : ''} (${lineName(span.startLine)}${where ? `, in ${where}` : ''}): PyTorch would not build this model.`
+          : `Building ${shared.contexts[0]} throws ${exception}${message ? `: "${message}"` : ''} (${lineName(span.startLine)}${where ? `, in ${where}` : ''}): the model is never built.`,
+      related: site ? [{ span, message: `${exception} raised here` }] : undefined,
+    };
+    if (!this.out.flows.has(key)) this.out.flow(found);
+  };
+
+  attention: NonNullable<Hooks['attention']> = (module, found) => {
+    const cls = module.cls;
+    const evaluator = this.evaluator!;
+    if (!cls || cls.file !== evaluator.file) return;
+    const parts = evaluator.tfjsLayers.is(cls)
+      ? fieldParts(module.fields, (l) => evaluator.flows.tfjs.built(l))
+      : moduleParts(module.tree, (l) => evaluator.torch.pathIn(module.tree, l));
+    const layer = describe(cls.name, found, parts);
+    if (!layer) return;
+    this.out.attention(classKey(this.source, cls.fragment, cls.scope), found.core, layer);
+    if (!this.attentionByTree.get(module.tree)?.attention?.output || found.output)
+      this.attentionByTree.set(module.tree, layer);
+  };
+
+  constructed: NonNullable<Hooks['constructed']> = (cls, value) => {
+    // The class built with its own defaults is the module result itself, not a context of it; a class
+    // built with names for its arguments gives no total a part of it could take.
+    if (
+      value.t !== 'module' ||
+      cls.file !== this.evaluator!.file ||
+      this.mode.symbolic ||
+      this.shared.tape ||
+      (this.mode.buildingDefaults && this.shared.contexts.length === 1)
+    )
+      return;
+    // Its tree, not its total yet: the model building it may still add to it (a projector made on the
+    // first call of forward() inside the model's own constructor).
+    this.out.construction(classKey(this.source, cls.fragment, cls.scope), {
+      tree: value.tree,
+      context: this.context(),
+    });
+  };
+}

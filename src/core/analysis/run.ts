@@ -1,0 +1,35 @@
+/** One analysis of a file: what its passes share (passes.ts). */
+import type { AnalysisCache } from '../analysisCache';
+import { Evaluator } from '../evaluate';
+import { newShared } from '../interp/hooks';
+import { keepModuleNames, moduleNames } from '../moduleNames';
+import type { Replays } from '../replays';
+import type { ImportResolver, SourceModel } from '../source';
+import type { Value } from '../value';
+import { Recorder } from './recorder';
+
+export class AnalysisRun {
+  readonly shared = newShared();
+  readonly recorder: Recorder;
+  readonly evaluator: Evaluator;
+  /** The runs of the last version that this one may replay; set once the module body has run. */
+  replays!: Replays;
+  /** Each model class built with its defaults, by class key. */
+  readonly defaults = new Map<string, Value>();
+
+  constructor(
+    readonly model: SourceModel,
+    readonly resolver: ImportResolver | undefined,
+    readonly cache: AnalysisCache | undefined,
+  ) {
+    this.recorder = new Recorder(model, this.shared);
+    this.evaluator = new Evaluator(model, this.recorder, resolver, this.shared);
+    this.recorder.evaluator = this.evaluator;
+    keepModuleNames(model, this.evaluator.names.fragmentIds, cache?.names);
+    if (cache) cache.names = { ids: this.evaluator.names.fragmentIds, names: moduleNames(model) };
+  }
+
+  get out() {
+    return this.recorder.out;
+  }
+}

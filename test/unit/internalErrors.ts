@@ -1,0 +1,7 @@
+/**
+ * Loaded before every unit test (.mocharc.json) and by the fuzz: an internal error of the analysis fails
+ * the test that meets it, where the editor and the CLI would end that part of the file as unknown.
+ */
+import { internalErrors } from '../../src/core/interp/internalErrors';
+
+internalErrors.rethrow = true;

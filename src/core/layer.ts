@@ -1,5 +1,6 @@
 /** A layer as the framework would build it: its parameter tensors, facts for the hover, and findings. */
 import type { Span } from './expr';
+import type { FindingCode } from './findings/codes';
 import { Poly } from './symbolic';
 
 export type Framework = 'pytorch' | 'tfjs' | 'js-pytorch';
@@ -33,7 +34,7 @@ export interface Related {
 
 export interface Finding {
   /** Stable code shown in the Problems panel and the CLI: `heads-divisibility`, `negative-size`, ... */
-  readonly code: string;
+  readonly code: FindingCode;
   readonly severity: Severity;
   readonly message: string;
   readonly span: Span;

@@ -1,4 +1,5 @@
 /** How a catalog entry describes a layer: its signature, and how it builds tensors from arguments. */
+import type { FindingCode } from '../findings/codes';
 import type { Expr } from '../expr';
 import type { AttentionShape, Fix, Framework, Severity, Tensor } from '../layer';
 import { Poly, groupDigits } from '../symbolic';
@@ -12,7 +13,7 @@ export interface ParamSpec {
 }
 
 export interface Problem {
-  readonly code: string;
+  readonly code: FindingCode;
   readonly severity: Severity;
   readonly message: string;
   /** The argument the problem is about, to place the fix; the diagnostic covers the whole call. */

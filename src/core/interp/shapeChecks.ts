@@ -5,6 +5,7 @@
  */
 import type { Span } from '../expr';
 import type { Finding } from '../layer';
+import type { FindingCode } from '../findings/codes';
 import { groupDigits, type Poly } from '../symbolic';
 import { rearrangedHeads } from '../attention/einops';
 import { fusedCore, joined, product, softmaxed } from '../attention/trace';
@@ -322,7 +323,7 @@ export class ShapeChecks {
     expected: Poly | undefined,
     span: Span,
     layer: LayerValue,
-    code: string,
+    code: FindingCode,
     what: string,
     expectedName: string,
     consequence: (got: string) => string,

@@ -1,4 +1,4 @@
-// Bundles the extension and the CLI with esbuild and copies the tree-sitter .wasm files beside them.
+// Bundles the extension, its analysis worker and the CLI with esbuild and copies the tree-sitter .wasm files beside them.
 import { build } from 'esbuild';
 import { copyFile, mkdir } from 'fs/promises';
 import { createRequire } from 'module';
@@ -21,7 +21,10 @@ const common = {
 };
 await Promise.all([
   build({ ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
+  build({ ...common, entryPoints: ['src/service/analysisWorker.ts'], outfile: 'dist/analysisWorker.js' }),
   build({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
   ...WASM.map((f) => copyFile(path.join(wasmDir, f), path.join('dist', f))),
 ]);
-console.log(`build: dist/extension.js, dist/cli.js and ${WASM.length} grammars${production ? ' (minified)' : ''}`);
+console.log(
+  `build: dist/extension.js, dist/analysisWorker.js, dist/cli.js and ${WASM.length} grammars${production ? ' (minified)' : ''}`,
+);

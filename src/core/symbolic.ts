@@ -29,12 +29,26 @@ function degree(mono: Monomial): number {
   return mono.reduce((d, [, p]) => d + p, 0);
 }
 
+export interface PolyWire {
+  readonly value: bigint | undefined;
+  readonly terms: ReadonlyMap<string, Term> | undefined;
+}
+
 export class Poly {
   /** Either `value` (a plain integer: the common case, kept off the Map path) or `terms`. */
   private constructor(
     private readonly value: bigint | undefined,
     private readonly termMap: ReadonlyMap<string, Term> | undefined,
   ) {}
+
+  /** What a message between threads carries of it: a structured clone keeps the fields, not the class. */
+  get wire(): PolyWire {
+    return { value: this.value, terms: this.termMap };
+  }
+
+  static fromWire(w: PolyWire): Poly {
+    return new Poly(w.value, w.terms);
+  }
 
   static readonly ZERO = new Poly(0n, undefined);
   static readonly ONE = new Poly(1n, undefined);

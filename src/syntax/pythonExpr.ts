@@ -49,7 +49,25 @@ export function pythonExprOf(node: Syn, source: string, lines: LineIndex, delta:
   return new Converter(source, lines, delta).expr(node);
 }
 
+/** Brackets an expression may be inside; within more, it is unknown. */
+const MAX_BRACKETS = 200;
+const BRACKETED = new Set([
+  'call',
+  'subscript',
+  'parenthesized_expression',
+  'list',
+  'tuple',
+  'dictionary',
+  'set',
+  'list_comprehension',
+  'dictionary_comprehension',
+  'set_comprehension',
+  'generator_expression',
+]);
+
 class Converter {
+  /** Brackets around the expression being converted. */
+  private brackets = 0;
   constructor(
     private readonly source: string,
     private readonly lines: LineIndex,
@@ -66,7 +84,16 @@ class Converter {
 
   expr(node: Syn): Expr {
     const span = this.spanOf(node);
-    return this.convert(node, span) ?? { k: 'unknown', text: this.text(node), span };
+    if (!BRACKETED.has(node.type)) return this.convert(node, span) ?? { k: 'unknown', text: this.text(node), span };
+    // Inside more brackets than CPython reads (its tokenizer refuses 200), an expression is not followed:
+    // each costs the interpreter stack, and running out of it depends on the machine's state.
+    if (this.brackets >= MAX_BRACKETS) return { k: 'unknown', text: this.text(node), span };
+    this.brackets++;
+    try {
+      return this.convert(node, span) ?? { k: 'unknown', text: this.text(node), span };
+    } finally {
+      this.brackets--;
+    }
   }
 
   /** The expression, or undefined for what the core does not follow. */

@@ -92,7 +92,33 @@ const TRANSPARENT = new Set([
   'type_assertion',
 ]);
 
+/** Brackets an expression may be inside; within more, it is unknown (as in pythonExpr.ts). */
+const MAX_BRACKETS = 200;
+const BRACKETED = new Set([
+  'call_expression',
+  'new_expression',
+  'subscript_expression',
+  'parenthesized_expression',
+  'array',
+  'object',
+  'arrow_function',
+]);
+/** Brackets around the expression being converted. */
+let brackets = 0;
+
 export function typescriptExpr(node: Node, source: string): Expr {
+  if (!BRACKETED.has(node.type)) return convert(node, source);
+  // Each level costs the interpreter stack, and running out of it depends on the machine's state.
+  if (brackets >= MAX_BRACKETS) return { k: 'unknown', text: textOf(node, source), span: spanOf(node) };
+  brackets++;
+  try {
+    return convert(node, source);
+  } finally {
+    brackets--;
+  }
+}
+
+function convert(node: Node, source: string): Expr {
   const span = spanOf(node);
   const text = () => textOf(node, source);
   const sub = (n: Node | null): Expr => (n ? typescriptExpr(n, source) : { k: 'unknown', text: '', span });

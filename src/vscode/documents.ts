@@ -1,7 +1,8 @@
 /**
  * One Analysis per document version, shared by every surface. Typing only records that a document
  * changed: the analysis runs once the typing pauses (or at once when a surface asks for the current
- * version), from the text last analysed, as one incremental re-parse of everything typed in between.
+ * version), from the text last analysed, as one incremental re-parse of everything typed in between. It
+ * runs on the analysis engine's worker thread: this thread, which every extension shares, only waits.
  * A notebook's code cells are analysed together, as one program, and each cell shows its own part of it.
  */
 import * as vscode from 'vscode';
@@ -9,11 +10,9 @@ import type { Analysis } from '../core/analysis/analyze';
 import type { Language } from '../core/source';
 import { BoundedCache } from '../service/boundedCache';
 import { cellView, type CellPlace } from '../service/cellView';
-import { changeBetween } from '../syntax/textChange';
-import { WorkspaceFileReader } from '../service/workspaceFileReader';
-import { DocumentAnalyzer } from '../syntax/documentAnalyzer';
-import { Grammars, PARSE_GAVE_UP } from '../syntax/parser';
-import { WorkspaceModels } from '../syntax/workspaceModels';
+import type { Log } from '../service/documentEngine';
+import { InlineEngine, WorkerEngine, type Engine } from '../service/engineClient';
+import { Grammars } from '../syntax/parser';
 import { notebookKey, programKey, programOf, type Program } from './notebookCells';
 
 const LANGUAGES: Record<string, Language> = { python: 'python', typescript: 'typescript' };
@@ -21,12 +20,12 @@ const LANGUAGES: Record<string, Language> = { python: 'python', typescript: 'typ
 export const MAX_CHARS = 5_000_000;
 /** Quiet time after the last keystroke before a document is analysed again. */
 export const DEBOUNCE_MS = 200;
-/** Documents whose trees are kept; others are parsed again in full when next needed. */
-const MAX_TREES = 20;
+/** Programs whose last analysis is kept (the engine keeps as many trees). */
+const MAX_PROGRAMS = 20;
 
-/** A program's tree and last analysis. Dropping it from the cache frees the tree. */
+/** A program's last analysis, as the editor shows it. Its tree lives in the analysis engine. */
 class DocumentState implements vscode.Disposable {
-  /** The text the analyzer holds (for a notebook, its code cells joined); undefined before the first run. */
+  /** The text last analysed (for a notebook, its code cells joined); undefined before the first run. */
   text: string | undefined;
   /** The program's signature when it was last analysed. */
   signature: string | undefined;
@@ -42,8 +41,10 @@ class DocumentState implements vscode.Disposable {
   stale = false;
   /** Files of the workspace whose classes or constants this document imports. */
   imports = new Set<string>();
+  /** The analysis under way, for the program's signature then: a second request for it waits for it. */
+  running: { readonly signature: string; readonly done: Promise<void> } | undefined;
 
-  constructor(readonly analyzer: DocumentAnalyzer) {}
+  constructor(private readonly forget: () => void) {}
 
   /** The analysis as `doc` shows it: a notebook cell's own part, in the cell's lines. */
   viewOf(doc: vscode.TextDocument): Analysis | undefined {
@@ -66,7 +67,7 @@ class DocumentState implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.analyzer.dispose();
+    this.forget();
   }
 }
 
@@ -80,15 +81,17 @@ export function languageOf(doc: vscode.TextDocument): Language | undefined {
   return LANGUAGES[doc.languageId];
 }
 
+/** The workspace folders on disk, where imports are read. */
+function folders(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+}
+
 export class AnalysisService implements vscode.Disposable {
-  private readonly states = new BoundedCache<string, DocumentState>(MAX_TREES);
+  private readonly states = new BoundedCache<string, DocumentState>(MAX_PROGRAMS);
   private readonly scheduled = new Map<string, Scheduled>();
-  private grammars: Promise<Grammars> | undefined;
-  private loaded: Grammars | undefined;
-  private workspace: WorkspaceModels | undefined;
-  private readonly files = new WorkspaceFileReader(() =>
-    (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
-  );
+  private engine: Promise<Engine> | undefined;
+  /** Editors' texts of files on disk changed since the engine was last sent them (undefined: closed). */
+  private readonly changedTexts = new Map<string, vscode.TextDocument | undefined>();
   private readonly disposables: vscode.Disposable[] = [];
   private readonly _onDidAnalyze = new vscode.EventEmitter<vscode.TextDocument>();
   readonly onDidAnalyze = this._onDidAnalyze.event;
@@ -97,10 +100,15 @@ export class AnalysisService implements vscode.Disposable {
     private readonly extensionUri: vscode.Uri,
     private readonly log: vscode.LogOutputChannel,
   ) {
+    for (const doc of vscode.workspace.textDocuments) this.textChanged(doc);
     this.disposables.push(
       this._onDidAnalyze,
       vscode.workspace.onDidChangeTextDocument((e) => this.changed(e)),
-      vscode.workspace.onDidCloseTextDocument((doc) => this.forget(doc)),
+      vscode.workspace.onDidOpenTextDocument((doc) => this.textChanged(doc)),
+      vscode.workspace.onDidCloseTextDocument((doc) => {
+        if (doc.uri.scheme === 'file') this.changedTexts.set(doc.uri.fsPath, undefined);
+        this.forget(doc);
+      }),
       vscode.workspace.onDidChangeNotebookDocument((e) => {
         // Cells added, removed or moved change the program.
         const first = e.notebook.getCells().find((c) => languageOf(c.document));
@@ -109,15 +117,15 @@ export class AnalysisService implements vscode.Disposable {
       vscode.workspace.onDidCloseNotebookDocument((notebook) => {
         for (const language of Object.keys(LANGUAGES)) this.states.delete(notebookKey(notebook, language));
       }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.engine?.then((e) => e.setFolders(folders()))),
     );
   }
 
   /** The analysis of the document's current version, computed now when the last one is out of date. */
   async analysis(doc: vscode.TextDocument): Promise<Analysis | undefined> {
     if (!languageOf(doc)) return undefined;
-    this.grammars ??= this.loadGrammars();
-    this.loaded = await this.grammars;
-    this.workspace ??= new WorkspaceModels(this.loaded, (file) => this.files.read(file, openText));
+    this.engine ??= this.startEngine();
+    await this.engine;
     return doc.isClosed ? undefined : this.current(doc);
   }
 
@@ -134,39 +142,63 @@ export class AnalysisService implements vscode.Disposable {
     return new vscode.Range(span.startLine, span.startChar, span.endLine, span.endChar);
   }
 
-  private async loadGrammars(): Promise<Grammars> {
+  /** The engine on a worker thread; in this thread when no worker starts. */
+  private async startEngine(): Promise<Engine> {
     const started = Date.now();
+    const log: Log = (level, message) => (level === 'error' ? this.log.error(message) : this.log.trace(message));
+    const script = vscode.Uri.joinPath(this.extensionUri, 'dist', 'analysisWorker.js').fsPath;
+    const worker = await WorkerEngine.start(script, folders(), log);
+    if (worker) {
+      this.log.info(`analysis worker started in ${Date.now() - started} ms`);
+      return worker;
+    }
     const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
     const grammars = await Grammars.load((file) =>
       Promise.resolve(vscode.workspace.fs.readFile(vscode.Uri.joinPath(dist, file))),
     );
-    this.log.info(`grammars loaded in ${Date.now() - started} ms`);
-    return grammars;
+    this.log.info(`analysing in the extension host's thread; grammars loaded in ${Date.now() - started} ms`);
+    return new InlineEngine(grammars, folders(), log);
   }
 
-  private current(doc: vscode.TextDocument): Analysis | undefined {
+  private async current(doc: vscode.TextDocument): Promise<Analysis | undefined> {
     const language = languageOf(doc);
-    if (!language || !this.loaded) return undefined;
+    if (!language) return undefined;
     const program = programOf(doc);
     let state = this.states.get(program.key);
-    if (state && state.signature === program.signature && !state.stale) return state.viewOf(doc);
+    for (;;) {
+      // An analysis under way: of this version, it is the answer; of an older one, this one starts from it.
+      if (state?.running) {
+        const same = state.running.signature === program.signature;
+        await state.running.done;
+        if (same) return state.viewOf(doc);
+        continue;
+      }
+      if (state && state.signature === program.signature && !state.stale) return state.viewOf(doc);
+      break;
+    }
     this.cancelScheduled(program.key);
     if (!state) {
-      state = new DocumentState(new DocumentAnalyzer(this.loaded, language));
-      this.states.set(program.key, state);
+      const key = program.key;
+      state = new DocumentState(() => void this.engine?.then((e) => e.forget(key)));
+      this.states.set(key, state);
     }
-    this.run(program, state);
-    for (const d of program.docs) this._onDidAnalyze.fire(d);
-    return state.viewOf(doc);
+    const running = state;
+    const done = this.run(program, language, running).finally(() => (running.running = undefined));
+    running.running = { signature: program.signature, done };
+    await done;
+    // The surfaces refresh in a turn of their own, not in the one that received the analysis.
+    setImmediate(() => {
+      for (const d of program.docs) if (!d.isClosed) this._onDidAnalyze.fire(d);
+    });
+    return running.viewOf(doc);
   }
 
-  private run(program: Program, state: DocumentState): void {
-    const started = performance.now();
+  private async run(program: Program, language: Language, state: DocumentState): Promise<void> {
     const [doc] = program.docs;
     const texts = program.docs.map((d) => d.getText());
     const text = texts.join('\n');
     const cells = new Map<vscode.TextDocument, CellPlace>();
-    if (program.lineName) {
+    if (program.cells) {
       let start = 0;
       let line = 0;
       program.docs.forEach((d, i) => {
@@ -189,35 +221,33 @@ export class AnalysisService implements vscode.Disposable {
       );
       return;
     }
-    try {
-      const imports = new Set<string>();
-      const resolver =
-        doc.uri.scheme === 'file' && this.workspace
-          ? this.workspace.resolverFor(doc.uri.fsPath, state.analyzer.language, imports)
-          : undefined;
-      const change = fresh ? undefined : changeBetween(state.text!, text);
-      const analysis = state.analyzer.update(text, change && [change], resolver, program.lineName);
-      if (!analysis) {
-        this.skip(state, `No analysis of this file: ${PARSE_GAVE_UP}.`);
-        return;
-      }
-      state.text = text;
-      state.analysed(analysis, cells);
-      state.skipped = undefined;
-      // Results reused across an edit keep the imports they were computed with.
-      if (fresh) state.imports = imports;
-      else for (const f of imports) state.imports.add(f);
-    } catch (e) {
-      this.log.error(`analysis of ${program.key} failed: ${e instanceof Error ? e.stack : String(e)}`);
-      this.skip(state, 'The analysis failed: see the Attention Lens output for details.');
+    const engine = await this.engine!;
+    const reply = await engine.analyze(
+      {
+        key: program.key,
+        language,
+        text,
+        fresh,
+        file: doc.uri.scheme === 'file' ? doc.uri.fsPath : undefined,
+        cells: program.cells,
+      },
+      this.takeChangedTexts(),
+    );
+    if ('skipped' in reply) {
+      this.skip(state, reply.skipped);
       return;
     }
-    this.log.trace(`analysed ${program.key} (${program.signature}) in ${(performance.now() - started).toFixed(1)} ms`);
+    state.text = text;
+    state.analysed(reply.analysis, cells);
+    state.skipped = undefined;
+    // Results reused across an edit keep the imports they were computed with.
+    if (reply.fresh) state.imports = new Set(reply.imports);
+    else for (const f of reply.imports) state.imports.add(f);
+    this.log.trace(`analysed ${program.key} (${program.signature}) in ${reply.ms.toFixed(1)} ms`);
   }
 
-  /** No analysis for this version; the next one starts afresh, with a new tree. */
+  /** No analysis for this version; the next one starts afresh. */
   private skip(state: DocumentState, reason: string): void {
-    state.analyzer.dispose();
     state.text = undefined;
     state.analysed(undefined, new Map());
     state.skipped = reason;
@@ -249,8 +279,21 @@ export class AnalysisService implements vscode.Disposable {
 
   private changed(e: vscode.TextDocumentChangeEvent): void {
     if (!e.contentChanges.length) return;
+    this.textChanged(e.document);
     this.importedChanged(e.document);
     this.schedule(e.document);
+  }
+
+  /** An editor's text of a file others may import: the engine reads it before the disk. */
+  private textChanged(doc: vscode.TextDocument): void {
+    if (doc.uri.scheme === 'file' && languageOf(doc)) this.changedTexts.set(doc.uri.fsPath, doc);
+  }
+
+  private takeChangedTexts(): Map<string, string | undefined> {
+    const texts = new Map<string, string | undefined>();
+    for (const [path, doc] of this.changedTexts) texts.set(path, doc && !doc.isClosed ? doc.getText() : undefined);
+    this.changedTexts.clear();
+    return texts;
   }
 
   /** A file others import changed: they are analysed again in full. */
@@ -273,13 +316,7 @@ export class AnalysisService implements vscode.Disposable {
   dispose(): void {
     for (const key of [...this.scheduled.keys()]) this.cancelScheduled(key);
     this.states.dispose();
-    this.workspace?.dispose();
-    this.loaded?.dispose();
+    void this.engine?.then((e) => e.dispose());
     for (const d of this.disposables) d.dispose();
   }
-}
-
-/** An editor's unsaved text of a file, which wins over the disk. */
-function openText(realPath: string): string | undefined {
-  return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === realPath)?.getText();
 }

@@ -38,9 +38,22 @@ export interface AttentionLensApi {
   modelPanel: { message(): ToModelWebview | undefined; receive(message: FromModelWebview): Promise<void> };
 }
 
+/**
+ * Settings by document, read once until the configuration changes: each surface asks after every analysis,
+ * and one read of a language-scoped configuration took the extension host's thread milliseconds.
+ */
+const settingsRead = new Map<string, Settings>();
+
 /** The settings for the document's language: `"[python]": { ... }` overrides the plain values. */
 function settingsFor(doc: vscode.TextDocument): Settings {
-  return Settings.from(vscode.workspace.getConfiguration(SECTION, { languageId: doc.languageId, uri: doc.uri }));
+  const key = `${doc.languageId} ${doc.uri.toString()}`;
+  let settings = settingsRead.get(key);
+  if (!settings) {
+    if (settingsRead.size > 1_000) settingsRead.clear();
+    settings = Settings.from(vscode.workspace.getConfiguration(SECTION, { languageId: doc.languageId, uri: doc.uri }));
+    settingsRead.set(key, settings);
+  }
+  return settings;
 }
 
 export function activate(context: vscode.ExtensionContext): AttentionLensApi {
@@ -94,6 +107,7 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
       const languages = vscode.workspace.textDocuments.filter(languageOf).map((d) => ({ languageId: d.languageId }));
       if (!e.affectsConfiguration(SECTION) && !languages.some((scope) => e.affectsConfiguration(SECTION, scope)))
         return;
+      settingsRead.clear();
       lenses.refresh();
       sizeHints.refresh();
       inline.refresh();

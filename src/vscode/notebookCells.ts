@@ -1,6 +1,6 @@
 /** A notebook cell's notebook, the program its code cells make, and the names of its places. */
 import * as vscode from 'vscode';
-import type { LineName } from '../core/source';
+import type { CellLines } from '../service/cellLines';
 
 export function notebookOf(doc: vscode.TextDocument): vscode.NotebookDocument | undefined {
   if (doc.uri.scheme !== 'vscode-notebook-cell') return undefined;
@@ -19,8 +19,8 @@ export interface Program {
   readonly signature: string;
   /** The code cells' places among all cells, which name lines. */
   readonly numbering: string;
-  /** For a notebook, `cell 3, line 2` for a line of the joined text. */
-  readonly lineName?: LineName;
+  /** For a notebook, where its cells lie in the joined text, which names its lines (`cell 3, line 2`). */
+  readonly cells?: CellLines;
 }
 
 export function notebookKey(notebook: vscode.NotebookDocument, language: string): string {
@@ -47,17 +47,12 @@ export function programOf(doc: vscode.TextDocument): Program {
     firstLines.push(line);
     line += cell.lineCount;
   }
-  const lineName: LineName = (l) => {
-    let i = firstLines.length - 1;
-    while (i > 0 && firstLines[i] > l) i--;
-    return `cell ${numbers[i]}, line ${l - firstLines[i] + 1}`;
-  };
   return {
     key: notebookKey(notebook, doc.languageId),
     docs,
     signature: code.map((c) => `${c.index}:${c.document.uri.toString()}@${c.document.version}`).join(','),
     numbering: numbers.join(','),
-    lineName,
+    cells: { firstLines, numbers },
   };
 }
 

@@ -22,6 +22,18 @@ export const PATHOLOGICAL: readonly Pathological[] = [
     source: `${torch}class Loop(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(8, 8)\n        self.again = Loop()\n`,
   },
   {
+    // Deeper than CPython's tokenizer reads (200 brackets): not followed, whatever stack the machine has left,
+    // so two analyses agree; the layer after it keeps its count.
+    name: 'a layer inside 1,000 nested nn.Sequential(',
+    source: `${torch}m = ${'nn.Sequential('.repeat(1000)}nn.Linear(2, 2)${')'.repeat(1000)}\nfc = nn.Linear(3, 3)\n`,
+    counts: ['12'],
+  },
+  {
+    name: 'a layer inside 90 nested nn.Sequential(',
+    source: `${torch}m = ${'nn.Sequential('.repeat(90)}nn.Linear(2, 2)${')'.repeat(90)}\nfc = nn.Linear(3, 3)\n`,
+    counts: ['6', '12'],
+  },
+  {
     name: 'a list of a billion items',
     source: `${torch}sizes = [0] * 10**9\nfc = nn.Linear(len(sizes), 4)\n`,
   },

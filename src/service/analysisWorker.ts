@@ -1,0 +1,64 @@
+/**
+ * The analysis worker: a DocumentEngine on a thread of its own, so that no analysis blocks the extension
+ * host's thread, which every extension's hovers, completions and typing share. Its grammars are read from
+ * beside this script; messages are handled one at a time, in order.
+ */
+import { parentPort, workerData } from 'worker_threads';
+import { fsWasmLoader } from '../syntax/fsLoader';
+import { Grammars } from '../syntax/parser';
+import { DocumentEngine } from './documentEngine';
+import type { FromWorker, ToWorker } from './protocol';
+import { toWire } from './wire';
+
+const port = parentPort!;
+const send = (m: FromWorker) => port.postMessage(m);
+
+async function start(): Promise<DocumentEngine | undefined> {
+  try {
+    const grammars = await Grammars.load(fsWasmLoader);
+    send({ type: 'ready' });
+    return new DocumentEngine(grammars, (workerData as { folders: string[] }).folders, (level, message) =>
+      send({ type: 'log', level, message }),
+    );
+  } catch (e) {
+    send({ type: 'failed', message: e instanceof Error ? e.message : String(e) });
+    return undefined;
+  }
+}
+
+const engine = start();
+let queue = Promise.resolve();
+
+function handle(engine: DocumentEngine, m: ToWorker): void {
+  switch (m.type) {
+    case 'folders':
+      return engine.setFolders(m.folders);
+    case 'forget':
+      return engine.forget(m.key);
+    case 'analyze':
+      for (const [path, text] of m.openTexts) engine.openText(path, text);
+      return send({ type: 'analyzed', id: m.id, reply: toWire(engine.analyze(m.request)) });
+  }
+}
+
+port.on('message', (m: ToWorker) => {
+  queue = queue.then(async () => {
+    const ready = await engine;
+    if (!ready) return;
+    try {
+      handle(ready, m);
+    } catch (e) {
+      send({
+        type: 'log',
+        level: 'error',
+        message: `the analysis worker failed: ${e instanceof Error ? e.stack : String(e)}`,
+      });
+      if (m.type === 'analyze')
+        send({
+          type: 'analyzed',
+          id: m.id,
+          reply: { skipped: 'The analysis failed: see the Attention Lens output for details.' },
+        });
+    }
+  });
+});

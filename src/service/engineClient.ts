@@ -1,0 +1,143 @@
+/**
+ * The extension's side of the analysis: a DocumentEngine on a worker thread, asked by message. Where no
+ * worker starts (its grammars fail to load, say), the engine runs in the extension's own thread instead,
+ * as before; a worker that stops is started again at the next request, its documents analysed afresh.
+ */
+import { Worker } from 'worker_threads';
+import type { Grammars } from '../syntax/parser';
+import { DocumentEngine, type AnalyzeReply, type AnalyzeRequest, type Log } from './documentEngine';
+import type { FromWorker, ToWorker } from './protocol';
+import { fromWire } from './wire';
+
+export interface Engine {
+  /** `openTexts`: editors' texts changed since the last request, by path (undefined: closed). */
+  analyze(request: AnalyzeRequest, openTexts: ReadonlyMap<string, string | undefined>): Promise<AnalyzeReply>;
+  setFolders(folders: readonly string[]): void;
+  forget(key: string): void;
+  dispose(): void;
+}
+
+/** Lets the thread's other work run before going on. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+const STOPPED: AnalyzeReply = { skipped: 'The analysis stopped: see the Attention Lens output for details.' };
+
+/** The engine in this thread. */
+export class InlineEngine implements Engine {
+  private readonly engine: DocumentEngine;
+
+  constructor(grammars: Grammars, folders: readonly string[], log: Log) {
+    this.engine = new DocumentEngine(grammars, folders, log);
+  }
+
+  analyze(request: AnalyzeRequest, openTexts: ReadonlyMap<string, string | undefined>): Promise<AnalyzeReply> {
+    for (const [path, text] of openTexts) this.engine.openText(path, text);
+    return Promise.resolve(this.engine.analyze(request));
+  }
+
+  setFolders(folders: readonly string[]): void {
+    this.engine.setFolders(folders);
+  }
+
+  forget(key: string): void {
+    this.engine.forget(key);
+  }
+
+  dispose(): void {
+    this.engine.dispose();
+  }
+}
+
+/** The engine on a worker thread running `script` (dist/analysisWorker.js). */
+export class WorkerEngine implements Engine {
+  private worker: Worker | undefined;
+  private readonly pending = new Map<number, (reply: AnalyzeReply) => void>();
+  private nextId = 0;
+  private folders: readonly string[];
+  /** Every editor text sent, by path: a worker started again is sent them all with its first request. */
+  private readonly sent = new Map<string, string>();
+  private restarted = false;
+
+  private constructor(
+    private readonly script: string,
+    folders: readonly string[],
+    private readonly log: Log,
+  ) {
+    this.folders = folders;
+  }
+
+  /** A worker engine once its grammars are loaded; undefined when it could not start. */
+  static async start(script: string, folders: readonly string[], log: Log): Promise<WorkerEngine | undefined> {
+    const engine = new WorkerEngine(script, folders, log);
+    return (await engine.ready()) ? engine : undefined;
+  }
+
+  private ready(): Promise<boolean> {
+    return new Promise((resolve) => {
+      let worker: Worker;
+      try {
+        worker = new Worker(this.script, { workerData: { folders: this.folders } });
+      } catch (e) {
+        this.log('error', `the analysis worker did not start: ${String(e)}`);
+        resolve(false);
+        return;
+      }
+      this.worker = worker;
+      worker.on('message', (m: FromWorker) => {
+        if (m.type === 'ready') resolve(true);
+        else if (m.type === 'failed') {
+          this.log('error', `the analysis worker did not start: ${m.message}`);
+          void worker.terminate();
+          resolve(false);
+        } else if (m.type === 'log') this.log(m.level, m.message);
+        else if (m.type === 'analyzed') {
+          const done = this.pending.get(m.id);
+          this.pending.delete(m.id);
+          void fromWire<AnalyzeReply>(m.reply, nextTurn).then((reply) => done?.(reply));
+        }
+      });
+      worker.on('error', (e) => this.log('error', `the analysis worker failed: ${e.stack ?? e.message}`));
+      worker.on('exit', (code) => {
+        if (this.worker === worker) this.worker = undefined;
+        resolve(false);
+        if (code !== 0) this.log('error', `the analysis worker stopped (exit code ${code})`);
+        for (const done of this.pending.values()) done(STOPPED);
+        this.pending.clear();
+        this.restarted = true;
+      });
+    });
+  }
+
+  async analyze(request: AnalyzeRequest, openTexts: ReadonlyMap<string, string | undefined>): Promise<AnalyzeReply> {
+    if (!this.worker && !(await this.ready())) return STOPPED;
+    for (const [path, text] of openTexts) {
+      if (text === undefined) this.sent.delete(path);
+      else this.sent.set(path, text);
+    }
+    const texts = this.restarted ? [...this.sent] : [...openTexts];
+    this.restarted = false;
+    const id = this.nextId++;
+    const reply = new Promise<AnalyzeReply>((resolve) => this.pending.set(id, resolve));
+    // A worker started again holds no tree: its engine analyses each program afresh.
+    this.post({ type: 'analyze', id, request, openTexts: texts });
+    return reply;
+  }
+
+  setFolders(folders: readonly string[]): void {
+    this.folders = folders;
+    this.post({ type: 'folders', folders });
+  }
+
+  forget(key: string): void {
+    this.post({ type: 'forget', key });
+  }
+
+  private post(m: ToWorker): void {
+    this.worker?.postMessage(m);
+  }
+
+  dispose(): void {
+    void this.worker?.terminate();
+    this.worker = undefined;
+  }
+}

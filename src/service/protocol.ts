@@ -1,0 +1,21 @@
+/** The messages between the extension and its analysis worker (analysisWorker.ts). */
+import type { AnalyzeRequest } from './documentEngine';
+
+export type ToWorker =
+  | { readonly type: 'folders'; readonly folders: readonly string[] }
+  | {
+      readonly type: 'analyze';
+      readonly id: number;
+      readonly request: AnalyzeRequest;
+      /** Editors' texts changed since the last request, by path: undefined for one closed. */
+      readonly openTexts: readonly (readonly [string, string | undefined])[];
+    }
+  | { readonly type: 'forget'; readonly key: string };
+
+export type FromWorker =
+  | { readonly type: 'ready' }
+  /** The grammars could not be loaded: the extension analyses in its own thread instead. */
+  | { readonly type: 'failed'; readonly message: string }
+  /** `reply`: an AnalyzeReply through toWire (wire.ts). */
+  | { readonly type: 'analyzed'; readonly id: number; readonly reply: unknown }
+  | { readonly type: 'log'; readonly level: 'error' | 'trace'; readonly message: string };

@@ -1,0 +1,80 @@
+/**
+ * The analysis engine the extension asks: on a worker thread, its analyses reach the extension as the same
+ * data (polynomials made polynomials again, nothing lost but the core's own functions), incremental across
+ * versions, with imports read from an editor's text before the disk.
+ */
+import * as assert from 'assert';
+import { mkdtempSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import * as path from 'path';
+import type { Analysis } from '../../src/core/analysis/analyze';
+import { Poly } from '../../src/core/symbolic';
+import type { AnalyzeReply } from '../../src/service/documentEngine';
+import { WorkerEngine, type Engine } from '../../src/service/engineClient';
+import { fromWire, toWire } from '../../src/service/wire';
+import { analyzeText, ROOT } from './helpers';
+
+const MODEL = `import torch.nn as nn
+import tensorflow as tf
+class Block(nn.Module):
+    def __init__(self, d=64, h=8):
+        super().__init__()
+        self.attn = nn.MultiheadAttention(d, h)
+        self.fc = nn.Linear(d, d * 4)
+
+model = Block(128, 4)
+`;
+
+/** Every figure an analysis holds, as text: polynomials as they print, big integers as digits. */
+function figures(a: Analysis): string {
+  return JSON.stringify(a, (_, v) =>
+    v instanceof Poly ? `poly:${v.toString()}` : typeof v === 'bigint' ? `${v}n` : v instanceof Map ? [...v] : v,
+  );
+}
+
+const analysisOf = (reply: AnalyzeReply): Analysis => {
+  assert.ok('analysis' in reply, 'skipped' in reply ? reply.skipped : 'no analysis');
+  return reply.analysis;
+};
+
+suite('analysis engine', () => {
+  test('an analysis through a structured clone is the same analysis, its polynomials polynomials', async () => {
+    const analysis = await analyzeText(MODEL);
+    const arrived = await fromWire<Analysis>(structuredClone(toWire(analysis)));
+    assert.strictEqual(figures(arrived), figures(analysis));
+    const total = arrived.instances[0].summary.params;
+    assert.ok(total instanceof Poly);
+    assert.strictEqual(total.constant, 4n * 128n * 128n + 4n * 128n + 128n * 512n + 512n);
+  });
+
+  test('the worker analyses as this thread does, incrementally, and reads an unsaved import first', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'al-engine-'));
+    writeFileSync(path.join(folder, 'sizes.py'), 'D = 16\n');
+    const file = path.join(folder, 'model.py');
+    const script = path.join(ROOT, 'out', 'src', 'service', 'analysisWorker.js');
+    const engine: Engine | undefined = await WorkerEngine.start(script, [folder], () => undefined);
+    assert.ok(engine, 'the worker started');
+    try {
+      const request = (text: string, fresh = false) => ({
+        key: 'model',
+        language: 'python' as const,
+        text,
+        fresh,
+        file,
+      });
+      const first = analysisOf(await engine.analyze(request(MODEL, true), new Map()));
+      assert.strictEqual(figures(first), figures(await analyzeText(MODEL)));
+      const edited = MODEL.replace('Block(128, 4)', 'Block(256, 4)');
+      const second = analysisOf(await engine.analyze(request(edited), new Map()));
+      assert.strictEqual(figures(second), figures(await analyzeText(edited)));
+      const importing = `from sizes import D\nimport torch.nn as nn\nfc = nn.Linear(D, 2)\n`;
+      const fromDisk = analysisOf(await engine.analyze(request(importing, true), new Map()));
+      assert.strictEqual(fromDisk.layers[0].layer.params?.toString(), '34');
+      const unsaved = new Map([[path.join(folder, 'sizes.py'), 'D = 32\n']]);
+      const fromEditor = analysisOf(await engine.analyze(request(importing, true), unsaved));
+      assert.strictEqual(fromEditor.layers[0].layer.params?.toString(), '66');
+    } finally {
+      engine.dispose();
+    }
+  });
+});

@@ -215,6 +215,8 @@ export class AnalysisService implements vscode.Disposable {
     // The same joined text may still be cut into cells elsewhere (a line break moved from one cell to the next).
     if (!fresh && state.text === text) return state.analysed(state.analysis, cells);
     if (text.length > MAX_CHARS) {
+      // The engine's tree of the last text is no use to the next: it starts afresh.
+      void this.engine?.then((e) => e.forget(program.key));
       this.skip(
         state,
         `The file is too large to analyse (${text.length.toLocaleString('en-US')} characters; the limit is ${MAX_CHARS.toLocaleString('en-US')}).`,

@@ -30,6 +30,7 @@ import {
   sizeModel,
   unknownSummary,
 } from './runs';
+import { analysisTruncated } from '../findings/messages';
 
 /** A model class of the file with its result, by class key. */
 export interface ClassBuild {
@@ -303,6 +304,6 @@ function truncated(span: Span, what: string): Finding {
     severity: 'info',
     span,
     fixes: [],
-    message: `Attention Lens stopped following this near here: ${budget} ran out. Layers, totals and checks past this point are not shown; what is missing is not known, not zero.`,
+    message: analysisTruncated(budget),
   };
 }

@@ -18,6 +18,7 @@ import { LINE_NUMBER, type SourceModel } from '../source';
 import type { Shape, Value } from '../value';
 import { Collected } from './collected';
 import { classKey } from './runs';
+import { constructorRaises } from '../findings/messages';
 
 export interface RunMode {
   /** A class is being built with its defaults. */
@@ -141,10 +142,14 @@ export class Recorder implements Hooks {
       severity: 'error',
       span: site ?? span,
       fixes: [],
-      message:
-        model.language === 'python'
-          ? `Building ${shared.contexts[0]} raises ${exception}${message ? `: "${message}"` : ''} (${lineName(span.startLine)}${where ? `, in ${where}` : ''}): PyTorch would not build this model.`
-          : `Building ${shared.contexts[0]} throws ${exception}${message ? `: "${message}"` : ''} (${lineName(span.startLine)}${where ? `, in ${where}` : ''}): the model is never built.`,
+      message: constructorRaises({
+        language: model.language,
+        model: shared.contexts[0],
+        exception,
+        message,
+        line: lineName(span.startLine),
+        where,
+      }),
       related: site ? [{ span, message: `${exception} raised here` }] : undefined,
     };
     if (!this.out.flows.has(key)) this.out.flow(found);

@@ -7,6 +7,7 @@ import { childTensors } from '../layer';
 import { Poly } from '../symbolic';
 import { dimText, type LayerSpec, type Problem, type Args } from './spec';
 import { divisorFixes } from './sizeFixes';
+import { headsDivisibility } from '../findings/messages';
 
 const linear = (inF: Poly, outF: Poly): Tensor[] => [
   { name: 'W', shape: [inF, outF] },
@@ -41,7 +42,7 @@ function headsProblems(a: Args): Problem[] {
       code: 'heads-divisibility',
       severity: 'error',
       arg: 'n_heads',
-      message: `in_size ${E} is not divisible by n_heads ${h}: js-pytorch throws "Embedding dimension not divisible in equal heads."`,
+      message: headsDivisibility('js-pytorch', { name: 'in_size', size: E }, { name: 'n_heads', count: h }),
       fixes: (args) => divisorFixes(E, h, args.expr('n_heads'), (d) => `Use ${d} heads (${E} / ${d} = ${E / d})`),
     },
   ];

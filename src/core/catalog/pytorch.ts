@@ -10,6 +10,7 @@ import { MULTIHEAD_ATTENTION } from './pytorchAttention';
 import { divisorFixes } from './sizeFixes';
 import { DEVICE_DTYPE, FALSE, TRUE, layerNormTensors, linearTensors } from './pytorchTensors';
 import { TRANSFORMER, TRANSFORMER_DECODER_LAYER, TRANSFORMER_ENCODER_LAYER, stack } from './pytorchTransformer';
+import { groupsDivisibility } from '../findings/messages';
 
 const LINEAR: LayerSpec = {
   kind: 'Linear',
@@ -222,7 +223,7 @@ function channelNorm(kind: string, affineDefault: boolean, groups: boolean): Lay
           code: 'groups-divisibility',
           severity: 'error',
           arg: 'num_groups',
-          message: `num_channels ${channels} is not divisible by num_groups ${g}: PyTorch raises "num_channels must be divisible by num_groups".`,
+          message: groupsDivisibility(channels, g),
           fixes: (args) =>
             divisorFixes(
               channels,

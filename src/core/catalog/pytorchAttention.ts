@@ -6,6 +6,7 @@ import { NONE, type Value } from '../value';
 import { dimText, type Args, type LayerSpec, type Problem } from './spec';
 import { DEVICE_DTYPE, FALSE, TRUE, linearTensors } from './pytorchTensors';
 import { divisorFixes, negativeFixes } from './sizeFixes';
+import { headsDivisibility, negativeSize, zeroSize } from '../findings/messages';
 
 interface AttentionConfig {
   readonly embed: Poly;
@@ -43,8 +44,7 @@ export function headsProblems(args: Args, embedName: string, headsName: string):
         code: 'zero-size',
         severity: 'error',
         arg: embedName,
-        message:
-          'embed_dim is 0: PyTorch fails initialising the projections (ZeroDivisionError: float division by zero in xavier_uniform_).',
+        message: zeroSize('pytorch', embedName),
       },
     ];
   }
@@ -54,7 +54,7 @@ export function headsProblems(args: Args, embedName: string, headsName: string):
         code: 'heads-divisibility',
         severity: 'error',
         arg: headsName,
-        message: `${headsName} is 0: PyTorch fails dividing ${embedName} ${E} by it (ZeroDivisionError: integer division or modulo by zero).`,
+        message: headsDivisibility('pytorch', { name: embedName, size: E }, { name: headsName, count: 0n }),
       },
     ];
   }
@@ -64,7 +64,7 @@ export function headsProblems(args: Args, embedName: string, headsName: string):
         code: 'negative-size',
         severity: 'error',
         arg: headsName,
-        message: `${headsName} is ${h}: a layer cannot have a negative number of heads (PyTorch builds it, then fails reshaping into heads on the first forward call).`,
+        message: negativeSize({ of: 'heads', name: headsName, count: h }),
         fixes: (a) => negativeFixes(a.expr(headsName)),
       },
     ];
@@ -75,7 +75,7 @@ export function headsProblems(args: Args, embedName: string, headsName: string):
       code: 'heads-divisibility',
       severity: 'error',
       arg: headsName,
-      message: `${embedName} ${E} is not divisible by ${headsName} ${h}: PyTorch raises "embed_dim must be divisible by num_heads". Each head takes ${embedName} / ${headsName} features.`,
+      message: headsDivisibility('pytorch', { name: embedName, size: E }, { name: headsName, count: h }),
       fixes: (a) => divisorFixes(E, h, a.expr(headsName), (d) => `Use ${d} heads (${E} / ${d} = ${E / d})`),
     },
   ];

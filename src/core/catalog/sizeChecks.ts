@@ -1,13 +1,15 @@
 /**
- * Sizes a constructor rejects, worded as the framework itself fails: PyTorch raises TypeError for a float
- * and "negative dimension" for a negative size; js-pytorch fills arrays of that length and throws
- * RangeError "Invalid array length"; TF.js layers assert their own sizes (their catalog entries report it).
+ * Sizes a constructor rejects, as the framework itself fails (worded in findings/messages.ts): PyTorch raises
+ * TypeError for a float and "negative dimension" for a negative size; js-pytorch fills arrays of that length
+ * and throws RangeError "Invalid array length"; TF.js layers assert their own sizes (their catalog entries
+ * report it).
  */
 import type { Span } from '../expr';
 import type { Finding, Tensor } from '../layer';
 import { describe, type Value } from '../value';
 import type { Args, LayerSpec } from './spec';
 import { integerFixes, negativeFixes } from './sizeFixes';
+import { negativeSize, nonIntegerSize } from '../findings/messages';
 
 type Found = Omit<Finding, 'span' | 'fixes'>;
 
@@ -16,30 +18,33 @@ function pytorch(name: string, v: Value): Found | undefined {
     return {
       code: 'non-integer-size',
       severity: 'error',
-      message: `${name} is ${describe(v)}, a float: PyTorch raises TypeError (sizes must be ints). Use // for integer division.`,
+      message: nonIntegerSize('pytorch', name, describe(v)),
     };
   if (v.t === 'int' && v.p.constant !== undefined && v.p.constant < 0n) {
     return {
       code: 'negative-size',
       severity: 'error',
-      message: `${name} is ${v.p.constant}: PyTorch raises "Trying to create tensor with negative dimension ${v.p.constant}".`,
+      message: negativeSize({ of: 'argument', framework: 'pytorch', name, shown: String(v.p.constant) }),
     };
   }
   return undefined;
 }
 
 function jsPytorch(name: string, v: Value): Found | undefined {
-  const fails = 'js-pytorch throws RangeError "Invalid array length" creating its weights';
   if (v.t === 'float') {
     const shown = v.v === undefined ? 'not a whole number' : String(v.v);
     return {
       code: 'non-integer-size',
       severity: 'error',
-      message: `${name} is ${shown}: ${fails}. Sizes must be whole numbers (Math.floor or Math.trunc where a division does not come out even).`,
+      message: nonIntegerSize('js-pytorch', name, shown),
     };
   }
   if (v.t === 'int' && v.p.constant !== undefined && v.p.constant < 0n)
-    return { code: 'negative-size', severity: 'error', message: `${name} is ${v.p.constant}: ${fails}.` };
+    return {
+      code: 'negative-size',
+      severity: 'error',
+      message: negativeSize({ of: 'argument', framework: 'js-pytorch', name, shown: String(v.p.constant) }),
+    };
   return undefined;
 }
 
@@ -75,18 +80,11 @@ export function negativeWeight(
   const tensor = tensors.find((t) => t.shape.some((d) => d.constant !== undefined && d.constant < 0n));
   if (!tensor || tensor.shape.some((d) => d.constant === undefined)) return undefined;
   const dims = tensor.shape.map((d) => d.constant!);
-  const first = dims.find((d) => d < 0n)!;
-  const fails =
-    framework === 'pytorch'
-      ? `PyTorch raises "Trying to create tensor with negative dimension ${first}: [${dims.join(', ')}]"`
-      : framework === 'tfjs'
-        ? `TensorFlow.js throws "Tensor must have a shape comprised of positive integers but got shape [${dims.join(',')}]"`
-        : 'js-pytorch throws RangeError "Invalid array length" creating it';
   return {
     code: 'negative-size',
     severity: 'error',
     span,
     fixes: [],
-    message: `${tensor.name} would be [${dims.join(', ')}]: ${fails}.`,
+    message: negativeSize({ of: 'weight', framework, tensor: tensor.name, dims }),
   };
 }

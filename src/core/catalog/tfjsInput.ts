@@ -8,6 +8,7 @@ import { asPoly, type Shape, type Value } from '../value';
 import { groupDigits } from '../symbolic';
 import type { Args, Problem } from './spec';
 import { integerFixes, negativeFixes } from './sizeFixes';
+import { negativeSize, nonIntegerSize, zeroSize } from '../findings/messages';
 
 export const UNKNOWN_INPUT =
   'The input size is set when the layer is first applied, and this file does not show what it is applied to.';
@@ -84,7 +85,12 @@ export function positiveSize(a: Args, name: string): Problem[] {
       code,
       severity: 'error',
       arg: name,
-      message: `${name} is ${shown}: TensorFlow.js throws "Expected ${name} to be a positive integer, but got ${shown}."`,
+      message:
+        code === 'non-integer-size'
+          ? nonIntegerSize('tfjs', name, shown)
+          : code === 'negative-size'
+            ? negativeSize({ of: 'argument', framework: 'tfjs', name, shown })
+            : zeroSize('tfjs', name, shown),
       fixes,
     },
   ];

@@ -108,10 +108,30 @@ export interface Reads {
   readonly names: Map<string, number>;
   readonly values: Map<string, string | undefined>;
   readonly files: Map<string, SourceModel | undefined>;
+  /**
+   * What the kept results it reused read (a class's method resolution order), linked, not copied: each class
+   * of a 1,000-class chain copied the reads of every class above it, 28% of the chain's analysis.
+   */
+  readonly parts: Reads[];
 }
 
 export function newReads(): Reads {
-  return { fragments: new Set(), names: new Map(), values: new Map(), files: new Map() };
+  return { fragments: new Set(), names: new Map(), values: new Map(), files: new Map(), parts: [] };
+}
+
+/** `r` and every Reads linked below it, each once. */
+export function* allReads(r: Reads): Generator<Reads> {
+  const seen = new Set<Reads>([r]);
+  const stack = [r];
+  while (stack.length) {
+    const next = stack.pop()!;
+    yield next;
+    for (const p of next.parts)
+      if (!seen.has(p)) {
+        seen.add(p);
+        stack.push(p);
+      }
+  }
 }
 
 /** What a version of the document answers about the things a run read. */
@@ -123,20 +143,19 @@ export interface ReadsNow {
 }
 
 /** Whether what a run read is as it was: each statement still there, each name bound by the same statement, each module variable's value the same, each import the same file. */
-export function readsHold(r: Reads, now: ReadsNow): boolean {
-  for (const id of r.fragments) if (!now.ids.has(id)) return false;
-  for (const [name, id] of r.names) if (now.originOf(name) !== id) return false;
-  for (const [name, key] of r.values) if (key === undefined || now.keyOf(name) !== key) return false;
-  for (const [module, file] of r.files) if (now.file(module) !== file) return false;
+export function readsHold(reads: Reads, now: ReadsNow): boolean {
+  for (const r of allReads(reads)) {
+    for (const id of r.fragments) if (!now.ids.has(id)) return false;
+    for (const [name, id] of r.names) if (now.originOf(name) !== id) return false;
+    for (const [name, key] of r.values) if (key === undefined || now.keyOf(name) !== key) return false;
+    for (const [module, file] of r.files) if (now.file(module) !== file) return false;
+  }
   return true;
 }
 
 /** Adds what one computation read to what the entry point running it reads. */
 export function addReads(into: Reads, from: Reads): void {
-  for (const f of from.fragments) into.fragments.add(f);
-  for (const [name, origin] of from.names) into.names.set(name, origin);
-  for (const [name, key] of from.values) into.values.set(name, key);
-  for (const [module, file] of from.files) into.files.set(module, file);
+  if (from !== into) into.parts.push(from);
 }
 
 export function newShared(): Shared {

@@ -25,6 +25,7 @@ import {
 import { unpackDims, viewFull, viewOverLead, type ViewProblem } from '../views';
 import { UNKNOWN, type Core, type Value } from '../value';
 import type { LineName } from '../source';
+import { broadcastMismatch, sequentialMismatch, sizeMismatch, viewMismatch } from '../findings/messages';
 
 export type LayerValue = Extract<Value, { t: 'layer' }>;
 
@@ -298,7 +299,13 @@ export class ShapeChecks {
       severity: 'error',
       span,
       fixes: [],
-      message: `This ${method} turns each position's ${has} features${from} into ${asked}${p.dims.some((d) => d?.constant === -1n) ? `, which does not divide ${has}` : ` = ${groupDigits(p.asked.constant!)}`}: PyTorch raises RuntimeError "shape '[…]' is invalid for input of size …" when forward() runs.`,
+      message: viewMismatch({
+        method,
+        has,
+        from,
+        asked,
+        product: p.dims.some((d) => d?.constant === -1n) ? undefined : groupDigits(p.asked.constant!),
+      }),
       related: t.origin ? [{ span: t.origin.span, message: `${t.origin.label} gives ${has} features` }] : undefined,
     });
   }
@@ -323,7 +330,7 @@ export class ShapeChecks {
     expected: Poly | undefined,
     span: Span,
     layer: LayerValue,
-    code: FindingCode,
+    code: Extract<FindingCode, 'feature-mismatch' | 'attention-embed-mismatch'>,
     what: string,
     expectedName: string,
     consequence: (got: string) => string,
@@ -338,7 +345,16 @@ export class ShapeChecks {
       severity: 'error',
       span,
       fixes: [],
-      message: `${where} expects ${groupDigits(expected.constant)} ${code === 'feature-mismatch' ? 'input features' : `features in ${what} (${expectedName})`}, but ${what} has ${groupDigits(got)}${from}: ${consequence(groupDigits(got))}.`,
+      message: sizeMismatch({
+        code,
+        layer: where,
+        expected: groupDigits(expected.constant),
+        what,
+        expectedName,
+        got: groupDigits(got),
+        from,
+        consequence: consequence(groupDigits(got)),
+      }),
       related: [
         {
           span: layer.span,
@@ -362,7 +378,13 @@ export class ShapeChecks {
         severity: 'error',
         span,
         fixes: [],
-        message: `The two sides of ${op} have ${groupDigits(a)} and ${groupDigits(b)} features${l.origin ? ` (left from ${l.origin.label}` : ''}${r.origin ? `${l.origin ? ', ' : ' ('}right from ${r.origin.label}` : ''}${l.origin || r.origin ? ')' : ''}: they do not broadcast, and PyTorch raises a size mismatch.`,
+        message: broadcastMismatch({
+          op,
+          left: groupDigits(a),
+          right: groupDigits(b),
+          leftFrom: l.origin?.label,
+          rightFrom: r.origin?.label,
+        }),
         related: [l.origin, r.origin]
           .filter((o): o is NonNullable<typeof o> => o !== undefined)
           .map((o) => ({ span: o.span, message: `${o.label} produces this side` })),
@@ -433,7 +455,7 @@ export class ShapeChecks {
             severity: 'error',
             span: layer.span,
             fixes: [],
-            message: `In this nn.Sequential, ${here} expects ${groupDigits(expected)} input features, but ${before} before it produces ${groupDigits(got)}: PyTorch raises a shape error on the first forward call.`,
+            message: sequentialMismatch(here, groupDigits(expected), before, groupDigits(got)),
             related: [{ span: previous.span, message: `${before} produces ${groupDigits(got)} features` }],
           });
         }

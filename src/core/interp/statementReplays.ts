@@ -8,7 +8,7 @@ import type { Fragment, ImportResolver } from '../source';
 import { isTainted, type Value } from '../value';
 import { LIMITS, type Budget } from './budget';
 import type { Frame } from './frame';
-import { newReads, readsHold, type Reads, type ReadsNow, type Shared } from './hooks';
+import { allReads, newReads, readsHold, type Reads, type ReadsNow, type Shared } from './hooks';
 import { valueKey, type DefiningFiles } from './valueKey';
 
 /** What replaying a module-level statement needs of the interpreter. */
@@ -150,14 +150,11 @@ export class StatementReplays {
 
 /** Whether the run read nothing but statement `id` and bound nothing at module level. */
 function readsOnly(run: StatementRun, id: number): boolean {
-  const { reads } = run;
-  return (
-    run.writes.length === 0 &&
-    reads.names.size === 0 &&
-    reads.values.size === 0 &&
-    reads.files.size === 0 &&
-    [...reads.fragments].every((f) => f === id)
-  );
+  if (run.writes.length) return false;
+  for (const reads of allReads(run.reads))
+    if (reads.names.size || reads.values.size || reads.files.size || [...reads.fragments].some((f) => f !== id))
+      return false;
+  return true;
 }
 
 /** A value no later statement reaches into but through dicts, holding no place in the text and no class of a file. */

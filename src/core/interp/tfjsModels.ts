@@ -11,6 +11,7 @@ import { container, layerModule, type ModuleTree } from '../modules';
 import type { Poly } from '../symbolic';
 import type { LayerUse, Shape, Value } from '../value';
 import type { LineName } from '../source';
+import { tfjsInputMismatch } from '../findings/messages';
 
 type TensorValue = Extract<Value, { t: 'tensor' }>;
 
@@ -146,7 +147,14 @@ export class TfjsModels {
         severity: 'error',
         span: at,
         fixes: [],
-        message: `${name} reads a ${ndim}-dimensional input (batch first), but gets shape ${shapeText(input.shape)}: TensorFlow.js throws "Input 0 is incompatible with layer ${kind}: expected ndim=${ndim}, found ndim=${input.shape.length}."`,
+        message: tfjsInputMismatch({
+          of: 'rank',
+          layer: name,
+          kind,
+          ndim,
+          shape: shapeText(input.shape),
+          got: input.shape.length,
+        }),
       });
       return;
     }
@@ -168,7 +176,14 @@ export class TfjsModels {
         severity: 'error',
         span: at,
         fixes: [],
-        message: `${name} was built for ${was.constant} input features and is applied again to ${now.constant}: TensorFlow.js throws "Input 0 is incompatible with layer ${kind}: expected axis -1 of input shape to have value ${was.constant} but got shape ${shapeText(input.shape)}."`,
+        message: tfjsInputMismatch({
+          of: 'features',
+          layer: name,
+          kind,
+          was: was.constant,
+          now: now.constant,
+          shape: shapeText(input.shape),
+        }),
       });
     }
   }

@@ -10,6 +10,7 @@ import type { Finding, Fix } from '../layer';
 import type { Language } from '../source';
 import type { DefRef, Value } from '../value';
 import { heldLayers } from './torchApi';
+import { unregisteredLayers, untrackedSublayers } from '../findings/messages';
 
 /** What the warning needs of the interpreter: the file it analyses, and how its classes are made. */
 export interface TrackingContext {
@@ -44,7 +45,7 @@ export function unregisteredFinding(
       severity: 'warning',
       span,
       fixes: [],
-      message: `this.${name} holds a layer that ${obj.cls.name} does not track: TensorFlow.js creates its weights when call() applies it, but countParams(), trainableWeights, getWeights() and save() leave them out, so they are neither trained nor saved. Create the weights with this.addWeight() in build(), or override trainableWeights and getWeights() to include them.`,
+      message: untrackedSublayers(name, obj.cls.name),
     };
   }
   if (ev.language !== 'python' || !heldLayers(value).length) return undefined;
@@ -54,7 +55,7 @@ export function unregisteredFinding(
     severity: 'warning',
     span,
     fixes: wrapFix(written, container),
-    message: `self.${name} keeps layers in a plain ${value.t === 'dict' ? 'dict' : 'list'}: PyTorch does not register them, so parameters() (and the total shown) leaves them out, .to() does not move them, the optimizer does not train them and state_dict() does not save them. Use nn.${container}(...).`,
+    message: unregisteredLayers(name, value.t === 'dict' ? 'dict' : 'list', container),
   };
 }
 

@@ -1,3 +1,4 @@
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -68,6 +69,14 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    // The webviews' scripts run in the page, checked against the extension's messages (media/tsconfig.json).
+    files: ['media/**/*.js', 'media/**/*.d.ts'],
+    languageOptions: {
+      parserOptions: { project: './media/tsconfig.json' },
+      globals: { ...globals.browser, acquireVsCodeApi: 'readonly' },
     },
   },
 );

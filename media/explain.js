@@ -1,3 +1,4 @@
+// @ts-check
 // Draws the data the extension sends (typed messages only) and sends back the sizes as the user types them;
 // the extension checks them and says what is wrong with a field. Everything is built with DOM calls and
 // textContent: no data ever becomes HTML. The sizes form is built once and kept, so that typing in it is
@@ -6,6 +7,7 @@
   const {
     vscode,
     el,
+    field,
     table,
     section,
     link,
@@ -26,13 +28,13 @@
     a.text.startsWith(a.exact) ? { text: a.text } : { text: a.text, title: `${a.exact} ${unit}` };
 
   function send() {
-    const value = (id) => document.getElementById(id).value;
+    const value = (id) => field(id).value;
     const inputs = {
       batch: value('batch'),
       queryLength: value('queryLength'),
       keyLength: value('keyLength'),
       dtype: value('dtype'),
-      selfAttention: document.getElementById('selfAttention').checked,
+      selfAttention: field('selfAttention').checked,
     };
     asked = true;
     vscode.postMessage({ type: 'inputs', inputs });
@@ -92,14 +94,14 @@
   /** The form shows the sizes in use, except in a field being typed in. */
   function fillForm(d) {
     for (const [name] of FIELDS) {
-      const input = document.getElementById(name);
+      const input = field(name);
       if (document.activeElement !== input) input.value = String(d.inputs[name]);
     }
-    const key = document.getElementById('keyLength');
+    const key = field('keyLength');
     key.disabled = d.selfAttention.on;
     if (d.selfAttention.on) key.value = String(d.inputs.queryLength);
-    document.getElementById('dtype').value = d.inputs.dtype;
-    const self = document.getElementById('selfAttention');
+    field('dtype').value = d.inputs.dtype;
+    const self = field('selfAttention');
     self.checked = d.selfAttention.on;
     self.disabled = !d.selfAttention.possible;
     // Sizes the extension took leave no error to show; a walkthrough redrawn after an edit of the source keeps them.
@@ -213,7 +215,8 @@
     fillForm(d);
   }
 
-  window.addEventListener('message', (event) => {
+  /** @param {MessageEvent<import('../src/vscode/webviewProtocol').ToWebview>} event */
+  const receive = (event) => {
     const message = event.data;
     if (!message || typeof message.type !== 'string') return;
     if (message.type === 'invalid') {
@@ -224,6 +227,7 @@
       if (message.type === 'explain') vscode.setState({ target: message.target, inputs: message.data.inputs });
       render(message);
     }
-  });
+  };
+  window.addEventListener('message', receive);
   vscode.postMessage({ type: 'ready' });
 })();

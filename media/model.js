@@ -1,3 +1,4 @@
+// @ts-check
 // The "Explain model sizing" panel: draws the figures the extension sends (typed messages only) and sends back
 // the inputs as the user types them; the extension checks them and says what is wrong with a field.
 // Everything is built with DOM calls and textContent: no data ever becomes HTML. The form is built once and
@@ -6,6 +7,7 @@
   const {
     vscode,
     el,
+    field,
     table,
     section,
     link,
@@ -39,7 +41,7 @@
   }
 
   function send() {
-    const value = (id) => document.getElementById(id).value;
+    const value = (id) => field(id).value;
     asked = true;
     vscode.postMessage({
       type: 'inputs',
@@ -108,7 +110,7 @@
   /** The form shows the inputs in use, except in a field being typed in. */
   function fillForm(d) {
     for (const name of FIELDS) {
-      const input = document.getElementById(name);
+      const input = field(name);
       if (document.activeElement !== input || input.tagName === 'SELECT') input.value = String(d.inputs[name]);
     }
     if (asked) showErrors({});
@@ -210,7 +212,8 @@
     fillForm(d);
   }
 
-  window.addEventListener('message', (event) => {
+  /** @param {MessageEvent<import('../src/vscode/webviewProtocol').ToModelWebview>} event */
+  const receive = (event) => {
     const message = event.data;
     if (!message || typeof message.type !== 'string') return;
     if (message.type === 'invalid') {
@@ -221,6 +224,7 @@
       if (message.type === 'model') vscode.setState({ target: message.target, inputs: message.data.inputs });
       render(message);
     }
-  });
+  };
+  window.addEventListener('message', receive);
   vscode.postMessage({ type: 'ready' });
 })();

@@ -1,3 +1,4 @@
+// @ts-check
 // What both panels draw with, loaded before each panel's own script: elements built with DOM calls and
 // textContent only (no data ever becomes HTML), tables whose rows become cards in a narrow panel, a link back
 // to the source, the header with Copy as Markdown and its feedback, and a message beside each input.
@@ -34,6 +35,15 @@
       );
     });
     return el('table', { class: wide ? 'wide' : '' }, el('thead', {}, head), el('tbody', {}, ...body));
+  }
+
+  /**
+   * A form control of the panel, by its id.
+   * @param {string} id
+   * @returns {HTMLInputElement}
+   */
+  function field(id) {
+    return /** @type {HTMLInputElement} */ (document.getElementById(id));
   }
 
   function section(title, ...children) {
@@ -87,5 +97,5 @@
     }
   }
 
-  window.attentionLensPage = { vscode, el, table, section, link, header, copied, showErrors };
+  window.attentionLensPage = { vscode, el, field, table, section, link, header, copied, showErrors };
 })();

@@ -6,23 +6,21 @@
 import * as vscode from 'vscode';
 import { visibleControls, visibleStrings } from '../core/controls';
 import { attentionLayers, type LayerResult } from '../core/analysis/analyze';
-import { explain, type ExplainData } from '../core/explain';
-import { inputsFromSizing, readInputs, type ExplainInputs, type InputErrors } from '../core/explainInputs';
+import { explain } from '../core/explain';
+import { inputsFromSizing, readInputs, type ExplainInputs } from '../core/explainInputs';
 import type { SizingOptions } from '../core/memory';
 import { explainMarkdown } from '../core/explainMarkdown';
 import type { AnalysisService } from './documents';
 import { revealAt } from './reveal';
 import { webviewHtml, webviewOptions } from './webviewHtml';
 import { placeOf } from './notebookCells';
+import type { ExplainView, FromWebview, Target, ToWebview } from './webviewProtocol';
+
+export type { FromWebview, Target, ToWebview };
 
 export const EXPLAIN_VIEW = 'attentionLens.explain';
 
 /** Where the explained layer is: its document and the start of its call. */
-export interface Target {
-  readonly uri: string;
-  readonly line: number;
-  readonly character: number;
-}
 
 /** What the panel keeps across reloads (webview state). */
 interface PanelState {
@@ -30,21 +28,7 @@ interface PanelState {
   readonly inputs?: ExplainInputs;
 }
 
-/** Messages from the webview: the sizes come as typed (strings), and are checked here. */
-export type FromWebview =
-  | { readonly type: 'ready' }
-  | { readonly type: 'inputs'; readonly inputs: unknown }
-  | { readonly type: 'copy' }
-  | { readonly type: 'reveal' };
-
-/** What the panel shows: the walkthrough, or why there is none. */
-type View =
-  | { readonly type: 'explain'; readonly data: ExplainData; readonly target: Target }
-  | { readonly type: 'none'; readonly reason: string };
-
-/** Messages to the webview: a view, the sizes that were refused and why, whether Copy as Markdown copied. */
-export type ToWebview =
-  View | { readonly type: 'invalid'; readonly errors: InputErrors } | { readonly type: 'copied'; readonly ok: boolean };
+type View = ExplainView;
 
 export class ExplainPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;

@@ -7,15 +7,18 @@
 import * as vscode from 'vscode';
 import { visibleStrings } from '../core/controls';
 import type { SizingOptions } from '../core/memory';
-import { readModelInputs, type ModelInputErrors } from '../core/modelInputs';
+import { readModelInputs } from '../core/modelInputs';
 import { modelMarkdown } from '../core/modelMarkdown';
-import { modelPanel, type ActivationRow, type ModelPanelData } from '../core/modelPanel';
+import { modelPanel, type ModelPanelData } from '../core/modelPanel';
 import type { InstanceResult } from '../core/results';
 import type { AnalysisService } from './documents';
-import type { Target } from './explainPanel';
+
 import { revealAt } from './reveal';
 import { webviewHtml, webviewOptions } from './webviewHtml';
 import { placeOf } from './notebookCells';
+import type { FromModelWebview, ModelPanelView, Target, ToModelWebview } from './webviewProtocol';
+
+export type { FromModelWebview, ToModelWebview };
 
 export const MODEL_VIEW = 'attentionLens.modelSizing';
 const TITLE = 'Explain model sizing';
@@ -26,28 +29,7 @@ interface PanelState {
 }
 
 /** Messages from the webview: inputs as typed (checked here); `reveal` with a layer's index in the list shown. */
-export type FromModelWebview =
-  | { readonly type: 'ready' }
-  | { readonly type: 'inputs'; readonly inputs: unknown }
-  | { readonly type: 'copy' }
-  | { readonly type: 'reveal'; readonly layer?: unknown };
-
-/** A layer of the activations as the webview gets it: its 1-based line instead of a span, when it has one. */
-export type LayerView = Omit<ActivationRow, 'at'> & { readonly line?: number };
-export type ModelView = Omit<ModelPanelData, 'activations'> & {
-  readonly activations: {
-    readonly total: ModelPanelData['activations']['total'];
-    readonly layers: readonly LayerView[];
-  };
-};
-
-type View =
-  | { readonly type: 'model'; readonly data: ModelView; readonly target: Target }
-  | { readonly type: 'none'; readonly reason: string };
-export type ToModelWebview =
-  | View
-  | { readonly type: 'invalid'; readonly errors: ModelInputErrors }
-  | { readonly type: 'copied'; readonly ok: boolean };
+type View = ModelPanelView;
 
 export class ModelPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;

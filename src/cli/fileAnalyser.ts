@@ -1,25 +1,20 @@
 /**
- * Runs the editor's analyser over the files of a run, one after another in this thread: the grammars are
- * loaded once and the imported files parsed once. A file that fails is reported and the others go on.
+ * Runs the editor's document engine over the files of a run, one after another in this thread: the grammars
+ * are loaded once and the imported files parsed once. A file that fails is reported and the others go on.
  */
 import * as path from 'path';
-import { DocumentAnalyzer } from '../syntax/documentAnalyzer';
 import { fsWasmLoader } from '../syntax/fsLoader';
 import { Grammars, PARSE_GAVE_UP } from '../syntax/parser';
-import { WorkspaceModels } from '../syntax/workspaceModels';
+import { DocumentEngine } from '../service/documentEngine';
 import { WorkspaceFileReader } from '../service/workspaceFileReader';
 import type { SourceFile } from './files';
 import { outputOf, type FileOutput, type OutputSettings } from './fileOutput';
 import { displayPath, type FileReport } from './report';
 import { readOncePerRun } from './runReader';
-import { lineNameOf, plainText } from './place';
 import { readSource, type Source } from './source';
 
 export class FileAnalyser {
-  private constructor(
-    private readonly grammars: Grammars,
-    private readonly workspace: WorkspaceModels,
-  ) {}
+  private constructor(private readonly engine: DocumentEngine) {}
 
   /**
    * `roots`: the folders the paths given name (a file's own folder for a file): imports are read only inside
@@ -27,10 +22,9 @@ export class FileAnalyser {
    */
   static async load(roots: readonly string[]): Promise<FileAnalyser> {
     const grammars = await Grammars.load(fsWasmLoader);
-    return new FileAnalyser(
-      grammars,
-      new WorkspaceModels(grammars, readOncePerRun(new WorkspaceFileReader(() => roots))),
-    );
+    // What fails is reported in the file's row, in the words the engine gives.
+    const quiet = () => undefined;
+    return new FileAnalyser(new DocumentEngine(grammars, readOncePerRun(new WorkspaceFileReader(() => roots)), quiet));
   }
 
   /** The file's output; its analysis is dropped once the output is made. */
@@ -46,26 +40,25 @@ export class FileAnalyser {
     } catch (e) {
       return { ...shown, error: (e as Error).message };
     }
-    const analyzer = new DocumentAnalyzer(this.grammars, language);
-    try {
-      const analysis = analyzer.update(
-        source.text,
-        undefined,
-        this.workspace.resolverFor(path.resolve(file), language),
-        source.locate === plainText ? undefined : lineNameOf(source.locate),
-      );
-      return analysis
-        ? { ...shown, analysis, locate: source.locate }
-        : { ...shown, error: `not analysed: ${PARSE_GAVE_UP}` };
-    } catch (e) {
-      return { ...shown, error: `analysis failed: ${e instanceof Error ? e.message : String(e)}` };
-    } finally {
-      analyzer.dispose();
-    }
+    const key = path.resolve(file);
+    const reply = this.engine.analyze({
+      key,
+      language,
+      text: source.text,
+      fresh: true,
+      file: key,
+      cells: source.cells,
+    });
+    // A run reads each file once: its tree is no use to the next.
+    this.engine.forget(key);
+    if ('analysis' in reply) return { ...shown, analysis: reply.analysis, locate: source.locate };
+    return {
+      ...shown,
+      error: reply.skipped === 'parse' ? `not analysed: ${PARSE_GAVE_UP}` : `analysis failed: ${reply.error}`,
+    };
   }
 
   dispose(): void {
-    this.workspace.dispose();
-    this.grammars.dispose();
+    this.engine.dispose();
   }
 }

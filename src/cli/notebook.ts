@@ -2,11 +2,14 @@
  * A Jupyter notebook as one Python document: its Python code cells in order, so a cell sees the
  * imports and constants of the cells above it, as it does in the editor.
  */
+import type { CellLines } from '../service/cellLines';
 import type { Locate } from './place';
 
 export interface NotebookText {
   readonly text: string;
   readonly locate: Locate;
+  /** Where its cells lie in the text, which names its lines in messages and contexts. */
+  readonly cells: CellLines;
 }
 
 interface Cell {
@@ -51,7 +54,11 @@ export function notebookText(json: string): NotebookText {
     while (i > 0 && starts[i].line > l) i--;
     return { cell: starts[i].cell, line: l - starts[i].line + 1, column: char + 1 };
   };
-  return { text: parts.join('\n'), locate };
+  return {
+    text: parts.join('\n'),
+    locate,
+    cells: { firstLines: starts.map((s) => s.line), numbers: starts.map((s) => s.cell) },
+  };
 }
 
 function languageName(name: unknown): string | undefined {

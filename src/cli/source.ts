@@ -4,6 +4,7 @@ import { isNotebook, reason } from './files';
 import { notebookText } from './notebook';
 import { readRegularFile } from '../service/workspaceFileReader';
 import { plainText, type Locate } from './place';
+import type { CellLines } from '../service/cellLines';
 
 /** The editor stops analysing at 5 million characters; a file past that many bytes is not read whole. */
 export const MAX_BYTES = 5_000_000;
@@ -11,6 +12,8 @@ export const MAX_BYTES = 5_000_000;
 export interface Source {
   readonly text: string;
   readonly locate: Locate;
+  /** For a notebook, where its cells lie in the text. */
+  readonly cells?: CellLines;
 }
 
 /** Throws with the reason, worded for the report, when the file cannot be analysed. */

@@ -7,19 +7,20 @@ import { parentPort, workerData } from 'worker_threads';
 import { fsWasmLoader } from '../syntax/fsLoader';
 import { Grammars } from '../syntax/parser';
 import { DocumentEngine } from './documentEngine';
+import { EditorFiles } from './editorFiles';
 import type { FromWorker, ToWorker } from './protocol';
 import { toWire } from './wire';
 
 const port = parentPort!;
 const send = (m: FromWorker) => port.postMessage(m);
 
+const files = new EditorFiles((workerData as { folders: string[] }).folders);
+
 async function start(): Promise<DocumentEngine | undefined> {
   try {
     const grammars = await Grammars.load(fsWasmLoader);
     send({ type: 'ready' });
-    return new DocumentEngine(grammars, (workerData as { folders: string[] }).folders, (level, message) =>
-      send({ type: 'log', level, message }),
-    );
+    return new DocumentEngine(grammars, files.read, (level, message) => send({ type: 'log', level, message }));
   } catch (e) {
     send({ type: 'failed', message: e instanceof Error ? e.message : String(e) });
     return undefined;
@@ -32,11 +33,11 @@ let queue = Promise.resolve();
 function handle(engine: DocumentEngine, m: ToWorker): void {
   switch (m.type) {
     case 'folders':
-      return engine.setFolders(m.folders);
+      return files.setFolders(m.folders);
     case 'forget':
       return engine.forget(m.key);
     case 'analyze':
-      for (const [path, text] of m.openTexts) engine.openText(path, text);
+      for (const [path, text] of m.openTexts) files.openText(path, text);
       return send({ type: 'analyzed', id: m.id, reply: toWire(engine.analyze(m.request)) });
   }
 }

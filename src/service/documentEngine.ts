@@ -1,19 +1,18 @@
 /**
  * The documents' analyses, kept across versions: for each program (a file, or a notebook's code cells
- * joined), its syntax tree and last text, re-parsed incrementally from the text analysed before; imports
- * read from the workspace folders, an editor's unsaved text first. No editor API: the extension runs it on a
- * worker thread (analysisWorker.ts), off the thread every extension shares, or in its own thread when no
- * worker can start.
+ * joined), its syntax tree and last text, re-parsed incrementally from the text analysed before; imported
+ * files read through the reader it is given. No editor API: the extension runs it on a worker thread
+ * (analysisWorker.ts), off the thread every extension shares, reading the workspace folders with an
+ * editor's unsaved text first (editorFiles.ts); the CLI drives it over the files of a run.
  */
 import type { Analysis } from '../core/analysis/analyze';
 import type { Language } from '../core/source';
 import { DocumentAnalyzer } from '../syntax/documentAnalyzer';
-import { PARSE_GAVE_UP, type Grammars } from '../syntax/parser';
+import type { Grammars } from '../syntax/parser';
 import { changeBetween } from '../syntax/textChange';
-import { WorkspaceModels } from '../syntax/workspaceModels';
+import { WorkspaceModels, type ReadText } from '../syntax/workspaceModels';
 import { BoundedCache } from './boundedCache';
 import { cellLineName, type CellLines } from './cellLines';
-import { WorkspaceFileReader } from './workspaceFileReader';
 
 /** Programs whose trees are kept; others are parsed again in full when next analysed. */
 const MAX_TREES = 20;
@@ -31,6 +30,9 @@ export interface AnalyzeRequest {
   readonly cells?: CellLines;
 }
 
+/** Why a text has no analysis: the parser gave up on it, or the analysis failed (`error` says how). */
+export type Skipped = { readonly skipped: 'parse' } | { readonly skipped: 'failed'; readonly error: string };
+
 export type AnalyzeReply =
   | {
       readonly analysis: Analysis;
@@ -39,7 +41,7 @@ export type AnalyzeReply =
       readonly fresh: boolean;
       readonly ms: number;
     }
-  | { readonly skipped: string };
+  | Skipped;
 
 export type Log = (level: 'error' | 'trace', message: string) => void;
 
@@ -56,29 +58,14 @@ class ProgramState {
 
 export class DocumentEngine {
   private readonly states = new BoundedCache<string, ProgramState>(MAX_TREES);
-  /** Editors' texts of files on disk, by path: what imports read before the disk. */
-  private readonly open = new Map<string, string>();
-  private folders: readonly string[];
   private readonly workspace: WorkspaceModels;
 
   constructor(
     private readonly grammars: Grammars,
-    folders: readonly string[],
+    read: ReadText,
     private readonly log: Log,
   ) {
-    this.folders = folders;
-    const reader = new WorkspaceFileReader(() => this.folders);
-    this.workspace = new WorkspaceModels(grammars, (file) => reader.read(file, (real) => this.open.get(real)));
-  }
-
-  setFolders(folders: readonly string[]): void {
-    this.folders = folders;
-  }
-
-  /** An editor's text of `path`, or none once it is closed. */
-  openText(path: string, text: string | undefined): void {
-    if (text === undefined) this.open.delete(path);
-    else this.open.set(path, text);
+    this.workspace = new WorkspaceModels(grammars, read);
   }
 
   analyze(request: AnalyzeRequest): AnalyzeReply {
@@ -98,14 +85,14 @@ export class DocumentEngine {
       const analysis = state.analyzer.update(text, change && [change], resolver, lineName);
       if (!analysis) {
         this.states.delete(key);
-        return { skipped: `No analysis of this file: ${PARSE_GAVE_UP}.` };
+        return { skipped: 'parse' };
       }
       state.text = text;
       return { analysis, imports: [...imports], fresh, ms: performance.now() - started };
     } catch (e) {
       this.log('error', `analysis of ${key} failed: ${e instanceof Error ? e.stack : String(e)}`);
       this.states.delete(key);
-      return { skipped: 'The analysis failed: see the Attention Lens output for details.' };
+      return { skipped: 'failed', error: e instanceof Error ? e.message : String(e) };
     }
   }
 

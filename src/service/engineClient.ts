@@ -6,6 +6,7 @@
 import { Worker } from 'worker_threads';
 import type { Grammars } from '../syntax/parser';
 import { DocumentEngine, type AnalyzeReply, type AnalyzeRequest, type Log } from './documentEngine';
+import { EditorFiles } from './editorFiles';
 import type { FromWorker, ToWorker } from './protocol';
 import { fromWire } from './wire';
 
@@ -20,23 +21,25 @@ export interface Engine {
 /** Lets the thread's other work run before going on. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-const STOPPED: AnalyzeReply = { skipped: 'The analysis stopped: see the Attention Lens output for details.' };
+const STOPPED: AnalyzeReply = { skipped: 'failed', error: 'the analysis worker stopped' };
 
 /** The engine in this thread. */
 export class InlineEngine implements Engine {
   private readonly engine: DocumentEngine;
+  private readonly files: EditorFiles;
 
   constructor(grammars: Grammars, folders: readonly string[], log: Log) {
-    this.engine = new DocumentEngine(grammars, folders, log);
+    this.files = new EditorFiles(folders);
+    this.engine = new DocumentEngine(grammars, this.files.read, log);
   }
 
   analyze(request: AnalyzeRequest, openTexts: ReadonlyMap<string, string | undefined>): Promise<AnalyzeReply> {
-    for (const [path, text] of openTexts) this.engine.openText(path, text);
+    for (const [path, text] of openTexts) this.files.openText(path, text);
     return Promise.resolve(this.engine.analyze(request));
   }
 
   setFolders(folders: readonly string[]): void {
-    this.engine.setFolders(folders);
+    this.files.setFolders(folders);
   }
 
   forget(key: string): void {

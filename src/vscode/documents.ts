@@ -12,7 +12,7 @@ import { BoundedCache } from '../service/boundedCache';
 import { cellView, type CellPlace } from '../service/cellView';
 import type { Log } from '../service/documentEngine';
 import { InlineEngine, WorkerEngine, type Engine } from '../service/engineClient';
-import { Grammars } from '../syntax/parser';
+import { Grammars, PARSE_GAVE_UP } from '../syntax/parser';
 import { notebookKey, programKey, programOf, type Program } from './notebookCells';
 
 const LANGUAGES: Record<string, Language> = { python: 'python', typescript: 'typescript' };
@@ -236,7 +236,12 @@ export class AnalysisService implements vscode.Disposable {
       this.takeChangedTexts(),
     );
     if ('skipped' in reply) {
-      this.skip(state, reply.skipped);
+      this.skip(
+        state,
+        reply.skipped === 'parse'
+          ? `No analysis of this file: ${PARSE_GAVE_UP}.`
+          : 'The analysis failed: see the Attention Lens output for details.',
+      );
       return;
     }
     state.text = text;

@@ -120,18 +120,18 @@ export function newReads(): Reads {
 }
 
 /** `r` and every Reads linked below it, each once. */
-export function* allReads(r: Reads): Generator<Reads> {
+export function allReads(r: Reads): Reads[] {
+  // Asked on every key typed, for every run kept: most have nothing linked.
+  if (!r.parts.size) return [r];
   const seen = new Set<Reads>([r]);
-  const stack = [r];
-  while (stack.length) {
-    const next = stack.pop()!;
-    yield next;
-    for (const p of next.parts)
+  const out = [r];
+  for (let i = 0; i < out.length; i++)
+    for (const p of out[i].parts)
       if (!seen.has(p)) {
         seen.add(p);
-        stack.push(p);
+        out.push(p);
       }
-  }
+  return out;
 }
 
 /** What a version of the document answers about the things a run read. */
@@ -144,20 +144,7 @@ export interface ReadsNow {
 
 /** Whether what a run read is as it was: each statement still there, each name bound by the same statement, each module variable's value the same, each import the same file. */
 export function readsHold(reads: Reads, now: ReadsNow): boolean {
-  // Checked on every key typed, for every run kept: most have nothing linked.
-  if (!reads.parts.size) return ownReadsHold(reads, now);
-  const seen = new Set<Reads>([reads]);
-  const stack = [reads];
-  while (stack.length) {
-    const r = stack.pop()!;
-    if (!ownReadsHold(r, now)) return false;
-    for (const p of r.parts)
-      if (!seen.has(p)) {
-        seen.add(p);
-        stack.push(p);
-      }
-  }
-  return true;
+  return allReads(reads).every((r) => ownReadsHold(r, now));
 }
 
 function ownReadsHold(r: Reads, now: ReadsNow): boolean {

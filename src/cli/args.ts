@@ -1,5 +1,5 @@
 /** The command line as eslint, ruff and tsc read theirs: options anywhere, `--` ends them. */
-import { DEFAULT_SIZING, OPTIMIZERS, WEIGHT_DTYPES, type SizingOptions } from '../core/memory';
+import { DEFAULT_SIZING, OPTIMIZERS, WEIGHT_DTYPES, type SizingOptions } from '../core/sizing/memory';
 
 export type Format = 'text' | 'json' | 'sarif';
 

@@ -3,7 +3,7 @@
  * and its counts; then what the run prints from them. Plain data, so that a worker thread can send it back,
  * and small, so that a folder's analyses need not be held until the last file is done.
  */
-import type { SizingOptions } from '../core/memory';
+import type { SizingOptions } from '../core/sizing/memory';
 import type { Format } from './args';
 import { paint } from './colour';
 import { jsonOfFile, toJson } from './json';

@@ -1,7 +1,7 @@
 /** Which files a list of paths names: folders are searched, and only regular files are ever read. */
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import type { Language } from '../core/source';
+import type { Language } from '../core/ir/source';
 import { isInside } from '../service/workspaceFileReader';
 
 const LANGUAGES: Record<string, Language> = { '.py': 'python', '.ts': 'typescript', '.ipynb': 'python' };

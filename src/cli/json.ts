@@ -1,10 +1,10 @@
 /** `--format json`: one entry per file, with its layers, models and diagnostics in source order. */
-import type { LayerInstance } from '../core/layer';
-import { bytesOf, TRAINING_BYTES, WEIGHT_BYTES, type SizingOptions } from '../core/memory';
-import type { Sizing } from '../core/sizing';
-import type { ModuleSummary } from '../core/modules';
-import { sizingFigures } from '../core/sizingFigures';
-import type { Poly } from '../core/symbolic';
+import type { LayerInstance } from '../core/values/layer';
+import { bytesOf, TRAINING_BYTES, WEIGHT_BYTES, type SizingOptions } from '../core/sizing/memory';
+import type { Sizing } from '../core/sizing/sizing';
+import type { ModuleSummary } from '../core/values/modules';
+import { sizingFigures } from '../core/sizing/sizingFigures';
+import type { Poly } from '../core/values/symbolic';
 import { exactCount, inSourceOrder, isFailed, layerCount, type FileReport } from './report';
 
 /** The files' entries (each from jsonOfFile), in order: the text `JSON.stringify({ files })` gives. */

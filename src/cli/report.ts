@@ -1,10 +1,10 @@
 /** One file's outcome, shared by the text, JSON and SARIF formats. */
 import * as path from 'path';
 import type { Analysis } from '../core/analysis/analyze';
-import type { Span } from '../core/expr';
-import type { LayerInstance } from '../core/layer';
-import type { Language } from '../core/source';
-import type { Poly } from '../core/symbolic';
+import type { Span } from '../core/ir/expr';
+import type { LayerInstance } from '../core/values/layer';
+import type { Language } from '../core/ir/source';
+import type { Poly } from '../core/values/symbolic';
 import type { Locate } from './place';
 
 interface FileBase {

@@ -4,8 +4,8 @@
  */
 import * as path from 'path';
 import { pathToFileURL } from 'url';
-import type { Span } from '../core/expr';
-import type { Finding, Severity } from '../core/layer';
+import type { Span } from '../core/ir/expr';
+import type { Finding, Severity } from '../core/values/layer';
 import { ruleFor, RULES, type Rule } from './rules';
 import { isFailed, inSourceOrder, type AnalysedFile, type FileReport } from './report';
 

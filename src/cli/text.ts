@@ -3,15 +3,15 @@
  * compilers and linters print it (terminals and CI logs link it), and a closing summary line.
  */
 import { dimText } from '../core/catalog/spec';
-import type { Span } from '../core/expr';
-import { builtWhere, siteCount, formatTotal, instanceTotal, untrackedCount } from '../core/format';
-import type { Severity } from '../core/layer';
+import type { Span } from '../core/ir/expr';
+import { builtWhere, siteCount, formatTotal, instanceTotal, untrackedCount } from '../core/present/format';
+import type { Severity } from '../core/values/layer';
 import type { Paint } from './colour';
-import { visibleControls } from '../core/controls';
-import { DEFAULT_SIZING, OPTIMIZER_NAMES, type SizingOptions } from '../core/memory';
-import type { Sizing } from '../core/sizing';
-import { sizingFigures } from '../core/sizingFigures';
-import { bytesText } from '../core/units';
+import { visibleControls } from '../core/present/controls';
+import { DEFAULT_SIZING, OPTIMIZER_NAMES, type SizingOptions } from '../core/sizing/memory';
+import type { Sizing } from '../core/sizing/sizing';
+import { sizingFigures } from '../core/sizing/sizingFigures';
+import { bytesText } from '../core/sizing/units';
 import { placeText } from './place';
 import { inSourceOrder, isFailed, type AnalysedFile, type FileCounts, type FileReport } from './report';
 

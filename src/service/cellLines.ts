@@ -1,5 +1,5 @@
 /** How a notebook's joined program names its lines: `cell 3, line 2`. */
-import type { LineName } from '../core/source';
+import type { LineName } from '../core/ir/source';
 
 /** Each code cell's first line in the joined text, and its number among all the notebook's cells. */
 export interface CellLines {

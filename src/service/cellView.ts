@@ -5,8 +5,8 @@
  * keeps a cell's results and moves them into the cell's coordinates.
  */
 import type { Analysis, LayerResult } from '../core/analysis/analyze';
-import type { Span } from '../core/expr';
-import type { Finding } from '../core/layer';
+import type { Span } from '../core/ir/expr';
+import type { Finding } from '../core/values/layer';
 
 /** Where a cell lies in the joined text: its first character and line, and its length. */
 export interface CellPlace {

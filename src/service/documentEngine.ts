@@ -6,7 +6,7 @@
  * editor's unsaved text first (editorFiles.ts); the CLI drives it over the files of a run.
  */
 import type { Analysis } from '../core/analysis/analyze';
-import type { Language } from '../core/source';
+import type { Language } from '../core/ir/source';
 import { DocumentAnalyzer } from '../syntax/documentAnalyzer';
 import type { Grammars } from '../syntax/parser';
 import { changeBetween } from '../syntax/textChange';

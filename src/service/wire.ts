@@ -7,7 +7,7 @@
  * On arrival the clone is mended in place, a slice at a time: the thread it arrives on is the extension
  * host's, which a walk over a large file's analysis in one go would stall (17 ms for 5,000 lines).
  */
-import { Poly, type PolyWire } from '../core/symbolic';
+import { Poly, type PolyWire } from '../core/values/symbolic';
 
 const POLY = '__attentionLensPoly';
 

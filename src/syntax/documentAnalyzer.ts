@@ -5,8 +5,8 @@
  * files) the edit left alone, so every output equals a fresh analysis of it.
  */
 import { analyze, type Analysis } from '../core/analysis/analyze';
-import { AnalysisCache } from '../core/analysisCache';
-import type { Fragment, ImportResolver, Language, LineName } from '../core/source';
+import { AnalysisCache } from '../core/analysis/cache';
+import type { Fragment, ImportResolver, Language, LineName } from '../core/ir/source';
 import type { Grammars, Tree } from './parser';
 import { parseText } from './parseText';
 import type { TextChange } from './textChange';

@@ -1,4 +1,4 @@
-import type { Span } from '../core/expr';
+import type { Span } from '../core/ir/expr';
 
 /**
  * Line and column of offsets, as tree-sitter counts them (rows at '\n', columns in UTF-16 code units), from a

@@ -1,5 +1,5 @@
 /** Tree -> SourceModel for either language, with expressions converted on demand and memoised. */
-import type { Expr } from '../core/expr';
+import type { Expr } from '../core/ir/expr';
 import {
   fragmentIndexAt,
   runsCode,
@@ -7,7 +7,7 @@ import {
   type Fragment,
   type Language,
   type SourceModel,
-} from '../core/source';
+} from '../core/ir/source';
 import { ignoredLines } from './ignores';
 import { LineIndex } from './lineIndex';
 import { nodeAt, type Syn } from './syn';

@@ -1,7 +1,7 @@
 /** Small helpers over tree-sitter nodes shared by the language adapters. */
 import type { Node } from '@vscode/tree-sitter-wasm';
-import type { Span } from '../core/expr';
-import type { ExprRef } from '../core/source';
+import type { Span } from '../core/ir/expr';
+import type { ExprRef } from '../core/ir/source';
 
 export type { Node };
 

@@ -6,7 +6,7 @@
  * broke are blanked (swallowed.ts), so that what follows them is read as the statements it is, and last
  * every top-level statement still holding an error, which gives no figure.
  */
-import type { Language } from '../core/source';
+import type { Language } from '../core/ir/source';
 import { blankRanges } from './blank';
 import { blankCommentRuns } from './commentRuns';
 import type { LineIndex } from './lineIndex';

@@ -3,7 +3,7 @@
  * through `vscode.workspace.fs`, the CLI and the tests from disk), so nothing here touches a file system.
  */
 import { Language as TsLanguage, Parser, type Edit, type ParseState, type Tree } from '@vscode/tree-sitter-wasm';
-import type { Language } from '../core/source';
+import type { Language } from '../core/ir/source';
 import { useModule } from './wasmCursor';
 
 export type { Tree, Edit };

@@ -11,7 +11,7 @@ import {
   type Param,
   type Scope,
   type Stmt,
-} from '../core/source';
+} from '../core/ir/source';
 import { importsOf } from './pythonImports';
 import type { LineIndex } from './lineIndex';
 import { mirror, type Shape } from './mirror';

@@ -1,6 +1,6 @@
 /** Python expressions and parameter lists -> the core's Expr and Param, from a mirrored subtree. */
-import type { Arg, BinaryOp, CompareOp, DictEntry, Expr, Span } from '../core/expr';
-import type { Param } from '../core/source';
+import type { Arg, BinaryOp, CompareOp, DictEntry, Expr, Span } from '../core/ir/expr';
+import type { Param } from '../core/ir/source';
 import type { LineIndex } from './lineIndex';
 import { mirror, type Shape } from './mirror';
 import { fieldOf, fieldsOf, namedOf, synText, type Syn } from './syn';

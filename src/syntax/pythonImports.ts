@@ -1,5 +1,5 @@
 /** The names a Python import statement binds: `import torch.nn as nn`, `from torch import nn`, `import torch.nn`. */
-import type { ImportBinding } from '../core/source';
+import type { ImportBinding } from '../core/ir/source';
 import { fieldOf, fieldsOf, synText, type Syn } from './syn';
 
 export function importsOf(node: Syn, source: string): ImportBinding[] {

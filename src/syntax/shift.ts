@@ -1,6 +1,6 @@
 /** Moves reused fragments by the characters and lines an edit above them changed. */
-import type { Span } from '../core/expr';
-import type { ExprRef, Fragment, Param, Scope, Stmt } from '../core/source';
+import type { Span } from '../core/ir/expr';
+import type { ExprRef, Fragment, Param, Scope, Stmt } from '../core/ir/source';
 
 type Shift = (s: Span) => Span;
 

@@ -11,7 +11,7 @@ import {
   type Param,
   type Scope,
   type Stmt,
-} from '../core/source';
+} from '../core/ir/source';
 import { findDescendants, mentionsAny, namedChildren, refOf, spanOf, textOf, type Node } from './nodes';
 import { exportAliases, importsOf, reexportsOf } from './typescriptImports';
 import { PATTERN_NAMES, paramOf, typeName } from './typescriptExpr';

@@ -1,6 +1,6 @@
 /** TypeScript expressions -> the core's Expr, converted on demand from the tree (see typescript.ts for statements). */
-import type { Arg, BinaryOp, CompareOp, DictEntry, Expr } from '../core/expr';
-import type { ExprRef, Param } from '../core/source';
+import type { Arg, BinaryOp, CompareOp, DictEntry, Expr } from '../core/ir/expr';
+import type { ExprRef, Param } from '../core/ir/source';
 import { findDescendants, namedChildren, refOf, spanOf, textOf, type Node } from './nodes';
 
 /** The names a destructuring pattern binds (a default's names too: a name too many is only left unknown). */

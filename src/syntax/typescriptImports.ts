@@ -1,5 +1,5 @@
 /** TypeScript imports, re-exports and export aliases, and the top-level names a file declares (with the catalog's names, the callees worth looking for). */
-import type { ImportBinding, Stmt } from '../core/source';
+import type { ImportBinding, Stmt } from '../core/ir/source';
 import { namedChildren, refOf, textOf, type Node } from './nodes';
 
 export function importsOf(node: Node, source: string): ImportBinding[] {

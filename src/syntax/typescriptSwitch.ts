@@ -1,5 +1,5 @@
 /** TypeScript's `switch` lowered to the statement IR, and conditions without their parentheses (typescript.ts lowers the rest). */
-import type { Stmt } from '../core/source';
+import type { Stmt } from '../core/ir/source';
 import { namedChildren, refOf, type Node } from './nodes';
 
 /** `(x)` as TypeScript writes conditions: the expression inside. */

@@ -3,7 +3,7 @@
  * are read through the host's `read` (open editors first, then the disk) and parsed once per content.
  */
 import * as path from 'path';
-import type { ImportResolver, Language, SourceModel } from '../core/source';
+import type { ImportResolver, Language, SourceModel } from '../core/ir/source';
 import type { Grammars, Tree } from './parser';
 import { buildModel } from './model';
 import { parseText } from './parseText';

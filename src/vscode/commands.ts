@@ -1,7 +1,7 @@
 /** Command ids, and the commands that move to a layer and show its details. */
 import * as vscode from 'vscode';
 import { attentionLayers, type Analysis, type LayerResult } from '../core/analysis/analyze';
-import type { Span } from '../core/expr';
+import type { Span } from '../core/ir/expr';
 import type { AnalysisService } from './documents';
 import type { ExplainPanel } from './explainPanel';
 import type { ModelPanel } from './modelPanel';

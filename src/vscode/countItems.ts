@@ -3,8 +3,8 @@
  * click on them opens. The CodeLens and the inline counts show the same items, worded the same way.
  */
 import type * as vscode from 'vscode';
-import { inlineCount, lensTitle, moduleLensTitle, sizesText } from '../core/format';
-import { lensText } from '../core/controls';
+import { inlineCount, lensTitle, moduleLensTitle, sizesText } from '../core/present/format';
+import { lensText } from '../core/present/controls';
 import type { Analysis } from '../core/analysis/analyze';
 import type { AnalysisService } from './documents';
 import { EXPLAIN_COMMAND, SHOW_DETAILS_COMMAND } from './commands';

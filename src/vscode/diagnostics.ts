@@ -1,6 +1,6 @@
 /** Findings as diagnostics (source `attention-lens`, stable codes), kept in step with each analysis. */
 import * as vscode from 'vscode';
-import type { Finding, Severity } from '../core/layer';
+import type { Finding, Severity } from '../core/values/layer';
 import { languageOf, type AnalysisService } from './documents';
 import type { Settings, SeverityLevel } from './settings';
 

@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { Analysis } from '../core/analysis/analyze';
-import type { Language } from '../core/source';
+import type { Language } from '../core/ir/source';
 import { BoundedCache } from '../service/boundedCache';
 import { cellView, type CellPlace } from '../service/cellView';
 import type { Log } from '../service/documentEngine';

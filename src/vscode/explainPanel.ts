@@ -4,12 +4,12 @@
  * core/explain.ts over the same cached analysis as the hover; the webview only draws them.
  */
 import * as vscode from 'vscode';
-import { visibleControls, visibleStrings } from '../core/controls';
+import { visibleControls, visibleStrings } from '../core/present/controls';
 import { attentionLayers, type LayerResult } from '../core/analysis/analyze';
-import { explain } from '../core/explain';
-import { inputsFromSizing, readInputs, type ExplainInputs } from '../core/explainInputs';
-import type { SizingOptions } from '../core/memory';
-import { explainMarkdown } from '../core/explainMarkdown';
+import { explain } from '../core/present/explain';
+import { inputsFromSizing, readInputs, type ExplainInputs } from '../core/sizing/explainInputs';
+import type { SizingOptions } from '../core/sizing/memory';
+import { explainMarkdown } from '../core/present/explainMarkdown';
 import type { AnalysisService } from './documents';
 import { revealAt } from './reveal';
 import { webviewHtml, webviewOptions } from './webviewHtml';

@@ -5,11 +5,11 @@
  * and "Explain attention shapes" opens the walkthrough.
  */
 import * as vscode from 'vscode';
-import { attentionHoverMarkdown, hoverMarkdown, moduleHoverMarkdown, sizingMarkdown } from '../core/format';
-import { DEFAULT_SIZING, type SizingOptions } from '../core/memory';
-import { hasMore, withFactsOnly } from '../core/hoverFacts';
-import { partHoverMarkdown } from '../core/partHover';
-import { shortHoverMarkdown } from '../core/shortHover';
+import { attentionHoverMarkdown, hoverMarkdown, moduleHoverMarkdown, sizingMarkdown } from '../core/present/format';
+import { DEFAULT_SIZING, type SizingOptions } from '../core/sizing/memory';
+import { hasMore, withFactsOnly } from '../core/present/hoverFacts';
+import { partHoverMarkdown } from '../core/present/partHover';
+import { shortHoverMarkdown } from '../core/present/shortHover';
 import type { Analysis, LayerResult, PartResult } from '../core/analysis/analyze';
 import type { AnalysisService } from './documents';
 import { layerAt } from './layerAt';

@@ -1,6 +1,6 @@
 /** Optional inlay hints: the feature size known after each assignment of forward(). */
 import * as vscode from 'vscode';
-import { groupDigits } from '../core/symbolic';
+import { groupDigits } from '../core/values/symbolic';
 import type { AnalysisService } from './documents';
 
 export class SizeHintsProvider implements vscode.InlayHintsProvider, vscode.Disposable {

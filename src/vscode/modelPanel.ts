@@ -5,12 +5,12 @@
  * the `attentionLens.sizing.*` settings; what the user sets in it stays with the panel.
  */
 import * as vscode from 'vscode';
-import { visibleStrings } from '../core/controls';
-import type { SizingOptions } from '../core/memory';
-import { readModelInputs } from '../core/modelInputs';
-import { modelMarkdown } from '../core/modelMarkdown';
-import { modelPanel, type ModelPanelData } from '../core/modelPanel';
-import type { InstanceResult } from '../core/results';
+import { visibleStrings } from '../core/present/controls';
+import type { SizingOptions } from '../core/sizing/memory';
+import { readModelInputs } from '../core/sizing/modelInputs';
+import { modelMarkdown } from '../core/present/modelMarkdown';
+import { modelPanel, type ModelPanelData } from '../core/present/modelPanel';
+import type { InstanceResult } from '../core/analysis/results';
 import type { AnalysisService } from './documents';
 
 import { revealAt } from './reveal';

@@ -1,5 +1,5 @@
 /** The extension's settings as one typed object, read for a document's language (they are language-overridable). */
-import { DEFAULT_SIZING, OPTIMIZERS, WEIGHT_DTYPES, type SizingOptions } from '../core/memory';
+import { DEFAULT_SIZING, OPTIMIZERS, WEIGHT_DTYPES, type SizingOptions } from '../core/sizing/memory';
 
 export interface Settings {
   readonly hover: boolean;

@@ -1,6 +1,6 @@
 /** A status bar item with the total of the model class the cursor is in. */
 import * as vscode from 'vscode';
-import { totalText } from '../core/format';
+import { totalText } from '../core/present/format';
 import { languageOf, type AnalysisService } from './documents';
 
 export class ModelStatus implements vscode.Disposable {

@@ -3,10 +3,10 @@
  * sizing panel, media/model.js). Types only: the webviews' scripts check their messages against these
  * (`// @ts-check`, `npm run check`), so that a field renamed on one side fails on the other.
  */
-import type { ExplainData } from '../core/explain';
-import type { InputErrors } from '../core/explainInputs';
-import type { ModelInputErrors } from '../core/modelInputs';
-import type { ActivationRow, ModelPanelData } from '../core/modelPanel';
+import type { ExplainData } from '../core/present/explain';
+import type { InputErrors } from '../core/sizing/explainInputs';
+import type { ModelInputErrors } from '../core/sizing/modelInputs';
+import type { ActivationRow, ModelPanelData } from '../core/present/modelPanel';
 
 /** Where a panel's layer or model is: the document, and its place (0-based). */
 export interface Target {

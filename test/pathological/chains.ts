@@ -3,7 +3,7 @@
  * hundreds, the imported files read from memory as the editor reads them from the workspace. The model at
  * the end has its exact count.
  */
-import { LIMITS } from '../../src/core/interp/budget';
+import { LIMITS } from '../../src/core/limits/budget';
 import { Lines, type FuzzInput } from './input';
 import type { Choices } from './random';
 import type { Scale } from './scale';

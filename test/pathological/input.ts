@@ -1,5 +1,5 @@
 /** A generated file, and what must hold of what the product prints for it beyond the checks every input gets. */
-import type { Language } from '../../src/core/source';
+import type { Language } from '../../src/core/ir/source';
 
 export interface FuzzInput {
   readonly name: string;

@@ -6,9 +6,9 @@
  */
 import type { Analysis } from '../../src/core/analysis/analyze';
 import { attentionLayers } from '../../src/core/analysis/analyze';
-import { lensText } from '../../src/core/controls';
-import { explain } from '../../src/core/explain';
-import { explainMarkdown } from '../../src/core/explainMarkdown';
+import { lensText } from '../../src/core/present/controls';
+import { explain } from '../../src/core/present/explain';
+import { explainMarkdown } from '../../src/core/present/explainMarkdown';
 import {
   attentionHoverMarkdown,
   hoverMarkdown,
@@ -16,14 +16,14 @@ import {
   moduleHoverMarkdown,
   moduleLensTitle,
   sizesText,
-} from '../../src/core/format';
-import { DEFAULT_SIZING } from '../../src/core/memory';
-import { modelMarkdown } from '../../src/core/modelMarkdown';
-import { modelPanel } from '../../src/core/modelPanel';
-import { partHoverMarkdown } from '../../src/core/partHover';
-import { shortHoverMarkdown } from '../../src/core/shortHover';
-import { sizingMarkdown } from '../../src/core/sizingText';
-import type { Language } from '../../src/core/source';
+} from '../../src/core/present/format';
+import { DEFAULT_SIZING } from '../../src/core/sizing/memory';
+import { modelMarkdown } from '../../src/core/present/modelMarkdown';
+import { modelPanel } from '../../src/core/present/modelPanel';
+import { partHoverMarkdown } from '../../src/core/present/partHover';
+import { shortHoverMarkdown } from '../../src/core/present/shortHover';
+import { sizingMarkdown } from '../../src/core/present/sizingText';
+import type { Language } from '../../src/core/ir/source';
 import { outputOf, runOutput, type OutputSettings } from '../../src/cli/fileOutput';
 import { plainText } from '../../src/cli/place';
 import type { FileReport } from '../../src/cli/report';

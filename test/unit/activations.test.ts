@@ -7,8 +7,8 @@ import * as assert from 'assert';
 import { readFileSync } from 'fs';
 import * as path from 'path';
 import type { Analysis } from '../../src/core/analysis/analyze';
-import { DEFAULT_SIZING } from '../../src/core/memory';
-import { sizingFigures } from '../../src/core/sizingFigures';
+import { DEFAULT_SIZING } from '../../src/core/sizing/memory';
+import { sizingFigures } from '../../src/core/sizing/sizingFigures';
 import { analyzeText, ROOT } from './helpers';
 
 interface Run {

@@ -8,7 +8,7 @@ import * as assert from 'assert';
 import { readFileSync } from 'fs';
 import * as path from 'path';
 import { attentionLayers } from '../../src/core/analysis/analyze';
-import { explain } from '../../src/core/explain';
+import { explain } from '../../src/core/present/explain';
 import { analyzeText, ROOT, widthsByRole } from './helpers';
 
 const FIXTURE = 'test/fixtures/models/pytorch/handwritten_attention.py';

@@ -3,8 +3,8 @@
  * bidirectional marks, icon syntax in a CodeLens title) is shown as text on every surface.
  */
 import * as assert from 'assert';
-import { lensText, visibleControls, visibleStrings } from '../../src/core/controls';
-import { codeSpan, escapeMarkdown } from '../../src/core/markdown';
+import { lensText, visibleControls, visibleStrings } from '../../src/core/present/controls';
+import { codeSpan, escapeMarkdown } from '../../src/core/present/markdown';
 import { buildCli, runCli, tempFiles } from './cliRun';
 
 suite('controls from the file are shown, not run', () => {

@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 import type { Analysis } from '../../src/core/analysis/analyze';
-import { Poly } from '../../src/core/symbolic';
+import { Poly } from '../../src/core/values/symbolic';
 import type { AnalyzeReply } from '../../src/service/documentEngine';
 import { WorkerEngine, type Engine } from '../../src/service/engineClient';
 import { fromWire, toWire } from '../../src/service/wire';

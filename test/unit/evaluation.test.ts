@@ -1,6 +1,6 @@
 /** Values from constants, defaults, configs and arithmetic; formulas where a size is unknown. */
 import * as assert from 'assert';
-import { hoverMarkdown, lensTitle } from '../../src/core/format';
+import { hoverMarkdown, lensTitle } from '../../src/core/present/format';
 import { analyzeText, paramsOf, ROOT } from './helpers';
 
 async function only(source: string) {

@@ -1,8 +1,8 @@
 /** The explain walkthrough's numbers, against arithmetic written out independently here. */
 import * as assert from 'assert';
-import { explain, type ExplainData } from '../../src/core/explain';
-import { explainMarkdown } from '../../src/core/explainMarkdown';
-import { hoverMarkdown } from '../../src/core/format';
+import { explain, type ExplainData } from '../../src/core/present/explain';
+import { explainMarkdown } from '../../src/core/present/explainMarkdown';
+import { hoverMarkdown } from '../../src/core/present/format';
 import { readFileSync } from 'fs';
 import * as path from 'path';
 import { analyzeText, ROOT } from './helpers';

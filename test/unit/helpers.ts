@@ -2,8 +2,8 @@
 import { readFileSync } from 'fs';
 import * as path from 'path';
 import type { Analysis, LayerResult } from '../../src/core/analysis/analyze';
-import { tensorSize, type LayerInstance, type Tensor } from '../../src/core/layer';
-import type { Language } from '../../src/core/source';
+import { tensorSize, type LayerInstance, type Tensor } from '../../src/core/values/layer';
+import type { Language } from '../../src/core/ir/source';
 import { DocumentAnalyzer } from '../../src/syntax/documentAnalyzer';
 import { fsWasmLoader } from '../../src/syntax/fsLoader';
 import { Grammars } from '../../src/syntax/parser';

@@ -2,11 +2,11 @@
 import * as assert from 'assert';
 import { readFileSync } from 'fs';
 import * as path from 'path';
-import { hoverMarkdown } from '../../src/core/format';
-import { factNotes, hasMore } from '../../src/core/hoverFacts';
-import { shortHoverMarkdown } from '../../src/core/shortHover';
-import { Poly } from '../../src/core/symbolic';
-import { partHoverMarkdown } from '../../src/core/partHover';
+import { hoverMarkdown } from '../../src/core/present/format';
+import { factNotes, hasMore } from '../../src/core/present/hoverFacts';
+import { shortHoverMarkdown } from '../../src/core/present/shortHover';
+import { Poly } from '../../src/core/values/symbolic';
+import { partHoverMarkdown } from '../../src/core/present/partHover';
 import { DocumentAnalyzer } from '../../src/syntax/documentAnalyzer';
 import { analyzeText, loadGrammars, ROOT } from './helpers';
 

@@ -2,7 +2,7 @@
 import * as assert from 'assert';
 import { DocumentAnalyzer } from '../../src/syntax/documentAnalyzer';
 import type { Analysis } from '../../src/core/analysis/analyze';
-import type { AnalysisCache } from '../../src/core/analysisCache';
+import type { AnalysisCache } from '../../src/core/analysis/cache';
 import { readdirSync, readFileSync } from 'fs';
 import * as path from 'path';
 import { analyzeText, loadGrammars, ROOT } from './helpers';

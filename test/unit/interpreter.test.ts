@@ -4,7 +4,7 @@
  * torch 1.13 in test/fixtures/models/pytorch/interpreter.py for the same constructs.
  */
 import * as assert from 'assert';
-import { lensTitle, siteCount } from '../../src/core/format';
+import { lensTitle, siteCount } from '../../src/core/present/format';
 import { analyzeText, paramsOf } from './helpers';
 
 const torch = 'import torch\nimport torch.nn as nn\nfrom functools import partial\n';

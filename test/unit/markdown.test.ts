@@ -1,7 +1,7 @@
 /** Text from the user's file reaches hover markdown escaped: rendered, it reads as written and nothing else. */
 import * as assert from 'assert';
-import { codeSpan, escapeMarkdown } from '../../src/core/markdown';
-import { hoverMarkdown, moduleHoverMarkdown } from '../../src/core/format';
+import { codeSpan, escapeMarkdown } from '../../src/core/present/markdown';
+import { hoverMarkdown, moduleHoverMarkdown } from '../../src/core/present/format';
 import { analyzeText } from './helpers';
 
 // A CommonMark renderer with HTML and bare-link detection on: stricter than VS Code's hover (no HTML).

@@ -6,10 +6,10 @@
 import * as assert from 'assert';
 import { readFileSync } from 'fs';
 import * as path from 'path';
-import { DEFAULT_SIZING } from '../../src/core/memory';
-import { readModelInputs } from '../../src/core/modelInputs';
-import { modelMarkdown } from '../../src/core/modelMarkdown';
-import { modelPanel, type Figure } from '../../src/core/modelPanel';
+import { DEFAULT_SIZING } from '../../src/core/sizing/memory';
+import { readModelInputs } from '../../src/core/sizing/modelInputs';
+import { modelMarkdown } from '../../src/core/present/modelMarkdown';
+import { modelPanel, type Figure } from '../../src/core/present/modelPanel';
 import { analyzeText, ROOT } from './helpers';
 
 const gpt = async () => {

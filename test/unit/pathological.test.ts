@@ -1,6 +1,6 @@
 /** Crafted files end as "unknown" within the work budget, never hang, abort or print a made-up count. */
 import * as assert from 'assert';
-import { groupDigits } from '../../src/core/symbolic';
+import { groupDigits } from '../../src/core/values/symbolic';
 import { PATHOLOGICAL } from '../pathological/cases';
 import { analyzeText } from './helpers';
 

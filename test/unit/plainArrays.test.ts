@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import { readFileSync } from 'fs';
 import * as path from 'path';
-import { moduleHoverMarkdown } from '../../src/core/format';
+import { moduleHoverMarkdown } from '../../src/core/present/format';
 import { analyzeText, ROOT } from './helpers';
 
 const STACK = 'test/fixtures/models/jspytorch/stack.ts';

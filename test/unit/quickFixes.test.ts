@@ -3,8 +3,8 @@
  * its finding. And the edit that silences a code on one line, in either language.
  */
 import * as assert from 'assert';
-import type { Fix } from '../../src/core/layer';
-import type { Language } from '../../src/core/source';
+import type { Fix } from '../../src/core/values/layer';
+import type { Language } from '../../src/core/ir/source';
 import { ignoreEdit } from '../../src/syntax/ignores';
 import { analyzeText } from './helpers';
 

@@ -3,7 +3,7 @@ import * as assert from 'assert';
 import { readFileSync } from 'fs';
 import * as path from 'path';
 import { RULES } from '../../src/cli/rules';
-import { DEFAULT_SIZING } from '../../src/core/memory';
+import { DEFAULT_SIZING } from '../../src/core/sizing/memory';
 import { placement, SEVERITY_LEVELS, Settings } from '../../src/vscode/settings';
 import { ROOT } from './helpers';
 

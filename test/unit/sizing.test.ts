@@ -5,9 +5,9 @@
 import * as assert from 'assert';
 import { readFileSync } from 'fs';
 import * as path from 'path';
-import { sizingMarkdown } from '../../src/core/format';
-import { bytesOf, DEFAULT_SIZING, TRAINING_BYTES } from '../../src/core/memory';
-import { sizingFigures } from '../../src/core/sizingFigures';
+import { sizingMarkdown } from '../../src/core/present/format';
+import { bytesOf, DEFAULT_SIZING, TRAINING_BYTES } from '../../src/core/sizing/memory';
+import { sizingFigures } from '../../src/core/sizing/sizingFigures';
 import { analyzeText, ROOT } from './helpers';
 
 const fixture = (name: string) => readFileSync(path.join(ROOT, 'test/fixtures/models/pytorch', name), 'utf8');

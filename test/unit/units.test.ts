@@ -1,9 +1,9 @@
 /** Units people read, and the Explain panel's sizes as typed: every wrong one named, every right one taken. */
 import * as assert from 'assert';
-import { bytesText, flopsText } from '../../src/core/units';
-import { moduleHoverMarkdown, shortCount } from '../../src/core/format';
-import { Poly } from '../../src/core/symbolic';
-import { DEFAULT_INPUTS, MAX_SIZE, readInputs, readSize } from '../../src/core/explainInputs';
+import { bytesText, flopsText } from '../../src/core/sizing/units';
+import { moduleHoverMarkdown, shortCount } from '../../src/core/present/format';
+import { Poly } from '../../src/core/values/symbolic';
+import { DEFAULT_INPUTS, MAX_SIZE, readInputs, readSize } from '../../src/core/sizing/explainInputs';
 
 suite('units', () => {
   test('FLOPs: three significant digits with a decimal prefix', () => {

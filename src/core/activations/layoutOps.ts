@@ -3,7 +3,7 @@
  * strides (`view` raises where none exists; `reshape` and `contiguous` copy there), and indexing with a list
  * copies and keeps its indices.
  */
-import { Poly } from '../symbolic';
+import { Poly } from '../values/symbolic';
 import type { Op } from './program';
 import { fresh, type ReplayState, type Tensor } from './replayState';
 import { normalize, sliceLength, splitSizes, Unfollowed } from './shapes';

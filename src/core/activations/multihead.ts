@@ -5,9 +5,9 @@
  * need_weights, the weights averaged over the heads. Self-attention (one tensor for query, key and value)
  * without masks is followed; anything else is not.
  */
-import type { LayerInstance } from '../layer';
-import { Poly } from '../symbolic';
-import { NONE, type Value } from '../value';
+import type { LayerInstance } from '../values/layer';
+import { Poly } from '../values/symbolic';
+import { NONE, type Value } from '../values/value';
 import type { Dim, Dtype } from './program';
 import type { Tape } from './tape';
 import { truth, type Args, type Keywords } from './tapeArgs';

@@ -3,8 +3,8 @@
  * tensors in the order they ran, with sizes that may hold the batch size and the sequence length as names.
  * Replaying it for given sizes (replay.ts) says which tensors autograd keeps for backward.
  */
-import type { Span } from '../expr';
-import { Poly } from '../symbolic';
+import type { Span } from '../ir/expr';
+import { Poly } from '../values/symbolic';
 
 /** The names the batch size and the sequence length take while forward() is followed (no Python name looks like these). */
 export const BATCH = '⟨batch⟩';

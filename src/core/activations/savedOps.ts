@@ -9,7 +9,7 @@ import type { Dtype, Op, Operand } from './program';
 import { fresh, freshLike, reshaped, type ReplayState, type Tensor } from './replayState';
 import { broadcastShapes, normalize, Unfollowed } from './shapes';
 import { isContiguous, numel, preservedStrides } from './strides';
-import { groupDigits } from '../symbolic';
+import { groupDigits } from '../values/symbolic';
 
 type ComputeOp = Extract<
   Op,

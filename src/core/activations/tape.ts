@@ -4,11 +4,11 @@
  * the model (the layer forward() called) that ran it. An operation it does not know, a tensor it did not see
  * made, or a path the interpreter cannot decide ends the recording: the figure is then not known.
  */
-import type { Span } from '../expr';
-import type { ModuleTree } from '../modules';
-import { Poly } from '../symbolic';
-import type { GradOf } from '../sizing';
-import type { Value } from '../value';
+import type { Span } from '../ir/expr';
+import type { ModuleTree } from '../values/modules';
+import { Poly } from '../values/symbolic';
+import type { GradOf } from '../values/modules';
+import type { Value } from '../values/value';
 import {
   BATCH_DIM,
   SEQUENCE_DIM,

@@ -1,6 +1,6 @@
 /** Arguments of torch calls as the tape reads them: numbers, flags, sizes and index items. */
 import type { Dim, IndexItem } from './program';
-import { asPoly, type Value } from '../value';
+import { asPoly, type Value } from '../values/value';
 
 export type Args = readonly Value[];
 export type Keywords = ReadonlyMap<string, Value>;

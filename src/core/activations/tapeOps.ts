@@ -3,9 +3,9 @@
  * dropout, products, linear layers and norms, embeddings, weightless modules, and the constants forward()
  * makes. Each records one op and gives the interpreter the tensor it returns.
  */
-import type { LayerInstance } from '../layer';
-import { Poly } from '../symbolic';
-import { asPoly, type Value } from '../value';
+import type { LayerInstance } from '../values/layer';
+import { Poly } from '../values/symbolic';
+import { asPoly, type Value } from '../values/value';
 import type { Dim, Dtype, Operand, Pointwise } from './program';
 import { broadcast, partCount, productShape, swapped, viewed } from './tapeShapes';
 import { normalize } from './shapes';

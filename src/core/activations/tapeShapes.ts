@@ -3,7 +3,7 @@
  * the interpreter reads on (`B, T, C = x.size()`). A size that only the replay can work out (`x[:, :T]` of
  * a dimension of 1,024) is undefined here; the replay computes every size again from numbers.
  */
-import { Poly } from '../symbolic';
+import { Poly } from '../values/symbolic';
 import type { Dim, IndexItem } from './program';
 import { normalize, Unfollowed } from './shapes';
 

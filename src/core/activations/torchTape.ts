@@ -3,8 +3,8 @@
  * `torch.nn.functional` functions, operators, indexing, catalog layers and weightless modules. Anything else
  * on a tensor ends the recording (the figure is then not known), so no operation is ever left out silently.
  */
-import { Poly } from '../symbolic';
-import type { Value } from '../value';
+import { Poly } from '../values/symbolic';
+import type { Value } from '../values/value';
 import type { Dim, Pointwise } from './program';
 import { indexedShape } from './tapeShapes';
 import { normalize } from './shapes';

@@ -2,10 +2,10 @@
  * analyze(SourceModel) -> Analysis: every layer definition with its count, tensors and findings. Plain
  * data, computed once per document version and read by every surface (hover, CodeLens, diagnostics, CLI).
  */
-import { partResults } from '../partResults';
-import type { Analysis } from '../results';
-import type { ImportResolver, SourceModel } from '../source';
-import type { AnalysisCache } from '../analysisCache';
+import { partResults } from './partResults';
+import type { Analysis } from './results';
+import type { ImportResolver, SourceModel } from '../ir/source';
+import type { AnalysisCache } from './cache';
 import {
   buildClasses,
   buildConfigured,
@@ -20,8 +20,8 @@ import {
 } from './passes';
 import { AnalysisRun } from './run';
 
-export { attentionLayers } from '../results';
-export type { Analysis, InstanceResult, LayerResult, ModuleResult, PartResult, SiteValue, SizeHint } from '../results';
+export { attentionLayers } from './results';
+export type { Analysis, InstanceResult, LayerResult, ModuleResult, PartResult, SiteValue, SizeHint } from './results';
 
 /**
  * Runs the interpreter over the file, pass by pass: its module body (instances built there, `if __name__ ==

@@ -3,14 +3,14 @@
  * written by hand; and the recording of what one run adds, which the next version of the document replays
  * when nothing the run read has changed.
  */
-import type { BuildOutputs, Construction, PartRecord, SiteRecord } from '../analysisCache';
-import type { Core } from '../value';
-import type { Span } from '../expr';
+import type { BuildOutputs, Construction, PartRecord, SiteRecord } from './cache';
+import type { Core } from '../values/value';
+import type { Span } from '../ir/expr';
 import { sameFigures } from '../attention/builds';
-import type { Finding, LayerInstance } from '../layer';
-import { summarize } from '../modules';
-import type { SizeHint } from '../results';
-import type { Poly } from '../symbolic';
+import type { Finding, LayerInstance } from '../values/layer';
+import { summarize } from '../values/modules';
+import type { SizeHint } from './results';
+import type { Poly } from '../values/symbolic';
 
 type Recording = { -readonly [K in keyof BuildOutputs]: BuildOutputs[K] };
 

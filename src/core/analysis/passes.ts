@@ -3,17 +3,17 @@
  * each model class built with its defaults, the models the body built followed through forward(), the
  * factories, Hugging Face configurations, functions no run reached; then what their records come to.
  */
-import type { SiteShown } from '../analysisCache';
-import type { Span } from '../expr';
+import type { SiteShown } from './cache';
+import type { Span } from '../ir/expr';
 import { StatementReplays } from '../interp/statementReplays';
-import { LIMITS } from '../interp/budget';
-import type { Finding, LayerInstance } from '../layer';
-import { summarize, type ModuleSummary, type ModuleTree } from '../modules';
-import { definitions } from '../moduleNames';
-import { Replays } from '../replays';
-import type { InstanceResult, LayerResult, ModuleResult, SizeHint } from '../results';
-import { siteResult } from '../siteResults';
-import type { DefRef, Value } from '../value';
+import { LIMITS } from '../limits/budget';
+import type { Finding, LayerInstance } from '../values/layer';
+import { summarize, type ModuleSummary, type ModuleTree } from '../values/modules';
+import { definitions } from '../ir/moduleNames';
+import { Replays } from './replays';
+import type { InstanceResult, LayerResult, ModuleResult, SizeHint } from './results';
+import { siteResult } from './siteResults';
+import type { DefRef, Value } from '../values/value';
 import type { AnalysisRun } from './run';
 import {
   agreed,

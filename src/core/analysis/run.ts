@@ -1,11 +1,11 @@
 /** One analysis of a file: what its passes share (passes.ts). */
-import type { AnalysisCache } from '../analysisCache';
-import { Evaluator } from '../evaluate';
+import type { AnalysisCache } from './cache';
+import { Evaluator } from '../interp/evaluator';
 import { newShared } from '../interp/hooks';
-import { keepModuleNames, moduleNames } from '../moduleNames';
-import type { Replays } from '../replays';
-import type { ImportResolver, SourceModel } from '../source';
-import type { Value } from '../value';
+import { keepModuleNames, moduleNames } from '../ir/moduleNames';
+import type { Replays } from './replays';
+import type { ImportResolver, SourceModel } from '../ir/source';
+import type { Value } from '../values/value';
 import { Recorder } from './recorder';
 
 export class AnalysisRun {

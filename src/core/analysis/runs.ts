@@ -3,19 +3,20 @@
  * configurations, the parts of built models, functions no run reached; the total and the attention a class
  * shows when several runs build it.
  */
-import type { Construction } from '../analysisCache';
-import { definitions } from '../moduleNames';
-import type { Evaluator } from '../evaluate';
+import type { Construction } from './cache';
+import { definitions } from '../ir/moduleNames';
+import type { Evaluator } from '../interp/evaluator';
 import { figuresOf, perBuild } from '../attention/builds';
-import type { LayerInstance } from '../layer';
-import { emptyModule, summarize, type ModuleSummary, type ModuleTree } from '../modules';
-import type { ModuleResult } from '../results';
-import type { SourceModel } from '../source';
-import { groupDigits, type Poly } from '../symbolic';
-import type { DefRef, Value } from '../value';
-import type { Expr } from '../expr';
-import { sizing, type GradOf, type NodeFacts, type Sizing } from '../sizing';
-import { followActivations } from '../activations/follow';
+import type { LayerInstance } from '../values/layer';
+import { emptyModule, summarize, type ModuleSummary, type ModuleTree } from '../values/modules';
+import type { ModuleResult } from './results';
+import type { SourceModel } from '../ir/source';
+import { groupDigits, type Poly } from '../values/symbolic';
+import type { DefRef, Value } from '../values/value';
+import type { Expr } from '../ir/expr';
+import { sizing, type NodeFacts, type Sizing } from '../sizing/sizing';
+import type { GradOf } from '../values/modules';
+import { followActivations } from './followForward';
 
 /**
  * The runs of a site's own code: its enclosing top-level class or function built or called with its own

@@ -3,8 +3,8 @@
  * defaults): the class shows each build's figure, never one build's for all. Its own figures (heads, head
  * size, kv heads) are then none, and each build keeps its own.
  */
-import type { LayerInstance } from '../layer';
-import { Poly } from '../symbolic';
+import type { LayerInstance } from '../values/layer';
+import { Poly } from '../values/symbolic';
 
 /** Whether two builds show the same attention and total: what the lens and the hover of the class would say. */
 export function sameFigures(a: LayerInstance, b: LayerInstance): boolean {

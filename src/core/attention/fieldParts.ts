@@ -3,10 +3,10 @@
  * Their weights are what each layer's first apply() creates (kernel [input features, units], bias), named by
  * the field; countParams() of the subclass leaves them out, and the note says so.
  */
-import type { LayerInstance, Tensor } from '../layer';
-import { totalParams } from '../layer';
-import { groupDigits } from '../symbolic';
-import type { Value } from '../value';
+import type { LayerInstance, Tensor } from '../values/layer';
+import { totalParams } from '../values/layer';
+import { groupDigits } from '../values/symbolic';
+import type { Value } from '../values/value';
 import type { Parts } from './recognise';
 
 type LayerValue = Extract<Value, { t: 'layer' }>;

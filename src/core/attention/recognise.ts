@@ -5,11 +5,11 @@
  * Explain panel treat it as they treat nn.MultiheadAttention.
  */
 import { dimText } from '../catalog/spec';
-import type { AttentionShape, LayerInstance, Tensor } from '../layer';
-import { totalOf, unknownIn, type ModuleTree } from '../modules';
-import { Poly } from '../symbolic';
-import type { Value } from '../value';
-import type { Core } from '../value';
+import type { AttentionShape, LayerInstance, Tensor } from '../values/layer';
+import { totalOf, unknownIn, type ModuleTree } from '../values/modules';
+import { Poly } from '../values/symbolic';
+import type { Value } from '../values/value';
+import type { Core } from '../values/value';
 
 type LayerValue = Extract<Value, { t: 'layer' }>;
 

@@ -1,5 +1,5 @@
 /** Every layer the analysis knows, by canonical path. */
-import { normalizePath } from '../imports';
+import { normalizePath } from '../ir/imports';
 import { JSPYTORCH_LAYERS } from './jspytorch';
 import { PYTORCH_LAYERS } from './pytorch';
 import { TFJS_LAYERS } from './tfjs';

@@ -2,13 +2,13 @@
  * A catalog layer built from the arguments of one call: its tensors, count, formula and the findings the
  * framework would raise, as the catalog entry describes them.
  */
-import type { Arg, Expr, Span } from '../expr';
-import type { BoundCall } from '../interp/hooks';
-import { totalParams, type Finding, type LayerInstance } from '../layer';
-import { describe, type Shape, type Value } from '../value';
+import type { Arg, Expr, Span } from '../ir/expr';
+import { totalParams, type Finding, type LayerInstance } from '../values/layer';
+import { describe, type Shape, type Value } from '../values/value';
 import { negativeWeight, sizeFindings } from './sizeChecks';
 import { Args, type LayerSpec } from './spec';
-import { surfaceInternal } from '../interp/internalErrors';
+import { surfaceInternal } from '../limits/internalErrors';
+import type { BoundCall } from '../values/bound';
 
 export interface Instantiated {
   readonly layer: LayerInstance;

@@ -2,9 +2,9 @@
  * js-pytorch 0.7.2 layers as the library builds them (dist/index.js): Linear keeps W [in, out] and always
  * creates b [out], whatever its `bias` flag says. Checked by scripts/ground-truth/js_layers.mjs.
  */
-import type { AttentionShape, Tensor } from '../layer';
-import { childTensors } from '../layer';
-import { Poly } from '../symbolic';
+import type { AttentionShape, Tensor } from '../values/layer';
+import { childTensors } from '../values/layer';
+import { Poly } from '../values/symbolic';
 import { dimText, type LayerSpec, type Problem, type Args } from './spec';
 import { divisorFixes } from './sizeFixes';
 import { headsDivisibility } from '../findings/messages';

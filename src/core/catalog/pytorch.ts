@@ -2,9 +2,9 @@
  * PyTorch layers, as torch.nn builds them: the tensors `named_parameters()` yields, in its order, and the
  * checks the constructors make. Checked against PyTorch itself by scripts/ground-truth/pytorch_catalog.py.
  */
-import type { Tensor } from '../layer';
-import { Poly } from '../symbolic';
-import { NONE, int, type Value } from '../value';
+import type { Tensor } from '../values/layer';
+import { Poly } from '../values/symbolic';
+import { NONE, int, type Value } from '../values/value';
 import { Args, dimText, type LayerSpec, type Problem } from './spec';
 import { MULTIHEAD_ATTENTION } from './pytorchAttention';
 import { divisorFixes } from './sizeFixes';

@@ -1,8 +1,8 @@
 /** nn.MultiheadAttention as torch.nn builds it, and the heads check it shares with the Transformer layers. */
-import type { Tensor } from '../layer';
-import { childTensors } from '../layer';
-import { Poly } from '../symbolic';
-import { NONE, type Value } from '../value';
+import type { Tensor } from '../values/layer';
+import { childTensors } from '../values/layer';
+import { Poly } from '../values/symbolic';
+import { NONE, type Value } from '../values/value';
 import { dimText, type Args, type LayerSpec, type Problem } from './spec';
 import { DEVICE_DTYPE, FALSE, TRUE, linearTensors } from './pytorchTensors';
 import { divisorFixes, negativeFixes } from './sizeFixes';

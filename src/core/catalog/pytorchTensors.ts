@@ -1,7 +1,7 @@
 /** What several PyTorch layers share: flags, device/dtype parameters, and the tensors of Linear and LayerNorm. */
-import type { Tensor } from '../layer';
-import type { Poly } from '../symbolic';
-import { NONE, type Value } from '../value';
+import type { Tensor } from '../values/layer';
+import type { Poly } from '../values/symbolic';
+import { NONE, type Value } from '../values/value';
 import type { ParamSpec } from './spec';
 
 export const TRUE: Value = { t: 'bool', v: true };

@@ -1,8 +1,8 @@
 /** The Transformer family of torch.nn: encoder and decoder layers, their stacks, and nn.Transformer. */
-import type { AttentionShape, Tensor } from '../layer';
-import { childTensors } from '../layer';
-import { Poly, groupDigits } from '../symbolic';
-import { NONE, int } from '../value';
+import type { AttentionShape, Tensor } from '../values/layer';
+import { childTensors } from '../values/layer';
+import { Poly, groupDigits } from '../values/symbolic';
+import { NONE, int } from '../values/value';
 import { dimText, type Args, type LayerSpec, type ParamSpec } from './spec';
 import { attentionTensors, headsProblems } from './pytorchAttention';
 import { DEVICE_DTYPE, FALSE, TRUE, layerNormTensors, linearTensors } from './pytorchTensors';

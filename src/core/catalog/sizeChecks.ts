@@ -4,9 +4,9 @@
  * and throws RangeError "Invalid array length"; TF.js layers assert their own sizes (their catalog entries
  * report it).
  */
-import type { Span } from '../expr';
-import type { Finding, Tensor } from '../layer';
-import { describe, type Value } from '../value';
+import type { Span } from '../ir/expr';
+import type { Finding, Tensor } from '../values/layer';
+import { describe, type Value } from '../values/value';
 import type { Args, LayerSpec } from './spec';
 import { integerFixes, negativeFixes } from './sizeFixes';
 import { negativeSize, nonIntegerSize } from '../findings/messages';

@@ -4,8 +4,8 @@
  * negative literal loses its sign, a head or group count that does not divide becomes the nearest that does.
  * Each edit rewrites only the argument as written at the call.
  */
-import type { Expr, Span } from '../expr';
-import type { Fix, Framework } from '../layer';
+import type { Expr, Span } from '../ir/expr';
+import type { Fix, Framework } from '../values/layer';
 
 /** The empty span at the start or the end of `s`, to insert text there. */
 function point(s: Span, at: 'start' | 'end'): Span {

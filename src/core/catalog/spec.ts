@@ -1,9 +1,9 @@
 /** How a catalog entry describes a layer: its signature, and how it builds tensors from arguments. */
 import type { FindingCode } from '../findings/codes';
-import type { Expr } from '../expr';
-import type { AttentionShape, Fix, Framework, Severity, Tensor } from '../layer';
-import { Poly, groupDigits } from '../symbolic';
-import { asPoly, describe, truthy, type Shape, type Value } from '../value';
+import type { Expr } from '../ir/expr';
+import type { AttentionShape, Fix, Framework, Severity, Tensor } from '../values/layer';
+import { Poly, groupDigits } from '../values/symbolic';
+import { asPoly, describe, truthy, type Shape, type Value } from '../values/value';
 
 export interface ParamSpec {
   readonly name: string;

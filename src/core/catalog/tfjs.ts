@@ -4,9 +4,9 @@
  * the layer is first applied to, else from its config in TF.js's own order. Checked by
  * scripts/ground-truth/js_catalog.mjs and js_layers.mjs.
  */
-import type { Tensor } from '../layer';
-import { Poly } from '../symbolic';
-import { asPoly, type Shape } from '../value';
+import type { Tensor } from '../values/layer';
+import { Poly } from '../values/symbolic';
+import { asPoly, type Shape } from '../values/value';
 import { dimText, type Args, type LayerSpec } from './spec';
 import { builtShape, lastAxis, positiveSize, unknownInput } from './tfjsInput';
 import { TFJS_CONV_LAYERS } from './tfjsConv';

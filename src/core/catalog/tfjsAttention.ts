@@ -3,9 +3,9 @@
  * kernel [heads, valueDim, ...outputShape]. They live in sublayers the layer does not track, so TF.js's own
  * countParams() reports 0; these are the weights it creates on its first call().
  */
-import type { Tensor } from '../layer';
-import { Poly } from '../symbolic';
-import { asPoly, type Value } from '../value';
+import type { Tensor } from '../values/layer';
+import { Poly } from '../values/symbolic';
+import { asPoly, type Value } from '../values/value';
 import { dimText, type LayerSpec } from './spec';
 import { builtShape, lastAxis, unknownInput } from './tfjsInput';
 

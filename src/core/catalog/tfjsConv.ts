@@ -2,9 +2,9 @@
  * TF.js convolutions: kernel [...kernelSize, inputChannels, filters] and bias [filters], with the output
  * shape TF.js computes (`valid` and `same` padding, strides, dilation; channels last unless `channelsFirst`).
  */
-import type { Tensor } from '../layer';
-import { Poly } from '../symbolic';
-import type { Shape } from '../value';
+import type { Tensor } from '../values/layer';
+import { Poly } from '../values/symbolic';
+import type { Shape } from '../values/value';
 import { dimText, type Args, type LayerSpec } from './spec';
 import { builtShape, positiveSize, sizes, unknownInput } from './tfjsInput';
 

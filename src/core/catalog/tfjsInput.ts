@@ -3,9 +3,9 @@
  * read in the order TF.js reads it (`batchInputShape`, then `inputShape`, then `inputDim` where the layer
  * takes one). Shapes are batch first; an unknown dimension is undefined.
  */
-import { Poly } from '../symbolic';
-import { asPoly, type Shape, type Value } from '../value';
-import { groupDigits } from '../symbolic';
+import { Poly } from '../values/symbolic';
+import { asPoly, type Shape, type Value } from '../values/value';
+import { groupDigits } from '../values/symbolic';
 import type { Args, Problem } from './spec';
 import { integerFixes, negativeFixes } from './sizeFixes';
 import { negativeSize, nonIntegerSize, zeroSize } from '../findings/messages';

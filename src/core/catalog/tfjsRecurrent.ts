@@ -3,9 +3,9 @@
  * [gates·units]; LSTM has 4 gates, GRU 3, SimpleRNN 1) and the wrappers around a layer: `bidirectional`
  * builds two copies of it, `timeDistributed` builds the layer itself on each step's shape.
  */
-import type { LayerInstance, Tensor } from '../layer';
-import { Poly } from '../symbolic';
-import { truthy, type Shape, type Value } from '../value';
+import type { LayerInstance, Tensor } from '../values/layer';
+import { Poly } from '../values/symbolic';
+import { truthy, type Shape, type Value } from '../values/value';
 import { dimText, type Args, type LayerSpec } from './spec';
 import { builtShape, lastAxis, positiveSize, unknownInput } from './tfjsInput';
 

@@ -2,8 +2,8 @@
  * TF.js layers without weights, kept so that shapes can be followed past them: dropout and activations pass
  * the shape on, `flatten` and `reshape` change it, pooling shrinks the spatial axes.
  */
-import { Poly } from '../symbolic';
-import { asPoly, type Shape } from '../value';
+import { Poly } from '../values/symbolic';
+import { asPoly, type Shape } from '../values/value';
 import type { Args, LayerSpec } from './spec';
 import { builtShape, sizes } from './tfjsInput';
 import { channelsFirst, padding, spatialOut } from './tfjsConv';

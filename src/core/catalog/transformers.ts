@@ -3,7 +3,7 @@
  * Conv1D, a linear layer whose weight is stored transposed ([in, out]). Checked against the library's own
  * definition by scripts/ground-truth (pytorch_common.py builds it as transformers does).
  */
-import type { Tensor } from '../layer';
+import type { Tensor } from '../values/layer';
 import { dimText, type LayerSpec } from './spec';
 
 const CONV1D: LayerSpec = {

@@ -2,11 +2,11 @@
  * Arithmetic on values as Python and JavaScript do it, exact on integers, within the budget's limits: a
  * result too large to be a size (bits, terms, degree) is unknown, never computed.
  */
-import { extendDims } from '../views';
-import { Poly, quotientName } from '../symbolic';
-import { SCALAR, UNKNOWN, asPoly, int, truthy, type Value } from '../value';
-import type { CompareOp } from '../expr';
-import { LIMITS } from './budget';
+import { extendDims } from '../shapes/views';
+import { Poly, quotientName } from '../values/symbolic';
+import { SCALAR, UNKNOWN, asPoly, int, truthy, type Value } from '../values/value';
+import type { CompareOp } from '../ir/expr';
+import { LIMITS } from '../limits/budget';
 import { BuiltinRaise } from './raises';
 
 export function floorDiv(a: bigint, b: bigint): bigint {

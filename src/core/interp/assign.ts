@@ -3,10 +3,10 @@
  * parameters registered), fields of plain objects and dicts, unpacking, and `xs.append(v)` statements.
  */
 import { unregisteredFinding } from './unregistered';
-import type { Expr } from '../expr';
+import type { Expr } from '../ir/expr';
 import type { Interp } from './interp';
-import { OPAQUE } from '../tensors';
-import { UNKNOWN, type Value } from '../value';
+import { OPAQUE } from '../shapes/tensors';
+import { UNKNOWN, type Value } from '../values/value';
 import type { Frame } from './frame';
 import type { Owner } from './journal';
 

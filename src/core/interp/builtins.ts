@@ -1,9 +1,9 @@
 /** Python and JavaScript built-ins that size code uses, on values; unknown wherever an argument is. */
-import { Poly } from '../symbolic';
-import { SCALAR, UNKNOWN, asPoly, int, truthy, type Value } from '../value';
+import { Poly } from '../values/symbolic';
+import { SCALAR, UNKNOWN, asPoly, int, truthy, type Value } from '../values/value';
 import { toNumber } from './arith';
 import { BuiltinRaise } from './raises';
-import { LIMITS } from './budget';
+import { LIMITS } from '../limits/budget';
 
 export type Builtin = (args: readonly Value[], keywords: ReadonlyMap<string, Value>) => Value;
 

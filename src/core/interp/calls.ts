@@ -3,12 +3,11 @@
  * `super().__init__`, methods with a meaning of their own (`dict.get`, tensor methods, module methods), and
  * library functions (built-ins, torch, TF.js, catalog layers).
  */
-import type { Arg } from '../expr';
+import type { Arg } from '../ir/expr';
 import type { Interp } from './interp';
-import { plain, type BoundCall, type CallExpr } from './hooks';
-import { normalizePath } from '../imports';
-import { NONE, SCALAR, UNKNOWN, isTainted, type Value } from '../value';
-import { APPLY_METHODS, tensorSource } from '../flow';
+import { normalizePath } from '../ir/imports';
+import { NONE, SCALAR, UNKNOWN, isTainted, type Value } from '../values/value';
+import { APPLY_METHODS, tensorSource } from '../shapes/flow';
 import { BUILTIN_CALLS, SCALAR_BUILTINS, itemsOf, stringMethod } from './builtins';
 import { classBuiltin } from './classBuiltins';
 import { Frame } from './frame';
@@ -16,7 +15,8 @@ import { TRANSFORMERS_METHODS, transformersClassMethod, transformersMethod } fro
 import { tfjsTensorOp } from './tfjsTensors';
 import { factoryShape } from './torchApi';
 import { BuiltinRaise } from './raises';
-import { LIMITS } from './budget';
+import { LIMITS } from '../limits/budget';
+import { plain, type BoundCall, type CallExpr } from '../values/bound';
 
 const NEW_TENSOR = new Set(['new_zeros', 'new_ones', 'new_empty', 'new_full']);
 

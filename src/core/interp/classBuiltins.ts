@@ -1,7 +1,7 @@
 /** Python's built-ins about objects and classes: `isinstance`, `issubclass`, `getattr`/`hasattr`/`setattr`, `super()`, `type`, `functools.partial`. */
 import type { Interp } from './interp';
-import { normalizePath } from '../imports';
-import { NONE, SCALAR, UNKNOWN, type Value } from '../value';
+import { normalizePath } from '../ir/imports';
+import { NONE, SCALAR, UNKNOWN, type Value } from '../values/value';
 import { key } from './classes';
 import type { Frame } from './frame';
 

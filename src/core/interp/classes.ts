@@ -4,16 +4,16 @@
  * the built-ins that ask about classes (`isinstance`, `getattr`, `functools.partial`, ...).
  */
 import type { FunctionRef, Interp } from './interp';
-import type { BoundCall, CallExpr } from './hooks';
 import { ReadsMemo } from './readsMemo';
-import { LIMITS } from './budget';
+import { LIMITS } from '../limits/budget';
 import { NOT_BUILT } from './tfjsLayerClasses';
-import { normalizePath } from '../imports';
-import { emptyModule, layerModule, totalOf } from '../modules';
-import { NONE, UNKNOWN, type DefRef, type Value } from '../value';
-import type { Scope } from '../source';
+import { normalizePath } from '../ir/imports';
+import { emptyModule, layerModule, totalOf } from '../values/modules';
+import { NONE, UNKNOWN, type DefRef, type Value } from '../values/value';
+import type { Scope } from '../ir/source';
 import { Frame } from './frame';
 import { transformersInit } from './transformersApi';
+import type { BoundCall, CallExpr } from '../values/bound';
 
 type ClassRef = DefRef;
 /** A base that is not a class of the workspace: `torch.nn.Module`, `torch.nn.Linear`, ... */

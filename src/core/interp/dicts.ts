@@ -3,7 +3,7 @@
  * `update`, `pop`), the ones that read it answer; any other call may change it, and the dict is then
  * "tainted": what it holds is no longer known.
  */
-import { NONE, UNKNOWN, isTainted, taint, type Value } from '../value';
+import { NONE, UNKNOWN, isTainted, taint, type Value } from '../values/value';
 import type { Journal, Owner } from './journal';
 
 type DictValue = Extract<Value, { t: 'dict' }>;

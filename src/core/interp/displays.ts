@@ -1,10 +1,10 @@
 /** Displays that build values: lists and tuples, dicts (`{**base, "k": v}`), f-strings and comprehensions (`[Block(c) for _ in range(n)]`). */
-import { mentionsName, type Expr } from '../expr';
-import type { Language } from '../source';
-import { groupDigits, type Poly } from '../symbolic';
-import { extendDims } from '../views';
-import { SCALAR, UNKNOWN, truthy, isTainted, type Value } from '../value';
-import { LIMITS } from './budget';
+import { mentionsName, type Expr } from '../ir/expr';
+import type { Language } from '../ir/source';
+import { groupDigits, type Poly } from '../values/symbolic';
+import { extendDims } from '../shapes/views';
+import { SCALAR, UNKNOWN, truthy, isTainted, type Value } from '../values/value';
+import { LIMITS } from '../limits/budget';
 import { Frame } from './frame';
 import type { Iteration } from './iteration';
 import { BuiltinRaise } from './raises';

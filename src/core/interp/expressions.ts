@@ -1,7 +1,7 @@
 /** What an expression evaluates to: literals, names, members, items, operators, displays, calls and functions. */
 import type { Interp } from './interp';
-import type { Expr } from '../expr';
-import { NONE, SCALAR, UNKNOWN, eitherOf, int, truthy, isTainted, type Value } from '../value';
+import type { Expr } from '../ir/expr';
+import { NONE, SCALAR, UNKNOWN, eitherOf, int, truthy, isTainted, type Value } from '../values/value';
 import type { Frame } from './frame';
 import { inlineFunction } from './functions';
 import { subscript } from './items';

@@ -2,18 +2,18 @@
  * Tensors through calls: a module's forward(), a Sequential's layers in order, a layer's own rule, TF.js
  * `apply`/`call` and `tf.sequential` / `model.add` chains, and following forward() for hints and checks.
  */
-import type { Arg, Expr, Span } from '../expr';
+import type { Arg, Expr, Span } from '../ir/expr';
 import type { Interp } from './interp';
-import { appliedTensors } from '../flow';
-import type { Poly } from '../symbolic';
-import type { CallExpr } from './hooks';
+import { appliedTensors } from '../shapes/flow';
+import type { Poly } from '../values/symbolic';
 import { TfjsModels } from './tfjsModels';
-import { unknownIn } from '../modules';
-import { OPAQUE } from '../tensors';
-import { NONE, UNKNOWN, type Core, type Value } from '../value';
+import { unknownIn } from '../values/modules';
+import { OPAQUE } from '../shapes/tensors';
+import { NONE, UNKNOWN, type Core, type Value } from '../values/value';
 import type { Frame } from './frame';
-import { softmaxed } from '../attention/trace';
+import { softmaxed } from '../shapes/trace';
 import { WEIGHTLESS, type AttentionEvents } from './shapeChecks';
+import type { CallExpr } from '../values/bound';
 
 type ModuleValue = Extract<Value, { t: 'module' }>;
 

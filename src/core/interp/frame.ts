@@ -3,7 +3,7 @@
  * a top-level function's and a class's point at the module's frame. Branches run on the frame itself, are
  * undone, and their writes joined.
  */
-import { UNKNOWN, joinValues, type Value } from '../value';
+import { UNKNOWN, joinValues, type Value } from '../values/value';
 
 /**
  * The frames functions close over, by number: a function value names the frame it was defined in by its

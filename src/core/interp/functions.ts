@@ -1,9 +1,9 @@
 /** Running user functions: parameters bound as Python binds them, bodies run, depth bounded. */
 import type { FunctionRef, Interp } from './interp';
-import { fragmentIndexAt, type ExprRef, type Param, type Scope } from '../source';
-import { NONE, UNKNOWN, isTainted, type Value } from '../value';
+import { fragmentIndexAt, type ExprRef, type Param, type Scope } from '../ir/source';
+import { NONE, UNKNOWN, isTainted, type Value } from '../values/value';
 import { compare } from './arith';
-import { LIMITS } from './budget';
+import { LIMITS } from '../limits/budget';
 import { Frame } from './frame';
 import type { Exit } from './statements';
 

@@ -2,33 +2,18 @@
  * What the interpreter shares with the analysis that drives it: the hooks through which it reports layers,
  * models and shape errors, the state one file's evaluators share, and what an entry point read.
  */
-import type { Arg, Expr, Span } from '../expr';
-import type { Finding } from '../layer';
-import type { ModuleTree } from '../modules';
-import type { Scope, SourceModel } from '../source';
-import type { DefRef, Value } from '../value';
-import { Budget } from './budget';
+import type { Span } from '../ir/expr';
+import type { BoundCall, CallExpr } from '../values/bound';
+import type { Finding } from '../values/layer';
+import type { GradState, ModuleTree } from '../values/modules';
+import type { Scope, SourceModel } from '../ir/source';
+import type { DefRef, Value } from '../values/value';
+import { Budget } from '../limits/budget';
 import { Environments } from './frame';
 import { Journal } from './journal';
 import type { LayerValue } from './shapeChecks';
 import type { Attention } from '../attention/recognise';
 import type { TorchTape } from '../activations/torchTape';
-
-export type CallExpr = Extract<Expr, { k: 'call' }>;
-
-export interface BoundCall {
-  readonly positional: readonly { value: Value; arg?: Arg }[];
-  readonly keywords: ReadonlyMap<string, { value: Value; arg?: Arg }>;
-  /** The arguments could not be followed (`cls(**kwargs)` with kwargs not known): every parameter is unknown. */
-  readonly opaque?: boolean;
-}
-
-/** The values of bound keyword arguments, without the expressions they came from. */
-export function plain(keywords: ReadonlyMap<string, { value: Value }>): Map<string, Value> {
-  const out = new Map<string, Value>();
-  for (const [k, v] of keywords) out.set(k, v.value);
-  return out;
-}
 
 /** What the analysis supplies and learns while the interpreter runs. */
 export interface Hooks {
@@ -94,8 +79,6 @@ export interface Shared {
   /** The frames the run's functions close over, by number. */
   readonly environments: Environments;
 }
-
-export type GradState = 'trainable' | 'frozen' | 'unknown';
 
 /**
  * What one entry point of the analysis read: the top-level statements (by fragment id) whose code ran,

@@ -2,19 +2,19 @@
  * What the interpreter's topic modules (calls, classes, functions, flows, assignments, the torch, TF.js and
  * Hugging Face APIs) use of each other, through the file's evaluator. They receive this, not the Evaluator
  * class, which is the one place that builds them: a topic module depends on what the others offer, never on
- * how the evaluator wires them, and no file of the interpreter imports evaluate.ts.
+ * how the evaluator wires them, and no file of the interpreter imports evaluator.ts.
  */
 import type { TorchTape } from '../activations/torchTape';
-import type { Arg, Expr, Span } from '../expr';
-import type { Finding } from '../layer';
-import type { ModuleTree } from '../modules';
-import type { ExprRef, LineName, Scope, SourceModel } from '../source';
-import type { Poly } from '../symbolic';
-import type { DefRef, Shape, Value } from '../value';
-import type { Budget } from './budget';
+import type { Arg, Expr, Span } from '../ir/expr';
+import type { Finding } from '../values/layer';
+import type { ModuleTree } from '../values/modules';
+import type { ExprRef, LineName, Scope, SourceModel } from '../ir/source';
+import type { Poly } from '../values/symbolic';
+import type { DefRef, Shape, Value } from '../values/value';
+import type { Budget } from '../limits/budget';
 import type { Dicts } from './dicts';
 import type { Frame } from './frame';
-import type { BoundCall, CallExpr, Hooks, Reads, Shared } from './hooks';
+import type { Hooks, Reads, Shared } from './hooks';
 import type { Iteration } from './iteration';
 import type { Journal, Owner } from './journal';
 import type { Names } from './names';
@@ -22,6 +22,7 @@ import type { RequiresGrad } from './requiresGrad';
 import type { AttentionEvents, LayerValue, ShapeChecks } from './shapeChecks';
 import type { Exit, Runner } from './statements';
 import type { TfjsModels } from './tfjsModels';
+import type { BoundCall, CallExpr } from '../values/bound';
 
 type ModuleValue = Extract<Value, { t: 'module' }>;
 /** A function or method with the frame it closes over, by number (Environments). */

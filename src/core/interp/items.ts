@@ -1,7 +1,7 @@
 /** Items of lists, tuples, strings, ranges, dicts and modules: `xs[i]`, `xs[a:b:c]`, `d["k"]`, `blocks[0]`. */
-import { part, untracked } from '../tensors';
-import { indexDims, sliceDims } from '../views';
-import { UNKNOWN, asPoly, type Value } from '../value';
+import { part, untracked } from '../shapes/tensors';
+import { indexDims, sliceDims } from '../shapes/views';
+import { UNKNOWN, asPoly, type Value } from '../values/value';
 import { itemsOf } from './builtins';
 
 export function subscript(obj: Value, key: Value, member: (obj: Value, id: string) => Value): Value {

@@ -1,7 +1,7 @@
 /** What a `for` loop runs over: the items it lists, or a count of copies alike (`for block in self.blocks`). */
-import type { ModuleTree } from '../modules';
-import { Poly } from '../symbolic';
-import type { Value } from '../value';
+import type { ModuleTree } from '../values/modules';
+import { Poly } from '../values/symbolic';
+import type { Value } from '../values/value';
 import { countOf, itemsOf } from './builtins';
 
 export interface Iteration {

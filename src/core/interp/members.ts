@@ -1,8 +1,8 @@
 /** `obj.id`: attributes of imports, dicts, classes, modules, layers, tensors, and JavaScript's `length`. */
-import type { ModuleTree } from '../modules';
-import type { Language } from '../source';
-import { shapeOf } from '../views';
-import { int, NONE, UNKNOWN, isTainted, type DefRef, type Value } from '../value';
+import type { ModuleTree } from '../values/modules';
+import type { Language } from '../ir/source';
+import { shapeOf } from '../shapes/views';
+import { int, NONE, UNKNOWN, isTainted, type DefRef, type Value } from '../values/value';
 
 /** What reading a member needs of the interpreter. */
 export interface MemberContext {

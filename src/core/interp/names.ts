@@ -3,14 +3,14 @@
  * definitions (defined further down), then the built-ins; `def`/`class` statements binding their name;
  * imports followed into the other files of the workspace. Each module-level read is recorded for reuse.
  */
-import { canonicalPath } from '../imports';
-import { moduleNames, type ModuleName } from '../moduleNames';
-import type { ImportBinding, Scope, SourceModel } from '../source';
-import type { Value } from '../value';
+import { canonicalPath } from '../ir/imports';
+import { moduleNames, type ModuleName } from '../ir/moduleNames';
+import type { ImportBinding, Scope, SourceModel } from '../ir/source';
+import type { Value } from '../values/value';
 import { BUILTIN_NAMES } from './builtins';
 import type { Environments, Frame } from './frame';
 import type { Reads } from './hooks';
-import { valueKey, type DefiningFiles } from './valueKey';
+import { valueKey, type DefiningFiles } from '../values/valueKey';
 
 /** What names need of the interpreter: its file, its module frame, and the files it imports. */
 export interface NamesContext extends DefiningFiles {

@@ -1,6 +1,6 @@
 /** A raise certain to happen while a model is built: what is raised, with its message where known. */
-import type { Expr, Span } from '../expr';
-import type { Value } from '../value';
+import type { Expr, Span } from '../ir/expr';
+import type { Value } from '../values/value';
 import type { Frame } from './frame';
 
 /** A `raise` (its exception expression), a failed `assert` (its message), or a builtin that raised. */

@@ -3,9 +3,9 @@
  * (also over `for p in module.parameters():`), `nn.Parameter(t, requires_grad=False)`, and `copy.deepcopy`
  * keeping each copy's flag. `parameters()` and `named_parameters()` give each parameter once, as PyTorch does.
  */
-import type { ModuleTree, ParamRef } from '../modules';
-import type { Value } from '../value';
-import type { GradState, Shared } from './hooks';
+import type { GradState, ModuleTree, ParamRef } from '../values/modules';
+import type { Value } from '../values/value';
+import type { Shared } from './hooks';
 import type { Owner } from './journal';
 
 type ParamValue = Extract<Value, { t: 'param' }>;

@@ -3,12 +3,12 @@
  * `feature-mismatch`, `attention-embed-mismatch`, `sequential-mismatch`, a residual sum that does not
  * broadcast. Each finding names both sizes and points at the definitions.
  */
-import type { Span } from '../expr';
-import type { Finding } from '../layer';
+import type { Span } from '../ir/expr';
+import type { Finding } from '../values/layer';
 import type { FindingCode } from '../findings/codes';
-import { groupDigits, type Poly } from '../symbolic';
-import { rearrangedHeads } from '../attention/einops';
-import { fusedCore, joined, product, softmaxed } from '../attention/trace';
+import { groupDigits, type Poly } from '../values/symbolic';
+import { rearrangedHeads } from '../shapes/einops';
+import { fusedCore, joined, product, softmaxed } from '../shapes/trace';
 import { dimText } from '../catalog/spec';
 import {
   OPAQUE,
@@ -21,10 +21,10 @@ import {
   untracked,
   withFeatures,
   type Tensor,
-} from '../tensors';
-import { unpackDims, viewFull, viewOverLead, type ViewProblem } from '../views';
-import { UNKNOWN, type Core, type Value } from '../value';
-import type { LineName } from '../source';
+} from '../shapes/tensors';
+import { unpackDims, viewFull, viewOverLead, type ViewProblem } from '../shapes/views';
+import { UNKNOWN, type Core, type Value } from '../values/value';
+import type { LineName } from '../ir/source';
 import { broadcastMismatch, sequentialMismatch, sizeMismatch, viewMismatch } from '../findings/messages';
 
 export type LayerValue = Extract<Value, { t: 'layer' }>;

@@ -4,12 +4,12 @@
  * is unchanged. Every key typed runs the module body again, and in a large file most of its statements are
  * such constants, each shifted and converted again after an edit above it before it could run.
  */
-import type { Fragment, ImportResolver } from '../source';
-import { isTainted, type Value } from '../value';
-import { LIMITS, type Budget } from './budget';
+import type { Fragment, ImportResolver } from '../ir/source';
+import { isTainted, type Value } from '../values/value';
+import { LIMITS, type Budget } from '../limits/budget';
 import type { Frame } from './frame';
 import { allReads, newReads, readsHold, type Reads, type ReadsNow, type Shared } from './hooks';
-import { valueKey, type DefiningFiles } from './valueKey';
+import { valueKey, type DefiningFiles } from '../values/valueKey';
 
 /** What replaying a module-level statement needs of the interpreter. */
 export interface ReplayContext extends DefiningFiles {

@@ -4,12 +4,12 @@
  * unrolled within the budget and widened to unknown beyond it; `return`, `break`, `continue` and `raise`
  * end their path.
  */
-import type { Expr, Span } from '../expr';
-import type { ExprRef, Stmt } from '../source';
-import type { Poly } from '../symbolic';
-import { UNKNOWN, int, sameValue, truthy, type Value } from '../value';
+import type { Expr, Span } from '../ir/expr';
+import type { ExprRef, Stmt } from '../ir/source';
+import type { Poly } from '../values/symbolic';
+import { UNKNOWN, int, sameValue, truthy, type Value } from '../values/value';
 import { compare } from './arith';
-import { LIMITS, type Budget } from './budget';
+import { LIMITS, type Budget } from '../limits/budget';
 import { settled, type Frame } from './frame';
 import type { Journal } from './journal';
 import { BuiltinRaise, type RaiseSite } from './raises';

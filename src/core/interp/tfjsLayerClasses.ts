@@ -6,12 +6,12 @@
  * computeOutputShape() instead); until then countParams() throws, so the total is not known.
  */
 import type { Interp } from './interp';
-import { param, type ModuleTree } from '../modules';
-import type { Poly } from '../symbolic';
-import { NONE, UNKNOWN, asPoly, type DefRef, type Shape, type Value } from '../value';
-import { plain, type CallExpr } from './hooks';
+import { param, type ModuleTree } from '../values/modules';
+import type { Poly } from '../values/symbolic';
+import { NONE, UNKNOWN, asPoly, type DefRef, type Shape, type Value } from '../values/value';
 import type { Frame } from './frame';
-import { mergeHistory } from '../flow';
+import { mergeHistory } from '../shapes/flow';
+import { plain, type CallExpr } from '../values/bound';
 
 type ModuleValue = Extract<Value, { t: 'module' }>;
 

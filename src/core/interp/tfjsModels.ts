@@ -4,13 +4,13 @@
  * `countParams()` reports, summed over the layers as they were built. Applying a layer checks what TF.js
  * checks, in its own words: the rank a layer needs, and the last axis of a layer already built.
  */
-import type { Span } from '../expr';
-import { mergeHistory, feed } from '../flow';
-import type { Finding, LayerInstance } from '../layer';
-import { container, layerModule, type ModuleTree } from '../modules';
-import type { Poly } from '../symbolic';
-import type { LayerUse, Shape, Value } from '../value';
-import type { LineName } from '../source';
+import type { Span } from '../ir/expr';
+import { mergeHistory, feed } from '../shapes/flow';
+import type { Finding, LayerInstance } from '../values/layer';
+import { container, layerModule, type ModuleTree } from '../values/modules';
+import type { Poly } from '../values/symbolic';
+import type { LayerUse, Shape, Value } from '../values/value';
+import type { LineName } from '../ir/source';
 import { tfjsInputMismatch } from '../findings/messages';
 
 type TensorValue = Extract<Value, { t: 'tensor' }>;

@@ -4,10 +4,10 @@
  * the shapes TF.js gives where they are known, and the traces that let attention written by hand be found.
  * Operations with torch's meaning under the same name (`transpose(1, 2)`, js-pytorch's) are left to it.
  */
-import type { Span } from '../expr';
-import { carry, softmaxed } from '../attention/trace';
-import { OPAQUE, features, tensorMethod, untracked, type Tensor } from '../tensors';
-import { asPoly, int, truthy, type Value } from '../value';
+import type { Span } from '../ir/expr';
+import { carry, softmaxed } from '../shapes/trace';
+import { OPAQUE, features, tensorMethod, untracked, type Tensor } from '../shapes/tensors';
+import { asPoly, int, truthy, type Value } from '../values/value';
 import type { ShapeChecks } from './shapeChecks';
 
 /** `t.name(...args)` or `tf.name(t, ...args)`; undefined for what is not a TF.js operation on a tensor. */

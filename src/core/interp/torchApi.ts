@@ -15,12 +15,12 @@ import {
   summarize,
   unknownIn,
   type ModuleTree,
-} from '../modules';
-import { Poly } from '../symbolic';
-import { totalParams, type Finding } from '../layer';
-import { NONE, SCALAR, UNKNOWN, asPoly, type Shape, type Value } from '../value';
+} from '../values/modules';
+import { Poly } from '../values/symbolic';
+import { totalParams, type Finding } from '../values/layer';
+import { NONE, SCALAR, UNKNOWN, asPoly, type Shape, type Value } from '../values/value';
 import type { Owner } from './journal';
-import { LIMITS } from './budget';
+import { LIMITS } from '../limits/budget';
 import { WEIGHTLESS, type LayerValue } from './shapeChecks';
 import { weightlessFields } from './weightlessArgs';
 

@@ -7,8 +7,8 @@
  * fixtures with the same semantics.
  */
 import type { Interp } from './interp';
-import { NONE, UNKNOWN, int, type DefRef, type Value } from '../value';
-import type { BoundCall } from './hooks';
+import { NONE, UNKNOWN, int, type DefRef, type Value } from '../values/value';
+import type { BoundCall } from '../values/bound';
 
 type ModuleValue = Extract<Value, { t: 'module' }>;
 

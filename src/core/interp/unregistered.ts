@@ -5,10 +5,10 @@
  * a layer kept in one creates its weights when call() applies it, but countParams(), trainableWeights,
  * getWeights() and save() leave them out (tfjs issue #8253) unless the class lists them itself.
  */
-import type { Expr } from '../expr';
-import type { Finding, Fix } from '../layer';
-import type { Language } from '../source';
-import type { DefRef, Value } from '../value';
+import type { Expr } from '../ir/expr';
+import type { Finding, Fix } from '../values/layer';
+import type { Language } from '../ir/source';
+import type { DefRef, Value } from '../values/value';
 import { heldLayers } from './torchApi';
 import { unregisteredLayers, untrackedSublayers } from '../findings/messages';
 

@@ -2,7 +2,7 @@
  * The arguments of torch.nn's weightless layers that change what they compute (dropout's `p`, `inplace`,
  * softmax's `dim`), kept as the module's attributes as PyTorch keeps them (`self.drop.p`).
  */
-import type { Value } from '../value';
+import type { Value } from '../values/value';
 
 const SIGNATURES: Readonly<Record<string, readonly string[]>> = {
   Dropout: ['p', 'inplace'],

@@ -4,9 +4,9 @@
  */
 import { shortCount } from './format';
 import { codeSpan, escapeMarkdown as md } from './markdown';
-import type { PartResult } from './results';
-import { groupDigits } from './symbolic';
-import { bytesText } from './units';
+import type { PartResult } from '../analysis/results';
+import { groupDigits } from '../values/symbolic';
+import { bytesText } from '../sizing/units';
 
 /** `defined`: the 1-based line of the class in this file, when it is one of its classes. */
 export function partHoverMarkdown(part: PartResult, defined?: number): string {

@@ -2,8 +2,8 @@
  * `einops.rearrange(t, "b n (h d) -> b h n d", h=heads)`: where the pattern splits the features into heads,
  * and their sizes from the named axes. The pattern is a value of the user's code, read as einops reads it.
  */
-import type { Poly } from '../symbolic';
-import { asPoly, type Value } from '../value';
+import type { Poly } from '../values/symbolic';
+import { asPoly, type Value } from '../values/value';
 import { perHead } from './trace';
 
 /** The groups of one side: `b n (h d)` is [[b], [n], [h, d]]; undefined for what einops would reject. */

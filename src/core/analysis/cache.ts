@@ -3,14 +3,14 @@
  * arguments, with everything that build read. After an edit that leaves all of it alone (the usual case:
  * typing inside another class), the build is replayed, its places moved by the edit, instead of run again.
  */
-import type { Reads } from './interp/hooks';
-import type { KeptStatement } from './interp/statementReplays';
-import type { KeptNames } from './moduleNames';
-import type { Finding, LayerInstance } from './layer';
-import type { ModuleSummary, ModuleTree } from './modules';
-import type { Span } from './expr';
+import type { Reads } from '../interp/hooks';
+import type { KeptStatement } from '../interp/statementReplays';
+import type { KeptNames } from '../ir/moduleNames';
+import type { Finding, LayerInstance } from '../values/layer';
+import type { ModuleSummary, ModuleTree } from '../values/modules';
+import type { Span } from '../ir/expr';
 import type { LayerResult } from './results';
-import type { Poly } from './symbolic';
+import type { Poly } from '../values/symbolic';
 
 export interface SiteRecord {
   layer: LayerInstance;

@@ -1,10 +1,10 @@
 /** What an analysis gives every surface: layers, model classes, models built, findings and hints. Plain data. */
-import type { Span } from './expr';
-import type { Finding, LayerInstance } from './layer';
-import type { ModuleSummary } from './modules';
-import type { Sizing } from './sizing';
-import type { Language } from './source';
-import type { Poly } from './symbolic';
+import type { Span } from '../ir/expr';
+import type { Finding, LayerInstance } from '../values/layer';
+import type { ModuleSummary } from '../values/modules';
+import type { Sizing } from '../sizing/sizing';
+import type { Language } from '../ir/source';
+import type { Poly } from '../values/symbolic';
 
 export interface LayerResult {
   readonly span: Span;

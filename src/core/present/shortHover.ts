@@ -5,11 +5,11 @@
  */
 import { rejectedHoverMarkdown, tensorTable } from './format';
 import { factNotes } from './hoverFacts';
-import type { LayerInstance } from './layer';
+import type { LayerInstance } from '../values/layer';
 import { codeSpan, escapeMarkdown as md } from './markdown';
-import type { SiteValue } from './results';
-import { groupDigits } from './symbolic';
-import { bytesText } from './units';
+import type { SiteValue } from '../analysis/results';
+import { groupDigits } from '../values/symbolic';
+import { bytesText } from '../sizing/units';
 
 /** How many of the models building the layer are named before "and N more". */
 const CONTEXTS_SHOWN = 3;

@@ -4,8 +4,8 @@
  * different totals give each one; a model building it with sizes not followed leaves it without a total;
  * built only with names for its arguments, its total over those names stays.
  */
-import type { PartRecord } from './analysisCache';
-import { summarize, type ModuleSummary } from './modules';
+import type { PartRecord } from './cache';
+import { summarize, type ModuleSummary } from '../values/modules';
 import type { PartResult, SiteValue } from './results';
 
 export function partResults(parts: ReadonlyMap<number, readonly PartRecord[]>): PartResult[] {

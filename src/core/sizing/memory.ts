@@ -2,7 +2,7 @@
  * What the sizing figures are given for (a storage type, an optimizer, a batch size and a sequence length),
  * and the bytes a parameter takes in each.
  */
-import { Poly } from './symbolic';
+import { Poly } from '../values/symbolic';
 
 export const WEIGHT_DTYPES = ['fp32', 'bf16', 'fp16', 'int8', 'int4'] as const;
 export type WeightDtype = (typeof WEIGHT_DTYPES)[number];

@@ -4,38 +4,45 @@
  * loops, calls, classes with their bases and `super()`, partials and lambdas are followed; what cannot be
  * known becomes a symbol (a parameter without a value) or `unknown`, never a guess.
  */
-import type { Expr, Span } from './expr';
-import { LINE_NUMBER, type ExprRef, type ImportResolver, type LineName, type Scope, type SourceModel } from './source';
-import { memberOf } from './interp/members';
-import type { DefRef, Value } from './value';
-import { Poly } from './symbolic';
-import { layerSpec } from './catalog';
-import { normalizePath } from './imports';
-import { moduleNames, type Definition } from './moduleNames';
-import { BudgetExceeded, type Budget } from './interp/budget';
-import { surfaceInternal } from './interp/internalErrors';
-import { evalExpr } from './interp/expressions';
-import { Frame } from './interp/frame';
-import { Journal } from './interp/journal';
-import { Runner, type StatementContext } from './interp/statements';
-import type { Interp } from './interp/interp';
-import { Calls } from './interp/calls';
-import { Functions } from './interp/functions';
-import { Flows } from './interp/flows';
-import { Names } from './interp/names';
-import { Assignments } from './interp/assign';
-import { Dicts } from './interp/dicts';
-import { arithmetic } from './interp/arith';
-import { ShapeChecks } from './interp/shapeChecks';
-import { ClassModel } from './interp/classes';
-import { TorchApi } from './interp/torchApi';
-import { TfjsLayerClasses } from './interp/tfjsLayerClasses';
-import { RequiresGrad } from './interp/requiresGrad';
-import { iterationOf, type Iteration } from './interp/iteration';
-import { reportRaise, type RaiseSite } from './interp/raises';
-import { countingHooks, newShared, type Hooks, type Reads, type Shared } from './interp/hooks';
-import type { StatementReplays } from './interp/statementReplays';
-import type { TorchTape } from './activations/torchTape';
+import type { Expr, Span } from '../ir/expr';
+import {
+  LINE_NUMBER,
+  type ExprRef,
+  type ImportResolver,
+  type LineName,
+  type Scope,
+  type SourceModel,
+} from '../ir/source';
+import { memberOf } from './members';
+import type { DefRef, Value } from '../values/value';
+import { Poly } from '../values/symbolic';
+import { layerSpec } from '../catalog';
+import { normalizePath } from '../ir/imports';
+import { moduleNames, type Definition } from '../ir/moduleNames';
+import { BudgetExceeded, type Budget } from '../limits/budget';
+import { surfaceInternal } from '../limits/internalErrors';
+import { evalExpr } from './expressions';
+import { Frame } from './frame';
+import { Journal } from './journal';
+import { Runner, type StatementContext } from './statements';
+import type { Interp } from './interp';
+import { Calls } from './calls';
+import { Functions } from './functions';
+import { Flows } from './flows';
+import { Names } from './names';
+import { Assignments } from './assign';
+import { Dicts } from './dicts';
+import { arithmetic } from './arith';
+import { ShapeChecks } from './shapeChecks';
+import { ClassModel } from './classes';
+import { TorchApi } from './torchApi';
+import { TfjsLayerClasses } from './tfjsLayerClasses';
+import { RequiresGrad } from './requiresGrad';
+import { iterationOf, type Iteration } from './iteration';
+import { reportRaise, type RaiseSite } from './raises';
+import { countingHooks, newShared, type Hooks, type Reads, type Shared } from './hooks';
+import type { StatementReplays } from './statementReplays';
+import type { TorchTape } from '../activations/torchTape';
 
 /** The files of one run: each file's evaluator by number (DefRef.file), and each imported file's by its model. */
 class Program {

@@ -1,9 +1,16 @@
 /** A model's sizing below its hover, one line a fact, for the storage type, optimizer, batch and sequence set. */
-import { bytesOf, DEFAULT_SIZING, OPTIMIZER_NAMES, TRAINING_BYTES, WEIGHT_BYTES, type SizingOptions } from './memory';
-import { bytesText as bytes, flopsText } from './units';
-import type { Sizing } from './sizing';
-import { sizingFigures } from './sizingFigures';
-import { groupDigits, type Poly } from './symbolic';
+import {
+  bytesOf,
+  DEFAULT_SIZING,
+  OPTIMIZER_NAMES,
+  TRAINING_BYTES,
+  WEIGHT_BYTES,
+  type SizingOptions,
+} from '../sizing/memory';
+import { bytesText as bytes, flopsText } from '../sizing/units';
+import type { Sizing } from '../sizing/sizing';
+import { sizingFigures } from '../sizing/sizingFigures';
+import { groupDigits, type Poly } from '../values/symbolic';
 import { codeSpan, escapeMarkdown as md } from './markdown';
 
 export function sizingMarkdown(s: Sizing, options: SizingOptions = DEFAULT_SIZING): string {

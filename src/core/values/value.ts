@@ -1,9 +1,9 @@
 /** What an expression evaluates to, without running anything. */
 import { Poly } from './symbolic';
-import type { Span } from './expr';
+import type { Span } from '../ir/expr';
 import type { LayerInstance } from './layer';
 import type { ModuleTree, ParamRef } from './modules';
-import type { Expr } from './expr';
+import type { Expr } from '../ir/expr';
 
 /**
  * A class or function of a file, by place. `file` numbers the file that defines it among the files of the

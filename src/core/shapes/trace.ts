@@ -5,8 +5,8 @@
  * product with a third projection make the attention's core; the layer applied to that is its output
  * projection.
  */
-import { Poly, quotientName } from '../symbolic';
-import type { Source, Trace, Value } from '../value';
+import { Poly, quotientName } from '../values/symbolic';
+import type { Source, Trace, Value } from '../values/value';
 
 type Tensor = Extract<Value, { t: 'tensor' }>;
 

@@ -2,8 +2,8 @@
  * What the short hover keeps of a layer's notes: the facts of this layer, one line each. The notes that
  * teach (what the attention product holds, why the count does not depend on the heads) wait behind "More".
  */
-import { dimText } from './catalog/spec';
-import type { LayerInstance } from './layer';
+import { dimText } from '../catalog/spec';
+import type { LayerInstance } from '../values/layer';
 
 export function factNotes(layer: LayerInstance): string[] {
   const a = layer.attention;

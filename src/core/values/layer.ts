@@ -1,6 +1,6 @@
 /** A layer as the framework would build it: its parameter tensors, facts for the hover, and findings. */
-import type { Span } from './expr';
-import type { FindingCode } from './findings/codes';
+import type { Span } from '../ir/expr';
+import type { FindingCode } from '../findings/codes';
 import { Poly } from './symbolic';
 
 export type Framework = 'pytorch' | 'tfjs' | 'js-pytorch';

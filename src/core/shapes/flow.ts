@@ -4,9 +4,9 @@
  * Each tensor remembers the layers it went through, as they were built there, for `tf.model`'s total.
  * Where a shape cannot be followed the flow stops and the next layer's input size stays unknown.
  */
-import type { LayerInstance } from './layer';
-import { Poly } from './symbolic';
-import { asPoly, UNKNOWN, type LayerUse, type Shape, type Value } from './value';
+import type { LayerInstance } from '../values/layer';
+import { Poly } from '../values/symbolic';
+import { asPoly, UNKNOWN, type LayerUse, type Shape, type Value } from '../values/value';
 
 export const APPLY_METHODS = new Set(['apply', 'call', 'callAndReturnAttentionScores']);
 

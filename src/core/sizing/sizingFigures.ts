@@ -2,10 +2,10 @@
  * A model's sizing worked out for a storage type, an optimizer, a batch size and a sequence length: what the
  * hover and the CLI print. Exact integers, or undefined (with a reason for the activations) where not known.
  */
-import { replay, type LayerSaved, type Saved } from './activations/replay';
+import { replay, type LayerSaved, type Saved } from '../activations/replay';
 import { bytesOf, TRAINING_BYTES, WEIGHT_BYTES, type SizingOptions, type WeightDtype } from './memory';
 import type { Sizing } from './sizing';
-import { Poly } from './symbolic';
+import { Poly } from '../values/symbolic';
 
 export interface ActivationFigures {
   readonly bytes: bigint;

@@ -4,11 +4,11 @@
  * and frozen parameters, the keys and values its attention keeps per token when generating (2 · kv heads ·
  * head size, per layer), and what its matrix products cost per token.
  */
-import type { Activations } from './activations/program';
-import type { LayerInstance } from './layer';
-import type { ModuleTree, ParamRef } from './modules';
-import { totalOf } from './modules';
-import { Poly } from './symbolic';
+import type { Activations } from '../activations/program';
+import type { LayerInstance } from '../values/layer';
+import type { GradOf, ModuleTree } from '../values/modules';
+import { totalOf } from '../values/modules';
+import { Poly } from '../values/symbolic';
 
 export interface Sizing {
   readonly params: Poly;
@@ -49,8 +49,6 @@ const NO_MATMUL = new Set([
   'InstanceNorm3d',
   'PReLU',
 ]);
-
-export type GradOf = (p: ParamRef) => 'trainable' | 'frozen' | 'unknown';
 
 /** What the analysis knows of a node of the tree. */
 export interface NodeFacts {

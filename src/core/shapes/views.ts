@@ -3,8 +3,8 @@
  * whose rank is not known: their leading dimensions are symbols named after the argument (`x.shape[0]`),
  * so that a view over the same leading dimensions can be checked as PyTorch checks it, by element count.
  */
-import { Poly } from './symbolic';
-import { asPoly, int, UNKNOWN, type Shape, type Value } from './value';
+import { Poly } from '../values/symbolic';
+import { asPoly, int, UNKNOWN, type Shape, type Value } from '../values/value';
 
 type Tensor = Extract<Value, { t: 'tensor' }>;
 type Dims = Extract<Value, { t: 'dims' }>;

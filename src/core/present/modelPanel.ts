@@ -3,7 +3,7 @@
  * storage type, optimizer, batch and sequence length chosen, as exact digits and in units people read. The
  * figures are the hover's and the CLI's (sizingFigures over the same Sizing); the webview only draws them.
  */
-import type { Span } from './expr';
+import type { Span } from '../ir/expr';
 import type { Amount } from './explain';
 import {
   bytesOf,
@@ -14,11 +14,11 @@ import {
   WEIGHT_DTYPES,
   type Optimizer,
   type SizingOptions,
-} from './memory';
-import type { Sizing } from './sizing';
-import { sizingFigures } from './sizingFigures';
-import { groupDigits, type Poly } from './symbolic';
-import { bytesText, flopsText, percentOf } from './units';
+} from '../sizing/memory';
+import type { Sizing } from '../sizing/sizing';
+import { sizingFigures } from '../sizing/sizingFigures';
+import { groupDigits, type Poly } from '../values/symbolic';
+import { bytesText, flopsText, percentOf } from '../sizing/units';
 
 /** A figure, or why it is not known. */
 export type Figure = { readonly amount: Amount } | { readonly unknown: string };

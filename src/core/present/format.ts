@@ -1,12 +1,12 @@
 /** Numbers and formulas as text: CodeLens titles, hover markdown, CLI rows. */
-import type { LayerResult, SiteValue } from './analysis/analyze';
-import type { ModuleSummary } from './modules';
-import type { LayerInstance } from './layer';
-import { tensorSize } from './layer';
-import { dimText } from './catalog/spec';
-import { groupDigits, type Poly } from './symbolic';
+import type { LayerResult, SiteValue } from '../analysis/analyze';
+import type { ModuleSummary } from '../values/modules';
+import type { LayerInstance } from '../values/layer';
+import { tensorSize } from '../values/layer';
+import { dimText } from '../catalog/spec';
+import { groupDigits, type Poly } from '../values/symbolic';
 import { codeSpan, escapeMarkdown as md } from './markdown';
-import { bytesText as bytes, percentOf, scientific } from './units';
+import { bytesText as bytes, percentOf, scientific } from '../sizing/units';
 
 const FRAMEWORK_NAMES = { pytorch: 'PyTorch', tfjs: 'TensorFlow.js', 'js-pytorch': 'js-pytorch' } as const;
 

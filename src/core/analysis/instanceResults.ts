@@ -3,11 +3,11 @@
  * module level) builds several models there, and each keeps its own total. The call shows the total they
  * agree on, else each distinct total and none as its own.
  */
-import type { Span } from './expr';
-import { summarize, type ModuleSummary, type ModuleTree } from './modules';
+import type { Span } from '../ir/expr';
+import { summarize, type ModuleSummary, type ModuleTree } from '../values/modules';
 import type { InstanceResult } from './results';
-import { groupDigits } from './symbolic';
-import type { Value } from './value';
+import { groupDigits } from '../values/symbolic';
+import type { Value } from '../values/value';
 
 export interface InstanceBuild {
   readonly className: string;

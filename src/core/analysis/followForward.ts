@@ -3,15 +3,15 @@
  * activations of any batch size and sequence length are replayed from. forward() gets token indices
  * (batch × sequence); when its first layer reads features instead, it gets batch × sequence × that width.
  */
-import type { Evaluator } from '../evaluate';
-import type { Span } from '../expr';
-import type { ModuleTree } from '../modules';
-import type { GradOf } from '../sizing';
-import type { Value } from '../value';
-import type { Activations, Program } from './program';
-import { Unfollowed } from './shapes';
-import { Tape, WantsFeatures } from './tape';
-import { TorchTape } from './torchTape';
+import type { Evaluator } from '../interp/evaluator';
+import type { Span } from '../ir/expr';
+import type { ModuleTree } from '../values/modules';
+import type { GradOf } from '../values/modules';
+import type { Value } from '../values/value';
+import type { Activations, Program } from '../activations/program';
+import { Unfollowed } from '../activations/shapes';
+import { Tape, WantsFeatures } from '../activations/tape';
+import { TorchTape } from '../activations/torchTape';
 
 type ModuleValue = Extract<Value, { t: 'module' }>;
 

@@ -4,12 +4,12 @@
  * activations autograd keeps for backward. Pure and exact: sizes not known stay symbols, and the
  * parameter tensors are the very ones the hover lists.
  */
-import type { AttentionShape, LayerInstance } from './layer';
-import { tensorSize, totalParams } from './layer';
-import { dimText } from './catalog/spec';
-import { Poly } from './symbolic';
-import { DEFAULT_INPUTS, DTYPES, type ExplainInputs } from './explainInputs';
-import { bytesText, flopsText } from './units';
+import type { AttentionShape, LayerInstance } from '../values/layer';
+import { tensorSize, totalParams } from '../values/layer';
+import { dimText } from '../catalog/spec';
+import { Poly } from '../values/symbolic';
+import { DEFAULT_INPUTS, DTYPES, type ExplainInputs } from '../sizing/explainInputs';
+import { bytesText, flopsText } from '../sizing/units';
 
 /** A number or formula, ready to show: exact digits, or the polynomial when a size is a symbol. */
 export type Quantity = string;

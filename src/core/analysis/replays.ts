@@ -3,13 +3,13 @@
  * read are kept; a run whose reads an edit left alone adds its outputs again instead of running. Only
  * Python's: TypeScript's sizes flow between statements, so it runs whole.
  */
-import { placesOf, type AnalysisCache, type BuildOutputs, type CachedBuild } from './analysisCache';
-import type { Collected } from './analysis/collected';
-import type { Evaluator } from './evaluate';
-import { newReads, readsHold, type ReadsNow } from './interp/hooks';
-import { valueKey } from './interp/valueKey';
-import type { ModuleSummary } from './modules';
-import { fragmentIndexAt, type ImportResolver, type SourceModel } from './source';
+import { placesOf, type AnalysisCache, type BuildOutputs, type CachedBuild } from './cache';
+import type { Collected } from './collected';
+import type { Evaluator } from '../interp/evaluator';
+import { newReads, readsHold, type ReadsNow } from '../interp/hooks';
+import { valueKey } from '../values/valueKey';
+import type { ModuleSummary } from '../values/modules';
+import { fragmentIndexAt, type ImportResolver, type SourceModel } from '../ir/source';
 
 export class Replays {
   private readonly keep: AnalysisCache | undefined;

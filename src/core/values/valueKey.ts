@@ -3,9 +3,9 @@
  * module frame still holds when `X` has the same key in the next version, even though every value there
  * is a new object and a statement unchanged in itself (`X = width()`) may bind another value.
  */
-import type { SourceModel } from '../source';
-import type { Poly } from '../symbolic';
-import { isTainted, type DefRef, type Value } from '../value';
+import type { SourceModel } from '../ir/source';
+import type { Poly } from './symbolic';
+import { isTainted, type DefRef, type Value } from './value';
 
 /** What a key needs of the interpreter: the file that defines a class or function, by module name and text. */
 export interface DefiningFiles {

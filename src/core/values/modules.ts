@@ -6,6 +6,10 @@
 import type { LayerInstance } from './layer';
 import { Poly } from './symbolic';
 
+/** Whether a parameter trains: `requires_grad_(False)` and the like freeze it; set on a path not known to run, it is not known. */
+export type GradState = 'trainable' | 'frozen' | 'unknown';
+export type GradOf = (p: ParamRef) => GradState;
+
 export interface ParamRef {
   readonly id: number;
   readonly shape: readonly Poly[];

@@ -2,10 +2,10 @@
  * Tensor sizes followed through forward(): only what the code states is used (an explicit view, a split
  * along the last axis); anything else makes the size unknown and the checks after it stay silent.
  */
-import { carry, softmaxed, splitHeads } from './attention/trace';
-import { Poly } from './symbolic';
+import { carry, softmaxed, splitHeads } from './trace';
+import { Poly } from '../values/symbolic';
 import { indexDims, shapeOf } from './views';
-import { asPoly, UNKNOWN, type Origin, type Value } from './value';
+import { asPoly, UNKNOWN, type Origin, type Value } from '../values/value';
 
 export type Tensor = Extract<Value, { t: 'tensor' }>;
 

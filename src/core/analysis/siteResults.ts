@@ -1,9 +1,9 @@
 /** The layer each call site shows, from every model that built it. */
 import type { LayerResult, SiteValue } from './results';
-import type { SiteRecord } from './analysisCache';
-import type { Span } from './expr';
-import type { Finding, LayerInstance } from './layer';
-import { groupDigits } from './symbolic';
+import type { SiteRecord } from './cache';
+import type { Span } from '../ir/expr';
+import type { Finding, LayerInstance } from '../values/layer';
+import { groupDigits } from '../values/symbolic';
 
 /**
  * The layer a site shows: the one count every context agrees on, else the formula and the counts seen. A

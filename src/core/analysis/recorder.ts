@@ -8,6 +8,9 @@ import { describe, moduleParts } from '../attention/recognise';
 import { fieldParts } from '../attention/fieldParts';
 import { layerSpec } from '../catalog';
 import { instantiate } from '../catalog/instantiate';
+import type { LayerSpec } from '../catalog/spec';
+import type { Span } from '../ir/expr';
+import type { BoundCall } from '../values/bound';
 import type { SiteRecord } from './cache';
 import type { Interp } from '../interp/interp';
 import type { Hooks, Shared } from '../interp/hooks';
@@ -27,6 +30,17 @@ export interface RunMode {
   symbolic: boolean;
 }
 
+/** A catalog layer built by a call, kept to build it again for the inputs it is applied to. */
+interface LayerBuild {
+  readonly spec: LayerSpec;
+  readonly bound: BoundCall;
+  readonly span: Span;
+  /** What its site shows, when it has one. */
+  readonly entry?: SiteRecord;
+  /** The inputs it was first built for (TF.js builds a layer's weights on its first call). */
+  builtFor?: readonly Shape[];
+}
+
 export class Recorder implements Hooks {
   readonly out = new Collected();
   readonly instances = new InstanceBuilds();
@@ -34,6 +48,11 @@ export class Recorder implements Hooks {
   readonly moduleModels: Value[] = [];
   /** The attention each module of a run computes, by its tree, for the KV cache of the model holding it. */
   readonly attentionByTree = new WeakMap<ModuleTree, LayerInstance>();
+  /**
+   * Every catalog layer the run built, by its value's `build`: what builds it again for its inputs. Each call
+   * builds its own (a helper run twice builds two layers at one site, each for its own input).
+   */
+  private readonly builds: LayerBuild[] = [];
   /** Subclasses of catalog layers whose sites show the layer they are. */
   private readonly shownAsLayer = new WeakSet<object>();
   readonly mode: RunMode = { buildingDefaults: false, symbolic: false };
@@ -54,7 +73,7 @@ export class Recorder implements Hooks {
     const spec = layerSpec(path);
     // Following forward() for its activations builds nothing the file shows.
     if (!spec || this.shared.tape) return undefined;
-    const built = instantiate(spec, bound, call.span, []);
+    const built = instantiate(spec, bound, call.span, [], this.apply);
     const entry: SiteRecord = {
       layer: built.layer,
       findings: built.findings,
@@ -62,21 +81,23 @@ export class Recorder implements Hooks {
       symbolic: this.mode.symbolic,
     };
     if (site && !spec.weightless) this.out.record(call.span.start, entry);
-    // This object's own: a helper run twice builds two layers at one site, each for its own input.
-    let builtFor: readonly Shape[] | undefined;
-    const applied = (shapes: readonly Shape[], builds = true) => {
-      const again = instantiate(spec, bound, call.span, shapes);
-      // TF.js builds a layer's weights on its first call; the site shows that build.
-      if (builds && !builtFor) {
-        builtFor = shapes;
-        if (site) {
-          entry.layer = again.layer;
-          entry.findings = again.findings;
-        }
+    const build = this.builds.push({ spec, bound, span: call.span, entry: site ? entry : undefined }) - 1;
+    return { t: 'layer', layer: built.layer, span: call.span, build };
+  };
+
+  apply: NonNullable<Hooks['apply']> = (value, shapes, builds) => {
+    const b = value.build === undefined ? undefined : this.builds[value.build];
+    if (!b) return undefined;
+    const again = instantiate(b.spec, b.bound, b.span, shapes, this.apply);
+    // TF.js builds a layer's weights on its first call; the site shows that build.
+    if (builds && !b.builtFor) {
+      b.builtFor = shapes;
+      if (b.entry) {
+        b.entry.layer = again.layer;
+        b.entry.findings = again.findings;
       }
-      return again.layer;
-    };
-    return { t: 'layer', layer: built.layer, span: call.span, applied };
+    }
+    return again.layer;
   };
 
   report: Hooks['report'] = (f) => this.out.flow(f);

@@ -6,7 +6,7 @@ import type { Arg, Expr, Span } from '../ir/expr';
 import { totalParams, type Finding, type LayerInstance } from '../values/layer';
 import { describe, type Shape, type Value } from '../values/value';
 import { negativeWeight, sizeFindings } from './sizeChecks';
-import { Args, type LayerSpec } from './spec';
+import { Args, type ApplyLayer, type LayerSpec } from './spec';
 import { surfaceInternal } from '../limits/internalErrors';
 import type { BoundCall } from '../values/bound';
 
@@ -15,7 +15,14 @@ export interface Instantiated {
   readonly findings: Finding[];
 }
 
-export function instantiate(spec: LayerSpec, bound: BoundCall, callSpan: Span, inputs: readonly Shape[]): Instantiated {
+/** `apply`: how a layer given as an argument is built for its input (a TF.js wrapper's). */
+export function instantiate(
+  spec: LayerSpec,
+  bound: BoundCall,
+  callSpan: Span,
+  inputs: readonly Shape[],
+  apply?: ApplyLayer,
+): Instantiated {
   const values = new Map<string, Value>();
   const exprs = new Map<string, Expr>();
   const record = (name: string, value: Value, arg?: Arg) => {
@@ -36,9 +43,9 @@ export function instantiate(spec: LayerSpec, bound: BoundCall, callSpan: Span, i
     });
     for (const [name, kw] of bound.keywords) record(name, kw.value, kw.arg);
   }
-  const args = new Args(spec, values, exprs, inputs);
+  const args = new Args(spec, values, exprs, inputs, new Map(), apply);
   const built = spec.build(args);
-  const unsure = unsureFlags(spec, args, values, inputs);
+  const unsure = unsureFlags(spec, args, values, inputs, apply);
   const findings: Finding[] = [];
   const covered = new Set((built.problems ?? []).map((p) => p.arg));
   findings.push(...sizeFindings(spec, args, covered, callSpan));
@@ -79,7 +86,7 @@ export function instantiate(spec: LayerSpec, bound: BoundCall, callSpan: Span, i
         : unsure
           ? unsure.formula
           : known
-            ? genericFormula(spec, values, inputs)
+            ? genericFormula(spec, values, inputs, apply)
             : params.toString();
       return formula;
     },
@@ -123,11 +130,14 @@ function unsureFlags(
   args: Args,
   values: ReadonlyMap<string, Value>,
   inputs: readonly Shape[],
+  apply: ApplyLayer | undefined,
 ): { formula: string; reason: string } | undefined {
   if (!args.unsure.size) return undefined;
   const names = [...args.unsure];
   const total = (on: boolean) =>
-    totalParams(spec.build(new Args(spec, values, new Map(), inputs, new Map(names.map((n) => [n, on])))).tensors);
+    totalParams(
+      spec.build(new Args(spec, values, new Map(), inputs, new Map(names.map((n) => [n, on])), apply)).tensors,
+    );
   const without = total(false);
   const withIt = total(true);
   const extra = withIt.sub(without);
@@ -140,14 +150,19 @@ function unsureFlags(
 }
 
 /** The layer's formula over its own symbols (`4·E² + 4·E`), keeping the flags as written. */
-function genericFormula(spec: LayerSpec, values: ReadonlyMap<string, Value>, inputs: readonly Shape[]): string {
+function genericFormula(
+  spec: LayerSpec,
+  values: ReadonlyMap<string, Value>,
+  inputs: readonly Shape[],
+  apply: ApplyLayer | undefined,
+): string {
   const symbolic = new Map(values);
   for (const p of spec.signature) {
     if (!p.size) continue;
     if (values.has(p.name) || (p.default && p.default.t !== 'none')) symbolic.set(p.name, { t: 'sym', name: p.size });
   }
   try {
-    const built = spec.build(new Args(spec, symbolic, new Map(), inputs));
+    const built = spec.build(new Args(spec, symbolic, new Map(), inputs, new Map(), apply));
     return totalParams(built.tensors).toString();
   } catch (e) {
     surfaceInternal(e);

@@ -1,7 +1,7 @@
 /** How a catalog entry describes a layer: its signature, and how it builds tensors from arguments. */
 import type { FindingCode } from '../findings/codes';
 import type { Expr } from '../ir/expr';
-import type { AttentionShape, Fix, Framework, Severity, Tensor } from '../values/layer';
+import type { AttentionShape, Fix, Framework, LayerInstance, Severity, Tensor } from '../values/layer';
 import { Poly, groupDigits } from '../values/symbolic';
 import { asPoly, describe, truthy, type Shape, type Value } from '../values/value';
 
@@ -51,6 +51,16 @@ export interface LayerSpec {
 }
 
 /** The arguments of one call, bound to the signature. */
+/**
+ * Builds a layer value again for the inputs it is applied to; `builds` false only says what a copy built for
+ * them would be (TF.js's bidirectional wrapper), true builds the layer itself (its site then shows that build).
+ */
+export type ApplyLayer = (
+  layer: Extract<Value, { t: 'layer' }>,
+  inputs: readonly Shape[],
+  builds: boolean,
+) => LayerInstance | undefined;
+
 export class Args {
   /** Flags given a value whose truth is not known here (`bias=config.bias`): the count depends on them. */
   readonly unsure = new Set<string>();
@@ -66,6 +76,8 @@ export class Args {
     readonly inputs: readonly Shape[] = [],
     /** Flags taken as set or not, to build each side of an unsure one. */
     private readonly flags: ReadonlyMap<string, boolean> = new Map(),
+    /** How a layer given as an argument (what a TF.js wrapper wraps) is built for its input. */
+    readonly apply?: ApplyLayer,
   ) {}
 
   value(name: string): Value {

@@ -49,13 +49,11 @@ function wrapped(a: Args): LayerValue | undefined {
   return v.t === 'layer' ? v : undefined;
 }
 
-function innerBuild(
-  inner: LayerValue | undefined,
-  input: Shape | undefined,
-  record: boolean,
-): LayerInstance | undefined {
+/** The wrapped layer built for `input` (`builds`: built itself, not a copy), else as its call built it. */
+function innerBuild(a: Args, input: Shape | undefined, builds: boolean): LayerInstance | undefined {
+  const inner = wrapped(a);
   if (!inner) return undefined;
-  return input && inner.applied ? inner.applied([input], record) : inner.layer;
+  return (input && a.apply?.(inner, [input], builds)) ?? inner.layer;
 }
 
 const BIDIRECTIONAL: LayerSpec = {
@@ -65,7 +63,7 @@ const BIDIRECTIONAL: LayerSpec = {
   signature: [{ name: 'layer' }, { name: 'mergeMode' }],
   build(a) {
     const shape = builtShape(a, false);
-    const inner = innerBuild(wrapped(a), shape, false);
+    const inner = innerBuild(a, shape, false);
     const mode = a.value('mergeMode');
     const concat = !a.given('mergeMode') || (mode.t === 'str' && mode.v === 'concat');
     const copy = (prefix: string): Tensor[] =>
@@ -102,7 +100,7 @@ const TIME_DISTRIBUTED: LayerSpec = {
   build(a) {
     const shape = builtShape(a, false);
     const step = shape ? [shape[0], ...shape.slice(2)] : undefined;
-    const inner = innerBuild(wrapped(a), step, true);
+    const inner = innerBuild(a, step, true);
     return {
       tensors: inner?.tensors ?? [],
       summary: inner ? `${inner.kind} on each step · ${inner.summary}` : 'a layer that cannot be followed',

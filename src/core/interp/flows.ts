@@ -31,6 +31,7 @@ export class Flows {
       },
       (layer, input) => ev.tfjsLayers.added(layer, input),
       ev.lineName,
+      (layer, inputs) => ev.hooks.apply?.(layer, inputs, true),
     );
   }
 

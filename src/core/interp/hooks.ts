@@ -4,10 +4,10 @@
  */
 import type { Span } from '../ir/expr';
 import type { BoundCall, CallExpr } from '../values/bound';
-import type { Finding } from '../values/layer';
+import type { Finding, LayerInstance } from '../values/layer';
 import type { GradState, ModuleTree } from '../values/modules';
 import type { Scope, SourceModel } from '../ir/source';
-import type { DefRef, Value } from '../values/value';
+import type { DefRef, Shape, Value } from '../values/value';
 import { Budget } from '../limits/budget';
 import { Environments } from './frame';
 import { Journal } from './journal';
@@ -19,6 +19,11 @@ import type { TorchTape } from '../activations/torchTape';
 export interface Hooks {
   /** Builds a catalog layer; `site` is false for a layer a subclass's constructor builds through super(). */
   layer(path: string, call: CallExpr, args: BoundCall, site: boolean): LayerValue | undefined;
+  /**
+   * Builds a layer the run built (`layer`'s `build`) again for the inputs it is applied to; `builds` true
+   * when the layer itself is built for them (its site then shows its first such build), false for a copy.
+   */
+  apply?(layer: LayerValue, inputs: readonly Shape[], builds: boolean): LayerInstance | undefined;
   /** A shape error met while following tensors. */
   report(f: Finding): void;
   /** A model class built by a call at module level (`model = GPT(cfg)`). */

@@ -55,6 +55,11 @@ export class TfjsModels {
     private readonly report: (f: Finding) => void,
     private readonly custom: CustomLayer,
     private readonly lineName: LineName,
+    /** A layer built for the inputs it is applied to: TF.js sizes its weights by them. */
+    private readonly build: (
+      layer: Extract<Value, { t: 'layer' }>,
+      inputs: readonly Shape[],
+    ) => LayerInstance | undefined,
   ) {}
 
   /** A new model; its module tree is read once the run is over (`model.add` may still extend it). */
@@ -106,7 +111,7 @@ export class TfjsModels {
       state.unknown ??= `${layer.layer.kind} (${this.lineName(layer.span.startLine)}) would throw: ${layer.layer.rejected}`;
     const input: TensorValue[] = state.shape ? [{ t: 'tensor', shape: state.shape }] : [];
     if (input[0] && layer.t === 'layer') this.check(layer, input[0], span, true);
-    const out = feed(layer, input);
+    const out = feed(layer, input, this.build);
     state.shape = out?.shape;
     if (layer.t === 'layer') state.layers.push({ layer, built: out?.built ?? layer.layer });
   }
@@ -114,7 +119,7 @@ export class TfjsModels {
   /** `layer.apply(x)`: the tensor it returns, which remembers the layer as it was built. */
   apply(layer: Value, inputs: readonly TensorValue[], span: Span): Value | undefined {
     if (layer.t === 'layer' && inputs[0]) this.check(layer, inputs[0], span, false);
-    const out = feed(layer, inputs);
+    const out = feed(layer, inputs, this.build);
     if (!out) return undefined;
     const history = mergeHistory(inputs.map((i) => i.history));
     if (layer.t === 'layer' && out.built && !this.firstBuilds.has(layer)) this.firstBuilds.set(layer, out.built);

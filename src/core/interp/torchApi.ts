@@ -484,7 +484,7 @@ function weightNorm(
     { name: gName, shape: g },
     { name: vName, shape: weight.shape },
   ];
-  return { ...v, layer: { ...v.layer, tensors, params: v.layer.params && totalParams(tensors) }, applied: undefined };
+  return { ...v, layer: { ...v.layer, tensors, params: v.layer.params && totalParams(tensors) }, build: undefined };
 }
 
 /** The layers a plain list or dict holds (one for a comprehension's copies): none of them is registered. */

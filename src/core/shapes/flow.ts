@@ -55,10 +55,14 @@ export function mergeHistory(lists: readonly (readonly LayerUse[] | undefined)[]
   return out;
 }
 
-/** A layer or weightless op applied to `inputs` (none for the first layer of a chain): the tensor it returns. */
+/**
+ * A layer or weightless op applied to `inputs` (none for the first layer of a chain): the tensor it returns.
+ * `build` builds the layer for the inputs (TF.js sizes its weights by the first).
+ */
 export function feed(
   target: Value,
   inputs: readonly Extract<Value, { t: 'tensor' }>[],
+  build: (layer: Extract<Value, { t: 'layer' }>, inputs: readonly Shape[]) => LayerInstance | undefined,
 ): { shape: Shape; built?: LayerInstance } | undefined {
   const first = inputs[0];
   if (target.t === 'op') {
@@ -72,13 +76,16 @@ export function feed(
     }
     return { shape: first.shape };
   }
-  if (target.t !== 'layer' || !target.applied) return undefined;
+  if (target.t !== 'layer' || target.build === undefined) return undefined;
   if (!first) {
     const declared = target.layer.inputShape;
     return declared ? { shape: outputShape(target.layer, declared), built: target.layer } : undefined;
   }
-  const built = target.applied(inputs.map((i) => i.shape));
-  return { shape: outputShape(built, first.shape), built };
+  const built = build(
+    target,
+    inputs.map((i) => i.shape),
+  );
+  return built && { shape: outputShape(built, first.shape), built };
 }
 
 /** The tensors a call passes: `x`, `[a, b]`, and for attention `{value, key}`. */

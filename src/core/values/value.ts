@@ -58,15 +58,10 @@ export type Value =
   /** `range(start, stop)` (step 1). */
   | { readonly t: 'range'; readonly start: Poly; readonly stop: Poly }
   /**
-   * A built layer; `applied` rebuilds it for the inputs it is applied to (TF.js sizes come from them); with
-   * `builds` false it only says what a copy built for them would be (TF.js's bidirectional wrapper).
+   * A built layer; `build` numbers its construction in the run, by which the analysis builds it again for the
+   * inputs it is applied to (TF.js sizes come from them); none once it can no longer be built from its call.
    */
-  | {
-      readonly t: 'layer';
-      readonly layer: LayerInstance;
-      readonly span: Span;
-      readonly applied?: (inputs: readonly Shape[], builds?: boolean) => LayerInstance;
-    }
+  | { readonly t: 'layer'; readonly layer: LayerInstance; readonly span: Span; readonly build?: number }
   /**
    * A tensor, by its shape (batch first; unknown dims undefined). With `partial` only the last (feature)
    * dimension is placed: the rank is not known. `origin` says which layer produced it, for messages;

@@ -129,6 +129,15 @@ export class AnalysisService implements vscode.Disposable {
     return doc.isClosed ? undefined : this.current(doc);
   }
 
+  /**
+   * The document's last analysis, of whatever version, without asking for one: what follows the cursor reads
+   * it while the user types, and is refreshed by onDidAnalyze after the pause. Asking for the analysis of each
+   * version instead analysed the file on every key, and took each analysis into this thread.
+   */
+  latest(doc: vscode.TextDocument): Analysis | undefined {
+    return languageOf(doc) ? this.states.peek(programKey(doc))?.viewOf(doc) : undefined;
+  }
+
   /** Why the document has no analysis (too large, the parser gave up, an internal error), if so. */
   skippedReason(doc: vscode.TextDocument): string | undefined {
     return this.states.peek(programKey(doc))?.skipped;

@@ -146,7 +146,7 @@ export class ExplainPanel implements vscode.Disposable {
   /** With the cursor on another attention layer, the panel moves to it. */
   private async follow(editor: vscode.TextEditor): Promise<void> {
     if (!this.panel || !this.target) return;
-    const analysis = await this.service.analysis(editor.document);
+    const analysis = this.service.latest(editor.document);
     const here =
       analysis &&
       attentionLayers(analysis).find((l) =>

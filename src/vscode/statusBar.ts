@@ -10,19 +10,18 @@ export class ModelStatus implements vscode.Disposable {
     100,
   );
   private readonly disposables: vscode.Disposable[];
-  private generation = 0;
 
   constructor(private readonly service: AnalysisService) {
     this.item.name = 'Attention Lens: model parameters';
     this.disposables = [
       this.item,
-      vscode.window.onDidChangeTextEditorSelection((e) => void this.update(e.textEditor)),
-      vscode.window.onDidChangeActiveTextEditor((e) => void this.update(e)),
+      vscode.window.onDidChangeTextEditorSelection((e) => this.update(e.textEditor)),
+      vscode.window.onDidChangeActiveTextEditor((e) => this.update(e)),
       service.onDidAnalyze((doc) => {
-        if (vscode.window.activeTextEditor?.document === doc) void this.update(vscode.window.activeTextEditor);
+        if (vscode.window.activeTextEditor?.document === doc) this.update(vscode.window.activeTextEditor);
       }),
     ];
-    void this.update(vscode.window.activeTextEditor);
+    this.update(vscode.window.activeTextEditor);
   }
 
   /** The text shown, for tests and for the item itself. */
@@ -30,10 +29,10 @@ export class ModelStatus implements vscode.Disposable {
     return this.item.text || undefined;
   }
 
-  private async update(editor: vscode.TextEditor | undefined): Promise<void> {
-    const generation = ++this.generation;
-    const analysis = editor && languageOf(editor.document) ? await this.service.analysis(editor.document) : undefined;
-    if (generation !== this.generation) return;
+  private update(editor: vscode.TextEditor | undefined): void {
+    const analysis = editor && languageOf(editor.document) ? this.service.latest(editor.document) : undefined;
+    // A document not analysed yet is asked for once; its analysis comes back through onDidAnalyze.
+    if (!analysis && editor && languageOf(editor.document)) void this.service.analysis(editor.document);
     const position = editor?.selection.active;
     const current =
       position &&

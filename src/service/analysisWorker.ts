@@ -6,13 +6,20 @@
 import { parentPort, workerData } from 'worker_threads';
 import { fsWasmLoader } from '../syntax/fsLoader';
 import { Grammars } from '../syntax/parser';
-import { DocumentEngine } from './documentEngine';
+import { DocumentEngine, type AnalyzeReply } from './documentEngine';
 import { EditorFiles } from './editorFiles';
 import type { FromWorker, ToWorker } from './protocol';
-import { toWire } from './wire';
+import { packReply } from './replyChunks';
+import { yieldToOtherThreads } from './yieldingThread';
 
+yieldToOtherThreads();
 const port = parentPort!;
 const send = (m: FromWorker) => port.postMessage(m);
+/** A reply's chunks are moved to the extension's thread: nothing here reads them again. */
+const reply = (id: number, r: AnalyzeReply) => {
+  const chunks = packReply(r);
+  port.postMessage({ type: 'analyzed', id, chunks } satisfies FromWorker, chunks);
+};
 
 const files = new EditorFiles((workerData as { folders: string[] }).folders);
 
@@ -38,7 +45,7 @@ function handle(engine: DocumentEngine, m: ToWorker): void {
       return engine.forget(m.key);
     case 'analyze':
       for (const [path, text] of m.openTexts) files.openText(path, text);
-      return send({ type: 'analyzed', id: m.id, reply: toWire(engine.analyze(m.request)) });
+      return reply(m.id, engine.analyze(m.request));
   }
 }
 
@@ -54,12 +61,7 @@ port.on('message', (m: ToWorker) => {
         level: 'error',
         message: `the analysis worker failed: ${e instanceof Error ? e.stack : String(e)}`,
       });
-      if (m.type === 'analyze')
-        send({
-          type: 'analyzed',
-          id: m.id,
-          reply: { skipped: 'The analysis failed: see the Attention Lens output for details.' },
-        });
+      if (m.type === 'analyze') reply(m.id, { skipped: 'failed', error: e instanceof Error ? e.message : String(e) });
     }
   });
 });

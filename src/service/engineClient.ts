@@ -8,7 +8,7 @@ import type { Grammars } from '../syntax/parser';
 import { DocumentEngine, type AnalyzeReply, type AnalyzeRequest, type Log } from './documentEngine';
 import { EditorFiles } from './editorFiles';
 import type { FromWorker, ToWorker } from './protocol';
-import { fromWire } from './wire';
+import { unpackReply } from './replyChunks';
 
 export interface Engine {
   /** `openTexts`: editors' texts changed since the last request, by path (undefined: closed). */
@@ -96,7 +96,7 @@ export class WorkerEngine implements Engine {
         else if (m.type === 'analyzed') {
           const done = this.pending.get(m.id);
           this.pending.delete(m.id);
-          void fromWire<AnalyzeReply>(m.reply, nextTurn).then((reply) => done?.(reply));
+          void unpackReply(m.chunks, nextTurn).then((reply) => done?.(reply));
         }
       });
       worker.on('error', (e) => this.log('error', `the analysis worker failed: ${e.stack ?? e.message}`));

@@ -16,6 +16,6 @@ export type FromWorker =
   | { readonly type: 'ready' }
   /** The grammars could not be loaded: the extension analyses in its own thread instead. */
   | { readonly type: 'failed'; readonly message: string }
-  /** `reply`: an AnalyzeReply through toWire (wire.ts). */
-  | { readonly type: 'analyzed'; readonly id: number; readonly reply: unknown }
+  /** `chunks`: an AnalyzeReply as packReply cut it (replyChunks.ts), moved rather than copied. */
+  | { readonly type: 'analyzed'; readonly id: number; readonly chunks: readonly ArrayBuffer[] }
   | { readonly type: 'log'; readonly level: 'error' | 'trace'; readonly message: string };

@@ -11,6 +11,7 @@ import type { Analysis } from '../../src/core/analysis/analyze';
 import { Poly } from '../../src/core/values/symbolic';
 import type { AnalyzeReply } from '../../src/service/documentEngine';
 import { WorkerEngine, type Engine } from '../../src/service/engineClient';
+import { packReply, unpackReply } from '../../src/service/replyChunks';
 import { fromWire, toWire } from '../../src/service/wire';
 import { analyzeText, ROOT } from './helpers';
 
@@ -45,6 +46,30 @@ suite('analysis engine', () => {
     const total = arrived.instances[0].summary.params;
     assert.ok(total instanceof Poly);
     assert.strictEqual(total.constant, 4n * 128n * 128n + 4n * 128n + 128n * 512n + 512n);
+  });
+
+  test('a large analysis arrives in chunks of a few dozen results, each list whole and in order', async () => {
+    const blocks = Array.from(
+      { length: 40 },
+      (_, i) =>
+        `class B${i}(nn.Module):\n    def __init__(self, d=${8 + i}):\n        super().__init__()\n        self.a = nn.Linear(d, d)\n        self.b = nn.Linear(d, 2 * d)\n`,
+    );
+    const analysis = await analyzeText(`import torch.nn as nn\n${blocks.join('')}`);
+    assert.strictEqual(analysis.layers.length, 80);
+    const reply = { analysis, imports: ['/a.py'], fresh: true, ms: 1 };
+    const chunks = packReply(reply);
+    // The head, then the 80 layers and 40 classes in chunks of at most 32.
+    assert.strictEqual(chunks.length, 1 + 3 + 2);
+    const arrived = await unpackReply(structuredClone(chunks));
+    assert.ok('analysis' in arrived);
+    assert.deepStrictEqual([arrived.imports, arrived.fresh, arrived.ms], [['/a.py'], true, 1]);
+    assert.strictEqual(figures(arrived.analysis), figures(analysis));
+    assert.strictEqual(arrived.analysis.layers[79].layer.params?.constant, 47n * 94n + 94n);
+  });
+
+  test('a reply without an analysis arrives as it was sent', async () => {
+    const skipped = { skipped: 'failed', error: 'out of memory' } as const;
+    assert.deepStrictEqual(await unpackReply(packReply(skipped)), skipped);
   });
 
   test('the worker analyses as this thread does, incrementally, and reads an unsaved import first', async () => {

@@ -79,9 +79,10 @@ suite('the extension host is not blocked by analysis', () => {
     const maxMs = delay.max / 1e6;
     const p99 = delay.percentile(99) / 1e6;
     console.log(`      event loop delay while typing: max ${maxMs.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`);
-    // Analysed in this thread, the host stalled 200 ms at each pause (p99 110 to 125 ms). What is left is
-    // taking each analysis in (a clone of about a megabyte) and the surfaces' refresh, beside the other
-    // extensions' own work (git's processes), which this process shares.
-    assert.ok(p99 < 50, `the extension host stalled: p99 ${p99.toFixed(1)} ms, max ${maxMs.toFixed(1)} ms`);
+    // Analysed in this thread, the host stalled 200 ms at each pause (p99 110 to 125 ms); on the worker, with
+    // each analysis cloned into this thread whole, p99 25 to 31 ms (max 63 to 133). Now the analysis arrives
+    // in chunks taken in a turn each, the worker's thread gives way to this one, and moving the cursor asks
+    // for no analysis: p99 16 to 18 ms on two cores shared with the browser, the server and the worker.
+    assert.ok(p99 < 30, `the extension host stalled: p99 ${p99.toFixed(1)} ms, max ${maxMs.toFixed(1)} ms`);
   });
 });

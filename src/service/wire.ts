@@ -1,8 +1,7 @@
 /**
- * An analysis as a message between threads carries it. A structured clone copies data but drops classes
- * and refuses functions: polynomials are sent as their fields and made polynomials again on arrival, and
- * the functions the core keeps for its own runs (a TF.js layer's `reshape`) are left out, as nothing on the
- * editor's side calls them. Objects met twice stay one object, as the clone keeps them.
+ * An analysis as a message between threads carries it. A structured clone copies data but drops classes:
+ * polynomials are sent as their fields and made polynomials again on arrival. An analysis is plain data
+ * otherwise (no function, no interpreter). Objects met twice stay one object, as the clone keeps them.
  *
  * On arrival the clone is mended in place, a slice at a time: the thread it arrives on is the extension
  * host's, which a walk over a large file's analysis in one go would stall (17 ms for 5,000 lines).
@@ -11,11 +10,10 @@ import { Poly, type PolyWire } from '../core/values/symbolic';
 
 const POLY = '__attentionLensPoly';
 
-/** `value` ready for postMessage: a copy with polynomials as their fields and no functions, sharing kept. */
+/** `value` ready for postMessage: a copy with polynomials as their fields, sharing kept. */
 export function toWire(value: unknown): unknown {
   const copies = new Map<object, unknown>();
   const copy = (v: unknown): unknown => {
-    if (typeof v === 'function') return undefined;
     if (v === null || typeof v !== 'object') return v;
     const known = copies.get(v);
     if (known !== undefined) return known;
@@ -44,7 +42,7 @@ export function toWire(value: unknown): unknown {
     }
     const out: Record<string, unknown> = {};
     copies.set(v, out);
-    for (const [k, item] of Object.entries(v)) if (typeof item !== 'function') out[k] = copy(item);
+    for (const [k, item] of Object.entries(v)) out[k] = copy(item);
     return out;
   };
   return copy(value);

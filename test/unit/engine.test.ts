@@ -1,7 +1,7 @@
 /**
  * The analysis engine the extension asks: on a worker thread, its analyses reach the extension as the same
- * data (polynomials made polynomials again, nothing lost but the core's own functions), incremental across
- * versions, with imports read from an editor's text before the disk.
+ * data (polynomials made polynomials again, nothing lost), incremental across versions, with imports read
+ * from an editor's text before the disk.
  */
 import * as assert from 'assert';
 import { mkdtempSync, writeFileSync } from 'fs';

@@ -116,7 +116,7 @@ export function instantiate(
     inFeatures: built.inFeatures,
     appendsAxis: built.appendsAxis,
     inputShape: built.inputShape,
-    reshape: built.reshape,
+    output: built.output,
   };
   return { layer, findings };
 }

@@ -1,7 +1,7 @@
 /** How a catalog entry describes a layer: its signature, and how it builds tensors from arguments. */
 import type { FindingCode } from '../findings/codes';
 import type { Expr } from '../ir/expr';
-import type { AttentionShape, Fix, Framework, LayerInstance, Severity, Tensor } from '../values/layer';
+import type { AttentionShape, Fix, Framework, LayerInstance, OutputRule, Severity, Tensor } from '../values/layer';
 import { Poly, groupDigits } from '../values/symbolic';
 import { asPoly, describe, truthy, type Shape, type Value } from '../values/value';
 
@@ -36,7 +36,7 @@ export interface Built {
   readonly appendsAxis?: boolean;
   readonly inputShape?: readonly (Poly | undefined)[];
   /** The shape it produces from a whole input shape (TF.js layers). */
-  readonly reshape?: (input: Shape) => Shape;
+  readonly output?: OutputRule;
 }
 
 export interface LayerSpec {

@@ -14,8 +14,6 @@ import { TFJS_RECURRENT_LAYERS } from './tfjsRecurrent';
 import { TFJS_ATTENTION_LAYERS } from './tfjsAttention';
 import { TFJS_WEIGHTLESS_LAYERS } from './tfjsWeightless';
 
-const withLast = (shape: Shape, last: Poly | undefined): Shape => [...shape.slice(0, -1), last];
-
 const DENSE: LayerSpec = {
   kind: 'dense',
   framework: 'tfjs',
@@ -36,7 +34,7 @@ const DENSE: LayerSpec = {
       outFeatures: units,
       inFeatures: inF,
       inputShape: shape,
-      reshape: (input) => withLast(input, units),
+      output: { k: 'last', sizes: [units] },
     };
   },
 };
@@ -70,7 +68,7 @@ const LAYER_NORMALIZATION: LayerSpec = {
       unknownReason: unknownInput(...axes),
       outFeatures: shape?.[shape.length - 1],
       inputShape: shape,
-      reshape: (input) => input,
+      output: { k: 'same' },
     };
   },
 };
@@ -96,7 +94,7 @@ const BATCH_NORMALIZATION: LayerSpec = {
       unknownReason: unknownInput(c),
       outFeatures: shape?.[shape.length - 1],
       inputShape: shape,
-      reshape: (input) => input,
+      output: { k: 'same' },
     };
   },
 };
@@ -120,7 +118,7 @@ const EMBEDDING: LayerSpec = {
       appendsAxis: true,
       // Without a declared shape TF.js takes [batch, inputLength]: an embedding can start a model alone.
       inputShape: builtShape(a, false) ?? [undefined, asPoly(a.value('inputLength'))],
-      reshape: (input) => [...input, D],
+      output: { k: 'append', size: D },
     };
   },
 };

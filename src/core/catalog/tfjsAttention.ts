@@ -88,7 +88,7 @@ const MULTI_HEAD_ATTENTION: LayerSpec = {
       outFeatures: out.length === 1 ? out[0] : undefined,
       outTail: out,
       inputShape: queryShape,
-      reshape: (input) => [...input.slice(0, -1), ...out],
+      output: { k: 'last', sizes: out },
     };
   },
 };

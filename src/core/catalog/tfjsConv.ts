@@ -4,39 +4,8 @@
  */
 import type { Tensor } from '../values/layer';
 import { Poly } from '../values/symbolic';
-import type { Shape } from '../values/value';
 import { dimText, type Args, type LayerSpec } from './spec';
 import { builtShape, positiveSize, sizes, unknownInput } from './tfjsInput';
-
-/** One spatial axis after a window of `k` with stride `s` and dilation `d`, as TF.js's convOutputLength. */
-function outLength(
-  n: Poly | undefined,
-  k: Poly | undefined,
-  s: Poly | undefined,
-  d: Poly | undefined,
-  padding: string,
-): Poly | undefined {
-  const [N, K, S, D] = [n, k, s, d].map((p) => p?.constant);
-  if (N === undefined || K === undefined || S === undefined || D === undefined || S <= 0n) return undefined;
-  const span = (K - 1n) * D + 1n;
-  const length = padding === 'same' ? N : N - span + 1n;
-  if (padding !== 'same' && padding !== 'valid') return undefined;
-  return length <= 0n ? undefined : Poly.int((length + S - 1n) / S);
-}
-
-/** The spatial axes of `shape` through windows of `window` (pooling and convolution alike). */
-export function spatialOut(
-  shape: Shape,
-  rank: number,
-  first: boolean,
-  window: readonly (Poly | undefined)[],
-  strides: readonly (Poly | undefined)[],
-  dilation: readonly (Poly | undefined)[],
-  padding: string,
-): (Poly | undefined)[] {
-  const spatial = first ? shape.slice(2, 2 + rank) : shape.slice(1, 1 + rank);
-  return Array.from({ length: rank }, (_, i) => outLength(spatial[i], window[i], strides[i], dilation[i], padding));
-}
 
 export function padding(a: Args): string {
   const v = a.value('padding');
@@ -75,9 +44,15 @@ function conv(kind: string, rank: number): LayerSpec {
         unknownReason: unknownInput(channels),
         outFeatures: first ? undefined : filters,
         inputShape: shape,
-        reshape: (input) => {
-          const out = spatialOut(input, rank, first, kernel, strides, dilation, padding(a));
-          return first ? [input[0], filters, ...out] : [input[0], ...out, filters];
+        output: {
+          k: 'windows',
+          rank,
+          channelsFirst: first,
+          window: kernel,
+          strides,
+          dilation,
+          padding: padding(a),
+          channels: filters,
         },
       };
     },

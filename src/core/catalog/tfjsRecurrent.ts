@@ -36,7 +36,7 @@ function recurrent(kind: string, gates: number): LayerSpec {
         unknownReason: unknownInput(inF),
         outFeatures: units,
         inputShape: shape,
-        reshape: (input) => (sequences ? [input[0], input[1], units] : [input[0], units]),
+        output: { k: 'recurrent', units, sequences },
       };
     },
   };
@@ -83,11 +83,7 @@ const BIDIRECTIONAL: LayerSpec = {
           : undefined,
       outFeatures: units && (concat ? units.mul(Poly.int(2)) : units),
       inputShape: shape,
-      reshape: (input) => {
-        const out = inner?.reshape?.(input) ?? [input[0], undefined];
-        const last = out[out.length - 1];
-        return [...out.slice(0, -1), last && concat ? last.mul(Poly.int(2)) : concat ? undefined : last];
-      },
+      output: { k: 'bidirectional', inner: inner?.output, concat },
     };
   },
 };
@@ -112,10 +108,7 @@ const TIME_DISTRIBUTED: LayerSpec = {
           : undefined,
       outFeatures: inner?.outFeatures,
       inputShape: shape,
-      reshape: (input) => {
-        const out = inner?.reshape?.([input[0], ...input.slice(2)]) ?? [input[0], undefined];
-        return [input[0], input[1], ...out.slice(1)];
-      },
+      output: { k: 'perStep', inner: inner?.output },
     };
   },
 };

@@ -4,6 +4,7 @@
  * Each tensor remembers the layers it went through, as they were built there, for `tf.model`'s total.
  * Where a shape cannot be followed the flow stops and the next layer's input size stays unknown.
  */
+import { applyRule } from './outputRules';
 import type { LayerInstance } from '../values/layer';
 import { Poly } from '../values/symbolic';
 import { asPoly, UNKNOWN, type LayerUse, type Shape, type Value } from '../values/value';
@@ -41,7 +42,7 @@ export function tensorSource(path: string, args: readonly Value[]): Value | unde
 
 /** What a layer produces from an input of `shape`. */
 export function outputShape(layer: LayerInstance, shape: Shape): Shape {
-  if (layer.reshape) return layer.reshape(shape);
+  if (layer.output) return applyRule(layer.output, shape);
   if (layer.appendsAxis) return layer.outFeatures ? [...shape, layer.outFeatures] : [...shape, undefined];
   const tail = layer.outTail ?? (layer.outFeatures ? [layer.outFeatures] : [shape[shape.length - 1]]);
   return [...shape.slice(0, -1), ...tail];

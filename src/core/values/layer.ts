@@ -111,8 +111,38 @@ export interface LayerInstance {
   /** The input shape its config declares (TF.js `inputShape`), batch first. */
   readonly inputShape?: readonly (Poly | undefined)[];
   /** The shape it produces from a whole input shape, where the framework decides it from more than the last axis. */
-  readonly reshape?: (input: readonly (Poly | undefined)[]) => readonly (Poly | undefined)[];
+  readonly output?: OutputRule;
 }
+
+type Dims = readonly (Poly | undefined)[];
+
+/**
+ * How a TF.js layer shapes its whole input (batch first), as data: shapes/outputRules.ts applies it.
+ * `last`: the last axis becomes `sizes` (a dense layer's units, attention's output shape); `append`: an axis
+ * is added (an embedding's); `windows`: windows slide over the spatial axes (convolution, pooling), the
+ * channel axis becoming `channels` or, without it, staying; `global`: the spatial axes pooled away;
+ * `reshape`: to `target` (one -1 inferred), unknown without one; `recurrent`: the last step or every step;
+ * `bidirectional` and `perStep` wrap the rule of the layer they wrap.
+ */
+export type OutputRule =
+  | { readonly k: 'same' | 'flatten' | 'dot' }
+  | { readonly k: 'last'; readonly sizes: Dims }
+  | { readonly k: 'append'; readonly size: Poly }
+  | {
+      readonly k: 'windows';
+      readonly rank: number;
+      readonly channelsFirst: boolean;
+      readonly window: Dims;
+      readonly strides: Dims;
+      readonly dilation: Dims;
+      readonly padding: string;
+      readonly channels?: Poly;
+    }
+  | { readonly k: 'global'; readonly channelsFirst: boolean }
+  | { readonly k: 'reshape'; readonly target?: Dims }
+  | { readonly k: 'recurrent'; readonly units: Poly; readonly sequences: boolean }
+  | { readonly k: 'bidirectional'; readonly inner?: OutputRule; readonly concat: boolean }
+  | { readonly k: 'perStep'; readonly inner?: OutputRule };
 
 export function tensorSize(t: Tensor): Poly {
   const one = t.shape.reduce((acc, d) => acc.mul(d), Poly.ONE);

@@ -13,7 +13,10 @@ Writes test/fixtures/expected/pytorch-layers.json:
     "modules": {fixture path: [{"name", "line", "params"}, ...]} for each nn.Module class in the file,
                params null (with a "note") when it needs arguments, contains a failing layer or is lazy;
                a class that needs arguments and names a `config_class` adds "configured": {"config",
-               "params"}, the class built with that configuration's defaults.
+               "params"}, the class built with that configuration's defaults; a class the module body does not
+               build whose one required parameter takes exactly one class of the fixture built with no
+               arguments (every other class of it failing there) adds the same, with "param" when that
+               parameter is not the first: the class built with that configuration's defaults by PyTorch.
     "instances": {fixture path: [{"name", "line", "params"}, ...]} for each model the file builds at
                module level (`model = GPT(GPTConfig())`).
 
@@ -130,6 +133,15 @@ def static_call_sites(tree):
     return sorted((n.lineno, n.col_offset + 1) for n in ast.walk(tree) if isinstance(n, ast.Call) and recorded(n.func))
 
 
+def no_argument_class(cls):
+    """Whether cls() builds: a configuration with every field defaulted."""
+    try:
+        cls()
+        return True
+    except Exception:
+        return False
+
+
 def default_arguments(obj):
     """Keyword arguments to call obj with (none: every parameter keeps its default), or None when a
     parameter has no default. A parameter's annotation is never used to make up a value: the numbers for
@@ -140,7 +152,7 @@ def default_arguments(obj):
     return {}
 
 
-def build_module(name, line, cls, kwargs, recorder):
+def build_module(name, line, cls, kwargs, recorder, configs, built_by_body):
     entry = {"name": name, "line": line, "params": None}
     if kwargs is None:
         entry["note"] = "needs arguments"
@@ -148,6 +160,10 @@ def build_module(name, line, cls, kwargs, recorder):
         config_class = getattr(cls, "config_class", None)
         if isinstance(config_class, type):
             entry["configured"] = {"config": config_class.__name__, "params": param_count(cls(config_class()))}
+        elif cls not in built_by_body:
+            configured = configured_build(cls, configs, recorder)
+            if configured:
+                entry["configured"] = configured
         return entry
     failures = recorder.failures
     params = param_count(cls(**kwargs))
@@ -160,6 +176,34 @@ def build_module(name, line, cls, kwargs, recorder):
     return entry
 
 
+def configured_build(cls, configs, recorder):
+    """The class built with the defaults of the one configuration class of the fixture it builds with, passed
+    as its one required parameter; None when no class or several build it."""
+    params = list(inspect.signature(cls).parameters.values())
+    required = [p for p in params if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    if len(required) != 1:
+        return None
+    param = required[0]
+    path, recorder.path = recorder.path, None  # trial builds record no call site
+    built = []
+    try:
+        for config in configs:
+            try:
+                built.append((config, param_count(cls(**{param.name: config()}))))
+            except Exception:
+                pass
+    finally:
+        recorder.path = path
+    if len(built) != 1 or built[0][1] is None:
+        return None
+    config, _ = built[0]
+    # Built again with its call sites recorded, as the analysis records this build's layers.
+    entry = {"config": config.__name__, "params": param_count(cls(**{param.name: config()}))}
+    if params[0] is not param:
+        entry["param"] = param.name
+    return entry
+
+
 def run_fixture(path, recorder):
     source = path.read_text(encoding="utf-8")
     tree = ast.parse(source)
@@ -169,10 +213,23 @@ def run_fixture(path, recorder):
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # dataclasses look their module up in sys.modules
-    spec.loader.exec_module(module)
+    # The classes the module body builds, its models and their parts: those show that build, not a configuration's.
+    built_by_body = set()
+    module_init = nn.Module.__init__
+
+    def tracking_init(self, *args, **kwargs):
+        built_by_body.add(type(self))
+        module_init(self, *args, **kwargs)
+
+    nn.Module.__init__ = tracking_init
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        nn.Module.__init__ = module_init
 
     modules = []
     top_level = {n.name: n.lineno for n in tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
+    configs = [c for c in (getattr(module, n) for n in top_level) if inspect.isclass(c) and not issubclass(c, nn.Module) and no_argument_class(c)]
     for obj_name, line in sorted(top_level.items(), key=lambda item: item[1]):
         obj = getattr(module, obj_name)
         if inspect.isfunction(obj):
@@ -183,7 +240,7 @@ def run_fixture(path, recorder):
                 except Exception:  # a builder of a model PyTorch refuses (attention_mistakes.py) builds nothing
                     pass
         elif issubclass(obj, nn.Module):  # other classes are configs, only built as arguments
-            modules.append(build_module(obj_name, line, obj, default_arguments(obj), recorder))
+            modules.append(build_module(obj_name, line, obj, default_arguments(obj), recorder, configs, built_by_body))
 
     # A call in a branch no build takes is marked `# never built` in the fixture: PyTorch never reaches it.
     never = {i + 1 for i, text in enumerate(path.read_text().splitlines()) if text.rstrip().endswith("# never built")}

@@ -245,7 +245,8 @@ suite('explain attention shapes', () => {
   });
 
   test("nanoGPT's attention alone: the head size is Python's floor quotient of the names, never their exact division", async () => {
-    // In nanoGPT's style, written for this test: C is x.size()'s, not known, and the config is not known either.
+    // In nanoGPT's style, written for this test: C is x.size()'s, not known, and the config is not known either
+    // (a field without a default: the class is not counted with Config()'s defaults).
     const source = (headSize: string, build = '') =>
       [
         'import math',
@@ -254,6 +255,7 @@ suite('explain attention shapes', () => {
         'from dataclasses import dataclass',
         '@dataclass',
         'class Config:',
+        '    vocab_size: int',
         '    n_embd: int = 10',
         '    n_head: int = 3',
         'class CausalSelfAttention(nn.Module):',
@@ -327,11 +329,11 @@ suite('explain attention shapes', () => {
     assert.strictEqual(headSize(explain(split, 'model.py')!), 'dim_head');
     // Known sizes fold as Python does; ones that do not divide make a view PyTorch refuses: no head size.
     assert.strictEqual(
-      headSize(await explained(source('C // self.n_head', 'm = CausalSelfAttention(Config(n_embd=768, n_head=12))'))),
+      headSize(await explained(source('C // self.n_head', 'm = CausalSelfAttention(Config(1, n_embd=768, n_head=12))'))),
       '64',
     );
     assert.strictEqual(
-      headSize(await explained(source('C // self.n_head', 'm = CausalSelfAttention(Config())'))),
+      headSize(await explained(source('C // self.n_head', 'm = CausalSelfAttention(Config(1))'))),
       'not known',
     );
   });

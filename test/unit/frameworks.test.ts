@@ -122,8 +122,11 @@ interface ExpectedModule {
   readonly line: number;
   readonly params: number | null;
   readonly note?: string;
-  /** A Hugging Face class built with its `config_class`'s defaults. */
-  readonly configured?: { readonly config: string; readonly params: number };
+  /**
+   * A class built with its configuration's defaults: a Hugging Face class's `config_class`, or the one class
+   * of the fixture its one required parameter builds with (`param`: passed by that name, not first).
+   */
+  readonly configured?: { readonly config: string; readonly params: number; readonly param?: string };
 }
 
 suite('model classes against PyTorch totals (pytorch-layers.json modules)', () => {
@@ -145,12 +148,13 @@ suite('model classes against PyTorch totals (pytorch-layers.json modules)', () =
         if (m.params === null) assert.ok(found.summary.reason, `${m.name}: says why there is no total`);
         // 0 is what a library base without layers of its own holds: never guessed, so never shown.
         if (m.configured && m.configured.params > 0) {
-          assert.strictEqual(found.built?.context, `${m.name}(${m.configured.config}())`, `${m.name} as configured`);
-          assert.strictEqual(
-            Number(found.built.summary.params?.constant),
-            m.configured.params,
-            `${m.name}(${m.configured.config}())`,
-          );
+          const { config, param } = m.configured;
+          const label = `${m.name}(${param ? `${param}=` : ''}${config}())`;
+          assert.strictEqual(found.built?.context, label, `${m.name} as configured`);
+          assert.strictEqual(Number(found.built.summary.params?.constant), m.configured.params, label);
+        } else {
+          // No configuration PyTorch builds it with alone: none is named.
+          assert.ok(!/^\w+\((\w+=)?\w+\(\)\)$/.test(found.built?.context ?? ''), `${m.name}: ${found.built?.context}`);
         }
       }
       assert.strictEqual(analysis.modules.length, modules.length, 'no other module classes');

@@ -34,18 +34,31 @@ export class Collected {
   private recording: Recording | undefined;
   /** Set while a run is repeated for its value only: what it adds was added already. */
   private silent = false;
+  /** Set while a run that may fail is on: what it adds waits here until it is over (tentative). */
+  private holding: (() => void)[] | undefined;
 
   record(start: number, r: SiteRecord): void {
     if (this.silent) return;
+    // Loops ask how many records their passes made, held or not.
+    this.made.push(r);
+    if (this.holding) this.holding.push(() => this.addRecord(start, r));
+    else this.addRecord(start, r);
+  }
+
+  private addRecord(start: number, r: SiteRecord): void {
     const list = this.records.get(start) ?? [];
     list.push(r);
-    this.made.push(r);
     this.records.set(start, list);
     this.recording?.records.push([start, r]);
   }
 
   part(r: PartRecord): void {
     if (this.silent) return;
+    if (this.holding) this.holding.push(() => this.addPart(r));
+    else this.addPart(r);
+  }
+
+  private addPart(r: PartRecord): void {
     const list = this.parts.get(r.span.start) ?? [];
     if (list.length < MAX_BUILDS) list.push(r);
     else if (list.length === MAX_BUILDS)
@@ -60,12 +73,22 @@ export class Collected {
 
   flow(f: Finding): void {
     if (this.silent) return;
+    if (this.holding) this.holding.push(() => this.addFlow(f));
+    else this.addFlow(f);
+  }
+
+  private addFlow(f: Finding): void {
     this.flows.set(`${f.span.start}:${f.code}`, f);
     this.recording?.flows.push(f);
   }
 
   construction(key: string, entry: Construction): void {
     if (this.silent) return;
+    if (this.holding) this.holding.push(() => this.addConstruction(key, entry));
+    else this.addConstruction(key, entry);
+  }
+
+  private addConstruction(key: string, entry: Construction): void {
     const list = this.constructions.get(key) ?? [];
     list.push(
       list.length < MAX_BUILDS
@@ -78,6 +101,11 @@ export class Collected {
 
   hint(span: Span, features: Poly): void {
     if (this.silent) return;
+    if (this.holding) this.holding.push(() => this.addHint(span, features));
+    else this.addHint(span, features);
+  }
+
+  private addHint(span: Span, features: Poly): void {
     const known = this.sizes.get(span.start);
     // A step that gets different sizes in different models shows none.
     this.sizes.set(
@@ -95,6 +123,11 @@ export class Collected {
 
   attention(key: string, core: Core | number, layer: LayerInstance): void {
     if (this.silent) return;
+    if (this.holding) this.holding.push(() => this.addAttention(key, core, layer));
+    else this.addAttention(key, core, layer);
+  }
+
+  private addAttention(key: string, core: Core | number, layer: LayerInstance): void {
     const list = this.attentions.get(key) ?? new Map<Core | number, LayerInstance>();
     // A build like one kept adds nothing to what the class shows but the output projection it may have
     // reached; past sixteen that differ (a Swin's stages, some runs losing the head size), the class shows none.
@@ -107,6 +140,27 @@ export class Collected {
     }
     this.attentions.set(key, list);
     if (typeof core !== 'number') this.recording?.attentions.push([key, layer]);
+  }
+
+  /**
+   * Runs `work` (a build that may fail: a model built with its configuration's defaults), keeping what it
+   * adds only when `keep` says so of its result once it is over.
+   */
+  tentative<T>(work: () => T, keep: (result: T) => boolean): T {
+    const outer = this.holding;
+    const held: (() => void)[] = (this.holding = []);
+    let result: T;
+    try {
+      result = work();
+    } finally {
+      this.holding = outer;
+    }
+    if (keep(result))
+      for (const change of held) {
+        if (this.holding) this.holding.push(change);
+        else change();
+      }
+    return result;
   }
 
   /** Runs `work` adding nothing. */

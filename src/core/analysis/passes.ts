@@ -47,7 +47,12 @@ export function runModuleBody(run: AnalysisRun): void {
     cache?.statements && model.language === 'python'
       ? new StatementReplays(evaluator, cache.statements, resolver)
       : undefined;
-  evaluator.runModule(statements);
+  run.recorder.mode.moduleBody = true;
+  try {
+    evaluator.runModule(statements);
+  } finally {
+    run.recorder.mode.moduleBody = false;
+  }
   if (cache) cache.statements = statements?.kept ?? new Map();
   run.replays = new Replays(model, cache, evaluator, run.out, resolver);
 }
@@ -158,7 +163,13 @@ export function buildConfigured(run: AnalysisRun): Map<string, string> {
   const config = namesConfig(model, cache?.configNames);
   if (cache) cache.configNames = config.seen;
   return config.found
-    ? runConfigured(evaluator, model, (key, run_) => replays.valued(key, run_))
+    ? runConfigured(
+        evaluator,
+        model,
+        (key, run_) => replays.valued(key, run_),
+        (key) => run.recorder.builtByBody.has(key),
+        (work, keep) => run.out.tentative(work, keep),
+      )
     : new Map<string, string>();
 }
 

@@ -28,6 +28,8 @@ export interface RunMode {
   buildingDefaults: boolean;
   /** The run has parameters without values (a class that needs arguments built alone, a function run with unknowns). */
   symbolic: boolean;
+  /** The module body runs: what it builds, the file itself builds. */
+  moduleBody: boolean;
 }
 
 /** A catalog layer built by a call, kept to build it again for the inputs it is applied to. */
@@ -55,7 +57,9 @@ export class Recorder implements Hooks {
   private readonly builds: LayerBuild[] = [];
   /** Subclasses of catalog layers whose sites show the layer they are. */
   private readonly shownAsLayer = new WeakSet<object>();
-  readonly mode: RunMode = { buildingDefaults: false, symbolic: false };
+  readonly mode: RunMode = { buildingDefaults: false, symbolic: false, moduleBody: false };
+  /** The classes of the file its module body builds, by class key: the models the file itself builds, and their parts. */
+  readonly builtByBody = new Set<string>();
   /** The evaluator of the file, once made (it is made with this recorder). */
   evaluator: Interp | undefined;
 
@@ -203,9 +207,8 @@ export class Recorder implements Hooks {
       return;
     // Its tree, not its total yet: the model building it may still add to it (a projector made on the
     // first call of forward() inside the model's own constructor).
-    this.out.construction(classKey(this.source, cls.fragment, cls.scope), {
-      tree: value.tree,
-      context: this.context(),
-    });
+    const key = classKey(this.source, cls.fragment, cls.scope);
+    if (this.mode.moduleBody) this.builtByBody.add(key);
+    this.out.construction(key, { tree: value.tree, context: this.context() });
   };
 }

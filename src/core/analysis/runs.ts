@@ -13,10 +13,10 @@ import type { ModuleResult } from './results';
 import type { SourceModel } from '../ir/source';
 import { groupDigits, type Poly } from '../values/symbolic';
 import type { DefRef, Value } from '../values/value';
-import type { Expr } from '../ir/expr';
 import { sizing, type NodeFacts, type Sizing } from '../sizing/sizing';
 import type { GradOf } from '../values/modules';
 import { followActivations } from './followForward';
+import { configParameter, valueOfName } from './configParameter';
 
 /**
  * The runs of a site's own code: its enclosing top-level class or function built or called with its own
@@ -163,37 +163,58 @@ export function runFactories(
 }
 
 /**
- * A Hugging Face model names its configuration class (`config_class = BertConfig`) and is built with one;
- * built with that configuration's defaults, it is a context of its own: `BertModel(BertConfig())`. Returns
- * that context by class.
+ * A model built with a configuration: a Hugging Face model names its configuration class (`config_class =
+ * BertConfig`), another takes one as its constructor's one required parameter (configParameter.ts). Built
+ * with that configuration's defaults, it is a context of its own: `BertModel(BertConfig())`,
+ * `GPT(GPTConfig())`. Returns that context by class. A class the file itself builds (`builtByFile`) shows
+ * that build; a build that fails (a default PyTorch rejects: Llama's `vocab_size = -1`, set later from the
+ * tokenizer) adds nothing (`tentative` keeps what a run adds only if it ends with a count).
  */
 export function runConfigured(
   evaluator: Evaluator,
   model: SourceModel,
   each: (key: string, run: () => string | undefined) => string | undefined,
+  builtByFile: (key: string) => boolean,
+  tentative: <T>(work: () => T, keep: (result: T) => boolean) => T,
 ): Map<string, string> {
   const contexts = new Map<string, string>();
   for (const { fragment: fi, scope: si, name } of definitions(model, 'class')) {
     if (evaluator.budget.exhausted) break;
     const key = classKey(model, fi, si);
+    if (builtByFile(key)) continue;
     const context = each(`configured ${key}`, () => {
       const cls = evaluator.names.definition(fi, si, undefined);
       if (cls.t !== 'class') return undefined;
-      const config = evaluator.guard(() => configClass(evaluator, cls));
-      if (config?.t !== 'class' || !evaluator.guard(() => evaluator.classes.needsArguments(cls))) return undefined;
-      const label = `${name}(${config.name}())`;
-      const built = evaluator.guard(() => {
-        const defaults = evaluator
-          .of(config)
-          .classes.instantiate(config, { positional: [], keywords: new Map() }, undefined);
-        return evaluator.classes.instantiate(
-          cls,
-          { positional: [{ value: defaults }], keywords: new Map() },
-          undefined,
-          label,
-        );
-      });
-      if (built?.t === 'module') followParts(evaluator, built.tree);
+      if (!evaluator.guard(() => evaluator.classes.needsArguments(cls))) return undefined;
+      const named = evaluator.guard(() => configClass(evaluator, cls));
+      const taken =
+        named?.t === 'class'
+          ? { config: named, param: undefined, first: true }
+          : evaluator.guard(() => configParameter(evaluator, cls));
+      if (!taken) return undefined;
+      const { config, param, first } = taken;
+      const label = first ? `${name}(${config.name}())` : `${name}(${param}=${config.name}())`;
+      const counted = (v: Value | undefined) => v?.t === 'module' && summarize(v.tree).params?.isConstant === true;
+      const built = tentative(
+        () =>
+          evaluator.guard(() => {
+            const defaults = evaluator
+              .of(config)
+              .classes.instantiate(config, { positional: [], keywords: new Map() }, undefined);
+            const passed = { value: defaults };
+            return evaluator.classes.instantiate(
+              cls,
+              param === undefined
+                ? { positional: [passed], keywords: new Map() }
+                : { positional: [], keywords: new Map([[param, passed]]) },
+              undefined,
+              label,
+            );
+          }),
+        counted,
+      );
+      if (built?.t !== 'module' || !counted(built)) return undefined;
+      followParts(evaluator, built.tree);
       return label;
     });
     if (context) contexts.set(key, context);
@@ -202,8 +223,8 @@ export function runConfigured(
 }
 
 /**
- * Whether a statement names a configuration class (`config_class = …`, the annotation `config: BertConfig`):
- * a prefilter for runConfigured. Each statement is read once while it stays the same: `last` holds the last
+ * Whether a statement names a configuration class (`config_class = …`, the annotation `config: BertConfig`)
+ * or defines one a constructor may take (a class with annotated fields): a prefilter for runConfigured. Each statement is read once while it stays the same: `last` holds the last
  * version's answers by statement id, `seen` this version's.
  */
 export function namesConfig(
@@ -211,11 +232,25 @@ export function namesConfig(
   last: ReadonlyMap<number, boolean> | undefined,
 ): { found: boolean; seen: Map<number, boolean> } {
   const seen = new Map<number, boolean>();
-  const found = model.fragments.some(({ id, span }) => {
+  const found = model.fragments.some(({ id, span, scopes }) => {
     let names = last?.get(id);
     if (names === undefined) {
-      const text = model.text(span);
-      names = CONFIG_NAMED.test(text);
+      // A class with annotated fields (a dataclass), or whose constructor has a default for each of its
+      // parameters, may be what a model's constructor takes.
+      names = scopes.some(
+        (s, i) =>
+          s.kind === 'class' &&
+          s.parent < 0 &&
+          (s.fields.length > 0 ||
+            scopes.some(
+              (init) =>
+                init.parent === i &&
+                init.name === '__init__' &&
+                init.params.length > 1 &&
+                init.params.slice(1).every((p) => p.default || p.variadic),
+            )),
+      );
+      names ||= CONFIG_NAMED.test(model.text(span));
     }
     seen.set(id, names);
     return names;
@@ -245,17 +280,7 @@ function configClass(evaluator: Evaluator, cls: DefRef): Value | undefined {
         continue;
       const target = owner.expr(s.targets[0]);
       if (target.k !== 'name' || target.id !== 'config') continue;
-      const value = owner.eval(
-        s.annotation
-          .split('.')
-          .slice(1)
-          .reduce<Expr>((e, id) => ({ k: 'attr', object: e, id, span: target.span }), {
-            k: 'name',
-            id: s.annotation.split('.')[0],
-            span: target.span,
-          }),
-        owner.moduleFrame,
-      );
+      const value = valueOfName(owner, s.annotation, target.span);
       return value.t === 'class' ? value : undefined;
     }
   }

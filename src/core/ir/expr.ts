@@ -104,6 +104,42 @@ export type Expr =
   | { readonly k: 'dict'; readonly entries: readonly DictEntry[]; readonly span: Span }
   | { readonly k: 'unknown'; readonly text: string; readonly span: Span };
 
+/** The expressions `e` holds directly, in order (a lambda's defaults and body, a comprehension's parts). */
+export function children(e: Expr): readonly Expr[] {
+  switch (e.k) {
+    case 'attr':
+      return [e.object];
+    case 'index':
+      return [e.object, e.index];
+    case 'binary':
+    case 'compare':
+    case 'logic':
+      return [e.left, e.right];
+    case 'unary':
+      return [e.operand];
+    case 'cond':
+      return [e.test, e.then, e.otherwise];
+    case 'call':
+      return [e.callee, ...e.args.map((a) => a.value)];
+    case 'list':
+      return e.items;
+    case 'dict':
+      return e.entries.flatMap((d) => [d.key, d.spread, d.value].filter((x): x is Expr => x !== undefined));
+    case 'comprehension':
+      return [e.element, e.target, e.iterable, ...e.filters];
+    case 'star':
+      return [e.value];
+    case 'fstring':
+      return e.parts.filter((p): p is Expr => typeof p !== 'string');
+    case 'slice':
+      return [e.lower, e.upper, e.step].filter((x): x is Expr => x !== undefined);
+    case 'lambda':
+      return [...e.params.flatMap((p) => (p.default ? [p.default] : [])), e.body];
+    default:
+      return [];
+  }
+}
+
 /** Whether `name` is read anywhere in `e` (a comprehension element that uses its loop variable). */
 export function mentionsName(e: Expr, name: string): boolean {
   switch (e.k) {

@@ -1,0 +1,58 @@
+/**
+ * A model class whose constructor takes a configuration is counted with that configuration's defaults
+ * (config_defaults.py and pytorch-layers.json hold the counts PyTorch gives); these are the cases around it.
+ */
+import * as assert from 'assert';
+import { DocumentAnalyzer } from '../../src/syntax/documentAnalyzer';
+import type { Analysis } from '../../src/core/analysis/analyze';
+import { analyzeText, loadGrammars } from './helpers';
+
+const HEAD = 'import torch.nn as nn\n';
+// A plain class whose constructor holds the defaults: no dataclass in the file.
+const CFG = 'class Cfg:\n    def __init__(self, d=8, k=3):\n        self.d = d\n        self.k = k\n';
+const MODEL =
+  'class M(nn.Module):\n    def __init__(self, cfg):\n        super().__init__()\n        self.fc = nn.Linear(cfg.d, cfg.k)\n';
+
+const model = (a: Analysis | undefined) => a?.modules.find((m) => m.name === 'M');
+const built = (a: Analysis | undefined) => {
+  const m = model(a);
+  return m?.built && `${m.built.context}: ${m.built.summary.params}`;
+};
+
+suite('models counted with their configuration', () => {
+  test("a plain class whose constructor defaults every field is the configuration: nn.Linear(8, 3)'s 27", async () => {
+    const a = await analyzeText(HEAD + CFG + MODEL);
+    assert.strictEqual(built(a), 'M(Cfg()): 27');
+    assert.deepStrictEqual(
+      a.layers[0].values.map((v) => `${v.params.constant}@${v.context}`),
+      ['27@M(Cfg())'],
+    );
+  });
+
+  test('a field no class of the file has: no configuration, the class needs its argument', async () => {
+    const a = await analyzeText(HEAD + CFG + MODEL.replace('cfg.k)', 'cfg.heads)'));
+    assert.strictEqual(built(a), undefined);
+    assert.match(model(a)!.summary.reason ?? '', /needs arguments/);
+  });
+
+  test("a class the file builds shows that build, and its layers only that build's sizes", async () => {
+    const a = await analyzeText(`${HEAD}${CFG}${MODEL}model = M(Cfg(d=4))\n`);
+    assert.strictEqual(built(a), 'M (line 10): 15');
+    assert.deepStrictEqual(
+      a.layers[0].values.map((v) => `${v.params.constant}@${v.context}`),
+      ['15@M (line 10)'],
+    );
+  });
+
+  test('typing a build of the model, then taking it out again: each version as a fresh analysis gives it', async () => {
+    const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');
+    const without = HEAD + CFG + MODEL;
+    const line = 'model = M(Cfg(d=4))\n';
+    assert.strictEqual(built(analyzer.update(without)), 'M(Cfg()): 27');
+    const added = analyzer.update(without + line, [{ rangeOffset: without.length, rangeLength: 0, text: line }]);
+    assert.strictEqual(built(added), 'M (line 10): 15');
+    const removed = analyzer.update(without, [{ rangeOffset: without.length, rangeLength: line.length, text: '' }]);
+    assert.strictEqual(built(removed), 'M(Cfg()): 27');
+    analyzer.dispose();
+  });
+});

@@ -329,7 +329,9 @@ suite('explain attention shapes', () => {
     assert.strictEqual(headSize(explain(split, 'model.py')!), 'dim_head');
     // Known sizes fold as Python does; ones that do not divide make a view PyTorch refuses: no head size.
     assert.strictEqual(
-      headSize(await explained(source('C // self.n_head', 'm = CausalSelfAttention(Config(1, n_embd=768, n_head=12))'))),
+      headSize(
+        await explained(source('C // self.n_head', 'm = CausalSelfAttention(Config(1, n_embd=768, n_head=12))')),
+      ),
       '64',
     );
     assert.strictEqual(

@@ -1,0 +1,27 @@
+import * as assert from 'assert';
+import { activateExtension, lensTitles, openFile, poll } from './helpers';
+
+// config_defaults.py is test/fixtures/models/pytorch/config_defaults.py, copied in by the runner: its classes
+// take a configuration and the file builds none of them. Totals from PyTorch (pytorch-layers.json): GPT(GPTConfig())
+// 30,592, Block(GPTConfig()) 12,704, FeedForward(ModelArgs()) 18,432, Classifier(head=HeadConfig()) 1,325.
+suite('models counted with the configuration they take', () => {
+  test('on first open, each class says which configuration its count is for, and its layers follow', async () => {
+    const doc = await openFile('config_defaults.py');
+    await activateExtension();
+    const titles = await poll(
+      () => lensTitles(doc.uri),
+      (t) => t.some((x) => x.startsWith('49:')),
+    );
+    for (const expected of [
+      '49: 30,592 params (30.6 K) · 2 × Block · as GPT(GPTConfig())',
+      '52: 3,072 params · 96 × 32 · in GPT(GPTConfig())',
+      '39: 12,704 params (12.7 K) · as Block(GPTConfig())',
+      '20: 4,224 params (4.2 K) · as SelfAttention(GPTConfig())',
+      '72: 18,432 params (18.4 K) · as FeedForward(ModelArgs())',
+      '87: 1,325 params (1.3 K) · 2 × Linear · as Classifier(head=HeadConfig())',
+      // Two configurations hold Projection's fields: it is counted only as build_all() builds it.
+      '107: 144 params (144) · in build_all()',
+    ])
+      assert.ok(titles.includes(expected), `${expected}\nnot among:\n${titles.join('\n')}`);
+  });
+});

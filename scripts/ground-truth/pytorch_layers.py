@@ -29,6 +29,7 @@ import ast
 import importlib.util
 import inspect
 import sys
+from pathlib import Path
 
 import torch
 from torch import nn
@@ -133,6 +134,12 @@ def static_call_sites(tree):
     return sorted((n.lineno, n.col_offset + 1) for n in ast.walk(tree) if isinstance(n, ast.Call) and recorded(n.func))
 
 
+def from_fixtures(cls):
+    """Whether cls is defined in a fixture file (not in torch, transformers or the standard library)."""
+    source = getattr(sys.modules.get(cls.__module__), "__file__", None) or ""
+    return any(str(Path(source).resolve()).startswith(str(folder.resolve())) for folder in FIXTURES)
+
+
 def no_argument_class(cls):
     """Whether cls() builds: a configuration with every field defaulted."""
     try:
@@ -229,7 +236,11 @@ def run_fixture(path, recorder):
 
     modules = []
     top_level = {n.name: n.lineno for n in tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
-    configs = [c for c in (getattr(module, n) for n in top_level) if inspect.isclass(c) and not issubclass(c, nn.Module) and no_argument_class(c)]
+    # The configurations in scope: the fixture's own classes and those it imports from the other fixtures.
+    configs = [
+        c for c in dict.fromkeys(v for v in vars(module).values() if inspect.isclass(v))
+        if not issubclass(c, nn.Module) and from_fixtures(c) and no_argument_class(c)
+    ]
     for obj_name, line in sorted(top_level.items(), key=lambda item: item[1]):
         obj = getattr(module, obj_name)
         if inspect.isfunction(obj):

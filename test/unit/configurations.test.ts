@@ -3,6 +3,9 @@
  * (config_defaults.py and pytorch-layers.json hold the counts PyTorch gives); these are the cases around it.
  */
 import * as assert from 'assert';
+import { mkdtempSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import * as path from 'path';
 import { DocumentAnalyzer } from '../../src/syntax/documentAnalyzer';
 import type { Analysis } from '../../src/core/analysis/analyze';
 import { analyzeText, loadGrammars } from './helpers';
@@ -41,6 +44,33 @@ suite('models counted with their configuration', () => {
     assert.deepStrictEqual(
       a.layers[0].values.map((v) => `${v.params.constant}@${v.context}`),
       ['15@M (line 10)'],
+    );
+  });
+
+  test('a configuration imported from another file of the workspace, matched by the fields read', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'al-config-'));
+    writeFileSync(path.join(folder, 'config.py'), CFG);
+    const file = path.join(folder, 'model.py');
+    const a = await analyzeText(`${HEAD}from config import Cfg\n${MODEL}`, 'python', file);
+    assert.strictEqual(built(a), 'M(Cfg()): 27');
+  });
+
+  test('400 configurations and 400 models, each reading a field of its own: each matched once, not each against all', async () => {
+    const configs = Array.from(
+      { length: 400 },
+      (_, i) => `@dataclass\nclass C${i}:\n    a${i}: int = ${i + 1}\n    b: int = 2\n`,
+    );
+    const models = Array.from(
+      { length: 400 },
+      (_, i) =>
+        `class M${i}(nn.Module):\n    def __init__(self, config):\n        super().__init__()\n        self.fc = nn.Linear(config.a${i}, config.b)\n`,
+    );
+    const a = await analyzeText(`${HEAD}from dataclasses import dataclass\n${configs.join('')}${models.join('')}`);
+    const counted = a.modules.map((m) => `${m.built?.context}: ${m.built?.summary.params?.constant}`);
+    // nn.Linear(i + 1, 2): 2·(i + 1) + 2.
+    assert.deepStrictEqual(
+      counted,
+      models.map((_, i) => `M${i}(C${i}()): ${2 * (i + 1) + 2}`),
     );
   });
 

@@ -90,8 +90,10 @@ export class Collected {
 
   private addConstruction(key: string, entry: Construction): void {
     const list = this.constructions.get(key) ?? [];
+    // A build of the class itself (not as a part: its context has no ` via `) is kept whole past the
+    // limit: its context may be the one the class shows (a configuration's).
     list.push(
-      list.length < MAX_BUILDS
+      list.length < MAX_BUILDS || !entry.context.includes(' via ')
         ? entry
         : { context: entry.context, summary: { params: undefined, children: [], tied: [] } },
     );

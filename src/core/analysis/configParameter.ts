@@ -22,8 +22,15 @@ export interface ConfigParameter {
   readonly first: boolean;
 }
 
-export function configParameter(evaluator: Evaluator, cls: ClassValue): ConfigParameter | undefined {
+export function configParameter(
+  evaluator: Evaluator,
+  cls: ClassValue,
+  visiting = new Set<string>(),
+): ConfigParameter | undefined {
   if (evaluator.language !== 'python') return undefined;
+  const id = classId(cls);
+  if (visiting.has(id)) return undefined;
+  visiting.add(id);
   const init = evaluator.classes.method(cls, '__init__');
   if (!init) return undefined;
   const owner = evaluator.of(init);
@@ -34,7 +41,7 @@ export function configParameter(evaluator: Evaluator, cls: ClassValue): ConfigPa
   const [param] = required;
   const annotated =
     param.annotation && /^[\w.]+$/.test(param.annotation) ? valueOfName(owner, param.annotation) : undefined;
-  const config = annotated?.t === 'class' ? annotated : byFields(owner, scope, param.name, cls);
+  const config = annotated?.t === 'class' ? annotated : byFields(owner, scope, param.name, visiting);
   if (!config || !buildsAlone(evaluator.of(config), config)) return undefined;
   return { config, param: param.name, first: params[0] === param };
 }
@@ -48,44 +55,90 @@ export function valueOfName(ev: Evaluator, dotted: string, span: Span = NOWHERE)
 
 const NOWHERE: Span = { start: 0, end: 0, startLine: 0, startChar: 0, endLine: 0, endChar: 0 };
 
-/** The one class of the constructor's file, other than the model, that has every field it reads of `param`. */
-function byFields(ev: Evaluator, init: Scope, param: string, cls: ClassValue): ClassValue | undefined {
+/**
+ * The one class of the constructor's file, defined there or imported by name (`from config import GPTConfig`),
+ * other than the model, that has every field the constructor reads of `param`; where it passes `param` on to
+ * the constructors of its parts (BERT's `BertAttention(config)` builds `BertSelfAttention(config)`), the one
+ * configuration they take, if those found agree on one that also has the fields read here.
+ */
+function byFields(ev: Evaluator, init: Scope, param: string, visiting: Set<string>): ClassValue | undefined {
   const reads = new Set<string>();
+  const parts: ClassValue[] = [];
   eachExpr(ev, init.body, (e) => {
     if (e.k === 'attr' && e.object.k === 'name' && e.object.id === param) reads.add(e.id);
+    if (e.k === 'call' && e.callee.k === 'name' && e.args.some((a) => a.value.k === 'name' && a.value.id === param)) {
+      const part = valueOfName(ev, e.callee.id);
+      if (part.t === 'class' && ev.classes.isModuleClass(part)) parts.push(part);
+    }
   });
-  if (!reads.size) return undefined;
-  const found: ClassValue[] = [];
-  for (const { fragment, scope } of definitions(ev.model, 'class')) {
-    if (ev.file === cls.file && fragment === cls.fragment && scope === cls.scope) continue;
-    const c = ev.names.definition(fragment, scope, undefined);
-    if (c.t !== 'class' || ev.classes.isModuleClass(c)) continue;
-    const fields = fieldsOf(ev, c);
-    if ([...reads].every((r) => fields.has(r))) found.push(c);
+  const taken = new Map<string, ClassValue>();
+  // A part whose configuration is not found this way has no say; one wrongly taken makes a build PyTorch
+  // refuses (a field missing), which runConfigured drops.
+  for (const part of parts) {
+    const config = configParameter(ev, part, visiting)?.config;
+    if (config) taken.set(classId(config), config);
   }
-  return found.length === 1 ? found[0] : undefined;
+  if (taken.size > 1) return undefined;
+  const [passedOn] = taken.values();
+  if (passedOn) {
+    const fields =
+      configurationsIn(ev).find((c) => classId(c.config) === classId(passedOn))?.fields ?? fieldsOf(ev, passedOn);
+    return [...reads].every((r) => fields.has(r)) ? passedOn : undefined;
+  }
+  if (!reads.size) return undefined;
+  const found = configurationsIn(ev).filter(({ fields }) => [...reads].every((r) => fields.has(r)));
+  return found.length === 1 ? found[0].config : undefined;
 }
 
-/** A class's fields: its and its bases' annotated attributes (a dataclass's), and what their constructors set on `self`. */
+/**
+ * The classes a module-level name of the file holds that are no model (those it defines, then those it
+ * imports by name), each with its fields: found once per analysis, not once per model class asking.
+ */
+function configurationsIn(ev: Evaluator): readonly { config: ClassValue; fields: Set<string> }[] {
+  const known = CONFIGURATIONS.get(ev);
+  if (known) return known;
+  const seen = new Set<string>();
+  const found: { config: ClassValue; fields: Set<string> }[] = [];
+  for (const c of classesInScope(ev)) {
+    const id = classId(c);
+    if (seen.has(id) || ev.classes.isModuleClass(c)) continue;
+    seen.add(id);
+    found.push({ config: c, fields: fieldsOf(ev, c) });
+  }
+  CONFIGURATIONS.set(ev, found);
+  return found;
+}
+
+const CONFIGURATIONS = new WeakMap<Evaluator, readonly { config: ClassValue; fields: Set<string> }[]>();
+
+const classId = (c: ClassValue) => `${c.file}:${c.fragment}:${c.scope}`;
+
+/** The classes module-level names of the file hold: those it defines, then those it imports by name. */
+function* classesInScope(ev: Evaluator): Generator<ClassValue> {
+  for (const { fragment, scope } of definitions(ev.model, 'class')) {
+    const c = ev.names.definition(fragment, scope, undefined);
+    if (c.t === 'class') yield c;
+  }
+  for (const f of ev.model.fragments)
+    for (const imp of f.imports) {
+      if (!imp.member) continue;
+      const v = valueOfName(ev, imp.local);
+      if (v.t === 'class') yield v;
+    }
+}
+
+/**
+ * What an instance of a class has, as the interpreter builds it with no arguments (an argument it needs stays
+ * a name): its dataclass fields or what its constructor sets (transformers' PretrainedConfig's own included),
+ * and its class attributes.
+ */
 function fieldsOf(ev: Evaluator, c: ClassValue): Set<string> {
-  const fields = new Set<string>();
-  for (const b of ev.classes.mro(c) ?? [c]) {
+  const owner = ev.of(c);
+  const built = owner.guard(() => owner.classes.instantiate(c, { positional: [], keywords: new Map() }, undefined));
+  const fields = new Set<string>(built?.t === 'dict' && built.fields instanceof Map ? built.fields.keys() : []);
+  for (const b of owner.classes.mro(c) ?? [c]) {
     if ('path' in b) continue;
-    const owner = ev.of(b);
-    const scope = owner.scopeAt(b.fragment, b.scope);
-    for (const f of scope.fields) fields.add(f);
-    const init = owner.classes.attribute(b, '__init__', undefined);
-    if (init?.t !== 'function' || init.file !== b.file) continue;
-    const initScope = owner.scopeAt(init.fragment, init.scope);
-    const self = initScope.params[0]?.name;
-    eachExpr(
-      owner,
-      initScope.body,
-      () => undefined,
-      (target) => {
-        if (target.k === 'attr' && target.object.k === 'name' && target.object.id === self) fields.add(target.id);
-      },
-    );
+    for (const [name, v] of ev.of(b).classes.ownAttributes(b)) if (v.t !== 'function') fields.add(name);
   }
   return fields;
 }
@@ -102,16 +155,8 @@ function buildsAlone(ev: Evaluator, c: ClassValue): boolean {
   return true;
 }
 
-/**
- * Every expression the statements hold, nested ones too (not those of functions defined inside them);
- * `target` is also given each assignment target.
- */
-function eachExpr(
-  ev: Evaluator,
-  body: readonly Stmt[],
-  visit: (e: Expr) => void,
-  target: (e: Expr) => void = () => undefined,
-): void {
+/** Every expression the statements hold, nested ones too (not those of functions defined inside them). */
+function eachExpr(ev: Evaluator, body: readonly Stmt[], visit: (e: Expr) => void): void {
   const walk = (e: Expr) => {
     visit(e);
     for (const c of children(e)) walk(c);
@@ -120,14 +165,10 @@ function eachExpr(
   for (const s of body) {
     switch (s.k) {
       case 'assign':
-        for (const t of s.targets) {
-          target(ev.expr(t));
-          ref(t);
-        }
+        for (const t of s.targets) ref(t);
         ref(s.value);
         break;
       case 'aug':
-        target(ev.expr(s.target));
         ref(s.target);
         ref(s.value);
         break;
@@ -143,29 +184,29 @@ function eachExpr(
       case 'if':
         ref(s.test);
         ref(s.equals);
-        eachExpr(ev, s.then, visit, target);
-        eachExpr(ev, s.otherwise, visit, target);
+        eachExpr(ev, s.then, visit);
+        eachExpr(ev, s.otherwise, visit);
         break;
       case 'for':
         ref(s.target);
         ref(s.iterable);
-        eachExpr(ev, s.body, visit, target);
-        eachExpr(ev, s.orelse, visit, target);
+        eachExpr(ev, s.body, visit);
+        eachExpr(ev, s.orelse, visit);
         break;
       case 'while':
         ref(s.test);
-        eachExpr(ev, s.body, visit, target);
-        eachExpr(ev, s.orelse, visit, target);
+        eachExpr(ev, s.body, visit);
+        eachExpr(ev, s.orelse, visit);
         break;
       case 'try':
-        for (const part of [s.body, ...s.handlers, s.orelse, s.final]) eachExpr(ev, part, visit, target);
+        for (const part of [s.body, ...s.handlers, s.orelse, s.final]) eachExpr(ev, part, visit);
         break;
       case 'with':
         for (const item of s.items) {
           ref(item.value);
           ref(item.target);
         }
-        eachExpr(ev, s.body, visit, target);
+        eachExpr(ev, s.body, visit);
         break;
       default:
         break;

@@ -224,7 +224,8 @@ export function runConfigured(
 
 /**
  * Whether a statement names a configuration class (`config_class = …`, the annotation `config: BertConfig`)
- * or defines one a constructor may take (a class with annotated fields): a prefilter for runConfigured. Each statement is read once while it stays the same: `last` holds the last
+ * or defines a class whose constructor needs one argument, which may be a configuration: a prefilter for
+ * runConfigured. Each statement is read once while it stays the same: `last` holds the last
  * version's answers by statement id, `seen` this version's.
  */
 export function namesConfig(
@@ -235,20 +236,13 @@ export function namesConfig(
   const found = model.fragments.some(({ id, span, scopes }) => {
     let names = last?.get(id);
     if (names === undefined) {
-      // A class with annotated fields (a dataclass), or whose constructor has a default for each of its
-      // parameters, may be what a model's constructor takes.
+      // A class whose constructor takes one argument it needs may take a configuration.
       names = scopes.some(
-        (s, i) =>
-          s.kind === 'class' &&
-          s.parent < 0 &&
-          (s.fields.length > 0 ||
-            scopes.some(
-              (init) =>
-                init.parent === i &&
-                init.name === '__init__' &&
-                init.params.length > 1 &&
-                init.params.slice(1).every((p) => p.default || p.variadic),
-            )),
+        (init) =>
+          init.name === '__init__' &&
+          init.parent >= 0 &&
+          scopes[init.parent].kind === 'class' &&
+          init.params.slice(1).filter((p) => !p.default && !p.variadic).length === 1,
       );
       names ||= CONFIG_NAMED.test(model.text(span));
     }

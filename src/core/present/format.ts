@@ -187,13 +187,17 @@ export function moduleLensTitle(
 /** `as built on line 202` for the model itself, `in GPT (line 202)` for a part of it. */
 export function builtWhere(name: string, context: string): string {
   const outer = context.split(' via ')[0];
-  // `BertModel(BertConfig())`: the class itself, built with its configuration class's defaults.
-  if (outer === context && outer.startsWith(`${name}(`) && outer.endsWith('())')) return `as ${outer}`;
+  if (isConfigured(name, context)) return `as ${outer}`;
   // `GPT (line 202)`, or in a notebook `GPT (cell 3, line 2)`.
   const place = outer.startsWith(`${name} (`) && outer.endsWith(')') ? outer.slice(name.length + 2, -1) : '';
   if (place.startsWith('line ')) return `as built on ${place}`;
   if (place.startsWith('cell ')) return `as built in ${place}`;
   return `in ${outer}`;
+}
+
+/** `GPT(GPTConfig())`, `Classifier(head=HeadConfig())`: the class itself built with its configuration's defaults. */
+function isConfigured(name: string, context: string): boolean {
+  return !context.includes(' via ') && context.startsWith(`${name}(`) && context.endsWith('())');
 }
 
 export { sizingMarkdown } from './sizingText';
@@ -227,9 +231,11 @@ export function moduleHoverMarkdown(
   const c = summary.params?.constant;
   const how = instance
     ? 'as built here'
-    : context
-      ? `as built in ${md(context)} (it needs arguments of its own)`
-      : 'built with its default arguments';
+    : context && isConfigured(name, context)
+      ? `as ${codeSpan(context)} builds it, with its configuration's defaults`
+      : context
+        ? `as built in ${md(context)} (it needs arguments of its own)`
+        : 'built with its default arguments';
   const lines = [
     c !== undefined
       ? `**${md(name)}**: ${groupDigits(c)} parameters (${shortCount(c)}), ${how}`

@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { activateExtension, lensTitles, openFile, poll } from './helpers';
+import { activateExtension, hoverText, lensTitles, openFile, poll, positionOf } from './helpers';
 
 // config_defaults.py is test/fixtures/models/pytorch/config_defaults.py, copied in by the runner: its classes
 // take a configuration and the file builds none of them. Totals from PyTorch (pytorch-layers.json): GPT(GPTConfig())
@@ -23,5 +23,12 @@ suite('models counted with the configuration they take', () => {
       '107: 144 params (144) · in build_all()',
     ])
       assert.ok(titles.includes(expected), `${expected}\nnot among:\n${titles.join('\n')}`);
+    const hover = await hoverText(doc.uri, positionOf(doc, 'class GPT(', 6));
+    assert.ok(
+      hover.includes(
+        "**GPT**: 30,592 parameters (30.6 K), as `GPT(GPTConfig())` builds it, with its configuration's defaults",
+      ),
+      hover,
+    );
   });
 });

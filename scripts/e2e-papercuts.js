@@ -1,6 +1,7 @@
 // The end-to-end steps of what a new user hit first (issue 24): the Explain command run from inside a class,
-// inline counts on GPT-2's long lines, the model hover, a notebook whose class is built in a later cell, and
-// the CLI's rows opened from a VS Code terminal as links. Run by run-e2e.js, in its workbench, after the
+// inline counts on GPT-2's long lines, the model hover, a notebook whose class is built in a later cell, the
+// CLI's rows opened from a VS Code terminal as links, and (issue 28) a file of models that take a
+// configuration, counted with its defaults on first open. Run by run-e2e.js, in its workbench, after the
 // model panel's steps; later_cells.ipynb is test/integration/workspace's, copied beside the examples.
 'use strict';
 const assert = require('assert');
@@ -152,6 +153,19 @@ async function papercutSteps({ page, step, shot, shotOf, wb }) {
         .first()
         .waitFor();
       await shot('24c-cli-link-opened.png');
+    },
+  );
+
+  await step(
+    "models that take a configuration, opened as shipped: each counted with its configuration's defaults",
+    async () => {
+      await focusCode();
+      await openAt('config_defaults.py', 50, 1, 'class GPT(nn.Module):');
+      const lens = page.locator('.codelens-decoration', {
+        hasText: '30,592 params (30.6 K) · 2 × Block · as GPT(GPTConfig())',
+      });
+      await lens.first().waitFor();
+      await shot('25-configuration-defaults.png');
     },
   );
 }

@@ -74,6 +74,11 @@ async function main() {
   const examples = copyToTemp(path.join(ROOT, 'examples'));
   // GPT-2 small as the tests check it, for the model panel: its activations are followed.
   fs.copyFileSync(path.join(ROOT, 'test/fixtures/models/pytorch/gpt.py'), path.join(examples, 'gpt2_small.py'));
+  // Models that take a configuration, built nowhere in the file (nanoGPT's way): counted with its defaults.
+  fs.copyFileSync(
+    path.join(ROOT, 'test/fixtures/models/pytorch/config_defaults.py'),
+    path.join(examples, 'config_defaults.py'),
+  );
   // A notebook whose class is built in a later cell.
   fs.copyFileSync(
     path.join(ROOT, 'test/integration/workspace/later_cells.ipynb'),

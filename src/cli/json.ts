@@ -122,6 +122,9 @@ function fileJson(r: FileReport, options: SizingOptions): object {
         line,
         ...exactCount(m.summary.params),
         ...(m.built ? { built: { ...exactCount(m.built.summary.params), context: m.built.context } } : {}),
+        ...(m.configurations
+          ? { configurations: m.configurations.map((c) => ({ context: c.context, ...exactCount(c.params) })) }
+          : {}),
         ...untrackedJson(m.built?.summary ?? m.summary),
         ...(m.attention ? { attention: attentionJson(m.attention) } : {}),
       };

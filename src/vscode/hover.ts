@@ -5,7 +5,13 @@
  * and "Explain attention shapes" opens the walkthrough.
  */
 import * as vscode from 'vscode';
-import { attentionHoverMarkdown, hoverMarkdown, moduleHoverMarkdown, sizingMarkdown } from '../core/present/format';
+import {
+  attentionHoverMarkdown,
+  configurationsMarkdown,
+  hoverMarkdown,
+  moduleHoverMarkdown,
+  sizingMarkdown,
+} from '../core/present/format';
 import { DEFAULT_SIZING, type SizingOptions } from '../core/sizing/memory';
 import { hasMore, withFactsOnly } from '../core/present/hoverFacts';
 import { partHoverMarkdown } from '../core/present/partHover';
@@ -51,6 +57,8 @@ export class LayerHoverProvider implements vscode.HoverProvider {
       const md = new vscode.MarkdownString(
         moduleHoverMarkdown(model.name, model.built?.summary ?? model.summary, model.built?.context),
       );
+      const configurations = configurationsMarkdown(model.configurations);
+      if (configurations) md.appendMarkdown(`\n\n${configurations}`);
       if (model.attention)
         md.appendMarkdown(`\n\n${attentionHoverMarkdown(full ? model.attention : withFactsOnly(model.attention))}`);
       // The class's sizes are names: its sizing is that of the first model the file builds of it.

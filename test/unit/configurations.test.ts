@@ -8,6 +8,7 @@ import { tmpdir } from 'os';
 import * as path from 'path';
 import { DocumentAnalyzer } from '../../src/syntax/documentAnalyzer';
 import type { Analysis } from '../../src/core/analysis/analyze';
+import { configurationsMarkdown } from '../../src/core/present/format';
 import { analyzeText, loadGrammars } from './helpers';
 
 const HEAD = 'import torch.nn as nn\n';
@@ -29,6 +30,20 @@ suite('models counted with their configuration', () => {
     assert.deepStrictEqual(
       a.layers[0].values.map((v) => `${v.params.constant}@${v.context}`),
       ['27@M(Cfg())'],
+    );
+  });
+
+  test('every model that builds the class is listed with its total: factories, then its configuration', async () => {
+    const a = await analyzeText(
+      `${HEAD}${CFG}${MODEL}def small():\n    return M(Cfg(d=2))\ndef large():\n    return M(Cfg(d=4))\n`,
+    );
+    const listed = model(a)!.configurations!.map((c) => `${c.context}: ${c.params.constant}`);
+    // nn.Linear(d, 3): 3·d + 3.
+    assert.deepStrictEqual(listed, ['small(): 9', 'large(): 15', 'M(Cfg()): 27']);
+    assert.strictEqual(built(a), 'M(Cfg()): 27');
+    assert.strictEqual(
+      configurationsMarkdown(model(a)!.configurations),
+      'Built with 3 configurations:\n\n- `small()`: 9\n- `large()`: 15\n- `M(Cfg())`: 27',
     );
   });
 

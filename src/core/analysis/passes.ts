@@ -18,6 +18,7 @@ import type { AnalysisRun } from './run';
 import {
   agreed,
   classKey,
+  configurationsOf,
   followParts,
   lexicalContexts,
   mayComputeAttention,
@@ -187,7 +188,12 @@ export function moduleResults(
       : undefined;
     return result.summary.params?.isConstant
       ? { ...result, attention }
-      : { ...result, attention, built: agreed(out.constructions.get(key), configured.get(key)) };
+      : {
+          ...result,
+          attention,
+          built: agreed(out.constructions.get(key), configured.get(key)),
+          configurations: configurationsOf(out.constructions.get(key)),
+        };
   });
 }
 

@@ -30,6 +30,11 @@ export interface ModuleResult {
    * (`Block` inside `GPT (line 202)`), and where it was built.
    */
   readonly built?: { readonly summary: ModuleSummary; readonly context: string };
+  /**
+   * When the class needs arguments: each model that builds it with one total (a model the file builds, a
+   * factory, its configuration's defaults), by its context, in the order the runs built them.
+   */
+  readonly configurations?: readonly { readonly context: string; readonly params: Poly }[];
   /** Attention written by hand in its forward(), as one layer with its heads and projections by role. */
   readonly attention?: LayerInstance;
 }

@@ -140,6 +140,23 @@ export function agreed(list: readonly Construction[] | undefined, own?: string):
 }
 
 /**
+ * Each model that builds the class (the context a build starts from: `GPT (line 202)` for `GPT (line 202) via
+ * Block ×12`) with one total, all its builds of the class agreeing, in the order first built.
+ */
+export function configurationsOf(list: readonly Construction[] | undefined): ModuleResult['configurations'] {
+  const byModel = new Map<string, Poly | undefined>();
+  for (const b of list ?? []) {
+    const model = b.context.split(' via ')[0];
+    const params = (b.summary ?? summarize(b.tree!)).params;
+    const seen = byModel.get(model);
+    if (!byModel.has(model)) byModel.set(model, params?.isConstant ? params : undefined);
+    else if (seen && !(params?.isConstant && params.equals(seen))) byModel.set(model, undefined);
+  }
+  const found = [...byModel].flatMap(([context, params]) => (params ? [{ context, params }] : []));
+  return found.length ? found : undefined;
+}
+
+/**
  * Top-level functions whose parameters all have defaults, run as they are (`def vit_base(**kw): return
  * VisionTransformer(embed_dim=768, ..., **kw)`): the models they build are contexts of their layers. Each run
  * goes through `each`, which may replay it from the last version instead.

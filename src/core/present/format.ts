@@ -195,6 +195,18 @@ export function builtWhere(name: string, context: string): string {
   return `in ${outer}`;
 }
 
+/** The models that build a class with a total of their own, where there are several: each with its total. */
+export function configurationsMarkdown(
+  configurations: readonly { readonly context: string; readonly params: Poly }[] | undefined,
+): string {
+  if (!configurations || configurations.length < 2) return '';
+  return [
+    `Built with ${configurations.length} configurations:`,
+    '',
+    ...configurations.map((c) => `- ${codeSpan(c.context)}: ${groupDigits(c.params.constant!)}`),
+  ].join('\n');
+}
+
 /** `GPT(GPTConfig())`, `Classifier(head=HeadConfig())`: the class itself built with its configuration's defaults. */
 function isConfigured(name: string, context: string): boolean {
   return !context.includes(' via ') && context.startsWith(`${name}(`) && context.endsWith('())');

@@ -4,8 +4,16 @@
  */
 import { dimText } from '../core/catalog/spec';
 import type { Span } from '../core/ir/expr';
-import { builtWhere, siteCount, formatTotal, instanceTotal, untrackedCount } from '../core/present/format';
+import {
+  builtWhere,
+  distinctConfigurations,
+  siteCount,
+  formatTotal,
+  instanceTotal,
+  untrackedCount,
+} from '../core/present/format';
 import type { Severity } from '../core/values/layer';
+import { groupDigits } from '../core/values/symbolic';
 import type { Paint } from './colour';
 import { visibleControls } from '../core/present/controls';
 import { DEFAULT_SIZING, OPTIMIZER_NAMES, type SizingOptions } from '../core/sizing/memory';
@@ -55,7 +63,7 @@ function rowsOf(r: AnalysedFile, paint: Paint, sizing: SizingOptions): Row[] {
       span: l.span,
       text: `${l.layer.kind.padEnd(26)} ${(l.layer.rejected ? 'rejected' : siteCount(l)).padStart(16)}  ${l.layer.summary}`.trimEnd(),
     })),
-    ...modules.map((m) => {
+    ...modules.flatMap((m) => {
       const summary = m.built?.summary ?? m.summary;
       const stack = summary.stack
         ? `${dimText(summary.stack.count)} × ${summary.stack.kind}`
@@ -63,10 +71,18 @@ function rowsOf(r: AnalysedFile, paint: Paint, sizing: SizingOptions): Row[] {
           ? `attention · ${m.attention.summary}`
           : '';
       const where = m.built ? `${stack ? ' · ' : ''}${builtWhere(m.name, m.built.context)}` : '';
-      return {
+      const row = {
         span: m.span,
         text: `${`class ${m.name}`.padEnd(26)} ${formatTotal(summary).padStart(16)}  ${[`${stack}${where}`, untrackedCount(summary)].filter(Boolean).join(' · ')}`.trimEnd(),
       };
+      // Models that build it with different totals: one row for each total, below the class.
+      return [
+        row,
+        ...distinctConfigurations(m.configurations).map((c) => ({
+          span: m.span,
+          text: `${''.padEnd(26)} ${groupDigits(c.params.constant!).padStart(16)}  ${builtWhere(m.name, c.context)}`,
+        })),
+      ];
     }),
     ...instances.flatMap((i) => {
       const stack = i.summary.stack ? `${dimText(i.summary.stack.count)} × ${i.summary.stack.kind}` : '';

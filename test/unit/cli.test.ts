@@ -198,6 +198,42 @@ suite('attention-lens CLI', () => {
     }
   });
 
+  test('text: a class built with different totals gets a row for each, under its own', () => {
+    const configured = [
+      'import torch.nn as nn',
+      'class Cfg:',
+      '    def __init__(self, d=8, k=3):',
+      '        self.d = d',
+      '        self.k = k',
+      'class M(nn.Module):',
+      '    def __init__(self, cfg):',
+      '        super().__init__()',
+      '        self.fc = nn.Linear(cfg.d, cfg.k)',
+      'def small():',
+      '    return M(Cfg(d=2))',
+      '',
+    ].join('\n');
+    const { dir, remove } = tempFiles({ 'model.py': configured });
+    try {
+      const r = run(['model.py'], { cwd: dir });
+      assert.strictEqual(
+        r.stdout,
+        [
+          // nn.Linear(d, 3): 3·d + 3, for d = 8 (Cfg()'s default) and d = 2.
+          'model.py:6:7   class M                                  27  as M(Cfg())',
+          'model.py:6:7                                             9  in small()',
+          'model.py:6:7                                            27  as M(Cfg())',
+          'model.py:9:19  Linear                      2 sizes: 9 … 27  cfg.d → cfg.k',
+          '',
+          'no errors in 1 file · 1 model · 1 layer',
+          '',
+        ].join('\n'),
+      );
+    } finally {
+      remove();
+    }
+  });
+
   test('the summary counts in the plural, and says when nothing is wrong', () => {
     const r = run([
       'test/fixtures/models/pytorch/shape_errors.py',

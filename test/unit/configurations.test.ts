@@ -43,7 +43,7 @@ suite('models counted with their configuration', () => {
     assert.strictEqual(built(a), 'M(Cfg()): 27');
     assert.strictEqual(
       configurationsMarkdown(model(a)!.configurations),
-      'Built with 3 configurations:\n\n- `small()`: 9\n- `large()`: 15\n- `M(Cfg())`: 27',
+      'Built with 3 different totals:\n\n- 9 in `small()`\n- 15 in `large()`\n- 27 in `M(Cfg())`',
     );
   });
 

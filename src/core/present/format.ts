@@ -195,15 +195,26 @@ export function builtWhere(name: string, context: string): string {
   return `in ${outer}`;
 }
 
-/** The models that build a class with a total of their own, where there are several: each with its total. */
-export function configurationsMarkdown(
-  configurations: readonly { readonly context: string; readonly params: Poly }[] | undefined,
-): string {
-  if (!configurations || configurations.length < 2) return '';
+type Configuration = { readonly context: string; readonly params: Poly };
+
+/**
+ * The totals a class is built with, where there are several: each once, with the first model that builds it so
+ * (the others that agree add nothing to read).
+ */
+export function distinctConfigurations(configurations: readonly Configuration[] | undefined): Configuration[] {
+  const first = new Map<bigint, Configuration>();
+  for (const c of configurations ?? []) if (!first.has(c.params.constant!)) first.set(c.params.constant!, c);
+  return first.size > 1 ? [...first.values()] : [];
+}
+
+/** The hover's list of the totals a class is built with, where there are several. */
+export function configurationsMarkdown(configurations: readonly Configuration[] | undefined): string {
+  const distinct = distinctConfigurations(configurations);
+  if (!distinct.length) return '';
   return [
-    `Built with ${configurations.length} configurations:`,
+    `Built with ${distinct.length} different totals:`,
     '',
-    ...configurations.map((c) => `- ${codeSpan(c.context)}: ${groupDigits(c.params.constant!)}`),
+    ...distinct.map((c) => `- ${groupDigits(c.params.constant!)} in ${codeSpan(c.context)}`),
   ].join('\n');
 }
 

@@ -8,7 +8,7 @@
  */
 import { children, type Expr, type Span } from '../ir/expr';
 import { definitions } from '../ir/moduleNames';
-import type { Scope, Stmt } from '../ir/source';
+import { partsOf, type Scope, type Stmt } from '../ir/source';
 import type { Evaluator } from '../interp/evaluator';
 import type { Value } from '../values/value';
 
@@ -161,55 +161,9 @@ function eachExpr(ev: Evaluator, body: readonly Stmt[], visit: (e: Expr) => void
     visit(e);
     for (const c of children(e)) walk(c);
   };
-  const ref = (r: { start: number; end: number } | undefined) => r && walk(ev.expr(r));
   for (const s of body) {
-    switch (s.k) {
-      case 'assign':
-        for (const t of s.targets) ref(t);
-        ref(s.value);
-        break;
-      case 'aug':
-        ref(s.target);
-        ref(s.value);
-        break;
-      case 'expr':
-      case 'return':
-      case 'raise':
-        ref(s.value);
-        break;
-      case 'assert':
-        ref(s.test);
-        ref(s.message);
-        break;
-      case 'if':
-        ref(s.test);
-        ref(s.equals);
-        eachExpr(ev, s.then, visit);
-        eachExpr(ev, s.otherwise, visit);
-        break;
-      case 'for':
-        ref(s.target);
-        ref(s.iterable);
-        eachExpr(ev, s.body, visit);
-        eachExpr(ev, s.orelse, visit);
-        break;
-      case 'while':
-        ref(s.test);
-        eachExpr(ev, s.body, visit);
-        eachExpr(ev, s.orelse, visit);
-        break;
-      case 'try':
-        for (const part of [s.body, ...s.handlers, s.orelse, s.final]) eachExpr(ev, part, visit);
-        break;
-      case 'with':
-        for (const item of s.items) {
-          ref(item.value);
-          ref(item.target);
-        }
-        eachExpr(ev, s.body, visit);
-        break;
-      default:
-        break;
-    }
+    const { exprs, bodies } = partsOf(s);
+    for (const ref of exprs) walk(ev.expr(ref));
+    for (const inner of bodies) eachExpr(ev, inner, visit);
   }
 }

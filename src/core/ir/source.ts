@@ -105,6 +105,35 @@ export type Stmt =
   /** A nested `def` or `class`: binds its name in the running body. */
   | { readonly k: 'def'; readonly scope: number; readonly at: number };
 
+/** What a statement holds: its own expressions, in order, and the bodies of statements inside it. */
+export function partsOf(s: Stmt): { exprs: ExprRef[]; bodies: (readonly Stmt[])[] } {
+  const exprs = (...refs: (ExprRef | undefined)[]) => refs.filter((r): r is ExprRef => r !== undefined);
+  switch (s.k) {
+    case 'assign':
+      return { exprs: exprs(...s.targets, s.value), bodies: [] };
+    case 'aug':
+      return { exprs: exprs(s.target, s.value), bodies: [] };
+    case 'expr':
+    case 'return':
+    case 'raise':
+      return { exprs: exprs(s.value), bodies: [] };
+    case 'assert':
+      return { exprs: exprs(s.test, s.message), bodies: [] };
+    case 'if':
+      return { exprs: exprs(s.test, s.equals), bodies: [s.then, s.otherwise] };
+    case 'for':
+      return { exprs: exprs(s.target, s.iterable), bodies: [s.body, s.orelse] };
+    case 'while':
+      return { exprs: exprs(s.test), bodies: [s.body, s.orelse] };
+    case 'try':
+      return { exprs: [], bodies: [s.body, ...s.handlers, s.orelse, s.final] };
+    case 'with':
+      return { exprs: exprs(...s.items.flatMap((i) => [i.value, i.target])), bodies: [s.body] };
+    default:
+      return { exprs: [], bodies: [] };
+  }
+}
+
 /** Whether statements do more than define functions and classes. */
 export function runsCode(body: readonly Stmt[]): boolean {
   return body.some((s) => s.k !== 'def');

@@ -47,6 +47,14 @@ suite('models counted with their configuration', () => {
     );
   });
 
+  test('the class the parameter is annotated with, written as a forward reference, even with fields the class never reads', async () => {
+    const a = await analyzeText(
+      `${HEAD}${MODEL.replace('self, cfg)', 'self, cfg: "Cfg")')}class Cfg:\n    def __init__(self, d=8, k=3, unused=1):\n        self.d = d\n        self.k = k\n        self.unused = unused\nclass Other:\n    def __init__(self, d=2, k=2):\n        self.d = d\n        self.k = k\n`,
+    );
+    // Other holds every field M reads too: without the annotation, which of the two is not known.
+    assert.strictEqual(built(a), 'M(Cfg()): 27');
+  });
+
   test('a field no class of the file has: no configuration, the class needs its argument', async () => {
     const a = await analyzeText(HEAD + CFG + MODEL.replace('cfg.k)', 'cfg.heads)'));
     assert.strictEqual(built(a), undefined);

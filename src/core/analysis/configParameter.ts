@@ -39,8 +39,9 @@ export function configParameter(
   const required = params.filter((p) => !p.default && !p.variadic);
   if (required.length !== 1) return undefined;
   const [param] = required;
-  const annotated =
-    param.annotation && /^[\w.]+$/.test(param.annotation) ? valueOfName(owner, param.annotation) : undefined;
+  // `config: GPTConfig`, or as a forward reference, `config: "GPTConfig"`.
+  const named = param.annotation?.match(/^(['"]?)([\w.]+)\1$/)?.[2];
+  const annotated = named ? valueOfName(owner, named) : undefined;
   const config = annotated?.t === 'class' ? annotated : byFields(owner, scope, param.name, visiting);
   if (!config || !buildsAlone(evaluator.of(config), config)) return undefined;
   return { config, param: param.name, first: params[0] === param };

@@ -55,6 +55,13 @@ suite('models counted with their configuration', () => {
     assert.strictEqual(built(a), 'M(Cfg()): 27');
   });
 
+  test('a module the constructor is given is a part, not a configuration: no count is made up with its defaults', async () => {
+    const a = await analyzeText(
+      `${HEAD}class Backbone(nn.Module):\n    def __init__(self, d=8):\n        super().__init__()\n        self.fc = nn.Linear(d, d)\nclass M(nn.Module):\n    def __init__(self, backbone: Backbone):\n        super().__init__()\n        self.backbone = backbone\n`,
+    );
+    assert.strictEqual(built(a), undefined);
+  });
+
   test('a field no class of the file has: no configuration, the class needs its argument', async () => {
     const a = await analyzeText(HEAD + CFG + MODEL.replace('cfg.k)', 'cfg.heads)'));
     assert.strictEqual(built(a), undefined);

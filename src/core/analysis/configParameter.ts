@@ -1,10 +1,11 @@
 /**
  * The configuration class a model's constructor takes when the class names none (Hugging Face's
  * `config_class` is runs.ts's configClass): the class its one required parameter is annotated with
- * (`params: ModelArgs`), else the one class of its file whose fields hold every field the constructor reads
- * of that parameter (nanoGPT's GPT reads `config.n_embd`, `config.n_head`, ...: GPTConfig's fields). Only a
- * class that builds with no arguments, every field with a default, configures a model: the model is then
- * counted with its defaults, `GPT(GPTConfig())`, as PyTorch would build it.
+ * (`params: ModelArgs`), else the one class in scope whose fields hold every field the constructor reads of
+ * that parameter (nanoGPT's GPT reads `config.n_embd`, `config.n_head`, ...: GPTConfig's fields), or the one
+ * its parts take when it passes the parameter on. Only a class that builds with no arguments, every field
+ * with a default, configures a model: the model is then counted with its defaults, `GPT(GPTConfig())`, as
+ * PyTorch would build it.
  */
 import { children, type Expr, type Span } from '../ir/expr';
 import { definitions } from '../ir/moduleNames';
@@ -42,7 +43,13 @@ export function configParameter(
   // `config: GPTConfig`, or as a forward reference, `config: "GPTConfig"`.
   const named = param.annotation?.match(/^(['"]?)([\w.]+)\1$/)?.[2];
   const annotated = named ? valueOfName(owner, named) : undefined;
-  const config = annotated?.t === 'class' ? annotated : byFields(owner, scope, param.name, visiting);
+  // A module it is given (`backbone: ResNet`) is a part, not a configuration.
+  const config =
+    annotated?.t === 'class'
+      ? owner.classes.isModuleClass(annotated)
+        ? undefined
+        : annotated
+      : byFields(owner, scope, param.name, visiting);
   if (!config || !buildsAlone(evaluator.of(config), config)) return undefined;
   return { config, param: param.name, first: params[0] === param };
 }

@@ -85,6 +85,23 @@ suite('models counted with their configuration', () => {
     assert.strictEqual(built(a), 'M(Cfg()): 27');
   });
 
+  test('a second configuration with the same fields typed in, then taken out: each version as a fresh analysis gives it', async () => {
+    const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');
+    // A second model, N: the classes that may be configurations are found once, for M, and N's run must
+    // depend on them too.
+    const one = HEAD + CFG + MODEL + MODEL.replace('class M(', 'class N(');
+    const other = 'class Other:\n    def __init__(self, d=2, k=2):\n        self.d = d\n        self.k = k\n';
+    const both = (a: Analysis | undefined) =>
+      a?.modules.map((m) => `${m.name}: ${m.built?.context ?? 'none'}`).join(', ');
+    assert.strictEqual(both(analyzer.update(one)), 'M: M(Cfg()), N: N(Cfg())');
+    // Two classes hold d and k: which one the models take is not known.
+    const two = analyzer.update(one + other, [{ rangeOffset: one.length, rangeLength: 0, text: other }]);
+    assert.strictEqual(both(two), 'M: none, N: none');
+    const back = analyzer.update(one, [{ rangeOffset: one.length, rangeLength: other.length, text: '' }]);
+    assert.strictEqual(both(back), 'M: M(Cfg()), N: N(Cfg())');
+    analyzer.dispose();
+  });
+
   test('400 configurations and 400 models, each reading a field of its own: each matched once, not each against all', async () => {
     const configs = Array.from(
       { length: 400 },

@@ -9,8 +9,9 @@
  */
 import { children, type Expr, type Span } from '../ir/expr';
 import { definitions } from '../ir/moduleNames';
-import { partsOf, type Scope, type Stmt } from '../ir/source';
+import { partsOf, type Scope, type SourceModel, type Stmt } from '../ir/source';
 import type { Evaluator } from '../interp/evaluator';
+import { ReadsMemo } from '../interp/readsMemo';
 import type { Value } from '../values/value';
 
 type ClassValue = Extract<Value, { t: 'class' }>;
@@ -52,6 +53,29 @@ export function configParameter(
       : byFields(owner, scope, param.name, visiting);
   if (!config || !buildsAlone(evaluator.of(config), config)) return undefined;
   return { config, param: param.name, first: params[0] === param };
+}
+
+/**
+ * Whether the class's own constructor could take a configuration, from its text alone: one parameter it needs,
+ * annotated, or whose fields it reads (`config.n_embd`), or that it passes on (`Block(config)`). A class that
+ * has no constructor of its own may inherit one that does. Asked on every version, for every class, before any
+ * run: what it reads is the constructor's statements only.
+ */
+export function mayTakeConfiguration(model: SourceModel, fragment: number, scope: number): boolean {
+  const scopes = model.fragments[fragment].scopes;
+  const init = scopes.find((s) => s.parent === scope && s.kind === 'function' && s.name === '__init__');
+  if (!init) return true;
+  const required = init.params.slice(1).filter((p) => !p.default && !p.variadic);
+  if (required.length !== 1) return false;
+  const [param] = required;
+  if (param.annotation) return true;
+  let used = false;
+  eachExpr(model, init.body, (e) => {
+    used ||=
+      (e.k === 'attr' && e.object.k === 'name' && e.object.id === param.name) ||
+      (e.k === 'call' && e.args.some((a) => a.value.k === 'name' && a.value.id === param.name));
+  });
+  return used;
 }
 
 /** The value a dotted name has at module level of `ev`'s file (`GPTConfig`, `model_args.ModelArgs`). */
@@ -98,32 +122,46 @@ function byFields(ev: Evaluator, init: Scope, param: string, visiting: Set<strin
   return found.length === 1 ? found[0].config : undefined;
 }
 
+type Configuration = { readonly config: ClassValue; readonly fields: Set<string> };
+
 /**
  * The classes a module-level name of the file holds that are no model (those it defines, then those it
- * imports by name), each with its fields: found once per analysis, not once per model class asking.
+ * imports by name), each with its fields: found once per analysis, not once per model class asking. What
+ * finding them read is read by each run that asks (ReadsMemo): a class added or removed anywhere decides
+ * anew which one a model takes, in the editor as in a fresh analysis.
  */
-function configurationsIn(ev: Evaluator): readonly { config: ClassValue; fields: Set<string> }[] {
-  const known = CONFIGURATIONS.get(ev);
-  if (known) return known;
-  const seen = new Set<string>();
-  const found: { config: ClassValue; fields: Set<string> }[] = [];
-  for (const c of classesInScope(ev)) {
-    const id = classId(c);
-    if (seen.has(id) || ev.classes.isModuleClass(c)) continue;
-    seen.add(id);
-    found.push({ config: c, fields: fieldsOf(ev, c) });
-  }
-  CONFIGURATIONS.set(ev, found);
-  return found;
+function configurationsIn(ev: Evaluator): readonly Configuration[] {
+  let memo = CONFIGURATIONS.get(ev);
+  if (!memo) CONFIGURATIONS.set(ev, (memo = new ReadsMemo(ev)));
+  return memo.get(
+    'configurations',
+    () => {
+      const seen = new Set<string>();
+      const found: Configuration[] = [];
+      for (const c of classesInScope(ev)) {
+        const id = classId(c);
+        if (seen.has(id) || ev.classes.isModuleClass(c)) continue;
+        seen.add(id);
+        found.push({ config: c, fields: fieldsOf(ev, c) });
+      }
+      return found;
+    },
+    () => [],
+  );
 }
 
-const CONFIGURATIONS = new WeakMap<Evaluator, readonly { config: ClassValue; fields: Set<string> }[]>();
+const CONFIGURATIONS = new WeakMap<Evaluator, ReadsMemo<readonly Configuration[]>>();
 
 const classId = (c: ClassValue) => `${c.file}:${c.fragment}:${c.scope}`;
 
-/** The classes module-level names of the file hold: those it defines, then those it imports by name. */
+/**
+ * The classes module-level names of the file hold that may be configurations: those it defines (not those
+ * whose text says they are modules or whose constructor needs arguments: a model class edited as the user
+ * types is no read of the configured runs), then those it imports by name.
+ */
 function* classesInScope(ev: Evaluator): Generator<ClassValue> {
   for (const { fragment, scope } of definitions(ev.model, 'class')) {
+    if (!mayBeConfiguration(ev.model, fragment, scope)) continue;
     const c = ev.names.definition(fragment, scope, undefined);
     if (c.t === 'class') yield c;
   }
@@ -133,6 +171,14 @@ function* classesInScope(ev: Evaluator): Generator<ClassValue> {
       const v = valueOfName(ev, imp.local);
       if (v.t === 'class') yield v;
     }
+}
+
+/** From its text alone: no base named a module or a layer, and a constructor (if any) with every parameter defaulted. */
+function mayBeConfiguration(model: SourceModel, fragment: number, scope: number): boolean {
+  const scopes = model.fragments[fragment].scopes;
+  if (scopes[scope].bases.some((b) => /\bModule\b|\bnn\.|Layer\b/.test(model.text(b)))) return false;
+  const init = scopes.find((s) => s.parent === scope && s.kind === 'function' && s.name === '__init__');
+  return !init || init.params.slice(1).every((p) => p.default || p.variadic);
 }
 
 /**
@@ -164,7 +210,7 @@ function buildsAlone(ev: Evaluator, c: ClassValue): boolean {
 }
 
 /** Every expression the statements hold, nested ones too (not those of functions defined inside them). */
-function eachExpr(ev: Evaluator, body: readonly Stmt[], visit: (e: Expr) => void): void {
+function eachExpr(ev: Pick<SourceModel, 'expr'>, body: readonly Stmt[], visit: (e: Expr) => void): void {
   const walk = (e: Expr) => {
     visit(e);
     for (const c of children(e)) walk(c);

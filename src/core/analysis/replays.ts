@@ -130,6 +130,7 @@ export class Replays {
       originOf: (name) => this.originOf(name),
       keyOf: (name) => this.keyOf(name),
       file: (module) => this.resolver?.resolve(module),
+      held: new WeakMap(),
     };
     return readsHold(c.reads, this.now);
   }

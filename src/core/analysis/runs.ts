@@ -16,7 +16,7 @@ import type { DefRef, Value } from '../values/value';
 import { sizing, type NodeFacts, type Sizing } from '../sizing/sizing';
 import type { GradOf } from '../values/modules';
 import { followActivations } from './followForward';
-import { configParameter, valueOfName } from './configParameter';
+import { configParameter, mayTakeConfiguration, valueOfName } from './configParameter';
 
 /**
  * The runs of a site's own code: its enclosing top-level class or function built or called with its own
@@ -198,7 +198,7 @@ export function runConfigured(
   for (const { fragment: fi, scope: si, name } of definitions(model, 'class')) {
     if (evaluator.budget.exhausted) break;
     const key = classKey(model, fi, si);
-    if (builtByFile(key)) continue;
+    if (builtByFile(key) || !mayTakeConfiguration(model, fi, si)) continue;
     const context = each(`configured ${key}`, () => {
       const cls = evaluator.names.definition(fi, si, undefined);
       if (cls.t !== 'class') return undefined;

@@ -128,11 +128,25 @@ export interface ReadsNow {
   originOf(name: string): number;
   keyOf(name: string): string | undefined;
   file(module: string): SourceModel | undefined;
+  /** Reads already asked about in this version: many runs link the same kept result's reads (a class's bases). */
+  readonly held?: WeakMap<Reads, boolean>;
 }
 
 /** Whether what a run read is as it was: each statement still there, each name bound by the same statement, each module variable's value the same, each import the same file. */
 export function readsHold(reads: Reads, now: ReadsNow): boolean {
-  return allReads(reads).every((r) => ownReadsHold(r, now));
+  return now.held ? holdsBelow(reads, now, now.held) : allReads(reads).every((r) => ownReadsHold(r, now));
+}
+
+/** Whether `r` and what is linked below it hold, each Reads asked once a version (a kept class's bases are linked by thousands of runs). */
+function holdsBelow(r: Reads, now: ReadsNow, held: WeakMap<Reads, boolean>): boolean {
+  const known = held.get(r);
+  if (known !== undefined) return known;
+  // Taken as holding while its parts are asked, should they link back to it.
+  held.set(r, true);
+  let holds = ownReadsHold(r, now);
+  if (holds) for (const p of r.parts) if (!(holds = holdsBelow(p, now, held))) break;
+  held.set(r, holds);
+  return holds;
 }
 
 function ownReadsHold(r: Reads, now: ReadsNow): boolean {

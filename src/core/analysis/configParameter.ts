@@ -38,7 +38,7 @@ export function configParameter(
   const owner = evaluator.of(init);
   const scope = owner.scopeAt(init.fragment, init.scope);
   const params = scope.params.slice(1);
-  const required = params.filter((p) => !p.default && !p.variadic);
+  const required = requiredParams(scope);
   if (required.length !== 1) return undefined;
   const [param] = required;
   // `config: GPTConfig`, or as a forward reference, `config: "GPTConfig"`.
@@ -63,9 +63,9 @@ export function configParameter(
  */
 export function mayTakeConfiguration(model: SourceModel, fragment: number, scope: number): boolean {
   const scopes = model.fragments[fragment].scopes;
-  const init = scopes.find((s) => s.parent === scope && s.kind === 'function' && s.name === '__init__');
+  const init = ownConstructor(scopes, scope);
   if (!init) return true;
-  const required = init.params.slice(1).filter((p) => !p.default && !p.variadic);
+  const required = requiredParams(init);
   if (required.length !== 1) return false;
   const [param] = required;
   if (param.annotation) return true;
@@ -76,6 +76,16 @@ export function mayTakeConfiguration(model: SourceModel, fragment: number, scope
       (e.k === 'call' && e.args.some((a) => a.value.k === 'name' && a.value.id === param.name));
   });
   return used;
+}
+
+/** The parameters after `self` a call must give: no default, not `*args` or `**kwargs`. */
+export function requiredParams(init: Scope): Scope['params'] {
+  return init.params.slice(1).filter((p) => !p.default && !p.variadic);
+}
+
+/** The class's own `__init__`, if its body defines one. */
+function ownConstructor(scopes: readonly Scope[], scope: number): Scope | undefined {
+  return scopes.find((s) => s.parent === scope && s.kind === 'function' && s.name === '__init__');
 }
 
 /** The value a dotted name has at module level of `ev`'s file (`GPTConfig`, `model_args.ModelArgs`). */
@@ -177,8 +187,8 @@ function* classesInScope(ev: Evaluator): Generator<ClassValue> {
 function mayBeConfiguration(model: SourceModel, fragment: number, scope: number): boolean {
   const scopes = model.fragments[fragment].scopes;
   if (scopes[scope].bases.some((b) => /\bModule\b|\bnn\.|Layer\b/.test(model.text(b)))) return false;
-  const init = scopes.find((s) => s.parent === scope && s.kind === 'function' && s.name === '__init__');
-  return !init || init.params.slice(1).every((p) => p.default || p.variadic);
+  const init = ownConstructor(scopes, scope);
+  return !init || requiredParams(init).length === 0;
 }
 
 /**

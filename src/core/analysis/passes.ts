@@ -28,6 +28,7 @@ import {
   runFactories,
   runUnreached,
   shown,
+  summarized,
   sizeModel,
   unknownSummary,
 } from './runs';
@@ -186,14 +187,14 @@ export function moduleResults(
     const attention = attentions
       ? shown([...attentions.values()], result.summary.params, out.crowded.has(key))
       : undefined;
-    return result.summary.params?.isConstant
-      ? { ...result, attention }
-      : {
-          ...result,
-          attention,
-          built: agreed(out.constructions.get(key), configured.get(key)),
-          configurations: configurationsOf(out.constructions.get(key)),
-        };
+    if (result.summary.params?.isConstant) return { ...result, attention };
+    const builds = summarized(out.constructions.get(key));
+    return {
+      ...result,
+      attention,
+      built: agreed(builds, configured.get(key)),
+      configurations: configurationsOf(builds),
+    };
   });
 }
 

@@ -16,7 +16,7 @@ import type { DefRef, Value } from '../values/value';
 import { sizing, type NodeFacts, type Sizing } from '../sizing/sizing';
 import type { GradOf } from '../values/modules';
 import { followActivations } from './followForward';
-import { configParameter, mayTakeConfiguration, valueOfName } from './configParameter';
+import { configParameter, mayTakeConfiguration, requiredParams, valueOfName } from './configParameter';
 
 /**
  * The runs of a site's own code: its enclosing top-level class or function built or called with its own
@@ -120,14 +120,24 @@ function shared(builds: readonly LayerInstance[]): LayerInstance {
   };
 }
 
+/** A class's build in one context, with its total. */
+export interface Built {
+  readonly context: string;
+  readonly summary: ModuleSummary;
+}
+
+/** Each build of a class with its total, summed up once for all that read it. */
+export function summarized(list: readonly Construction[] | undefined): Built[] | undefined {
+  return list?.map((b) => ({ context: b.context, summary: b.summary ?? summarize(b.tree!) }));
+}
+
 /**
  * The build every context agrees on (the same total), if there is one: a context whose total is not known
  * (a block of a loop that adds a layer this file cannot follow) may be another size, so there is none. A
  * Hugging Face class built with its own configuration's defaults (`own`) is that build, whatever other
  * classes build it with (ViTForImageClassification's ViTModel has no pooler).
  */
-export function agreed(list: readonly Construction[] | undefined, own?: string): ModuleResult['built'] {
-  const builds = list?.map((b) => ({ context: b.context, summary: b.summary ?? summarize(b.tree!) }));
+export function agreed(builds: readonly Built[] | undefined, own?: string): ModuleResult['built'] {
   const configured = own === undefined ? undefined : builds?.find((b) => b.context === own);
   if (configured) return configured.summary.params?.isConstant ? configured : undefined;
   const first = builds?.[0];
@@ -143,11 +153,11 @@ export function agreed(list: readonly Construction[] | undefined, own?: string):
  * Each model that builds the class (the context a build starts from: `GPT (line 202)` for `GPT (line 202) via
  * Block ×12`) with one total, all its builds of the class agreeing, in the order first built.
  */
-export function configurationsOf(list: readonly Construction[] | undefined): ModuleResult['configurations'] {
+export function configurationsOf(builds: readonly Built[] | undefined): ModuleResult['configurations'] {
   const byModel = new Map<string, Poly | undefined>();
-  for (const b of list ?? []) {
+  for (const b of builds ?? []) {
     const model = b.context.split(' via ')[0];
-    const params = (b.summary ?? summarize(b.tree!)).params;
+    const params = b.summary.params;
     const seen = byModel.get(model);
     if (!byModel.has(model)) byModel.set(model, params?.isConstant ? params : undefined);
     else if (seen && !(params?.isConstant && params.equals(seen))) byModel.set(model, undefined);
@@ -259,7 +269,7 @@ export function namesConfig(
           init.name === '__init__' &&
           init.parent >= 0 &&
           scopes[init.parent].kind === 'class' &&
-          init.params.slice(1).filter((p) => !p.default && !p.variadic).length === 1,
+          requiredParams(init).length === 1,
       );
       names ||= CONFIG_NAMED.test(model.text(span));
     }

@@ -19,6 +19,9 @@ Writes test/fixtures/expected/pytorch-layers.json:
                parameter is not the first: the class built with that configuration's defaults by PyTorch.
     "instances": {fixture path: [{"name", "line", "params"}, ...]} for each model the file builds at
                module level (`model = GPT(GPTConfig())`).
+    "presets": {fixture path: [{"expression", "class", "params"}, ...]} for each name of a preset table the
+               fixture documents (PRESETS), the model that expression builds; a call site no other build
+               reaches is recorded from the first of them that reaches it.
 
 Each fixture is imported (which runs the models it builds at module level), then every nn.Module class
 and every top-level function whose parameters all have defaults is called with them, so that layers
@@ -47,6 +50,20 @@ RECORDED = (
     "TransformerEncoderLayer", "TransformerDecoderLayer", "TransformerEncoder", "TransformerDecoder",
     "Transformer", "Embedding", "LayerNorm", "Conv1d", "Conv2d",
 )
+
+# The names each fixture's preset tables hold, as a user would build them.
+PRESETS = {
+    "presets.py": [
+        "GPT.from_pretrained('gpt-mini')",
+        "GPT.from_pretrained('gpt-small')",
+        "GPT.from_pretrained('gpt-wide')",
+        "Transformer.from_name('XS')",
+        "Transformer.from_name('S')",
+        "Transformer.from_name('M')",
+        "build_encoder('tiny')",
+        "build_encoder('base')",
+    ],
+}
 
 
 class Recorder:
@@ -253,6 +270,7 @@ def run_fixture(path, recorder):
         elif issubclass(obj, nn.Module):  # other classes are configs, only built as arguments
             modules.append(build_module(obj_name, line, obj, default_arguments(obj), recorder, configs, built_by_body))
 
+    presets = run_presets(path, module, recorder)
     # A call in a branch no build takes is marked `# never built` in the fixture: PyTorch never reaches it.
     never = {i + 1 for i, text in enumerate(path.read_text().splitlines()) if text.rstrip().endswith("# never built")}
     expected = [site for site in static_call_sites(tree) if site[0] not in never]
@@ -261,7 +279,23 @@ def run_fixture(path, recorder):
     reached = {site: record for site, record in recorder.sites.items() if site in expected}
     if sorted(reached) != expected:
         sys.exit(f"{path}: unreached call sites {sorted(set(expected) - set(reached))}")
-    return [reached[site] for site in sorted(reached)], modules, module_instances(tree, module)
+    return [reached[site] for site in sorted(reached)], modules, module_instances(tree, module), presets
+
+
+def run_presets(path, module, recorder):
+    """The model each documented preset builds, with its total. Its call sites are recorded only where no
+    other build and no earlier preset reached them: there the analysis shows the first preset's sizes."""
+    out = []
+    for expression in PRESETS.get(path.name, []):
+        earlier, recorder.sites = recorder.sites, {}
+        try:
+            model = eval(expression, vars(module))
+        finally:
+            found, recorder.sites = recorder.sites, earlier
+        for site, record in found.items():
+            recorder.sites.setdefault(site, record)
+        out.append({"expression": expression, "class": type(model).__name__, "params": param_count(model)})
+    return out
 
 
 def module_instances(tree, module):
@@ -304,12 +338,14 @@ def main():
     for cls_name in RECORDED:
         setattr(nn, cls_name, RecordingClass(getattr(nn, cls_name), recorder))
 
-    files, modules, instances = {}, {}, {}
+    files, modules, instances, presets = {}, {}, {}, {}
     # Fixtures import each other by module name (`from gpt import Block`), as files of one project do.
     sys.path[:0] = [str(folder) for folder in FIXTURES]
     for path in sorted(p for folder in FIXTURES for p in folder.glob("*.py")):
         rel = path.relative_to(REPO_ROOT).as_posix()
-        files[rel], modules[rel], instances[rel] = run_fixture(path.resolve(), recorder)
+        files[rel], modules[rel], instances[rel], found = run_fixture(path.resolve(), recorder)
+        if found:
+            presets[rel] = found
 
     written = write_json(OUTPUT, {
         "generatedBy": "scripts/ground-truth/pytorch_layers.py",
@@ -317,6 +353,7 @@ def main():
         "files": files,
         "modules": modules,
         "instances": instances,
+        "presets": presets,
     }, expand=3)
 
     print(f"{'fixture':<34} {'sites':>5} {'errors':>6} {'lazy':>4}  module totals")

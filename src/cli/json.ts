@@ -123,7 +123,13 @@ function fileJson(r: FileReport, options: SizingOptions): object {
         ...exactCount(m.summary.params),
         ...(m.built ? { built: { ...exactCount(m.built.summary.params), context: m.built.context } } : {}),
         ...(m.configurations
-          ? { configurations: m.configurations.map((c) => ({ context: c.context, ...exactCount(c.params) })) }
+          ? {
+              configurations: m.configurations.map((c) => ({
+                context: c.context,
+                ...exactCount(c.params),
+                ...(c.active ? { active: true } : {}),
+              })),
+            }
           : {}),
         ...untrackedJson(m.built?.summary ?? m.summary),
         ...(m.attention ? { attention: attentionJson(m.attention) } : {}),

@@ -54,6 +54,7 @@ export function modelItems(service: AnalysisService, doc: vscode.TextDocument, a
         summary,
         m.built && { name: m.name, context: m.built.context },
         m.attention?.summary,
+        m.configurations?.length,
       );
       return item(
         service,

@@ -67,7 +67,7 @@ suite('attention-lens CLI', () => {
         params: null,
         paramsExact: null,
         built: { params: 124439808, paramsExact: '124439808', context: 'GPT (line 202)' },
-        configurations: [{ context: 'GPT (line 202)', params: 124439808, paramsExact: '124439808' }],
+        configurations: [{ context: 'GPT (line 202)', params: 124439808, paramsExact: '124439808', active: true }],
       },
     );
     assert.deepStrictEqual(gpt.modules.find((m) => m.name === 'CausalSelfAttention')?.attention, {

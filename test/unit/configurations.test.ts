@@ -8,7 +8,7 @@ import { tmpdir } from 'os';
 import * as path from 'path';
 import { DocumentAnalyzer } from '../../src/syntax/documentAnalyzer';
 import type { Analysis } from '../../src/core/analysis/analyze';
-import { configurationsMarkdown } from '../../src/core/present/format';
+import { configurationsMarkdown, moduleLensTitle } from '../../src/core/present/format';
 import { analyzeText, loadGrammars } from './helpers';
 
 const HEAD = 'import torch.nn as nn\n';
@@ -43,7 +43,7 @@ suite('models counted with their configuration', () => {
     assert.strictEqual(built(a), 'M(Cfg()): 27');
     assert.strictEqual(
       configurationsMarkdown(model(a)!.configurations),
-      'Built with 3 different totals:\n\n- 9 in `small()`\n- 15 in `large()`\n- 27 in `M(Cfg())`',
+      'Built with 3 different totals:\n\n- 9 in `small()`\n- 15 in `large()`\n- 27 in `M(Cfg())` (shown)',
     );
   });
 
@@ -131,5 +131,58 @@ suite('models counted with their configuration', () => {
     const removed = analyzer.update(without, [{ rangeOffset: without.length, rangeLength: line.length, text: '' }]);
     assert.strictEqual(built(removed), 'M(Cfg()): 27');
     analyzer.dispose();
+  });
+
+  test('a preset table: each name a context of its own, listed; a model of the file hides them at its layers', async () => {
+    const presets = `def build(size):\n    return M(Cfg(**{'s': dict(d=2), 'l': dict(d=4)}[size]))\n`;
+    const a = await analyzeText(HEAD + CFG + MODEL + presets);
+    assert.deepStrictEqual(
+      model(a)!.configurations!.map((c) => `${c.context}: ${c.params.constant}${c.active ? ' (shown)' : ''}`),
+      ['M(Cfg()): 27 (shown)', "build('s'): 9", "build('l'): 15"],
+    );
+    const m = model(a)!;
+    assert.strictEqual(
+      moduleLensTitle(
+        m.built!.summary,
+        { name: m.name, context: m.built!.context },
+        undefined,
+        m.configurations?.length,
+      ),
+      '27 params (27) · as M(Cfg()) · 3 configurations',
+    );
+    // The layer shows its configuration's defaults' build, as the class does, not "3 sizes".
+    assert.deepStrictEqual(
+      a.layers[0].values.map((v) => `${v.params.constant}@${v.context}`),
+      ['27@M(Cfg())'],
+    );
+    const body = await analyzeText(`${HEAD}${CFG}${MODEL}${presets}m = M(Cfg(d=6))\n`);
+    assert.deepStrictEqual(
+      body.layers[0].values.map((v) => `${v.params.constant}@${v.context}`),
+      ['21@M (line 12)'],
+    );
+  });
+
+  test('a preset table without a configuration: the first name is shown; the names compared with, in order', async () => {
+    const a = await analyzeText(
+      `${HEAD}class E(nn.Module):\n    def __init__(self, d):\n        super().__init__()\n        self.fc = nn.Linear(d, 2)\ndef encoder(name):\n    if name == 'b':\n        return E(4)\n    elif name != 'a':\n        raise ValueError(name)\n    return E(2)\n`,
+    );
+    const e = a.modules.find((m) => m.name === 'E')!;
+    assert.deepStrictEqual(
+      e.configurations?.map((c) => `${c.context}: ${c.params.constant}`),
+      ["encoder('b'): 10", "encoder('a'): 6"],
+    );
+    assert.strictEqual(e.built?.context.split(' via ')[0], "encoder('b')");
+    assert.strictEqual(a.layers[0].layer.params?.toString(), '10');
+  });
+
+  test('a registry of more names than a table holds, and a private helper, are run for no name', async () => {
+    const names = Array.from({ length: 33 }, (_, i) => `'n${i}': ${i + 1}`).join(', ');
+    const a = await analyzeText(
+      `${HEAD}${CFG}${MODEL}TABLE = {${names}}\ndef build(name):\n    return M(Cfg(d=TABLE[name]))\ndef _build(name):\n    return M(Cfg(d={'x': 5}[name]))\n`,
+    );
+    assert.deepStrictEqual(
+      model(a)!.configurations!.map((c) => c.context),
+      ['M(Cfg())'],
+    );
   });
 });

@@ -162,6 +162,41 @@ suite('model classes against PyTorch totals (pytorch-layers.json modules)', () =
   }
 });
 
+suite('preset tables against PyTorch totals (pytorch-layers.json presets)', () => {
+  const expected = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-layers.json'), 'utf8')) as {
+    presets: Record<string, { expression: string; class: string; params: number }[]>;
+    modules: Record<string, ExpectedModule[]>;
+  };
+  for (const [file, presets] of Object.entries(expected.presets)) {
+    test(file, async () => {
+      const analysis = await analyzeText(readFileSync(path.join(ROOT, file), 'utf8'), 'python', path.join(ROOT, file));
+      for (const name of new Set(presets.map((p) => p.class))) {
+        const found = analysis.modules.find((m) => m.name === name);
+        // Every name of every table, each with PyTorch's total, and nothing else called with a name.
+        assert.deepStrictEqual(
+          found?.configurations
+            ?.filter((c) => c.context.includes("('"))
+            .map((c) => [c.context, Number(c.params.constant)]),
+          presets.filter((p) => p.class === name).map((p) => [p.expression, p.params]),
+          name,
+        );
+        // With no configuration's defaults to show, the class shows its first preset.
+        const configured = expected.modules[file].find((m) => m.name === name)?.configured;
+        if (!configured) {
+          const first = presets.find((p) => p.class === name)!;
+          assert.strictEqual(
+            found?.built?.context.split(' via ')[0],
+            first.expression,
+            `${name} shows its first preset`,
+          );
+          assert.strictEqual(Number(found.built.summary.params?.constant), first.params);
+          assert.ok(found.configurations?.find((c) => c.context === first.expression)?.active, 'marked active');
+        }
+      }
+    });
+  }
+});
+
 suite('models built at module level against PyTorch totals (pytorch-layers.json instances)', () => {
   const expected = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-layers.json'), 'utf8')) as {
     instances: Record<string, { name: string; line: number; params: number | null; varies?: number[] }[]>;

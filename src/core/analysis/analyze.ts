@@ -16,9 +16,11 @@ import {
   moduleResults,
   runFactoryFunctions,
   runModuleBody,
+  runPresetFunctions,
   runUnreachedFunctions,
 } from './passes';
 import { AnalysisRun } from './run';
+import { documentedOf } from './documented';
 
 export { attentionLayers } from './results';
 export type { Analysis, InstanceResult, LayerResult, ModuleResult, PartResult, SiteValue, SizeHint } from './results';
@@ -36,18 +38,19 @@ export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: A
   const hints = followModuleModels(run);
   runFactoryFunctions(run);
   const configured = buildConfigured(run);
-  const modules = moduleResults(run, classes, configured);
+  const documented = documentedOf(runPresetFunctions(run));
+  const modules = moduleResults(run, classes, configured, documented);
   runUnreachedFunctions(run);
   // Trees are read once every run is over.
   const instances = instanceResults(run);
-  const { layers, findings } = collectSites(run);
+  const { layers, findings } = collectSites(run, documented);
   return {
     language: model.language,
     layers,
     findings: finish(run, findings),
     modules,
     instances,
-    parts: partResults(run.out.parts),
+    parts: partResults(run.out.parts, documented),
     hints,
   };
 }

@@ -220,7 +220,7 @@ function buildsAlone(ev: Evaluator, c: ClassValue): boolean {
 }
 
 /** Every expression the statements hold, nested ones too (not those of functions defined inside them). */
-function eachExpr(ev: Pick<SourceModel, 'expr'>, body: readonly Stmt[], visit: (e: Expr) => void): void {
+export function eachExpr(ev: Pick<SourceModel, 'expr'>, body: readonly Stmt[], visit: (e: Expr) => void): void {
   const walk = (e: Expr) => {
     visit(e);
     for (const c of children(e)) walk(c);

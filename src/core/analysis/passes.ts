@@ -3,7 +3,7 @@
  * each model class built with its defaults, the models the body built followed through forward(), the
  * factories, Hugging Face configurations, functions no run reached; then what their records come to.
  */
-import type { SiteShown } from './cache';
+import type { SiteRecord, SiteShown } from './cache';
 import type { Span } from '../ir/expr';
 import { StatementReplays } from '../interp/statementReplays';
 import { LIMITS } from '../limits/budget';
@@ -33,6 +33,13 @@ import {
   unknownSummary,
 } from './runs';
 import { analysisTruncated } from '../findings/messages';
+import { runPresets } from './presets';
+import { shownAmong, type Documented } from './documented';
+
+const buildContext = (b: { readonly context: string }) => b.context;
+const always = () => true;
+const recordContext = (r: SiteRecord) => r.context;
+const realBuild = (r: SiteRecord) => !r.symbolic;
 
 /** A model class of the file with its result, by class key. */
 export interface ClassBuild {
@@ -175,11 +182,24 @@ export function buildConfigured(run: AnalysisRun): Map<string, string> {
     : new Map<string, string>();
 }
 
+/** Preset functions run for each name of their tables: the contexts of the models they built. */
+export function runPresetFunctions(run: AnalysisRun): string[] {
+  const { evaluator, model, replays, out } = run;
+  return runPresets(
+    evaluator,
+    model,
+    (key, run_) => replays.valued(key, run_),
+    (work, keep) => out.tentative(work, keep),
+    (work) => out.muted(work),
+  );
+}
+
 /** Each class's result: its total, the attention it shows, and the build every context agrees on. */
 export function moduleResults(
   run: AnalysisRun,
   classes: readonly ClassBuild[],
   configured: ReadonlyMap<string, string>,
+  documented: Documented,
 ): ModuleResult[] {
   const { out } = run;
   return classes.map(({ key, result }) => {
@@ -189,11 +209,17 @@ export function moduleResults(
       : undefined;
     if (result.summary.params?.isConstant) return { ...result, attention };
     const builds = summarized(out.constructions.get(key));
+    // A class built with its own configuration's defaults shows that build, whatever builds it as a part.
+    const own = configured.get(key);
+    const built =
+      own !== undefined && builds?.some((b) => b.context === own)
+        ? agreed(builds, own)
+        : agreed(builds && shownAmong(builds, documented, buildContext, always));
     return {
       ...result,
       attention,
-      built: agreed(builds, configured.get(key)),
-      configurations: configurationsOf(builds),
+      built,
+      configurations: configurationsOf(builds, built?.context),
     };
   });
 }
@@ -260,7 +286,7 @@ export function instanceResults(run: AnalysisRun): InstanceResult[] {
 }
 
 /** Each layer site with what every run built there, reusing the last version's result where its records are the same. */
-export function collectSites(run: AnalysisRun): { layers: LayerResult[]; findings: Finding[] } {
+export function collectSites(run: AnalysisRun, documented: Documented): { layers: LayerResult[]; findings: Finding[] } {
   const { model, cache, out } = run;
   const layers: LayerResult[] = [];
   const findings: Finding[] = [];
@@ -272,8 +298,9 @@ export function collectSites(run: AnalysisRun): { layers: LayerResult[]; finding
     let shownSites: SiteShown[] | undefined;
     for (let index = 0; index < calls.length; index++) {
       const site = calls[index];
-      const list = out.records.get(site.span.start);
-      if (!list?.length) continue;
+      const all = out.records.get(site.span.start);
+      if (!all?.length) continue;
+      const list = shownAmong(all, documented, recordContext, realBuild);
       // Taken once: `dense(...).apply(x)` is two calls from one offset, and one layer.
       out.records.delete(site.span.start);
       const last = before?.[index];

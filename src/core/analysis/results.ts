@@ -32,9 +32,15 @@ export interface ModuleResult {
   readonly built?: { readonly summary: ModuleSummary; readonly context: string };
   /**
    * When the class needs arguments: each model that builds it with one total (a model the file builds, a
-   * factory, its configuration's defaults), by its context, in the order the runs built them.
+   * factory, its configuration's defaults, a name of a preset table), by its context, in the order the runs
+   * built them.
    */
-  readonly configurations?: readonly { readonly context: string; readonly params: Poly }[];
+  readonly configurations?: readonly {
+    readonly context: string;
+    readonly params: Poly;
+    /** The one `built` is: the configuration the class and its layers show. */
+    readonly active?: true;
+  }[];
   /** Attention written by hand in its forward(), as one layer with its heads and projections by role. */
   readonly attention?: LayerInstance;
 }

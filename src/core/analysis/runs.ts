@@ -16,6 +16,7 @@ import type { DefRef, Value } from '../values/value';
 import { sizing, type NodeFacts, type Sizing } from '../sizing/sizing';
 import type { GradOf } from '../values/modules';
 import { followActivations } from './followForward';
+import { modelOf } from './documented';
 import { configParameter, mayTakeConfiguration, requiredParams, valueOfName } from './configParameter';
 
 /**
@@ -153,16 +154,19 @@ export function agreed(builds: readonly Built[] | undefined, own?: string): Modu
  * Each model that builds the class (the context a build starts from: `GPT (line 202)` for `GPT (line 202) via
  * Block ×12`) with one total, all its builds of the class agreeing, in the order first built.
  */
-export function configurationsOf(builds: readonly Built[] | undefined): ModuleResult['configurations'] {
+export function configurationsOf(builds: readonly Built[] | undefined, shown?: string): ModuleResult['configurations'] {
   const byModel = new Map<string, Poly | undefined>();
   for (const b of builds ?? []) {
-    const model = b.context.split(' via ')[0];
+    const model = modelOf(b.context);
     const params = b.summary.params;
     const seen = byModel.get(model);
     if (!byModel.has(model)) byModel.set(model, params?.isConstant ? params : undefined);
     else if (seen && !(params?.isConstant && params.equals(seen))) byModel.set(model, undefined);
   }
-  const found = [...byModel].flatMap(([context, params]) => (params ? [{ context, params }] : []));
+  const active = shown === undefined ? undefined : modelOf(shown);
+  const found = [...byModel].flatMap(([context, params]) =>
+    params ? [context === active ? { context, params, active: true as const } : { context, params }] : [],
+  );
   return found.length ? found : undefined;
 }
 

@@ -102,10 +102,12 @@ export class ClassModel {
       if ('path' in b) continue;
       const v = this.ev.of(b).classes.ownAttributes(b).get(name);
       if (v === undefined) continue;
-      if (v.t !== 'function' || !instance) return v;
+      if (v.t !== 'function') return v;
       const decorators = this.ev.of(b).scopeAt(v.fragment, v.scope).decorators;
-      if (decorators.includes('staticmethod')) return v;
-      const bound: Value = { ...v, self: decorators.includes('classmethod') ? { t: 'class', ...b } : instance };
+      // A classmethod binds the class it is read from, on the class as on an instance (`ModelArgs.from_name`).
+      if (decorators.includes('classmethod')) return { ...v, self: { t: 'class', ...(after ? b : c) } };
+      if (!instance || decorators.includes('staticmethod')) return v;
+      const bound: Value = { ...v, self: instance };
       if (
         decorators.includes('property') ||
         decorators.includes('cached_property') ||

@@ -79,6 +79,8 @@ export class Evaluator implements Interp, StatementContext {
   readonly stops: { readonly span: Span; readonly what: string }[] = [];
 
   reach(at: number): void {
+    // A probe's run is no run: its calls are still to be reached by the runs that follow it.
+    if (this.shared.probe) return;
     this.reached.add(at);
     this.reachedByRun?.add(at);
   }

@@ -8,6 +8,7 @@ import { subscript } from './items';
 import { comprehension, dictDisplay, fstring, listDisplay } from './displays';
 import { compare, unary } from './arith';
 import { BuiltinRaise } from './raises';
+import { probeCompare, probeIndex } from './probes';
 
 export function evalExpr(ev: Interp, e: Expr, frame: Frame): Value {
   ev.budget.tick();
@@ -29,6 +30,7 @@ export function evalExpr(ev: Interp, e: Expr, frame: Frame): Value {
     case 'index': {
       const obj = evalExpr(ev, e.object, frame);
       const key = evalExpr(ev, e.index, frame);
+      probeIndex(ev.shared.probe, obj, key);
       const item = obj.t === 'dict' && isTainted(obj) ? UNKNOWN : subscript(obj, key, (o, id) => ev.member(o, id));
       return ev.tape && obj.t === 'tensor' ? ev.tape.subscript(obj, key, item) : item;
     }
@@ -41,6 +43,7 @@ export function evalExpr(ev: Interp, e: Expr, frame: Frame): Value {
     }
     case 'compare': {
       const [l, r] = [evalExpr(ev, e.left, frame), evalExpr(ev, e.right, frame)];
+      probeCompare(ev.shared.probe, e.op, l, r);
       const result = compare(e.op, l, r);
       if (ev.tape && (l.t === 'tensor' || r.t === 'tensor')) return ev.tape.compare(e.op, l, r, result);
       return result.t === 'unknown' ? SCALAR : result;

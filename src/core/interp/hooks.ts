@@ -83,6 +83,17 @@ export interface Shared {
   effects: number;
   /** The frames the run's functions close over, by number. */
   readonly environments: Environments;
+  /** Set while a preset function runs to find the names it takes (analysis/presets.ts). */
+  probe?: Probe;
+}
+
+/**
+ * A parameter's value while its function is run to find which names it accepts: the keys of each dict it
+ * indexes with the value or tests it against, the strings of each set it tests it against or it is compared with.
+ */
+export interface Probe {
+  readonly value: Value;
+  readonly names: Set<string>;
 }
 
 /**

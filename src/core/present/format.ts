@@ -173,6 +173,7 @@ export function moduleLensTitle(
   summary: ModuleSummary,
   built?: { readonly name: string; readonly context: string },
   attention?: string,
+  configurations = 0,
 ): string {
   const c = summary.params?.constant;
   const stack = summary.stack
@@ -181,7 +182,8 @@ export function moduleLensTitle(
       ? ` · ${attention}`
       : '';
   if (c === undefined) return `${totalText(summary)}${stack}`;
-  return `${groupDigits(c)} params (${shortCount(c)})${stack}${built ? ` · ${builtWhere(built.name, built.context)}` : ''}`;
+  const more = configurations > 1 ? ` · ${configurations} configurations` : '';
+  return `${groupDigits(c)} params (${shortCount(c)})${stack}${built ? ` · ${builtWhere(built.name, built.context)}` : ''}${more}`;
 }
 
 /** `as built on line 202` for the model itself, `in GPT (line 202)` for a part of it. */
@@ -195,7 +197,7 @@ export function builtWhere(name: string, context: string): string {
   return `in ${outer}`;
 }
 
-type Configuration = { readonly context: string; readonly params: Poly };
+type Configuration = { readonly context: string; readonly params: Poly; readonly active?: true };
 
 /**
  * The totals a class is built with, where there are several: each once, with the first model that builds it so
@@ -214,7 +216,9 @@ export function configurationsMarkdown(configurations: readonly Configuration[] 
   return [
     `Built with ${distinct.length} different totals:`,
     '',
-    ...distinct.map((c) => `- ${groupDigits(c.params.constant!)} in ${codeSpan(c.context)}`),
+    ...distinct.map(
+      (c) => `- ${groupDigits(c.params.constant!)} in ${codeSpan(c.context)}${c.active ? ' (shown)' : ''}`,
+    ),
   ].join('\n');
 }
 

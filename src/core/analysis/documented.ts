@@ -1,0 +1,47 @@
+/**
+ * The configurations a file documents without building them, each name of a preset table
+ * (`GPT.from_pretrained('gpt2')`): they build the same classes and layers with other sizes, so a site, part
+ * or class shows one of them, the first that builds it, in the order of `Documented`, and none when another
+ * model builds it (one the file builds in its body, a factory, a caller, a configuration's defaults). Every
+ * one of them is still listed with its total.
+ */
+
+/** Each documented context (a model's outermost context) by its rank: the first is the one shown. */
+export type Documented = ReadonlyMap<string, number>;
+
+export function documentedOf(contexts: readonly string[]): Documented {
+  const ranks = new Map<string, number>();
+  for (const c of contexts) if (!ranks.has(c)) ranks.set(c, ranks.size);
+  return ranks;
+}
+
+/** The model a context starts from: `GPT(GPTConfig())` for `GPT(GPTConfig()) via Block ×12`. */
+export function modelOf(context: string): string {
+  const via = context.indexOf(' via ');
+  return via < 0 ? context : context.slice(0, via);
+}
+
+/**
+ * Of what the runs built at one place, what it shows: everything but the documented configurations other
+ * than its first. `own(t)`: `t` is a real build (not the place's own code run with names for its sizes).
+ */
+export function shownAmong<T>(
+  items: readonly T[],
+  documented: Documented,
+  contextOf: (t: T) => string,
+  own: (t: T) => boolean,
+): readonly T[] {
+  if (!documented.size) return items;
+  let first: number | undefined;
+  let other = false;
+  for (const t of items) {
+    const rank = documented.get(modelOf(contextOf(t)));
+    if (rank === undefined) other ||= own(t);
+    else if (first === undefined || rank < first) first = rank;
+  }
+  if (first === undefined) return items;
+  return items.filter((t) => {
+    const rank = documented.get(modelOf(contextOf(t)));
+    return rank === undefined || (!other && rank === first);
+  });
+}

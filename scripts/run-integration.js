@@ -13,7 +13,7 @@ const path = require('path');
 const { runTests } = require('@vscode/test-electron');
 const { ROOT, ensureCodeServer, copyToTemp, run } = require('./lib-codeserver');
 
-const FIXTURES = ['gpt.py', 'gpt_variants.py', 'forward_errors.py', 'config_defaults.py'];
+const FIXTURES = ['gpt.py', 'gpt_variants.py', 'forward_errors.py', 'config_defaults.py', 'presets.py'];
 
 async function main() {
   const t0 = Date.now();

@@ -3,7 +3,7 @@
  * click on them opens. The CodeLens and the inline counts show the same items, worded the same way.
  */
 import type * as vscode from 'vscode';
-import { inlineCount, lensTitle, moduleLensTitle, sizesText } from '../core/present/format';
+import { distinctConfigurations, inlineCount, lensTitle, moduleLensTitle, sizesText } from '../core/present/format';
 import { lensText } from '../core/present/controls';
 import type { Analysis } from '../core/analysis/analyze';
 import type { AnalysisService } from './documents';
@@ -54,7 +54,7 @@ export function modelItems(service: AnalysisService, doc: vscode.TextDocument, a
         summary,
         m.built && { name: m.name, context: m.built.context },
         m.attention?.summary,
-        m.configurations?.length,
+        distinctConfigurations(m.configurations).length,
       );
       return item(
         service,

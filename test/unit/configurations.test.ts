@@ -8,7 +8,7 @@ import { tmpdir } from 'os';
 import * as path from 'path';
 import { DocumentAnalyzer } from '../../src/syntax/documentAnalyzer';
 import type { Analysis } from '../../src/core/analysis/analyze';
-import { configurationsMarkdown, moduleLensTitle } from '../../src/core/present/format';
+import { configurationsMarkdown, distinctConfigurations, moduleLensTitle } from '../../src/core/present/format';
 import { analyzeText, loadGrammars } from './helpers';
 
 const HEAD = 'import torch.nn as nn\n';
@@ -146,7 +146,7 @@ suite('models counted with their configuration', () => {
         m.built!.summary,
         { name: m.name, context: m.built!.context },
         undefined,
-        m.configurations?.length,
+        distinctConfigurations(m.configurations).length,
       ),
       '27 params (27) · as M(Cfg()) · 3 configurations',
     );

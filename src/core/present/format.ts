@@ -182,6 +182,7 @@ export function moduleLensTitle(
       ? ` · ${attention}`
       : '';
   if (c === undefined) return `${totalText(summary)}${stack}`;
+  // `configurations`: how many different totals the class is built with (distinctConfigurations).
   const more = configurations > 1 ? ` · ${configurations} configurations` : '';
   return `${groupDigits(c)} params (${shortCount(c)})${stack}${built ? ` · ${builtWhere(built.name, built.context)}` : ''}${more}`;
 }

@@ -3,7 +3,7 @@
  * (config_defaults.py and pytorch-layers.json hold the counts PyTorch gives); these are the cases around it.
  */
 import * as assert from 'assert';
-import { mkdtempSync, writeFileSync } from 'fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 import { DocumentAnalyzer } from '../../src/syntax/documentAnalyzer';
@@ -79,10 +79,14 @@ suite('models counted with their configuration', () => {
 
   test('a configuration imported from another file of the workspace, matched by the fields read', async () => {
     const folder = mkdtempSync(path.join(tmpdir(), 'al-config-'));
-    writeFileSync(path.join(folder, 'config.py'), CFG);
-    const file = path.join(folder, 'model.py');
-    const a = await analyzeText(`${HEAD}from config import Cfg\n${MODEL}`, 'python', file);
-    assert.strictEqual(built(a), 'M(Cfg()): 27');
+    try {
+      writeFileSync(path.join(folder, 'config.py'), CFG);
+      const file = path.join(folder, 'model.py');
+      const a = await analyzeText(`${HEAD}from config import Cfg\n${MODEL}`, 'python', file);
+      assert.strictEqual(built(a), 'M(Cfg()): 27');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   test('a second configuration with the same fields typed in, then taken out: each version as a fresh analysis gives it', async () => {

@@ -4,7 +4,7 @@
  * from an editor's text before the disk.
  */
 import * as assert from 'assert';
-import { mkdtempSync, writeFileSync } from 'fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 import type { Analysis } from '../../src/core/analysis/analyze';
@@ -100,6 +100,7 @@ suite('analysis engine', () => {
       assert.strictEqual(fromEditor.layers[0].layer.params?.toString(), '66');
     } finally {
       engine.dispose();
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 });

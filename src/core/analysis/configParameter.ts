@@ -78,9 +78,9 @@ export function mayTakeConfiguration(model: SourceModel, fragment: number, scope
   return used;
 }
 
-/** The parameters after `self` a call must give: no default, not `*args` or `**kwargs`. */
-export function requiredParams(init: Scope): Scope['params'] {
-  return init.params.slice(1).filter((p) => !p.default && !p.variadic);
+/** The parameters after `self` (the first `bound`) a call must give: no default, not `*args` or `**kwargs`. */
+export function requiredParams(init: Scope, bound = 1): Scope['params'] {
+  return init.params.slice(bound).filter((p) => !p.default && !p.variadic);
 }
 
 /** The class's own `__init__`, if its body defines one. */

@@ -15,6 +15,10 @@ export function documentedOf(contexts: readonly string[]): Documented {
   return ranks;
 }
 
+/** What a run built at a place, and whether it was a real build (not the place's own code run with names). */
+export const contextOf = (t: { readonly context: string }): string => t.context;
+export const realBuild = (t: { readonly symbolic?: boolean }): boolean => !t.symbolic;
+
 /** The model a context starts from: `GPT(GPTConfig())` for `GPT(GPTConfig()) via Block ×12`. */
 export function modelOf(context: string): string {
   const via = context.indexOf(' via ');

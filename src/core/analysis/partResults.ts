@@ -7,15 +7,12 @@
 import type { PartRecord } from './cache';
 import { summarize, type ModuleSummary } from '../values/modules';
 import type { PartResult, SiteValue } from './results';
-import { shownAmong, type Documented } from './documented';
-
-const contextOf = (r: PartRecord) => r.context;
-const real = (r: PartRecord) => !r.symbolic;
+import { contextOf, realBuild, shownAmong, type Documented } from './documented';
 
 export function partResults(parts: ReadonlyMap<number, readonly PartRecord[]>, documented: Documented): PartResult[] {
   const out: PartResult[] = [];
   for (const all of parts.values()) {
-    const list = shownAmong(all, documented, contextOf, real);
+    const list = shownAmong(all, documented, contextOf, realBuild);
     const builds = list.map((r) => ({ record: r, summary: r.summary ?? summarize(r.tree!) }));
     const values: SiteValue[] = [];
     let agreed: ModuleSummary | undefined;

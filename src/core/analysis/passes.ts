@@ -3,7 +3,7 @@
  * each model class built with its defaults, the models the body built followed through forward(), the
  * factories, Hugging Face configurations, functions no run reached; then what their records come to.
  */
-import type { SiteRecord, SiteShown } from './cache';
+import type { SiteShown } from './cache';
 import type { Span } from '../ir/expr';
 import { StatementReplays } from '../interp/statementReplays';
 import { LIMITS } from '../limits/budget';
@@ -34,12 +34,7 @@ import {
 } from './runs';
 import { analysisTruncated } from '../findings/messages';
 import { runPresets } from './presets';
-import { shownAmong, type Documented } from './documented';
-
-const buildContext = (b: { readonly context: string }) => b.context;
-const always = () => true;
-const recordContext = (r: SiteRecord) => r.context;
-const realBuild = (r: SiteRecord) => !r.symbolic;
+import { contextOf, realBuild, shownAmong, type Documented } from './documented';
 
 /** A model class of the file with its result, by class key. */
 export interface ClassBuild {
@@ -214,7 +209,8 @@ export function moduleResults(
     const built =
       own !== undefined && builds?.some((b) => b.context === own)
         ? agreed(builds, own)
-        : agreed(builds && shownAmong(builds, documented, buildContext, always));
+        : // A class build is recorded only from a real run: every one counts.
+          agreed(builds && shownAmong(builds, documented, contextOf, () => true));
     return {
       ...result,
       attention,
@@ -300,7 +296,7 @@ export function collectSites(run: AnalysisRun, documented: Documented): { layers
       const site = calls[index];
       const all = out.records.get(site.span.start);
       if (!all?.length) continue;
-      const list = shownAmong(all, documented, recordContext, realBuild);
+      const list = shownAmong(all, documented, contextOf, realBuild);
       // Taken once: `dense(...).apply(x)` is two calls from one offset, and one layer.
       out.records.delete(site.span.start);
       const last = before?.[index];

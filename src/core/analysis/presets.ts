@@ -10,10 +10,9 @@ import { definitions } from '../ir/moduleNames';
 import type { Scope, SourceModel } from '../ir/source';
 import type { Evaluator } from '../interp/evaluator';
 import type { Probe } from '../interp/hooks';
-import { summarize } from '../values/modules';
 import type { Value } from '../values/value';
-import { eachExpr } from './configParameter';
-import { classKey } from './runs';
+import { eachExpr, requiredParams } from './configParameter';
+import { classKey, hasTotal } from './runs';
 
 /** Names a table may hold: more is a registry (timm's every model), not a table of sizes. */
 const MAX_PRESETS = 32;
@@ -52,12 +51,11 @@ export function runPresets(
       for (const name of names) {
         if (evaluator.budget.exhausted) break;
         const label = `${c.name}(${pythonString(name)})`;
-        const counted = (v: Value | undefined) => v?.t === 'module' && summarize(v.tree).params?.isConstant === true;
         const result = tentative(
           () => evaluator.guard(() => evaluator.inContext(label, undefined, () => call({ t: 'str', v: name }))),
-          counted,
+          hasTotal,
         );
-        if (counted(result)) built.push(label);
+        if (hasTotal(result)) built.push(label);
       }
       return built.length ? built.join('\n') : undefined;
     });
@@ -120,7 +118,7 @@ function candidates(model: SourceModel): Candidate[] {
 
 /** The one parameter a call must give (after `cls`), if there is exactly one. */
 function onlyParam(scope: Scope, bound: boolean): string | undefined {
-  const required = scope.params.slice(bound ? 1 : 0).filter((p) => !p.default && !p.variadic);
+  const required = requiredParams(scope, bound ? 1 : 0);
   return required.length === 1 ? required[0].name : undefined;
 }
 

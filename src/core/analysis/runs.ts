@@ -225,7 +225,6 @@ export function runConfigured(
       if (!taken) return undefined;
       const { config, param, first } = taken;
       const label = first ? `${name}(${config.name}())` : `${name}(${param}=${config.name}())`;
-      const counted = (v: Value | undefined) => v?.t === 'module' && summarize(v.tree).params?.isConstant === true;
       const built = tentative(
         () =>
           evaluator.guard(() => {
@@ -242,15 +241,20 @@ export function runConfigured(
               label,
             );
           }),
-        counted,
+        hasTotal,
       );
-      if (built?.t !== 'module' || !counted(built)) return undefined;
+      if (built?.t !== 'module' || !hasTotal(built)) return undefined;
       followParts(evaluator, built.tree);
       return label;
     });
     if (context) contexts.set(key, context);
   }
   return contexts;
+}
+
+/** Whether a run built a model with a known total: what a tentative run is kept for. */
+export function hasTotal(v: Value | undefined): boolean {
+  return v?.t === 'module' && summarize(v.tree).params?.isConstant === true;
 }
 
 /**

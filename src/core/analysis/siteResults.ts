@@ -4,6 +4,7 @@ import type { SiteRecord } from './cache';
 import type { Span } from '../ir/expr';
 import type { Finding, LayerInstance } from '../values/layer';
 import { groupDigits } from '../values/symbolic';
+import { modelOf } from './documented';
 
 /**
  * The layer a site shows: the one count every context agrees on, else the formula and the counts seen. A
@@ -26,7 +27,7 @@ export function siteResult(span: Span, list: readonly SiteRecord[], lexical: Rea
   const generic = symbolicRuns.find((r) => lexical.has(r.context));
   const rejected = list.find((r) => r.layer.rejected);
   const unknownCaller = list.find(
-    (r) => !r.symbolic && !lexical.has(r.context.split(' via ')[0]) && !r.layer.params?.isConstant && !r.layer.rejected,
+    (r) => !r.symbolic && !lexical.has(modelOf(r.context)) && !r.layer.params?.isConstant && !r.layer.rejected,
   );
   const looped = list.find((r) => r.varies);
   let layer: LayerInstance;
@@ -58,10 +59,7 @@ export function siteResult(span: Span, list: readonly SiteRecord[], lexical: Rea
   // nothing at the site, and each caller may build it differently.
   else
     layer = {
-      ...withoutCount(
-        symbolicRuns[0].layer,
-        `Built by ${symbolicRuns[0].context.split(' via ')[0]} with sizes not known here.`,
-      ),
+      ...withoutCount(symbolicRuns[0].layer, `Built by ${modelOf(symbolicRuns[0].context)} with sizes not known here.`),
       formula: '',
       summary: '',
     };

@@ -1,5 +1,6 @@
 /** Numbers and formulas as text: CodeLens titles, hover markdown, CLI rows. */
 import type { LayerResult, SiteValue } from '../analysis/analyze';
+import { modelOf } from '../analysis/documented';
 import type { ModuleSummary } from '../values/modules';
 import type { LayerInstance } from '../values/layer';
 import { tensorSize } from '../values/layer';
@@ -68,7 +69,7 @@ export function lensTitle(result: LayerResult): string {
           ? `${layer.formula} params`
           : 'params not known';
   // A count that comes from a model built elsewhere says which one: the code around the site alone does not give it.
-  const from = c !== undefined && result.context ? ` · in ${result.context.split(' via ')[0]}` : '';
+  const from = c !== undefined && result.context ? ` · in ${modelOf(result.context)}` : '';
   return `${count}${layer.summary ? ` · ${layer.summary}` : ''}${from}`;
 }
 
@@ -189,7 +190,7 @@ export function moduleLensTitle(
 
 /** `as built on line 202` for the model itself, `in GPT (line 202)` for a part of it. */
 export function builtWhere(name: string, context: string): string {
-  const outer = context.split(' via ')[0];
+  const outer = modelOf(context);
   if (isConfigured(name, context)) return `as ${outer}`;
   // `GPT (line 202)`, or in a notebook `GPT (cell 3, line 2)`.
   const place = outer.startsWith(`${name} (`) && outer.endsWith(')') ? outer.slice(name.length + 2, -1) : '';

@@ -6,7 +6,7 @@
 import { analyzeFiles, defaultWorkers } from './cli/analyze';
 import { parseArgs, USAGE } from './cli/args';
 import { wantsColour } from './cli/colour';
-import { exitCodeOf, runOutput, type OutputSettings } from './cli/fileOutput';
+import { chosenMissing, exitCodeOf, runOutput, type OutputSettings } from './cli/fileOutput';
 import { collectFiles } from './cli/files';
 import { packageVersion } from './cli/version';
 import { tuneCompilerForShortRun } from './cli/jit';
@@ -31,12 +31,18 @@ export async function main(argv: readonly string[]): Promise<number> {
     format: command.format,
     sizing: command.sizing,
     colour: wantsColour(process.env, process.stdout.isTTY === true),
+    chosen: command.chosen,
   };
   const outputs = await analyzeFiles(files, roots, settings, {
     count: command.jobs ?? defaultWorkers(files.length),
     script: __filename,
   });
-  const code = exitCodeOf(outputs, problems.length > 0);
+  const missing = chosenMissing(outputs, settings);
+  for (const name of missing)
+    process.stderr.write(
+      `attention-lens: --config ${name}: no class of the files analysed has a configuration of that name\n`,
+    );
+  const code = exitCodeOf(outputs, problems.length > 0 || missing.length > 0);
   process.stdout.write(runOutput(outputs, settings, problems, code, packageVersion()));
   return code;
 }

@@ -283,8 +283,9 @@ def run_fixture(path, recorder):
 
 
 def run_presets(path, module, recorder):
-    """The model each documented preset builds, with its total. Its call sites are recorded only where no
-    other build and no earlier preset reached them: there the analysis shows the first preset's sizes."""
+    """The model each documented preset builds, with its total and the layer each call site it reaches builds
+    (what choosing it shows). Its call sites are recorded as the fixture's only where no other build and no
+    earlier preset reached them: there the analysis shows the first preset's sizes."""
     out = []
     for expression in PRESETS.get(path.name, []):
         earlier, recorder.sites = recorder.sites, {}
@@ -294,7 +295,9 @@ def run_presets(path, module, recorder):
             found, recorder.sites = recorder.sites, earlier
         for site, record in found.items():
             recorder.sites.setdefault(site, record)
-        out.append({"expression": expression, "class": type(model).__name__, "params": param_count(model)})
+        # What a user who chooses this preset sees at each call site it reaches.
+        sites = [{"line": r["line"], "column": r["column"], "params": r.get("params")} for r in found.values()]
+        out.append({"expression": expression, "class": type(model).__name__, "params": param_count(model), "sites": sorted(sites, key=lambda r: (r["line"], r["column"]))})
     return out
 
 

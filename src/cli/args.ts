@@ -10,6 +10,8 @@ export type Command =
       readonly paths: readonly string[];
       readonly sizing: SizingOptions;
       readonly jobs?: number;
+      /** The configurations `--config` names, shown where they build a class or layer. */
+      readonly chosen: readonly string[];
     }
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
@@ -18,7 +20,7 @@ export type Command =
 const FORMATS: readonly Format[] = ['text', 'json', 'sarif'];
 
 /** What the options set, as they are read. */
-type Settings = { format: Format; jobs?: number } & SizingOptions;
+type Settings = { format: Format; jobs?: number; chosen: readonly string[] } & SizingOptions;
 
 export const USAGE = `usage: attention-lens [options] [--] PATH...
 
@@ -34,14 +36,17 @@ options:
                             optimizer of a model's training memory in JSON (default adamwMixed)
   --batch N, --seq N        batch size and sequence length of the activations, FLOPs and KV cache in
                             JSON (default 1 and 1024)
+  --config NAME             show the configuration NAME where it builds a class or layer: a preset's
+                            name (gpt2-medium for GPT.from_pretrained('gpt2-medium')), a factory's
+                            (vit_base), or a context as the output lists it; may be given again
   --jobs N                  files analysed at once, each in a process of its own (default: one for
                             every 8 files, up to the number of cores; 1 analyses them one after
                             another in the command's own process)
   -h, --help                show this help
   --version                 show the version
 
-exit status: 0 clean, 1 an error diagnostic was found, 2 bad usage or a path or file that could not be
-read or parsed (the other paths are still analysed).`;
+exit status: 0 clean, 1 an error diagnostic was found, 2 bad usage, a --config name that names no
+configuration, or a path or file that could not be read or parsed (the other paths are still analysed).`;
 
 /** Options that take a value (`--seq 2048` or `--seq=2048`): what each accepts, and where it goes. */
 const VALUED: Readonly<
@@ -64,6 +69,7 @@ const VALUED: Readonly<
   '--batch': { accepts: 'a positive whole number', read: (v) => positive(v, (batch) => ({ batch })) },
   '--seq': { accepts: 'a positive whole number', read: (v) => positive(v, (sequence) => ({ sequence })) },
   '--jobs': { accepts: 'a positive whole number', read: (v) => positive(v, (jobs) => ({ jobs })) },
+  '--config': { accepts: "a configuration's name", read: (v) => (v ? { chosen: [v] } : undefined) },
 };
 
 function positive<T>(v: string, make: (n: number) => T): T | undefined {
@@ -72,7 +78,7 @@ function positive<T>(v: string, make: (n: number) => T): T | undefined {
 }
 
 export function parseArgs(argv: readonly string[]): Command {
-  let settings: Settings = { format: 'text', ...DEFAULT_SIZING };
+  let settings: Settings = { format: 'text', chosen: [], ...DEFAULT_SIZING };
   const paths: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -100,13 +106,14 @@ export function parseArgs(argv: readonly string[]): Command {
               ? `unknown format ${value} (${option.accepts})`
               : `${name} ${value}: expected ${option.accepts}`,
         };
-      settings = { ...settings, ...read };
+      // `--config` adds to the names given before it; the others replace.
+      settings = { ...settings, ...read, chosen: [...settings.chosen, ...(read.chosen ?? [])] };
       continue;
     }
     if (arg.startsWith('-')) return { kind: 'usage-error', message: `unknown option ${arg}` };
     paths.push(arg);
   }
   if (!paths.length) return { kind: 'usage-error', message: 'no path given' };
-  const { format, jobs, ...sizing } = settings;
-  return { kind: 'analyse', format, paths, sizing, ...(jobs === undefined ? {} : { jobs }) };
+  const { format, jobs, chosen, ...sizing } = settings;
+  return { kind: 'analyse', format, paths, sizing, chosen, ...(jobs === undefined ? {} : { jobs }) };
 }

@@ -29,10 +29,10 @@ export class FileAnalyser {
 
   /** The file's output; its analysis is dropped once the output is made. */
   async analyse(file: SourceFile, settings: OutputSettings): Promise<FileOutput> {
-    return outputOf(await this.report(file), settings);
+    return outputOf(await this.report(file, settings.chosen), settings);
   }
 
-  private async report({ path: file, language }: SourceFile): Promise<FileReport> {
+  private async report({ path: file, language }: SourceFile, chosen: readonly string[]): Promise<FileReport> {
     const shown = { path: displayPath(file), language };
     let source: Source;
     try {
@@ -48,6 +48,7 @@ export class FileAnalyser {
       fresh: true,
       file: key,
       cells: source.cells,
+      chosen,
     });
     // A run reads each file once: its tree is no use to the next.
     this.engine.forget(key);

@@ -3,11 +3,12 @@
  * and its counts; then what the run prints from them. Plain data, so that a worker thread can send it back,
  * and small, so that a folder's analyses need not be held until the last file is done.
  */
+import { modelOf, namesConfiguration } from '../core/analysis/documented';
 import type { SizingOptions } from '../core/sizing/memory';
 import type { Format } from './args';
 import { paint } from './colour';
 import { jsonOfFile, toJson } from './json';
-import { countsOf, type FileCounts, type FileReport } from './report';
+import { countsOf, isFailed, type FileCounts, type FileReport } from './report';
 import { sarifOfFile, toSarif, type SarifFile } from './sarif';
 import { textOfFile, toText } from './text';
 
@@ -16,6 +17,8 @@ export interface OutputSettings {
   readonly sizing: SizingOptions;
   /** Decided once by the main thread, whose stdout the text goes to. */
   readonly colour: boolean;
+  /** The configurations `--config` names: the classes and layers they build show them. */
+  readonly chosen: readonly string[];
 }
 
 export type FileBody =
@@ -26,10 +29,22 @@ export type FileBody =
 export interface FileOutput {
   readonly counts: FileCounts;
   readonly body: FileBody;
+  /** The names of `settings.chosen` that name a configuration of one of the file's classes. */
+  readonly chosenFound: readonly string[];
 }
 
 export function outputOf(r: FileReport, settings: OutputSettings): FileOutput {
-  return { counts: countsOf(r), body: bodyOf(r, settings) };
+  const contexts = isFailed(r) ? [] : r.analysis.modules.flatMap((m) => m.configurations?.map((c) => c.context) ?? []);
+  return {
+    counts: countsOf(r),
+    body: bodyOf(r, settings),
+    chosenFound: settings.chosen.filter((name) => contexts.some((c) => namesConfiguration(name, modelOf(c)))),
+  };
+}
+
+/** The names `--config` gave that no file analysed has a configuration of. */
+export function chosenMissing(outputs: readonly FileOutput[], settings: OutputSettings): string[] {
+  return settings.chosen.filter((name) => !outputs.some((o) => o.chosenFound.includes(name)));
 }
 
 function bodyOf(r: FileReport, { format, sizing, colour }: OutputSettings): FileBody {
@@ -72,8 +87,11 @@ export function runOutput(
   }
 }
 
-/** 2 when a path or a file could not be read or analysed, else 1 when an error diagnostic was found, else 0. */
-export function exitCodeOf(outputs: readonly FileOutput[], unreadable: boolean): number {
-  if (unreadable || outputs.some((o) => o.counts.failed)) return 2;
+/**
+ * 2 when a path or a file could not be read or analysed, or a `--config` name named nothing (`problems`), else
+ * 1 when an error diagnostic was found, else 0.
+ */
+export function exitCodeOf(outputs: readonly FileOutput[], problems: boolean): number {
+  if (problems || outputs.some((o) => o.counts.failed)) return 2;
   return outputs.some((o) => o.counts.errors > 0) ? 1 : 0;
 }

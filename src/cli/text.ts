@@ -80,7 +80,7 @@ function rowsOf(r: AnalysedFile, paint: Paint, sizing: SizingOptions): Row[] {
         row,
         ...distinctConfigurations(m.configurations).map((c) => ({
           span: m.span,
-          text: `${''.padEnd(26)} ${groupDigits(c.params.constant!).padStart(16)}  ${builtWhere(m.name, c.context)}`,
+          text: `${''.padEnd(26)} ${groupDigits(c.params.constant!).padStart(16)}  ${builtWhere(m.name, c.context)}${c.active ? ' (shown)' : ''}`,
         })),
       ];
     }),

@@ -28,6 +28,8 @@ export interface AnalyzeRequest {
   readonly file?: string;
   /** For a notebook: where its cells lie in the text, which names its lines. */
   readonly cells?: CellLines;
+  /** The configurations the user chose, by name or context: the places they build show them. */
+  readonly chosen?: readonly string[];
 }
 
 /** Why a text has no analysis: the parser gave up on it, or the analysis failed (`error` says how). */
@@ -82,7 +84,7 @@ export class DocumentEngine {
       const resolver = request.file ? this.workspace.resolverFor(request.file, language, imports) : undefined;
       const change = fresh ? undefined : changeBetween(state.text!, text);
       const lineName = request.cells && cellLineName(request.cells);
-      const analysis = state.analyzer.update(text, change && [change], resolver, lineName);
+      const analysis = state.analyzer.update(text, change && [change], resolver, lineName, request.chosen);
       if (!analysis) {
         this.states.delete(key);
         return { skipped: 'parse' };

@@ -38,12 +38,14 @@ export class DocumentAnalyzer {
    * Analyses `documentText`; with `changes` (from the previous text to this one) the work is limited to
    * what they touch. `lineName` names lines in messages and contexts (a notebook's cells); the same one is
    * to be given with `changes`, since results kept from the last version keep the names they had.
+   * `chosen`: the configurations the user picked (core/analysis/documented.ts).
    */
   update(
     documentText: string,
     changes?: readonly TextChange[],
     resolver?: ImportResolver,
     lineName?: LineName,
+    chosen?: readonly string[],
   ): Analysis | undefined {
     const old = this.tree;
     // VS Code reports several changes of one event against the text before all of them: they are then
@@ -94,7 +96,7 @@ export class DocumentAnalyzer {
     this.text = text;
     this.blanked = parsed.blanked;
     const model = sourceModel(this.language, tree, text, this.fragments, lines);
-    return analyze(lineName ? { ...model, lineName } : model, resolver, this.cache);
+    return analyze(lineName ? { ...model, lineName } : model, resolver, this.cache, chosen);
   }
 
   /**

@@ -43,7 +43,7 @@ export function printed(path: string, language: Language, analysis: Analysis | u
   const report: FileReport = analysis
     ? { path, language, analysis, locate: plainText }
     : { path, language, error: `not analysed: ${PARSE_GAVE_UP}` };
-  const settings: OutputSettings = { format: 'text', sizing: DEFAULT_SIZING, colour: false };
+  const settings: OutputSettings = { format: 'text', sizing: DEFAULT_SIZING, colour: false, chosen: [] };
   const text = runOutput([outputOf(report, settings)], settings, [], 0, 'test');
   const json = runOutput(
     [outputOf(report, { ...settings, format: 'json' })],

@@ -198,21 +198,22 @@ suite('attention-lens CLI', () => {
     }
   });
 
+  const configured = [
+    'import torch.nn as nn',
+    'class Cfg:',
+    '    def __init__(self, d=8, k=3):',
+    '        self.d = d',
+    '        self.k = k',
+    'class M(nn.Module):',
+    '    def __init__(self, cfg):',
+    '        super().__init__()',
+    '        self.fc = nn.Linear(cfg.d, cfg.k)',
+    'def small():',
+    '    return M(Cfg(d=2))',
+    '',
+  ].join('\n');
+
   test('text: a class built with different totals gets a row for each, under its own', () => {
-    const configured = [
-      'import torch.nn as nn',
-      'class Cfg:',
-      '    def __init__(self, d=8, k=3):',
-      '        self.d = d',
-      '        self.k = k',
-      'class M(nn.Module):',
-      '    def __init__(self, cfg):',
-      '        super().__init__()',
-      '        self.fc = nn.Linear(cfg.d, cfg.k)',
-      'def small():',
-      '    return M(Cfg(d=2))',
-      '',
-    ].join('\n');
     const { dir, remove } = tempFiles({ 'model.py': configured });
     try {
       const r = run(['model.py'], { cwd: dir });
@@ -222,13 +223,52 @@ suite('attention-lens CLI', () => {
           // nn.Linear(d, 3): 3·d + 3, for d = 8 (Cfg()'s default) and d = 2.
           'model.py:6:7   class M                                  27  as M(Cfg())',
           'model.py:6:7                                             9  in small()',
-          'model.py:6:7                                            27  as M(Cfg())',
+          'model.py:6:7                                            27  as M(Cfg()) (shown)',
           'model.py:9:19  Linear                      2 sizes: 9 … 27  cfg.d → cfg.k',
           '',
           'no errors in 1 file · 1 model · 1 layer',
           '',
         ].join('\n'),
       );
+    } finally {
+      remove();
+    }
+  });
+
+  test('--config NAME shows that configuration in the class and its layers; a name no class has exits 2', () => {
+    const { dir, remove } = tempFiles({ 'model.py': configured });
+    try {
+      const r = run(['--config', 'small', 'model.py'], { cwd: dir });
+      assert.deepStrictEqual([r.status, r.stderr], [0, '']);
+      assert.strictEqual(
+        r.stdout,
+        [
+          'model.py:6:7   class M                                   9  in small()',
+          'model.py:6:7                                             9  in small() (shown)',
+          'model.py:6:7                                            27  as M(Cfg())',
+          'model.py:9:19  Linear                                    9  2 → 3',
+          '',
+          'no errors in 1 file · 1 model · 1 layer',
+          '',
+        ].join('\n'),
+      );
+      const json = JSON.parse(run(['--json', '--config=small()', 'model.py'], { cwd: dir }).stdout) as {
+        files: { modules: { configurations: { context: string; active?: boolean }[] }[] }[];
+      };
+      assert.deepStrictEqual(
+        json.files[0].modules[0].configurations.map((c) => [c.context, c.active ?? false]),
+        [
+          ['small()', true],
+          ['M(Cfg())', false],
+        ],
+      );
+      const missing = run(['--config', 'large', '--config', 'small', 'model.py'], { cwd: dir });
+      assert.strictEqual(missing.status, 2);
+      assert.strictEqual(
+        missing.stderr,
+        'attention-lens: --config large: no class of the files analysed has a configuration of that name\n',
+      );
+      assert.match(missing.stdout, /class M {35}9 {2}in small\(\)/);
     } finally {
       remove();
     }
@@ -339,6 +379,8 @@ suite('attention-lens CLI', () => {
       [['--seq=1.5', 'x.py'], '--seq 1.5: expected a positive whole number'],
       [['--seq'], '--seq needs a value: a positive whole number'],
       [['--jobs', '0', 'x.py'], '--jobs 0: expected a positive whole number'],
+      [['--config', '', 'x.py'], "--config : expected a configuration's name"],
+      [['--config'], "--config needs a value: a configuration's name"],
       [[], 'no path given'],
     ];
     for (const [args, message] of cases) {

@@ -197,6 +197,37 @@ suite('preset tables against PyTorch totals (pytorch-layers.json presets)', () =
   }
 });
 
+suite('a preset chosen by the user against PyTorch (pytorch-layers.json presets)', () => {
+  const expected = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-layers.json'), 'utf8')) as {
+    presets: Record<
+      string,
+      { expression: string; class: string; params: number; sites: { line: number; column: number; params: number }[] }[]
+    >;
+  };
+  for (const [file, presets] of Object.entries(expected.presets))
+    for (const preset of presets) {
+      // Chosen by its name alone, as `--config gpt-small` names it.
+      const name = /\('(.*)'\)$/.exec(preset.expression)![1];
+      test(`${file}: ${name}`, async () => {
+        const text = readFileSync(path.join(ROOT, file), 'utf8');
+        const analysis = await analyzeText(text, 'python', path.join(ROOT, file), undefined, [name]);
+        const shown = analysis.modules.find((m) => m.name === preset.class);
+        assert.strictEqual(shown?.built?.context.split(' via ')[0], preset.expression);
+        assert.strictEqual(Number(shown.built.summary.params?.constant), preset.params);
+        assert.deepStrictEqual(
+          shown.configurations?.filter((c) => c.active).map((c) => c.context),
+          [preset.expression],
+        );
+        for (const site of preset.sites) {
+          const layer = analysis.layers.find(
+            (l) => l.span.startLine + 1 === site.line && l.span.startChar + 1 === site.column,
+          );
+          assert.strictEqual(layer && paramsOf(layer), site.params, `${file}:${site.line}:${site.column}`);
+        }
+      });
+    }
+});
+
 suite('models built at module level against PyTorch totals (pytorch-layers.json instances)', () => {
   const expected = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-layers.json'), 'utf8')) as {
     instances: Record<string, { name: string; line: number; params: number | null; varies?: number[] }[]>;

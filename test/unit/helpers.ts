@@ -18,13 +18,14 @@ export function loadGrammars(): Promise<Grammars> {
 
 /**
  * Analyses `text`; given the file it came from, imports of other files beside it are followed too
- * (through `models` when given, else read straight from disk).
+ * (through `models` when given, else read straight from disk). `chosen`: the configurations the user picked.
  */
 export async function analyzeText(
   text: string,
   language: Language = 'python',
   file?: string,
   models?: WorkspaceModels,
+  chosen?: readonly string[],
 ): Promise<Analysis> {
   const grammars = await loadGrammars();
   const analyzer = new DocumentAnalyzer(grammars, language);
@@ -38,7 +39,13 @@ export async function analyzeText(
       }
     });
   try {
-    const analysis = analyzer.update(text, undefined, file ? workspace.resolverFor(file, language) : undefined);
+    const analysis = analyzer.update(
+      text,
+      undefined,
+      file ? workspace.resolverFor(file, language) : undefined,
+      undefined,
+      chosen,
+    );
     if (!analysis) throw new Error('no analysis');
     return analysis;
   } finally {

@@ -29,28 +29,34 @@ export type { Analysis, InstanceResult, LayerResult, ModuleResult, PartResult, S
  * Runs the interpreter over the file, pass by pass: its module body (instances built there, `if __name__ ==
  * "__main__"`), each model class built with its defaults, the models the body built followed through
  * forward(), the factories and configurations, then every function holding a layer no run reached, with its
- * parameters unknown. Every layer construction is recorded with the context that built it.
+ * parameters unknown. Every layer construction is recorded with the context that built it. `chosen`: the
+ * configurations the user picked (documented.ts), which the places they build show.
  */
-export function analyze(model: SourceModel, resolver?: ImportResolver, cache?: AnalysisCache): Analysis {
+export function analyze(
+  model: SourceModel,
+  resolver?: ImportResolver,
+  cache?: AnalysisCache,
+  chosen: readonly string[] = [],
+): Analysis {
   const run = new AnalysisRun(model, resolver, cache);
   runModuleBody(run);
   const classes = buildClasses(run);
   const hints = followModuleModels(run);
   runFactoryFunctions(run);
   const configured = buildConfigured(run);
-  const documented = documentedOf(runPresetFunctions(run));
-  const modules = moduleResults(run, classes, configured, documented);
+  const showing = { documented: documentedOf(runPresetFunctions(run)), chosen };
+  const modules = moduleResults(run, classes, configured, showing);
   runUnreachedFunctions(run);
   // Trees are read once every run is over.
   const instances = instanceResults(run);
-  const { layers, findings } = collectSites(run, documented);
+  const { layers, findings } = collectSites(run, showing);
   return {
     language: model.language,
     layers,
     findings: finish(run, findings),
     modules,
     instances,
-    parts: partResults(run.out.parts, documented),
+    parts: partResults(run.out.parts, showing),
     hints,
   };
 }

@@ -1,13 +1,21 @@
 /**
- * The configurations a file documents without building them, each name of a preset table
- * (`GPT.from_pretrained('gpt2')`): they build the same classes and layers with other sizes, so a site, part
- * or class shows one of them, the first that builds it, in the order of `Documented`, and none when another
- * model builds it (one the file builds in its body, a factory, a caller, a configuration's defaults). Every
- * one of them is still listed with its total.
+ * Which configuration a place shows. The user's choice first: a place a chosen configuration builds shows
+ * that build alone. Then the configurations a file documents without building them, each name of a preset
+ * table (`GPT.from_pretrained('gpt2')`): they build the same classes and layers with other sizes, so a site,
+ * part or class shows one of them, the first that builds it, in the order of `Documented`, and none when
+ * another model builds it (one the file builds in its body, a factory, a caller, a configuration's
+ * defaults). Every one of them is still listed with its total.
  */
 
 /** Each documented context (a model's outermost context) by its rank: the first is the one shown. */
 export type Documented = ReadonlyMap<string, number>;
+
+/** What decides the configuration each place shows. */
+export interface Showing {
+  readonly documented: Documented;
+  /** The configurations the user chose, by name or context (namesConfiguration). */
+  readonly chosen: readonly string[];
+}
 
 export function documentedOf(contexts: readonly string[]): Documented {
   const ranks = new Map<string, number>();
@@ -25,16 +33,42 @@ export function modelOf(context: string): string {
   return via < 0 ? context : context.slice(0, via);
 }
 
+/** `'gpt2-medium'`: a name as a Python string literal, as a preset's context writes it. */
+export function pythonString(s: string): string {
+  return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
+}
+
 /**
- * Of what the runs built at one place, what it shows: everything but the documented configurations other
- * than its first. `own(t)`: `t` is a real build (not the place's own code run with names for its sizes).
+ * Whether `name` names the configuration whose model context is `model`: the context itself
+ * (`GPT.from_pretrained('gpt2')`), a factory's name (`vit_base` for `vit_base()`), or a preset table's name
+ * (`gpt2` for `GPT.from_pretrained('gpt2')` and `build_encoder('gpt2')`).
+ */
+export function namesConfiguration(name: string, model: string): boolean {
+  return model === name || model === `${name}()` || model.endsWith(`(${pythonString(name)})`);
+}
+
+/** Whether a context belongs to one of the chosen configurations. */
+export function isChosen(showing: Showing, context: string): boolean {
+  const model = modelOf(context);
+  return showing.chosen.some((name) => namesConfiguration(name, model));
+}
+
+/**
+ * Of what the runs built at one place, what it shows: a chosen configuration's builds alone where there
+ * are some; else everything but the documented configurations other than its first. `own(t)`: `t` is a
+ * real build (not the place's own code run with names for its sizes).
  */
 export function shownAmong<T>(
   items: readonly T[],
-  documented: Documented,
+  showing: Showing,
   contextOf: (t: T) => string,
   own: (t: T) => boolean,
 ): readonly T[] {
+  if (showing.chosen.length) {
+    const picked = items.filter((t) => isChosen(showing, contextOf(t)));
+    if (picked.length) return picked;
+  }
+  const { documented } = showing;
   if (!documented.size) return items;
   let first: number | undefined;
   let other = false;

@@ -7,12 +7,12 @@
 import type { PartRecord } from './cache';
 import { summarize, type ModuleSummary } from '../values/modules';
 import type { PartResult, SiteValue } from './results';
-import { contextOf, realBuild, shownAmong, type Documented } from './documented';
+import { contextOf, realBuild, shownAmong, type Showing } from './documented';
 
-export function partResults(parts: ReadonlyMap<number, readonly PartRecord[]>, documented: Documented): PartResult[] {
+export function partResults(parts: ReadonlyMap<number, readonly PartRecord[]>, showing: Showing): PartResult[] {
   const out: PartResult[] = [];
   for (const all of parts.values()) {
-    const list = shownAmong(all, documented, contextOf, realBuild);
+    const list = shownAmong(all, showing, contextOf, realBuild);
     const builds = list.map((r) => ({ record: r, summary: r.summary ?? summarize(r.tree!) }));
     const values: SiteValue[] = [];
     let agreed: ModuleSummary | undefined;

@@ -34,7 +34,7 @@ import {
 } from './runs';
 import { analysisTruncated } from '../findings/messages';
 import { runPresets } from './presets';
-import { contextOf, realBuild, shownAmong, type Documented } from './documented';
+import { contextOf, isChosen, realBuild, shownAmong, type Showing } from './documented';
 
 /** A model class of the file with its result, by class key. */
 export interface ClassBuild {
@@ -194,7 +194,7 @@ export function moduleResults(
   run: AnalysisRun,
   classes: readonly ClassBuild[],
   configured: ReadonlyMap<string, string>,
-  documented: Documented,
+  showing: Showing,
 ): ModuleResult[] {
   const { out } = run;
   return classes.map(({ key, result }) => {
@@ -207,10 +207,10 @@ export function moduleResults(
     // A class built with its own configuration's defaults shows that build, whatever builds it as a part.
     const own = configured.get(key);
     const built =
-      own !== undefined && builds?.some((b) => b.context === own)
+      own !== undefined && builds?.some((b) => b.context === own) && !builds.some((b) => isChosen(showing, b.context))
         ? agreed(builds, own)
         : // A class build is recorded only from a real run: every one counts.
-          agreed(builds && shownAmong(builds, documented, contextOf, () => true));
+          agreed(builds && shownAmong(builds, showing, contextOf, () => true));
     return {
       ...result,
       attention,
@@ -282,7 +282,7 @@ export function instanceResults(run: AnalysisRun): InstanceResult[] {
 }
 
 /** Each layer site with what every run built there, reusing the last version's result where its records are the same. */
-export function collectSites(run: AnalysisRun, documented: Documented): { layers: LayerResult[]; findings: Finding[] } {
+export function collectSites(run: AnalysisRun, showing: Showing): { layers: LayerResult[]; findings: Finding[] } {
   const { model, cache, out } = run;
   const layers: LayerResult[] = [];
   const findings: Finding[] = [];
@@ -296,7 +296,7 @@ export function collectSites(run: AnalysisRun, documented: Documented): { layers
       const site = calls[index];
       const all = out.records.get(site.span.start);
       if (!all?.length) continue;
-      const list = shownAmong(all, documented, contextOf, realBuild);
+      const list = shownAmong(all, showing, contextOf, realBuild);
       // Taken once: `dense(...).apply(x)` is two calls from one offset, and one layer.
       out.records.delete(site.span.start);
       const last = before?.[index];

@@ -13,6 +13,7 @@ import type { Probe } from '../interp/hooks';
 import type { Value } from '../values/value';
 import { eachExpr, requiredParams } from './configParameter';
 import { classKey, hasTotal } from './runs';
+import { pythonString } from './documented';
 
 /** Names a table may hold: more is a registry (timm's every model), not a table of sizes. */
 const MAX_PRESETS = 32;
@@ -135,9 +136,4 @@ function looksUp(model: SourceModel, scope: Scope, param: string, method: boolea
       (method && e.k === 'call' && e.args.some((a) => isParam(a.value)));
   });
   return found;
-}
-
-/** A string as Python writes it in a call: `'gpt2'`. */
-function pythonString(s: string): string {
-  return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
 }

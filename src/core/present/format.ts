@@ -203,11 +203,12 @@ type Configuration = { readonly context: string; readonly params: Poly; readonly
 
 /**
  * The totals a class is built with, where there are several: each once, with the first model that builds it so
- * (the others that agree add nothing to read).
+ * (the others that agree add nothing to read), or the one shown.
  */
 export function distinctConfigurations(configurations: readonly Configuration[] | undefined): Configuration[] {
   const first = new Map<bigint, Configuration>();
-  for (const c of configurations ?? []) if (!first.has(c.params.constant!)) first.set(c.params.constant!, c);
+  for (const c of configurations ?? [])
+    if (!first.has(c.params.constant!) || c.active) first.set(c.params.constant!, c);
   return first.size > 1 ? [...first.values()] : [];
 }
 

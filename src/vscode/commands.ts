@@ -161,7 +161,7 @@ export async function explainModel(
 }
 
 /** `[uri, line, character]` as the extension's lenses and hover links pass it; anything else is ignored. */
-function explainTarget(arg: unknown): [string, number, number] | undefined {
+export function explainTarget(arg: unknown): [string, number, number] | undefined {
   if (!Array.isArray(arg) || arg.length !== 3) return undefined;
   const [uri, line, character] = arg as unknown[];
   const position = (n: unknown) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;

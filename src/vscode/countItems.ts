@@ -8,6 +8,7 @@ import { lensText } from '../core/present/controls';
 import type { Analysis } from '../core/analysis/analyze';
 import type { AnalysisService } from './documents';
 import { EXPLAIN_COMMAND, SHOW_DETAILS_COMMAND } from './commands';
+import { CHOOSE_CONFIGURATION_COMMAND } from './configurationChoice';
 
 export interface CountItem {
   readonly range: vscode.Range;
@@ -19,26 +20,34 @@ export interface CountItem {
 
 type Span = Parameters<AnalysisService['range']>[1];
 
+/** What a click on a count opens. */
+type Opens = 'details' | 'explain' | 'configurations';
+
 function item(
   service: AnalysisService,
   doc: vscode.TextDocument,
   span: Span,
   written: string,
   short: string,
-  explains: boolean,
+  opens: Opens,
   what: string,
 ): CountItem {
   const range = service.range(doc, span);
   const title = lensText(written);
-  // An attention layer (or attention written by hand) opens its walkthrough; the rest open their details in the hover.
-  const command: vscode.Command = explains
-    ? {
-        title,
-        command: EXPLAIN_COMMAND,
-        arguments: [[doc.uri.toString(), range.start.line, range.start.character]],
-        tooltip: 'Explain attention shapes',
-      }
-    : { title, command: SHOW_DETAILS_COMMAND, arguments: [doc.uri, range.start], tooltip: what };
+  const target = [doc.uri.toString(), range.start.line, range.start.character];
+  // An attention layer (or attention written by hand) opens its walkthrough, a class built in several
+  // configurations the choice of the one shown; the rest open their details in the hover.
+  const command: vscode.Command =
+    opens === 'explain'
+      ? { title, command: EXPLAIN_COMMAND, arguments: [target], tooltip: 'Explain attention shapes' }
+      : opens === 'configurations'
+        ? {
+            title,
+            command: CHOOSE_CONFIGURATION_COMMAND,
+            arguments: [target],
+            tooltip: 'Choose the configuration shown',
+          }
+        : { title, command: SHOW_DETAILS_COMMAND, arguments: [doc.uri, range.start], tooltip: what };
   return { range, title, short: lensText(short), command };
 }
 
@@ -50,11 +59,12 @@ export function modelItems(service: AnalysisService, doc: vscode.TextDocument, a
   return [
     ...analysis.modules.map((m) => {
       const summary = m.built?.summary ?? m.summary;
+      const configurations = distinctConfigurations(m.configurations).length;
       const title = moduleLensTitle(
         summary,
         m.built && { name: m.name, context: m.built.context },
         m.attention?.summary,
-        distinctConfigurations(m.configurations).length,
+        configurations,
       );
       return item(
         service,
@@ -62,7 +72,7 @@ export function modelItems(service: AnalysisService, doc: vscode.TextDocument, a
         m.span,
         title,
         inlineCount(summary.params?.constant),
-        m.attention !== undefined,
+        configurations > 1 ? 'configurations' : m.attention ? 'explain' : 'details',
         'Show what the model is made of',
       );
     }),
@@ -73,7 +83,7 @@ export function modelItems(service: AnalysisService, doc: vscode.TextDocument, a
         i.span,
         `${i.className}: ${i.totals ? `${sizesText(i.totals)} params` : moduleLensTitle(i.summary)}`,
         inlineCount(i.summary.params?.constant, i.totals),
-        false,
+        'details',
         'Show what the model is made of',
       ),
     ),
@@ -97,7 +107,7 @@ export function layerItems(service: AnalysisService, doc: vscode.TextDocument, a
       l.span,
       lensTitle(l),
       short,
-      l.layer.attention !== undefined,
+      l.layer.attention ? 'explain' : 'details',
       'Show the parameter tensors',
     );
   });

@@ -39,6 +39,8 @@ class DocumentState implements vscode.Disposable {
   skipped: string | undefined;
   /** Set when a file this one imports changed: the next run starts afresh. */
   stale = false;
+  /** The configurations chosen when it was last analysed (ConfigurationChoices), as one key. */
+  chosen = '';
   /** Files of the workspace whose classes or constants this document imports. */
   imports = new Set<string>();
   /** The analysis under way, for the program's signature then: a second request for it waits for it. */
@@ -77,6 +79,10 @@ interface Scheduled {
   readonly source: vscode.CancellationTokenSource;
 }
 
+function choiceKey(chosen: readonly string[]): string {
+  return JSON.stringify(chosen);
+}
+
 export function languageOf(doc: vscode.TextDocument): Language | undefined {
   return LANGUAGES[doc.languageId];
 }
@@ -99,6 +105,8 @@ export class AnalysisService implements vscode.Disposable {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly log: vscode.LogOutputChannel,
+    /** The configurations the user chose in a program, which its analysis shows. */
+    private readonly chosen: (key: string) => readonly string[] = () => [],
   ) {
     for (const doc of vscode.workspace.textDocuments) this.textChanged(doc);
     this.disposables.push(
@@ -182,7 +190,13 @@ export class AnalysisService implements vscode.Disposable {
         if (same) return state.viewOf(doc);
         continue;
       }
-      if (state && state.signature === program.signature && !state.stale) return state.viewOf(doc);
+      if (
+        state &&
+        state.signature === program.signature &&
+        !state.stale &&
+        state.chosen === choiceKey(this.chosen(program.key))
+      )
+        return state.viewOf(doc);
       break;
     }
     this.cancelScheduled(program.key);
@@ -218,11 +232,14 @@ export class AnalysisService implements vscode.Disposable {
     }
     // Cells numbered anew rename the lines that contexts name (`GPT (cell 4, line 2)`): nothing is kept.
     const fresh = state.text === undefined || state.stale || state.numbering !== program.numbering;
+    const chosen = this.chosen(program.key);
+    const rechosen = state.chosen !== choiceKey(chosen);
     state.signature = program.signature;
     state.numbering = program.numbering;
     state.stale = false;
+    state.chosen = choiceKey(chosen);
     // The same joined text may still be cut into cells elsewhere (a line break moved from one cell to the next).
-    if (!fresh && state.text === text) return state.analysed(state.analysis, cells);
+    if (!fresh && !rechosen && state.text === text) return state.analysed(state.analysis, cells);
     if (text.length > MAX_CHARS) {
       // The engine's tree of the last text is no use to the next: it starts afresh.
       void this.engine?.then((e) => e.forget(program.key));
@@ -241,6 +258,7 @@ export class AnalysisService implements vscode.Disposable {
         fresh,
         file: doc.uri.scheme === 'file' ? doc.uri.fsPath : undefined,
         cells: program.cells,
+        chosen,
       },
       this.takeChangedTexts(),
     );
@@ -260,6 +278,11 @@ export class AnalysisService implements vscode.Disposable {
     if (reply.fresh) state.imports = new Set(reply.imports);
     else for (const f of reply.imports) state.imports.add(f);
     this.log.trace(`analysed ${program.key} (${program.signature}) in ${reply.ms.toFixed(1)} ms`);
+  }
+
+  /** The user chose another configuration in a program: its open documents are analysed again at once. */
+  choiceChanged(key: string): void {
+    for (const doc of vscode.workspace.textDocuments) if (programKey(doc) === key) this.schedule(doc, 0);
   }
 
   /** No analysis for this version; the next one starts afresh. */

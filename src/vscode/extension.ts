@@ -16,6 +16,7 @@ import {
   showDetails,
 } from './commands';
 import { SECTION, Settings, placement } from './settings';
+import { CHOOSE_CONFIGURATION_COMMAND, ConfigurationChoices, chooseConfiguration } from './configurationChoice';
 import { ModelStatus } from './statusBar';
 import { AnalysisStatus } from './analysisStatus';
 import { SizeHintsProvider } from './inlayHints';
@@ -58,7 +59,8 @@ function settingsFor(doc: vscode.TextDocument): Settings {
 
 export function activate(context: vscode.ExtensionContext): AttentionLensApi {
   const log = vscode.window.createOutputChannel('Attention Lens', { log: true });
-  const service = new AnalysisService(context.extensionUri, log);
+  const choices = new ConfigurationChoices(context.workspaceState);
+  const service = new AnalysisService(context.extensionUri, log, (key) => choices.of(key));
   const lenses = new LayerCodeLensProvider(service, (doc) => placement(settingsFor(doc)).lens);
   const inline = new InlineCountsProvider(service, (doc) => placement(settingsFor(doc)).inline);
   const diagnostics = new DiagnosticsPublisher(service, settingsFor, log);
@@ -74,6 +76,8 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
   );
   context.subscriptions.push(
     log,
+    choices,
+    choices.onDidChange((key) => service.choiceChanged(key)),
     explainPanel,
     modelPanel,
     status,
@@ -98,6 +102,15 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
     vscode.commands.registerCommand(
       EXPLAIN_COMMAND,
       guarded(log, 'explain shapes', (target?: unknown) => explainShapes(service, explainPanel, target), undefined),
+    ),
+    vscode.commands.registerCommand(
+      CHOOSE_CONFIGURATION_COMMAND,
+      guarded(
+        log,
+        'choose configuration',
+        (target?: unknown, pick?: unknown) => chooseConfiguration(service, choices, target, pick),
+        undefined,
+      ),
     ),
     vscode.commands.registerCommand(
       EXPLAIN_MODEL_COMMAND,

@@ -1,5 +1,6 @@
 import * as assert from 'assert';
-import { activateExtension, hoverText, lensTitles, openFile, poll, positionOf } from './helpers';
+import * as vscode from 'vscode';
+import { activateExtension, codeLenses, hoverText, lensTitles, openFile, poll, positionOf } from './helpers';
 
 // config_defaults.py is test/fixtures/models/pytorch/config_defaults.py, copied in by the runner: its classes
 // take a configuration and the file builds none of them. Totals from PyTorch (pytorch-layers.json): GPT(GPTConfig())
@@ -55,5 +56,57 @@ suite('models counted with the configuration they take', () => {
       "- 225,984 in `Transformer.from_name('M')`",
     ])
       assert.ok(hover.includes(line), hover);
+  });
+});
+
+// The choice is the user's: clicking GPT's class lens lists its configurations, and the one picked is what GPT,
+// its Block and their layers show (gpt-small: 3 blocks of width 48, 67,104 in all, as PyTorch builds it), until
+// the automatic choice is picked again.
+suite('choosing the configuration a class shows', () => {
+  test('the class lens opens the choice; the class and its layers follow the one picked, quick pick or argument', async () => {
+    const doc = await openFile('presets.py');
+    await activateExtension();
+    const gpt = await poll(
+      async () => (await codeLenses(doc.uri)).find((l) => l.range.start.line === 25),
+      (l) => l?.command?.title.startsWith('23,168 params') === true,
+    );
+    assert.strictEqual(gpt?.command?.command, 'attentionLens.chooseConfiguration');
+    assert.deepStrictEqual(gpt.command.arguments, [[doc.uri.toString(), 25, 6]]);
+    await vscode.window.showTextDocument(doc);
+    // The quick pick lists Automatic, then GPT(GPTConfig()) and the three presets: the fourth item is gpt-small.
+    const choosing = vscode.commands.executeCommand<string | undefined>(gpt.command.command, ...gpt.command.arguments);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    for (let i = 0; i < 3; i++) await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    assert.strictEqual(await choosing, "GPT.from_pretrained('gpt-small')");
+    const small = await poll(
+      () => lensTitles(doc.uri),
+      (t) => t.some((x) => x.startsWith('25: 67,104 params')),
+    );
+    for (const expected of [
+      "25: 67,104 params (67.1 K) · 3 × Block · in GPT.from_pretrained('gpt-small') · 4 configurations",
+      "17: 18,528 params (18.5 K) · in GPT.from_pretrained('gpt-small') · 4 configurations",
+    ])
+      assert.ok(small.includes(expected), `${expected}\nnot among:\n${small.join('\n')}`);
+    assert.ok(
+      small.some((t) => t.startsWith('21: 9,216 params · 4 heads × 12')),
+      small.join('\n'),
+    );
+    const hover = await hoverText(doc.uri, positionOf(doc, 'class GPT(', 6));
+    assert.ok(hover.includes("- 67,104 in `GPT.from_pretrained('gpt-small')` (shown)"), hover);
+
+    // Picked by argument, as a keybinding would: back to what the file shows by itself.
+    assert.strictEqual(
+      await vscode.commands.executeCommand('attentionLens.chooseConfiguration', [doc.uri.toString(), 25, 6], ''),
+      '',
+    );
+    const automatic = await poll(
+      () => lensTitles(doc.uri),
+      (t) => t.some((x) => x.startsWith('25: 23,168 params')),
+    );
+    assert.ok(
+      automatic.some((t) => t.startsWith('21: 4,224 params · 4 heads × 8')),
+      automatic.join('\n'),
+    );
   });
 });

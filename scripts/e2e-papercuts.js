@@ -1,7 +1,8 @@
 // The end-to-end steps of what a new user hit first (issue 24): the Explain command run from inside a class,
 // inline counts on GPT-2's long lines, the model hover, a notebook whose class is built in a later cell, the
 // CLI's rows opened from a VS Code terminal as links, and (issue 28) a file of models that take a
-// configuration, counted with its defaults on first open. Run by run-e2e.js, in its workbench, after the
+// configuration, counted with its defaults on first open, and a file of preset tables whose configuration is
+// switched from the class lens. Run by run-e2e.js, in its workbench, after the
 // model panel's steps; later_cells.ipynb is test/integration/workspace's, copied beside the examples.
 'use strict';
 const assert = require('assert');
@@ -166,6 +167,51 @@ async function papercutSteps({ page, step, shot, shotOf, wb }) {
       });
       await lens.first().waitFor();
       await shot('25-configuration-defaults.png');
+    },
+  );
+
+  await step(
+    'a preset table: the class lens lists its configurations, and the one picked is what the class, its layers and the Explain panel show',
+    async () => {
+      await focusCode();
+      await openAt('presets.py', 26, 1, 'class GPT(nn.Module):');
+      const gpt = page.locator('.codelens-decoration a', { hasText: '23,168 params (23.2 K) · 2 × Block' }).first();
+      await gpt.waitFor();
+      await page.locator('.codelens-decoration', { hasText: '4,224 params · 4 heads × 8' }).first().waitFor();
+      await shot('26-presets-first-open.png');
+      await gpt.click();
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: "GPT.from_pretrained('gpt-small')" });
+      await row.first().waitFor();
+      const rows = (await page.locator('.quick-input-list .monaco-list-row').allInnerTexts()).map(flat);
+      console.log('    configurations:', JSON.stringify(rows));
+      assert.ok(rows[0].startsWith('Automatic'), rows[0]);
+      assert.ok(
+        rows.some((r) => /GPT\.from_pretrained\('gpt-wide'\) ?81,152 params/.test(r)),
+        'gpt-wide row missing',
+      );
+      await shot('27-presets-choose.png');
+      await row.first().click();
+      await page
+        .locator('.codelens-decoration', {
+          hasText: "67,104 params (67.1 K) · 3 × Block · in GPT.from_pretrained('gpt-small')",
+        })
+        .first()
+        .waitFor();
+      const attention = page.locator('.codelens-decoration a', { hasText: '9,216 params · 4 heads × 12' }).first();
+      await attention.waitFor();
+      await shot('28-presets-chosen.png');
+      // The layer's lens opens its walkthrough, in gpt-small's sizes.
+      await attention.click();
+      await panel().locator('h1', { hasText: 'presets.py:22' }).waitFor();
+      assert.match(flat(await panel().locator('main').innerText()), /total 9,216/);
+      await shot('29-presets-explain.png');
+      await closeTab('Explain attention shapes');
+      // Back to what the file shows by itself, for whoever opens it next.
+      await focusCode();
+      await openAt('presets.py', 26, 1, 'class GPT(nn.Module):');
+      await page.locator('.codelens-decoration a', { hasText: '67,104 params' }).first().click();
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Automatic' }).first().click();
+      await page.locator('.codelens-decoration', { hasText: '23,168 params (23.2 K)' }).first().waitFor();
     },
   );
 }

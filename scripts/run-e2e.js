@@ -79,6 +79,8 @@ async function main() {
     path.join(ROOT, 'test/fixtures/models/pytorch/config_defaults.py'),
     path.join(examples, 'config_defaults.py'),
   );
+  // Preset tables (nanoGPT's from_pretrained, gpt-fast's from_name): a configuration picked from the class lens.
+  fs.copyFileSync(path.join(ROOT, 'test/fixtures/models/pytorch/presets.py'), path.join(examples, 'presets.py'));
   // A notebook whose class is built in a later cell.
   fs.copyFileSync(
     path.join(ROOT, 'test/integration/workspace/later_cells.ipynb'),

@@ -98,15 +98,16 @@ export async function chooseConfiguration(
   const key = programKey(doc);
   const chosen = choices.of(key);
   const automatic = !configurations.some((c) => chosen.includes(c.context));
+  // The choice in force is ticked; the configuration the class shows says so (Automatic shows one of them).
+  const tick = (on: boolean) => (on ? '$(check) ' : '');
   const items: Choice[] = [
     {
-      label: 'Automatic',
-      description: automatic ? 'shown' : undefined,
+      label: `${tick(automatic)}Automatic`,
       detail: 'The model the file builds, else the configuration’s defaults, else the first preset',
       context: undefined,
     },
     ...configurations.map((c) => ({
-      label: lensText(c.context),
+      label: `${tick(chosen.includes(c.context))}${lensText(c.context)}`,
       description: `${groupDigits(c.params.constant!)} params${c.active ? ' · shown' : ''}`,
       context: c.context,
     })),

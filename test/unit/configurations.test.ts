@@ -8,7 +8,12 @@ import { tmpdir } from 'os';
 import * as path from 'path';
 import { DocumentAnalyzer } from '../../src/syntax/documentAnalyzer';
 import type { Analysis } from '../../src/core/analysis/analyze';
-import { configurationsMarkdown, distinctConfigurations, moduleLensTitle } from '../../src/core/present/format';
+import {
+  configurationsMarkdown,
+  distinctConfigurations,
+  lensTitle,
+  moduleLensTitle,
+} from '../../src/core/present/format';
 import { analyzeText, loadGrammars } from './helpers';
 
 const HEAD = 'import torch.nn as nn\n';
@@ -164,6 +169,24 @@ suite('models counted with their configuration', () => {
       body.layers[0].values.map((v) => `${v.params.constant}@${v.context}`),
       ['21@M (line 12)'],
     );
+  });
+
+  test('a configuration the user chose: the class and its layer show it, and say which it is; a name no class has changes nothing', async () => {
+    const presets = `def build(size):\n    return M(Cfg(**{'s': dict(d=2), 'l': dict(d=4)}[size]))\n`;
+    const text = HEAD + CFG + MODEL + presets;
+    for (const name of ['l', "build('l')"]) {
+      const a = await analyzeText(text, 'python', undefined, undefined, [name]);
+      assert.deepStrictEqual(
+        model(a)!.configurations!.map((c) => `${c.context}: ${c.params.constant}${c.active ? ' (shown)' : ''}`),
+        ['M(Cfg()): 27', "build('s'): 9", "build('l'): 15 (shown)"],
+        name,
+      );
+      assert.strictEqual(model(a)!.built?.context, "build('l') via M");
+      assert.strictEqual(lensTitle(a.layers[0]), "15 params · 4 → 3 · in build('l')");
+    }
+    const none = await analyzeText(text, 'python', undefined, undefined, ['xl']);
+    assert.strictEqual(model(none)!.built?.context, 'M(Cfg())');
+    assert.strictEqual(lensTitle(none.layers[0]), '27 params · 8 → 3 · in M(Cfg())');
   });
 
   test('a preset table without a configuration: the first name is shown; the names compared with, in order', async () => {

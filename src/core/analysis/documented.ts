@@ -54,9 +54,9 @@ export function isChosen(showing: Showing, context: string): boolean {
 }
 
 /**
- * Of what the runs built at one place, what it shows: a chosen configuration's builds alone where there
- * are some; else everything but the documented configurations other than its first. `own(t)`: `t` is a
- * real build (not the place's own code run with names for its sizes).
+ * Of what the runs built at one place, what it shows: where a chosen configuration built it, its builds and
+ * no other model's; else everything but the documented configurations other than its first. `own(t)`: `t`
+ * is a real build, not the place's own code run with names for its sizes, which stays for its formula.
  */
 export function shownAmong<T>(
   items: readonly T[],
@@ -64,10 +64,8 @@ export function shownAmong<T>(
   contextOf: (t: T) => string,
   own: (t: T) => boolean,
 ): readonly T[] {
-  if (showing.chosen.length) {
-    const picked = items.filter((t) => isChosen(showing, contextOf(t)));
-    if (picked.length) return picked;
-  }
+  if (showing.chosen.length && items.some((t) => isChosen(showing, contextOf(t))))
+    return items.filter((t) => isChosen(showing, contextOf(t)) || !own(t));
   const { documented } = showing;
   if (!documented.size) return items;
   let first: number | undefined;

@@ -189,6 +189,53 @@ suite('models counted with their configuration', () => {
     assert.strictEqual(lensTitle(none.layers[0]), '27 params · 8 → 3 · in M(Cfg())');
   });
 
+  test("attention written by hand shows the chosen configuration's heads, not its defaults' at another width", async () => {
+    const text = [
+      'import torch.nn as nn',
+      'import torch.nn.functional as F',
+      'from dataclasses import dataclass',
+      '@dataclass',
+      'class Config:',
+      '    n_embd: int = 64',
+      '    n_head: int = 4',
+      'class SelfAttention(nn.Module):',
+      '    def __init__(self, config):',
+      '        super().__init__()',
+      '        self.n_head = config.n_head',
+      '        self.n_embd = config.n_embd',
+      '        self.qkv = nn.Linear(config.n_embd, 3 * config.n_embd)',
+      '        self.proj = nn.Linear(config.n_embd, config.n_embd)',
+      '    def forward(self, x):',
+      '        B, T, C = x.size()',
+      '        q, k, v = self.qkv(x).split(self.n_embd, dim=2)',
+      '        q = q.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)',
+      '        k = k.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)',
+      '        v = v.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)',
+      '        att = F.softmax(q @ k.transpose(-2, -1), dim=-1)',
+      '        y = (att @ v).transpose(1, 2).contiguous().view(B, T, C)',
+      '        return self.proj(y)',
+      'class Net(nn.Module):',
+      '    def __init__(self, config):',
+      '        super().__init__()',
+      '        self.attn = SelfAttention(config)',
+      '    @classmethod',
+      '    def from_pretrained(cls, name):',
+      "        return cls(Config(**{'wide': dict(n_embd=96, n_head=8), 'narrow': dict(n_embd=64, n_head=2)}[name]))",
+      '',
+    ].join('\n');
+    const heads = (a: Analysis) => {
+      const m = a.modules.find((x) => x.name === 'SelfAttention')!;
+      return `${m.built?.summary.params?.constant}: ${m.attention?.summary}`;
+    };
+    // 4·E² + 4·E: 16,640 at 64, 37,248 at 96; heads of C // n_head.
+    assert.strictEqual(heads(await analyzeText(text)), '16640: 4 heads × 16');
+    assert.strictEqual(heads(await analyzeText(text, 'python', undefined, undefined, ['wide'])), '37248: 8 heads × 12');
+    assert.strictEqual(
+      heads(await analyzeText(text, 'python', undefined, undefined, ['narrow'])),
+      '16640: 2 heads × 32',
+    );
+  });
+
   test('a preset table without a configuration: the first name is shown; the names compared with, in order', async () => {
     const a = await analyzeText(
       `${HEAD}class E(nn.Module):\n    def __init__(self, d):\n        super().__init__()\n        self.fc = nn.Linear(d, 2)\ndef encoder(name):\n    if name == 'b':\n        return E(4)\n    elif name != 'a':\n        raise ValueError(name)\n    return E(2)\n`,

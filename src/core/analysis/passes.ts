@@ -213,11 +213,26 @@ export function moduleResults(
           agreed(builds && shownAmong(builds, showing, contextOf, () => true));
     return {
       ...result,
-      attention,
+      // The heads of a configuration the user chose are its own build's: another's may differ at the same total.
+      attention:
+        attentions && built && isChosen(showing, built.context) ? attentionOf(run, key, built.context) : attention,
       built,
       configurations: configurationsOf(builds, built?.context),
     };
   });
+}
+
+/**
+ * The attention one build of a class computes, found by following that build's forward() quietly, adding
+ * nothing to the analysis; none when the build's tree is no longer held (its run was replayed).
+ */
+function attentionOf(run: AnalysisRun, key: string, context: string): LayerInstance | undefined {
+  const { evaluator, recorder, out } = run;
+  const tree = out.constructions.get(key)?.find((c) => c.context === context)?.tree;
+  if (!tree) return undefined;
+  const value = evaluator.torch.asValue(tree);
+  out.muted(() => evaluator.guard(() => evaluator.quietly(() => evaluator.flows.followForward(value))));
+  return recorder.attentionByTree.get(tree);
 }
 
 /**

@@ -9,6 +9,7 @@ import * as path from 'path';
 import { DocumentAnalyzer } from '../../src/syntax/documentAnalyzer';
 import type { Analysis } from '../../src/core/analysis/analyze';
 import {
+  builtWhere,
   configurationsMarkdown,
   distinctConfigurations,
   lensTitle,
@@ -234,6 +235,26 @@ suite('models counted with their configuration', () => {
       heads(await analyzeText(text, 'python', undefined, undefined, ['narrow'])),
       '16640: 2 heads × 32',
     );
+  });
+
+  test('a class built with its defaults lists them first among its configurations, and shows a chosen one instead', async () => {
+    // nn.Linear(d, 10): 10·d + 10, for d = 64 (its defaults), 8 (a factory), 32 and 128 (a table).
+    const text = `${HEAD}class Net(nn.Module):\n    def __init__(self, d=64):\n        super().__init__()\n        self.fc = nn.Linear(d, 10)\ndef build(size):\n    return Net({'s': 32, 'l': 128}[size])\ndef net_tiny():\n    return Net(d=8)\n`;
+    const listed = (a: Analysis) =>
+      a.modules[0].configurations?.map((c) => `${c.context}: ${c.params.constant}${c.active ? ' (shown)' : ''}`);
+    const automatic = await analyzeText(text);
+    assert.deepStrictEqual(listed(automatic), [
+      'Net(): 650 (shown)',
+      'net_tiny(): 90',
+      "build('s'): 330",
+      "build('l'): 1290",
+    ]);
+    assert.strictEqual(automatic.modules[0].built, undefined);
+    const chosen = await analyzeText(text, 'python', undefined, undefined, ['net_tiny']);
+    assert.deepStrictEqual(listed(chosen), ['net_tiny(): 90 (shown)', "build('s'): 330", "build('l'): 1290"]);
+    assert.strictEqual(chosen.modules[0].built?.summary.params?.constant, 90n);
+    assert.strictEqual(lensTitle(chosen.layers[0]), '90 params · 8 → 10 · in net_tiny()');
+    assert.strictEqual(builtWhere('Net', 'Net()'), 'with its defaults');
   });
 
   test('a preset table without a configuration: the first name is shown; the names compared with, in order', async () => {

@@ -202,8 +202,20 @@ export function moduleResults(
     const attention = attentions
       ? shown([...attentions.values()], result.summary.params, out.crowded.has(key))
       : undefined;
-    if (result.summary.params?.isConstant) return { ...result, attention };
     const builds = summarized(out.constructions.get(key));
+    const defaults = result.summary.params;
+    // Built with its defaults, a class shows that build, unless the user chose a configuration that builds
+    // it; the models that build it with other totals are its other configurations.
+    if (defaults?.isConstant && !builds?.some((b) => isChosen(showing, b.context))) {
+      const others = configurationsOf(builds);
+      return {
+        ...result,
+        attention,
+        configurations: others?.length
+          ? [{ context: `${result.name}()`, params: defaults, active: true }, ...others]
+          : undefined,
+      };
+    }
     // A class built with its own configuration's defaults shows that build, whatever builds it as a part.
     const own = configured.get(key);
     const built =
@@ -318,7 +330,7 @@ export function collectSites(run: AnalysisRun, showing: Showing): { layers: Laye
       const same =
         last !== undefined && last.records.length === list.length && last.records.every((r, i) => r === list[i]);
       const result = !same
-        ? siteResult(site.span, list, lexicalContexts(fragment, site.scope))
+        ? chosenSaid(siteResult(site.span, list, lexicalContexts(fragment, site.scope)), showing)
         : last.result.span === site.span
           ? last.result
           : { ...last.result, span: site.span };
@@ -330,6 +342,14 @@ export function collectSites(run: AnalysisRun, showing: Showing): { layers: Laye
   }
   if (cache) cache.sites = sites;
   return { layers, findings };
+}
+
+/** A site showing a configuration the user chose says which, even where its own code gives the same count. */
+function chosenSaid(result: LayerResult, showing: Showing): LayerResult {
+  const [only, ...others] = result.values;
+  return !result.context && only && !others.length && isChosen(showing, only.context)
+    ? { ...result, context: only.context }
+    : result;
 }
 
 /**

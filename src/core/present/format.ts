@@ -188,9 +188,13 @@ export function moduleLensTitle(
   return `${groupDigits(c)} params (${shortCount(c)})${stack}${built ? ` · ${builtWhere(built.name, built.context)}` : ''}${more}`;
 }
 
-/** `as built on line 202` for the model itself, `in GPT (line 202)` for a part of it. */
+/**
+ * `as built on line 202` for the model itself, `in GPT (line 202)` for a part of it, `with its defaults` for the
+ * class alone.
+ */
 export function builtWhere(name: string, context: string): string {
   const outer = modelOf(context);
+  if (outer === `${name}()`) return 'with its defaults';
   if (isConfigured(name, context)) return `as ${outer}`;
   // `GPT (line 202)`, or in a notebook `GPT (cell 3, line 2)`.
   const place = outer.startsWith(`${name} (`) && outer.endsWith(')') ? outer.slice(name.length + 2, -1) : '';

@@ -205,13 +205,13 @@ export function moduleResults(
     const builds = summarized(out.constructions.get(key));
     const defaults = result.summary.params;
     // Built with its defaults, a class shows that build, unless the user chose a configuration that builds
-    // it; the models that build it with other totals are its other configurations.
+    // it; where models build it with another total, they are its other configurations.
     if (defaults?.isConstant && !builds?.some((b) => isChosen(showing, b.context))) {
       const others = configurationsOf(builds);
       return {
         ...result,
         attention,
-        configurations: others?.length
+        configurations: others?.some((c) => !c.params.equals(defaults))
           ? [{ context: `${result.name}()`, params: defaults, active: true }, ...others]
           : undefined,
       };

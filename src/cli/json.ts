@@ -127,6 +127,7 @@ function fileJson(r: FileReport, options: SizingOptions): object {
               configurations: m.configurations.map((c) => ({
                 context: c.context,
                 ...exactCount(c.params),
+                ...(c.expression === undefined ? {} : { expression: c.expression }),
                 ...(c.active ? { active: true } : {}),
               })),
             }

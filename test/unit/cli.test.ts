@@ -67,7 +67,16 @@ suite('attention-lens CLI', () => {
         params: null,
         paramsExact: null,
         built: { params: 124439808, paramsExact: '124439808', context: 'GPT (line 202)' },
-        configurations: [{ context: 'GPT (line 202)', params: 124439808, paramsExact: '124439808', active: true }],
+        configurations: [
+          {
+            context: 'GPT (line 202)',
+            params: 124439808,
+            paramsExact: '124439808',
+            expression:
+              'GPT(GPTConfig(block_size=1024, vocab_size=50257, n_layer=12, n_head=12, n_embd=768, dropout=0.0, bias=True))',
+            active: true,
+          },
+        ],
       },
     );
     assert.deepStrictEqual(gpt.modules.find((m) => m.name === 'CausalSelfAttention')?.attention, {

@@ -228,6 +228,27 @@ suite('a preset chosen by the user against PyTorch (pytorch-layers.json presets)
     }
 });
 
+suite("each configuration's expression, run by PyTorch (pytorch-expressions.json)", () => {
+  const expected = JSON.parse(
+    readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-expressions.json'), 'utf8'),
+  ) as { files: Record<string, { class: string; context: string; expression: string; params: number }[]> };
+  for (const [file, rows] of Object.entries(expected.files))
+    test(file, async () => {
+      const analysis = await analyzeText(readFileSync(path.join(ROOT, file), 'utf8'), 'python', path.join(ROOT, file));
+      // Every expression printed is one PyTorch ran, building the class with the count printed beside it.
+      assert.deepStrictEqual(
+        analysis.modules.flatMap((m) =>
+          (m.configurations ?? []).flatMap((c) =>
+            c.expression === undefined
+              ? []
+              : [{ class: m.name, context: c.context, expression: c.expression, params: Number(c.params.constant) }],
+          ),
+        ),
+        rows,
+      );
+    });
+});
+
 suite('models built at module level against PyTorch totals (pytorch-layers.json instances)', () => {
   const expected = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-layers.json'), 'utf8')) as {
     instances: Record<string, { name: string; line: number; params: number | null; varies?: number[] }[]>;

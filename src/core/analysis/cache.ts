@@ -28,6 +28,8 @@ export interface Construction {
   readonly context: string;
   readonly tree?: ModuleTree;
   readonly summary?: ModuleSummary;
+  /** A Python expression building the class with the arguments this run gave it (buildExpression.ts). */
+  readonly expression?: string;
 }
 
 /** A model class built by a call inside other code, as one run built it: its tree until every run is over, then its total. */

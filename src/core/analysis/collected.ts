@@ -213,7 +213,7 @@ export class Collected {
       reached: reached(),
       constructions: recording.constructions.map(([k, c]): [string, Construction] => [
         k,
-        { context: c.context, summary: c.summary ?? summarize(c.tree!) },
+        { context: c.context, summary: c.summary ?? summarize(c.tree!), expression: c.expression },
       ]),
       parts: recording.parts.map((p): PartRecord => ({
         ...p,

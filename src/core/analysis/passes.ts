@@ -212,7 +212,7 @@ export function moduleResults(
         ...result,
         attention,
         configurations: others?.some((c) => !c.params.equals(defaults))
-          ? [{ context: `${result.name}()`, params: defaults, active: true }, ...others]
+          ? [{ context: `${result.name}()`, params: defaults, expression: `${result.name}()`, active: true }, ...others]
           : undefined,
       };
     }

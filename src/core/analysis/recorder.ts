@@ -6,6 +6,7 @@
  */
 import { describe, moduleParts } from '../attention/recognise';
 import { fieldParts } from '../attention/fieldParts';
+import { buildExpression } from './buildExpression';
 import { layerSpec } from '../catalog';
 import { instantiate } from '../catalog/instantiate';
 import type { LayerSpec } from '../catalog/spec';
@@ -194,7 +195,7 @@ export class Recorder implements Hooks {
       this.attentionByTree.set(module.tree, layer);
   };
 
-  constructed: NonNullable<Hooks['constructed']> = (cls, value) => {
+  constructed: NonNullable<Hooks['constructed']> = (cls, value, args) => {
     // The class built with its own defaults is the module result itself, not a context of it; a class
     // built with names for its arguments gives no total a part of it could take.
     if (
@@ -209,6 +210,8 @@ export class Recorder implements Hooks {
     // first call of forward() inside the model's own constructor).
     const key = classKey(this.source, cls.fragment, cls.scope);
     if (this.mode.moduleBody) this.builtByBody.add(key);
-    this.out.construction(key, { tree: value.tree, context: this.context() });
+    const scope = this.evaluator!.of(cls).scopeAt(cls.fragment, cls.scope);
+    const expression = args && buildExpression(this.evaluator!, { ...cls, name: scope.name }, args);
+    this.out.construction(key, { tree: value.tree, context: this.context(), expression });
   };
 }

@@ -38,6 +38,8 @@ export interface ModuleResult {
   readonly configurations?: readonly {
     readonly context: string;
     readonly params: Poly;
+    /** A Python expression over the file's names that builds the class so (buildExpression.ts). */
+    readonly expression?: string;
     /** The one `built` is: the configuration the class and its layers show. */
     readonly active?: true;
   }[];

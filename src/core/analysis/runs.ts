@@ -121,15 +121,16 @@ function shared(builds: readonly LayerInstance[]): LayerInstance {
   };
 }
 
-/** A class's build in one context, with its total. */
+/** A class's build in one context, with its total, and the expression that builds it so where there is one. */
 export interface Built {
   readonly context: string;
   readonly summary: ModuleSummary;
+  readonly expression?: string;
 }
 
 /** Each build of a class with its total, summed up once for all that read it. */
 export function summarized(list: readonly Construction[] | undefined): Built[] | undefined {
-  return list?.map((b) => ({ context: b.context, summary: b.summary ?? summarize(b.tree!) }));
+  return list?.map((b) => ({ context: b.context, summary: b.summary ?? summarize(b.tree!), expression: b.expression }));
 }
 
 /**
@@ -155,19 +156,40 @@ export function agreed(builds: readonly Built[] | undefined, own?: string): Modu
  * Block ×12`) with one total, all its builds of the class agreeing, in the order first built.
  */
 export function configurationsOf(builds: readonly Built[] | undefined, shown?: string): ModuleResult['configurations'] {
-  const byModel = new Map<string, Poly | undefined>();
+  const byModel = new Map<string, { params: Poly; expression?: string } | undefined>();
   for (const b of builds ?? []) {
     const model = modelOf(b.context);
     const params = b.summary.params;
     const seen = byModel.get(model);
-    if (!byModel.has(model)) byModel.set(model, params?.isConstant ? params : undefined);
-    else if (seen && !(params?.isConstant && params.equals(seen))) byModel.set(model, undefined);
+    if (!byModel.has(model))
+      byModel.set(model, params?.isConstant ? { params, expression: b.expression ?? calledAs(b.context) } : undefined);
+    else if (seen && !(params?.isConstant && params.equals(seen.params))) byModel.set(model, undefined);
   }
   const active = shown === undefined ? undefined : modelOf(shown);
-  const found = [...byModel].flatMap(([context, params]) =>
-    params ? [context === active ? { context, params, active: true as const } : { context, params }] : [],
+  const found = [...byModel].flatMap(([context, built]) =>
+    built
+      ? [
+          {
+            context,
+            params: built.params,
+            ...(built.expression === undefined ? {} : { expression: built.expression }),
+            ...(context === active ? { active: true as const } : {}),
+          },
+        ]
+      : [],
   );
   return found.length ? found : undefined;
+}
+
+/**
+ * A context that is itself the call building the class (`BertModel(BertConfig())`): the expression where the
+ * arguments could not be written out. Not a place (`GPT (line 202)`), nor a function that builds it, whose
+ * value may be another model around it.
+ */
+function calledAs(context: string): string | undefined {
+  return !context.includes(' via ') && context.endsWith('())') && !/ \((line|cell) /.test(context)
+    ? context
+    : undefined;
 }
 
 /**

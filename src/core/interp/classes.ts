@@ -169,7 +169,7 @@ export class ClassModel {
       } finally {
         this.ev.shared.building--;
       }
-      this.ev.hooks.constructed?.(c, built);
+      this.ev.hooks.constructed?.(c, built, bound.opaque ? undefined : { positional, keywords });
       if (built.t === 'module')
         for (const f of this.ev.torch.unregisteredAfterBuild(built.tree)) this.ev.hooks.report(f);
       // A subclass that adds tensors of its own (loralib's lora_A) is no longer the layer: its site shows the class.

@@ -35,8 +35,15 @@ export interface Hooks {
   raised?(span: Span, exception: string, message: string | undefined): void;
   /** A model class built by a call inside other code (`self.attn = CausalSelfAttention(config)`), at that call. */
   part?(cls: DefRef, call: CallExpr, value: Value): void;
-  /** Every model instance the run builds (once its constructor has run), with what built it. */
-  constructed?(cls: DefRef, value: Value): void;
+  /**
+   * Every model instance the run builds (once its constructor has run), with what built it and, where they
+   * could be followed, the arguments it was built with.
+   */
+  constructed?(
+    cls: DefRef,
+    value: Value,
+    args?: { readonly positional: readonly Value[]; readonly keywords: ReadonlyMap<string, Value> },
+  ): void;
   /** How many layers were recorded so far. */
   recorded?(): number;
   /** The layers recorded since `since` were built in one pass of a loop whose passes differ: no count holds for them. */

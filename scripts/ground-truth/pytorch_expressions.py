@@ -1,0 +1,81 @@
+"""Runs every `expression` the CLI prints for a configuration of the PyTorch fixtures' classes, with PyTorch.
+
+    npm run build && python3 scripts/ground-truth/pytorch_expressions.py
+
+writes test/fixtures/expected/pytorch-expressions.json: for each fixture, each configuration the CLI's JSON
+gives an expression, with the class, the configuration's context, the expression and the count PyTorch gives
+for the module it builds. The CLI's count must be PyTorch's: a configuration whose expression builds another
+count (or raises) stops the script, naming it. unit/frameworks.test.ts checks the analysis against the file.
+"""
+
+import importlib.util
+import json
+import subprocess
+import sys
+
+import torch
+
+from pytorch_common import REPO_ROOT, install_einops_fallback, install_transformers_fallback, param_count, write_json
+
+install_einops_fallback()
+install_transformers_fallback()
+
+FIXTURES = REPO_ROOT / "test/fixtures/models/pytorch"
+OUTPUT = REPO_ROOT / "test/fixtures/expected/pytorch-expressions.json"
+
+
+def printed(paths):
+    """The CLI's JSON for the fixtures, as the shipped bundle prints it."""
+    run = subprocess.run(
+        ["node", str(REPO_ROOT / "dist/cli.js"), "--json", "--jobs", "1", *(p.relative_to(REPO_ROOT).as_posix() for p in paths)],
+        capture_output=True, text=True, cwd=REPO_ROOT,
+    )
+    if run.returncode == 2:
+        sys.exit(f"the CLI failed: {run.stderr}")
+    return json.loads(run.stdout)["files"]
+
+
+def load(path):
+    name = f"fixture_{path.stem}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up in sys.modules
+    spec.loader.exec_module(module)
+    return module
+
+
+def main():
+    sys.path[:0] = [str(FIXTURES)]
+    paths = sorted(FIXTURES.glob("*.py"))
+    out, wrong = {}, []
+    for entry in printed(paths):
+        configurations = [(m["name"], c) for m in entry["modules"] for c in m.get("configurations", []) if "expression" in c]
+        if not configurations:
+            continue
+        path = REPO_ROOT / entry["path"]
+        module = load(path)
+        rows = []
+        for cls, c in configurations:
+            torch.manual_seed(0)
+            try:
+                built = eval(c["expression"], vars(module))  # noqa: S307 - the fixtures are ours
+                params = param_count(built)
+                kind = type(built).__name__
+            except Exception as exc:  # noqa: BLE001 - any failure is the expression's
+                params, kind = None, f"{type(exc).__name__}: {exc}"
+            if kind != cls or str(params) != c["paramsExact"]:
+                wrong.append(f"{entry['path']}: {c['expression']} gives {kind} with {params}, the CLI says {cls} {c['paramsExact']}")
+            rows.append({"class": cls, "context": c["context"], "expression": c["expression"], "params": params})
+        out[entry["path"]] = rows
+    if wrong:
+        sys.exit("expressions that do not build what the CLI counts:\n  " + "\n  ".join(wrong))
+    written = write_json(OUTPUT, {
+        "generatedBy": "scripts/ground-truth/pytorch_expressions.py",
+        "torch": torch.__version__,
+        "files": out,
+    }, expand=3)
+    print(f"wrote {written}: {sum(len(r) for r in out.values())} expressions in {len(out)} fixtures (torch {torch.__version__})")
+
+
+if __name__ == "__main__":
+    main()

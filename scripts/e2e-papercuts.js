@@ -206,10 +206,26 @@ async function papercutSteps({ page, step, shot, shotOf, wb }) {
       assert.match(flat(await panel().locator('main').innerText()), /total 9,216/);
       await shot('29-presets-explain.png');
       await closeTab('Explain attention shapes');
-      // Back to what the file shows by itself, for whoever opens it next.
+      // Sizes of one's own, typed as the expression that builds the model.
       await focusCode();
       await openAt('presets.py', 26, 1, 'class GPT(nn.Module):');
       await page.locator('.codelens-decoration a', { hasText: '67,104 params' }).first().click();
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Count with other sizes' }).first().click();
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor();
+      await input.fill('GPT(GPTConfig(n_layer=5, n_embd=64))');
+      await shot('30-presets-own-sizes.png');
+      await page.keyboard.press('Enter');
+      await page
+        .locator('.codelens-decoration', {
+          hasText: '179,328 params (179.3 K) · 5 × Block · in GPT(GPTConfig(n_layer=5',
+        })
+        .first()
+        .waitFor();
+      await page.locator('.codelens-decoration', { hasText: '16,640 params · 4 heads × 16' }).first().waitFor();
+      await shot('31-presets-own-counted.png');
+      // Back to what the file shows by itself, for whoever opens it next.
+      await page.locator('.codelens-decoration a', { hasText: '179,328 params' }).first().click();
       await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Automatic' }).first().click();
       await page.locator('.codelens-decoration', { hasText: '23,168 params (23.2 K)' }).first().waitFor();
     },

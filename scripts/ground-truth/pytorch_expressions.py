@@ -5,7 +5,9 @@
 writes test/fixtures/expected/pytorch-expressions.json: for each fixture, each configuration the CLI's JSON
 gives an expression, with the class, the configuration's context, the expression and the count PyTorch gives
 for the module it builds. The CLI's count must be PyTorch's: a configuration whose expression builds another
-count (or raises) stops the script, naming it. unit/frameworks.test.ts checks the analysis against the file.
+count (or raises) stops the script, naming it. `own`: configurations of the user's own (OWN), given to the CLI
+as `--config EXPRESSION`, each with what PyTorch counts for the model it builds, and every part the CLI counts
+for it checked the same way. unit/frameworks.test.ts checks the analysis against the file.
 """
 
 import importlib.util
@@ -22,12 +24,17 @@ install_transformers_fallback()
 
 FIXTURES = REPO_ROOT / "test/fixtures/models/pytorch"
 OUTPUT = REPO_ROOT / "test/fixtures/expected/pytorch-expressions.json"
+# Configurations of the user's own, given as `--config EXPRESSION`: each is counted as that expression builds it.
+OWN = {
+    "presets.py": ["GPT(GPTConfig(n_layer=5, n_embd=64))", "Transformer.from_name('m')", "build_encoder('base')"],
+    "config_defaults.py": ["Classifier(3, head=HeadConfig(width=7))"],
+}
 
 
-def printed(paths):
+def printed(paths, options=()):
     """The CLI's JSON for the fixtures, as the shipped bundle prints it."""
     run = subprocess.run(
-        ["node", str(REPO_ROOT / "dist/cli.js"), "--json", "--jobs", "1", *(p.relative_to(REPO_ROOT).as_posix() for p in paths)],
+        ["node", str(REPO_ROOT / "dist/cli.js"), "--json", "--jobs", "1", *options, *(p.relative_to(REPO_ROOT).as_posix() for p in paths)],
         capture_output=True, text=True, cwd=REPO_ROOT,
     )
     if run.returncode == 2:
@@ -67,12 +74,31 @@ def main():
                 wrong.append(f"{entry['path']}: {c['expression']} gives {kind} with {params}, the CLI says {cls} {c['paramsExact']}")
             rows.append({"class": cls, "context": c["context"], "expression": c["expression"], "params": params})
         out[entry["path"]] = rows
+    own = {}
+    for name, expressions in OWN.items():
+        path = FIXTURES / name
+        module = load(path)
+        rows = []
+        for expression in expressions:
+            [entry] = printed([path], ["--config", expression])
+            counted = [(m["name"], c) for m in entry["modules"] for c in m.get("configurations", []) if c["context"] == expression]
+            built = eval(expression, vars(module))  # noqa: S307 - the fixtures are ours
+            for cls, c in counted:
+                # The model itself, as the expression builds it; each part of it as its own expression builds that.
+                part = built if type(built).__name__ == cls else eval(c["expression"], vars(module))  # noqa: S307
+                if str(param_count(part)) != c["paramsExact"]:
+                    wrong.append(f"{name}: {expression} gives {cls} {param_count(part)}, the CLI says {c['paramsExact']}")
+            if not any(cls == type(built).__name__ for cls, _ in counted):
+                wrong.append(f"{name}: {expression} builds {type(built).__name__}, which the CLI does not count")
+            rows.append({"expression": expression, "class": type(built).__name__, "params": param_count(built)})
+        own[entry["path"]] = rows
     if wrong:
         sys.exit("expressions that do not build what the CLI counts:\n  " + "\n  ".join(wrong))
     written = write_json(OUTPUT, {
         "generatedBy": "scripts/ground-truth/pytorch_expressions.py",
         "torch": torch.__version__,
         "files": out,
+        "own": own,
     }, expand=3)
     print(f"wrote {written}: {sum(len(r) for r in out.values())} expressions in {len(out)} fixtures (torch {torch.__version__})")
 

@@ -5,7 +5,8 @@
 import * as path from 'path';
 import { fsWasmLoader } from '../syntax/fsLoader';
 import { Grammars, PARSE_GAVE_UP } from '../syntax/parser';
-import { DocumentEngine } from '../service/documentEngine';
+import { DocumentEngine, type AnalyzeReply } from '../service/documentEngine';
+import { modelOf, namesConfiguration } from '../core/analysis/documented';
 import { WorkspaceFileReader } from '../service/workspaceFileReader';
 import type { SourceFile } from './files';
 import { outputOf, type FileOutput, type OutputSettings } from './fileOutput';
@@ -41,15 +42,12 @@ export class FileAnalyser {
       return { ...shown, error: (e as Error).message };
     }
     const key = path.resolve(file);
-    const reply = this.engine.analyze({
-      key,
-      language,
-      text: source.text,
-      fresh: true,
-      file: key,
-      cells: source.cells,
-      chosen,
-    });
+    const request = { key, language, text: source.text, fresh: true, file: key, cells: source.cells, chosen };
+    let reply = this.engine.analyze(request);
+    // A `--config` that names no configuration of the file but is an expression (`Transformer(ModelArgs(
+    // vocab_size=32000))`) is the user's own: the file is analysed again with it.
+    const own = 'analysis' in reply ? chosen.filter((c) => c.includes('(') && !configures(reply, c)) : [];
+    if (own.length) reply = this.engine.analyze({ ...request, own });
     // A run reads each file once: its tree is no use to the next.
     this.engine.forget(key);
     if ('analysis' in reply) return { ...shown, analysis: reply.analysis, locate: source.locate };
@@ -62,4 +60,12 @@ export class FileAnalyser {
   dispose(): void {
     this.engine.dispose();
   }
+}
+
+/** Whether one of the analysis's classes has a configuration `name` names. */
+function configures(reply: AnalyzeReply, name: string): boolean {
+  return (
+    'analysis' in reply &&
+    reply.analysis.modules.some((m) => m.configurations?.some((c) => namesConfiguration(name, modelOf(c.context))))
+  );
 }

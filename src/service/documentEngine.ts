@@ -30,6 +30,8 @@ export interface AnalyzeRequest {
   readonly cells?: CellLines;
   /** The configurations the user chose, by name or context: the places they build show them. */
   readonly chosen?: readonly string[];
+  /** The user's own configurations, as expressions building a model (`Transformer(ModelArgs(vocab_size=32000))`). */
+  readonly own?: readonly string[];
 }
 
 /** Why a text has no analysis: the parser gave up on it, or the analysis failed (`error` says how). */
@@ -84,7 +86,7 @@ export class DocumentEngine {
       const resolver = request.file ? this.workspace.resolverFor(request.file, language, imports) : undefined;
       const change = fresh ? undefined : changeBetween(state.text!, text);
       const lineName = request.cells && cellLineName(request.cells);
-      const analysis = state.analyzer.update(text, change && [change], resolver, lineName, request.chosen);
+      const analysis = state.analyzer.update(text, change && [change], resolver, lineName, request.chosen, request.own);
       if (!analysis) {
         this.states.delete(key);
         return { skipped: 'parse' };

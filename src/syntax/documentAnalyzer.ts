@@ -15,6 +15,7 @@ import { declaredBy, declaredNames, extractFragment, sourceModel } from './model
 import { Candidates } from './candidates';
 import { TopLevel } from './topLevel';
 import { shiftFragment } from './shift';
+import { ownStatements, withinDocument } from './ownConfigurations';
 
 export type { TextChange };
 
@@ -22,6 +23,8 @@ export class DocumentAnalyzer {
   private tree: Tree | undefined;
   /** The text parsed last: the document's, with long comment runs blanked when `blanked`. */
   private text = '';
+  /** The user's own configurations' statements after the document's text in the last parse (ownConfigurations.ts). */
+  private appended = '';
   private blanked = false;
   private lines = new LineIndex('');
   private fragments: Fragment[] = [];
@@ -38,14 +41,32 @@ export class DocumentAnalyzer {
    * Analyses `documentText`; with `changes` (from the previous text to this one) the work is limited to
    * what they touch. `lineName` names lines in messages and contexts (a notebook's cells); the same one is
    * to be given with `changes`, since results kept from the last version keep the names they had.
-   * `chosen`: the configurations the user picked (core/analysis/documented.ts).
+   * `chosen`: the configurations the user picked (core/analysis/documented.ts); `own`: the user's own, as
+   * expressions that build a model (ownConfigurations.ts), which are shown.
    */
   update(
     documentText: string,
     changes?: readonly TextChange[],
     resolver?: ImportResolver,
     lineName?: LineName,
-    chosen?: readonly string[],
+    chosen: readonly string[] = [],
+    own: readonly string[] = [],
+  ): Analysis | undefined {
+    const appended = ownStatements(documentText, this.language === 'python' ? own : []);
+    // The last tree was parsed with other statements after the document: it is parsed again in full.
+    if (appended.text !== this.appended) changes = undefined;
+    this.appended = appended.text;
+    const analysed = this.analyse(documentText + appended.text, changes, resolver, lineName, chosen, appended.named);
+    return analysed && appended.text ? withinDocument(analysed, documentText.length) : analysed;
+  }
+
+  private analyse(
+    documentText: string,
+    changes: readonly TextChange[] | undefined,
+    resolver: ImportResolver | undefined,
+    lineName: LineName | undefined,
+    chosen: readonly string[],
+    named: ReadonlyMap<number, string>,
   ): Analysis | undefined {
     const old = this.tree;
     // VS Code reports several changes of one event against the text before all of them: they are then
@@ -96,7 +117,12 @@ export class DocumentAnalyzer {
     this.text = text;
     this.blanked = parsed.blanked;
     const model = sourceModel(this.language, tree, text, this.fragments, lines);
-    return analyze(lineName ? { ...model, lineName } : model, resolver, this.cache, chosen);
+    return analyze(
+      { ...model, ...(lineName ? { lineName } : {}), ...(named.size ? { named } : {}) },
+      resolver,
+      this.cache,
+      [...chosen, ...named.values()],
+    );
   }
 
   /**

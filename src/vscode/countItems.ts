@@ -45,7 +45,7 @@ function item(
             title,
             command: CHOOSE_CONFIGURATION_COMMAND,
             arguments: [target],
-            tooltip: 'Choose the configuration shown',
+            tooltip: 'Choose the configuration shown, or count it with sizes of your own',
           }
         : { title, command: SHOW_DETAILS_COMMAND, arguments: [doc.uri, range.start], tooltip: what };
   return { range, title, short: lensText(short), command };
@@ -72,7 +72,12 @@ export function modelItems(service: AnalysisService, doc: vscode.TextDocument, a
         m.span,
         title,
         inlineCount(summary.params?.constant),
-        configurations > 1 ? 'configurations' : m.attention ? 'explain' : 'details',
+        // A class that needs arguments and has no count opens the choice too, to count it with sizes of one's own.
+        configurations > 1 || (!summary.params && summary.reason?.startsWith('needs arguments'))
+          ? 'configurations'
+          : m.attention
+            ? 'explain'
+            : 'details',
         'Show what the model is made of',
       );
     }),

@@ -79,8 +79,17 @@ interface Scheduled {
   readonly source: vscode.CancellationTokenSource;
 }
 
-function choiceKey(chosen: readonly string[]): string {
-  return JSON.stringify(chosen);
+/**
+ * A program's choices (configurationChoice.ts): the configurations shown, by their contexts, and the user's
+ * own, as expressions.
+ */
+export interface Chosen {
+  readonly chosen: readonly string[];
+  readonly own: readonly string[];
+}
+
+function choiceKey(chosen: Chosen): string {
+  return JSON.stringify([chosen.chosen, chosen.own]);
 }
 
 export function languageOf(doc: vscode.TextDocument): Language | undefined {
@@ -105,8 +114,8 @@ export class AnalysisService implements vscode.Disposable {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly log: vscode.LogOutputChannel,
-    /** The configurations the user chose in a program, which its analysis shows. */
-    private readonly chosen: (key: string) => readonly string[] = () => [],
+    /** The configurations the user chose in a program, and their own, which its analysis shows. */
+    private readonly chosen: (key: string) => Chosen = () => ({ chosen: [], own: [] }),
   ) {
     for (const doc of vscode.workspace.textDocuments) this.textChanged(doc);
     this.disposables.push(
@@ -258,7 +267,8 @@ export class AnalysisService implements vscode.Disposable {
         fresh,
         file: doc.uri.scheme === 'file' ? doc.uri.fsPath : undefined,
         cells: program.cells,
-        chosen,
+        chosen: chosen.chosen,
+        own: chosen.own,
       },
       this.takeChangedTexts(),
     );

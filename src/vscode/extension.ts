@@ -60,7 +60,7 @@ function settingsFor(doc: vscode.TextDocument): Settings {
 export function activate(context: vscode.ExtensionContext): AttentionLensApi {
   const log = vscode.window.createOutputChannel('Attention Lens', { log: true });
   const choices = new ConfigurationChoices(context.workspaceState);
-  const service = new AnalysisService(context.extensionUri, log, (key) => choices.of(key));
+  const service = new AnalysisService(context.extensionUri, log, (key) => choices.request(key));
   const lenses = new LayerCodeLensProvider(service, (doc) => placement(settingsFor(doc)).lens);
   const inline = new InlineCountsProvider(service, (doc) => placement(settingsFor(doc)).inline);
   const diagnostics = new DiagnosticsPublisher(service, settingsFor, log);

@@ -257,6 +257,37 @@ suite('models counted with their configuration', () => {
     assert.strictEqual(builtWhere('Net', 'Net()'), 'with its defaults');
   });
 
+  test("the user's own configuration: counted as the expression builds it, kept while the file is edited, nothing shown past the file", async () => {
+    const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');
+    const text = HEAD + CFG + MODEL;
+    // nn.Linear(d, 3): 3·d + 3.
+    const own = ['M(Cfg(d=5))'];
+    const first = analyzer.update(text, undefined, undefined, undefined, [], own)!;
+    assert.strictEqual(built(first), 'M(Cfg(d=5)) via M: 18');
+    assert.deepStrictEqual(
+      model(first)!.configurations!.map((c) => `${c.context}: ${c.params.constant}${c.active ? ' (shown)' : ''}`),
+      ['M(Cfg(d=5)): 18 (shown)', 'M(Cfg()): 27'],
+    );
+    assert.deepStrictEqual(first.instances, []);
+    // A layer typed after the class: the configuration is still counted, and the new layer follows it.
+    const line = '        self.out = nn.Linear(cfg.k, cfg.d)\n';
+    const edited = analyzer.update(
+      text + line,
+      [{ rangeOffset: text.length, rangeLength: 0, text: line }],
+      undefined,
+      undefined,
+      [],
+      own,
+    )!;
+    // 18 + nn.Linear(3, 5): 20.
+    assert.strictEqual(built(edited), 'M(Cfg(d=5)) via M: 38');
+    assert.ok(edited.layers.every((l) => l.span.end <= (text + line).length));
+    // Without it, the file as it stands.
+    const dropped = analyzer.update(text + line, undefined, undefined, undefined, [], []);
+    assert.strictEqual(built(dropped), 'M(Cfg()): 59');
+    analyzer.dispose();
+  });
+
   test('a preset table without a configuration: the first name is shown; the names compared with, in order', async () => {
     const a = await analyzeText(
       `${HEAD}class E(nn.Module):\n    def __init__(self, d):\n        super().__init__()\n        self.fc = nn.Linear(d, 2)\ndef encoder(name):\n    if name == 'b':\n        return E(4)\n    elif name != 'a':\n        raise ValueError(name)\n    return E(2)\n`,

@@ -231,7 +231,10 @@ suite('a preset chosen by the user against PyTorch (pytorch-layers.json presets)
 suite("each configuration's expression, run by PyTorch (pytorch-expressions.json)", () => {
   const expected = JSON.parse(
     readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-expressions.json'), 'utf8'),
-  ) as { files: Record<string, { class: string; context: string; expression: string; params: number }[]> };
+  ) as {
+    files: Record<string, { class: string; context: string; expression: string; params: number }[]>;
+    own: Record<string, { class: string; expression: string; params: number }[]>;
+  };
   for (const [file, rows] of Object.entries(expected.files))
     test(file, async () => {
       const analysis = await analyzeText(readFileSync(path.join(ROOT, file), 'utf8'), 'python', path.join(ROOT, file));
@@ -247,6 +250,24 @@ suite("each configuration's expression, run by PyTorch (pytorch-expressions.json
         rows,
       );
     });
+  for (const [file, rows] of Object.entries(expected.own))
+    for (const row of rows)
+      test(`${file}: --config ${row.expression}`, async () => {
+        const text = readFileSync(path.join(ROOT, file), 'utf8');
+        // A name of the file's configurations is chosen as one; anything else is the user's own expression.
+        const own = (await analyzeText(text, 'python', path.join(ROOT, file))).modules.some((m) =>
+          m.configurations?.some((c) => c.context === row.expression),
+        )
+          ? []
+          : [row.expression];
+        const analysis = await analyzeText(text, 'python', path.join(ROOT, file), undefined, [row.expression], own);
+        const shown = analysis.modules.find((m) => m.name === row.class);
+        assert.strictEqual(shown?.built?.context.split(' via ')[0], row.expression);
+        assert.strictEqual(Number(shown.built.summary.params?.constant), row.params);
+        // What lies past the document (the statement the expression runs as) adds nothing it shows.
+        assert.ok(analysis.layers.every((l) => l.span.end <= text.length));
+        assert.ok(analysis.instances.every((i) => i.span.end <= text.length));
+      });
 });
 
 suite('models built at module level against PyTorch totals (pytorch-layers.json instances)', () => {

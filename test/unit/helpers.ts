@@ -18,7 +18,7 @@ export function loadGrammars(): Promise<Grammars> {
 
 /**
  * Analyses `text`; given the file it came from, imports of other files beside it are followed too
- * (through `models` when given, else read straight from disk). `chosen`: the configurations the user picked.
+ * (through `models` when given, else read straight from disk). `chosen`: the configurations the user picked, `own` their own.
  */
 export async function analyzeText(
   text: string,
@@ -26,6 +26,7 @@ export async function analyzeText(
   file?: string,
   models?: WorkspaceModels,
   chosen?: readonly string[],
+  own?: readonly string[],
 ): Promise<Analysis> {
   const grammars = await loadGrammars();
   const analyzer = new DocumentAnalyzer(grammars, language);
@@ -45,6 +46,7 @@ export async function analyzeText(
       file ? workspace.resolverFor(file, language) : undefined,
       undefined,
       chosen,
+      own,
     );
     if (!analysis) throw new Error('no analysis');
     return analysis;

@@ -16,6 +16,7 @@ import {
   moduleResults,
   runFactoryFunctions,
   runModuleBody,
+  runOwnConfigurations,
   runPresetFunctions,
   runUnreachedFunctions,
 } from './passes';
@@ -40,6 +41,7 @@ export function analyze(
 ): Analysis {
   const run = new AnalysisRun(model, resolver, cache);
   runModuleBody(run);
+  runOwnConfigurations(run);
   const classes = buildClasses(run);
   const hints = followModuleModels(run);
   runFactoryFunctions(run);

@@ -19,6 +19,7 @@ import {
   agreed,
   classKey,
   configurationsOf,
+  hasTotal,
   followParts,
   lexicalContexts,
   mayComputeAttention,
@@ -59,6 +60,39 @@ export function runModuleBody(run: AnalysisRun): void {
   }
   if (cache) cache.statements = statements?.kept ?? new Map();
   run.replays = new Replays(model, cache, evaluator, run.out, resolver);
+}
+
+/**
+ * The user's own configurations (SourceModel.named), each statement run as its own model, named after its
+ * expression; one that builds no model with a total (a name the file lacks, a size not followed, a raise)
+ * adds nothing.
+ */
+export function runOwnConfigurations(run: AnalysisRun): void {
+  const { model, evaluator, out, recorder } = run;
+  const named = model.named;
+  if (!named?.size) return;
+  recorder.mode.moduleBody = true;
+  try {
+    for (const [fi, fragment] of model.fragments.entries()) {
+      const label = named.get(fragment.span.startLine);
+      if (label === undefined) continue;
+      out.tentative(
+        () =>
+          evaluator.guard(() =>
+            evaluator.inContext(label, undefined, () => {
+              evaluator.moduleFrame.fragment = fi;
+              evaluator.runner.body(fragment.body, evaluator.moduleFrame);
+              const [target] = fragment.body.flatMap((s) => (s.k === 'assign' ? s.targets : []));
+              const bound = target && evaluator.expr(target);
+              return bound?.k === 'name' ? evaluator.moduleFrame.vars.get(bound.id) : undefined;
+            }),
+          ),
+        hasTotal,
+      );
+    }
+  } finally {
+    recorder.mode.moduleBody = false;
+  }
 }
 
 /** Builds a model class with its defaults and follows its forward(); its total is taken before that. */

@@ -70,6 +70,12 @@ export class Recorder implements Hooks {
   ) {}
 
   /** The context the interpreter is building in ("GPT via Block ×12"). */
+  /** Whether the run is building one of the user's own configurations (SourceModel.named). */
+  private ownConfiguration(): boolean {
+    const outer = this.shared.contexts[0];
+    return outer !== undefined && [...(this.source.named?.values() ?? [])].includes(outer);
+  }
+
   private context(): string {
     return this.shared.paths[this.shared.paths.length - 1] ?? '';
   }
@@ -209,7 +215,8 @@ export class Recorder implements Hooks {
     // Its tree, not its total yet: the model building it may still add to it (a projector made on the
     // first call of forward() inside the model's own constructor).
     const key = classKey(this.source, cls.fragment, cls.scope);
-    if (this.mode.moduleBody) this.builtByBody.add(key);
+    // The user's own configuration is one among the others, not the file's model that hides them.
+    if (this.mode.moduleBody && !this.ownConfiguration()) this.builtByBody.add(key);
     const scope = this.evaluator!.of(cls).scopeAt(cls.fragment, cls.scope);
     const expression = args && buildExpression(this.evaluator!, { ...cls, name: scope.name }, args);
     this.out.construction(key, { tree: value.tree, context: this.context(), expression });

@@ -184,6 +184,8 @@ export class Evaluator implements Interp, StatementContext {
       // This statement's imports and definitions are names[first] to names[next - 1].
       const first = next;
       while (next < names.length && names[next].fragment === fi) next++;
+      // The user's own configurations run once the module has (runOwnConfigurations).
+      if (this.model.named?.has(fragment.span.startLine)) continue;
       if (fragment.code) {
         const work = () => {
           // A script stops where it throws: a TF.js model it was still adding layers to is never complete.

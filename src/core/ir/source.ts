@@ -204,6 +204,11 @@ export interface SourceModel {
   text(ref: ExprRef): string;
   /** Lines whose findings a comment silences (`# attention-lens: ignore[code]`): the codes, or undefined for all. */
   readonly ignores?: ReadonlyMap<number, ReadonlySet<string> | undefined>;
+  /**
+   * The user's own configurations, each a statement the host appended to the text (`Transformer(ModelArgs(
+   * vocab_size=32000))`), by its line: what such a statement builds is that configuration, named so.
+   */
+  readonly named?: ReadonlyMap<number, string>;
 }
 
 /** Finds the source model of a module another file imports (`from .blocks import Block`), when it is in the workspace. */

@@ -95,6 +95,36 @@ suite('choosing the configuration a class shows', () => {
     const hover = await hoverText(doc.uri, positionOf(doc, 'class GPT(', 6));
     assert.ok(hover.includes("- 67,104 in `GPT.from_pretrained('gpt-small')` (shown)"), hover);
 
+    // Sizes of one's own, as an expression (the quick pick's last item asks for it): 5 blocks of width 64,
+    // 179,328 in all, as PyTorch builds GPT(GPTConfig(n_layer=5, n_embd=64)) (pytorch-expressions.json own).
+    assert.strictEqual(
+      await vscode.commands.executeCommand(
+        'attentionLens.chooseConfiguration',
+        [doc.uri.toString(), 25, 6],
+        'GPT(GPTConfig(n_layer=5, n_embd=64))',
+      ),
+      'GPT(GPTConfig(n_layer=5, n_embd=64))',
+    );
+    const own = await poll(
+      () => lensTitles(doc.uri),
+      (t) => t.some((x) => x.startsWith('25: 179,328 params')),
+    );
+    assert.ok(
+      own.includes(
+        '25: 179,328 params (179.3 K) · 5 × Block · in GPT(GPTConfig(n_layer=5, n_embd=64)) · 5 configurations',
+      ),
+      own.join('\n'),
+    );
+    assert.ok(
+      own.some((t) => t.startsWith('21: 16,640 params · 4 heads × 16')),
+      own.join('\n'),
+    );
+    // Nothing is shown past the file's last line.
+    assert.ok(
+      own.every((t) => Number(t.split(':')[0]) < doc.lineCount),
+      own.join('\n'),
+    );
+
     // Picked by argument, as a keybinding would: back to what the file shows by itself.
     assert.strictEqual(
       await vscode.commands.executeCommand('attentionLens.chooseConfiguration', [doc.uri.toString(), 25, 6], ''),

@@ -128,6 +128,7 @@ function fileJson(r: FileReport, options: SizingOptions): object {
                 context: c.context,
                 ...exactCount(c.params),
                 ...(c.expression === undefined ? {} : { expression: c.expression }),
+                ...(c.source ? { source: at(c.source) } : {}),
                 ...(c.active ? { active: true } : {}),
               })),
             }

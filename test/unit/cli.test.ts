@@ -74,6 +74,8 @@ suite('attention-lens CLI', () => {
             paramsExact: '124439808',
             expression:
               'GPT(GPTConfig(block_size=1024, vocab_size=50257, n_layer=12, n_head=12, n_embd=768, dropout=0.0, bias=True))',
+            // The statement building it: `model = GPT(GPTConfig())`.
+            source: { line: 202, column: 1 },
             active: true,
           },
         ],

@@ -250,6 +250,11 @@ suite('models counted with their configuration', () => {
       "build('l'): 1290",
     ]);
     assert.strictEqual(automatic.modules[0].built, undefined);
+    // Where each is stated: the class, the factory, the preset function (0-based lines).
+    assert.deepStrictEqual(
+      automatic.modules[0].configurations?.map((c) => c.source?.startLine),
+      [1, 7, 5, 5],
+    );
     const chosen = await analyzeText(text, 'python', undefined, undefined, ['net_tiny']);
     assert.deepStrictEqual(listed(chosen), ['net_tiny(): 90 (shown)', "build('s'): 330", "build('l'): 1290"]);
     assert.strictEqual(chosen.modules[0].built?.summary.params?.constant, 90n);

@@ -35,6 +35,7 @@ import {
 } from './runs';
 import { analysisTruncated } from '../findings/messages';
 import { runPresets } from './presets';
+import { configurationSource } from './configurationSource';
 import { contextOf, isChosen, realBuild, shownAmong, type Showing } from './documented';
 
 /** A model class of the file with its result, by class key. */
@@ -246,7 +247,16 @@ export function moduleResults(
         ...result,
         attention,
         configurations: others?.some((c) => !c.params.equals(defaults))
-          ? [{ context: `${result.name}()`, params: defaults, expression: `${result.name}()`, active: true }, ...others]
+          ? [
+              {
+                context: `${result.name}()`,
+                params: defaults,
+                expression: `${result.name}()`,
+                source: result.span,
+                active: true as const,
+              },
+              ...(sourced(run, others) ?? []),
+            ]
           : undefined,
       };
     }
@@ -263,8 +273,17 @@ export function moduleResults(
       attention:
         attentions && built && isChosen(showing, built.context) ? attentionOf(run, key, built.context) : attention,
       built,
-      configurations: configurationsOf(builds, built?.context),
+      configurations: sourced(run, configurationsOf(builds, built?.context)),
     };
+  });
+}
+
+/** Each configuration with where the file states it (configurationSource.ts). */
+function sourced(run: AnalysisRun, configurations: ModuleResult['configurations']): ModuleResult['configurations'] {
+  const own = new Set(run.model.named?.values());
+  return configurations?.map((c) => {
+    const source = configurationSource(run.model, c.context, own.has(c.context));
+    return source ? { ...c, source } : c;
   });
 }
 

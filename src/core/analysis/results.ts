@@ -40,6 +40,8 @@ export interface ModuleResult {
     readonly params: Poly;
     /** A Python expression over the file's names that builds the class so (buildExpression.ts). */
     readonly expression?: string;
+    /** Where the file states it (configurationSource.ts). */
+    readonly source?: Span;
     /** The one `built` is: the configuration the class and its layers show. */
     readonly active?: true;
   }[];

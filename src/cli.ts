@@ -10,6 +10,7 @@ import { chosenMissing, exitCodeOf, runOutput, type OutputSettings } from './cli
 import { collectFiles } from './cli/files';
 import { packageVersion } from './cli/version';
 import { tuneCompilerForShortRun } from './cli/jit';
+import { visibleControls } from './core/present/controls';
 import { isCliWorker, serveJobs } from './cli/worker';
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -40,7 +41,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const missing = chosenMissing(outputs, settings);
   for (const name of missing)
     process.stderr.write(
-      `attention-lens: --config ${name}: no class of the files analysed has a configuration of that name\n`,
+      `attention-lens: --config ${visibleControls(name)}: no class of the files analysed has a configuration of that name\n`,
     );
   const code = exitCodeOf(outputs, problems.length > 0 || missing.length > 0);
   process.stdout.write(runOutput(outputs, settings, problems, code, packageVersion()));

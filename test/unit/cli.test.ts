@@ -280,6 +280,16 @@ suite('attention-lens CLI', () => {
         'attention-lens: --config large: no class of the files analysed has a configuration of that name\n',
       );
       assert.match(missing.stdout, /class M {35}9 {2}in small\(\)/);
+      // A call that names none is the user's own configuration: nn.Linear(5, 3) is 18.
+      const own = run(['--config', 'M(Cfg(d=5))', 'model.py'], { cwd: dir });
+      assert.strictEqual(own.status, 0);
+      assert.match(own.stdout, /class M {34}18 {2}in M\(Cfg\(d=5\)\)\n/);
+      // What it echoes of a name that builds nothing is shown, not sent to the terminal.
+      const escaped = run(['--config', 'M(\u001b[2J)', 'model.py'], { cwd: dir });
+      assert.strictEqual(
+        escaped.stderr,
+        'attention-lens: --config M(\\u{1b}[2J): no class of the files analysed has a configuration of that name\n',
+      );
     } finally {
       remove();
     }

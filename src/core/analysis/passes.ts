@@ -76,7 +76,8 @@ export function runOwnConfigurations(run: AnalysisRun): void {
   try {
     for (const [fi, fragment] of model.fragments.entries()) {
       const label = named.get(fragment.span.startLine);
-      if (label === undefined) continue;
+      // One expression, as the statement the host wrote around it: anything else (`a; b`) is no configuration.
+      if (label === undefined || fragment.body.length !== 1 || fragment.body[0].k !== 'assign') continue;
       out.tentative(
         () =>
           evaluator.guard(() =>

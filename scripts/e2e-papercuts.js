@@ -200,11 +200,19 @@ async function papercutSteps({ page, step, shot, shotOf, wb }) {
       const attention = page.locator('.codelens-decoration a', { hasText: '9,216 params · 4 heads × 12' }).first();
       await attention.waitFor();
       await shot('28-presets-chosen.png');
+      // The class's sizing is the chosen configuration's.
+      await focusCode();
+      await goTo(27, 9);
+      await runCommand('Attention Lens: Explain model sizing');
+      await panel().locator('h1', { hasText: "GPT as GPT.from_pretrained('gpt-small') at presets.py:26" }).waitFor();
+      assert.match(flat(await panel().locator('main').innerText()), /total 67,104/);
+      await shot('29-presets-sizing.png');
+      await closeTab('Explain model sizing');
       // The layer's lens opens its walkthrough, in gpt-small's sizes.
       await attention.click();
       await panel().locator('h1', { hasText: 'presets.py:22' }).waitFor();
       assert.match(flat(await panel().locator('main').innerText()), /total 9,216/);
-      await shot('29-presets-explain.png');
+      await shot('29-presets-explain-attention.png');
       await closeTab('Explain attention shapes');
       // Sizes of one's own, typed as the expression that builds the model.
       await focusCode();

@@ -147,6 +147,7 @@ function fileJson(r: FileReport, options: SizingOptions): object {
         ...(i.summary.params ? {} : { unknown: i.summary.reason ?? null }),
         ...(i.totals ? { totals: i.totals.map(String) } : {}),
         ...untrackedJson(i.summary),
+        ...(i.configuration === undefined ? {} : { configuration: i.configuration }),
         ...(i.sizing ? { sizing: sizingJson(i.sizing, options) } : {}),
       };
     }),

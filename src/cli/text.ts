@@ -84,16 +84,22 @@ function rowsOf(r: AnalysedFile, paint: Paint, sizing: SizingOptions): Row[] {
         })),
       ];
     }),
-    ...instances.flatMap((i) => {
-      const stack = i.summary.stack ? `${dimText(i.summary.stack.count)} × ${i.summary.stack.kind}` : '';
-      const model = {
-        span: i.span,
-        text: `${`model ${i.className}`.padEnd(26)} ${instanceTotal(i.summary, i.totals).padStart(16)}  ${[stack, untrackedCount(i.summary), i.summary.params || i.totals ? '' : i.summary.reason].filter(Boolean).join(' · ')}`.trimEnd(),
-      };
-      return i.sizing
-        ? [model, { span: i.span, text: `${''.padEnd(26)} ${'sizing'.padStart(16)}  ${sizingLine(i.sizing, sizing)}` }]
-        : [model];
-    }),
+    // A configuration chosen with --config is its class's row; its sizing is in the JSON.
+    ...instances
+      .filter((i) => !i.configuration)
+      .flatMap((i) => {
+        const stack = i.summary.stack ? `${dimText(i.summary.stack.count)} × ${i.summary.stack.kind}` : '';
+        const model = {
+          span: i.span,
+          text: `${`model ${i.className}`.padEnd(26)} ${instanceTotal(i.summary, i.totals).padStart(16)}  ${[stack, untrackedCount(i.summary), i.summary.params || i.totals ? '' : i.summary.reason].filter(Boolean).join(' · ')}`.trimEnd(),
+        };
+        return i.sizing
+          ? [
+              model,
+              { span: i.span, text: `${''.padEnd(26)} ${'sizing'.padStart(16)}  ${sizingLine(i.sizing, sizing)}` },
+            ]
+          : [model];
+      }),
     ...findings.map((f) => ({ span: f.span, severity: f.severity, text: `[${f.code}] ${f.message}` })),
   ]);
   // The severity's colour is this program's, added once the file's text is made visible.

@@ -130,7 +130,10 @@ export async function explainModel(
   const contains = (span: Parameters<AnalysisService['range']>[1]) =>
     position !== undefined && service.range(doc, span).contains(position);
   const cls = analysis?.modules.find((m) => contains(m.extent));
-  let chosen = sized.find((i) => contains(i.span)) ?? (cls && sized.find((i) => i.className === cls.name));
+  let chosen =
+    sized.find((i) => contains(i.span)) ??
+    (cls &&
+      (sized.find((i) => i.className === cls.name && i.configuration) ?? sized.find((i) => i.className === cls.name)));
   if (!chosen && cls && !analysis?.instances.some((i) => contains(i.span))) {
     void vscode.window.showInformationMessage(
       `Attention Lens: this file builds no ${cls.name} with its sizes (such as \`model = ${cls.name}(...)\` at module level), so there is nothing to size.`,

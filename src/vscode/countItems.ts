@@ -81,17 +81,20 @@ export function modelItems(service: AnalysisService, doc: vscode.TextDocument, a
         'Show what the model is made of',
       );
     }),
-    ...analysis.instances.map((i) =>
-      item(
-        service,
-        doc,
-        i.span,
-        `${i.className}: ${i.totals ? `${sizesText(i.totals)} params` : moduleLensTitle(i.summary)}`,
-        inlineCount(i.summary.params?.constant, i.totals),
-        'details',
-        'Show what the model is made of',
+    // A configuration the user chose stands at its class, whose lens already counts it.
+    ...analysis.instances
+      .filter((i) => !i.configuration)
+      .map((i) =>
+        item(
+          service,
+          doc,
+          i.span,
+          `${i.className}: ${i.totals ? `${sizesText(i.totals)} params` : moduleLensTitle(i.summary)}`,
+          inlineCount(i.summary.params?.constant, i.totals),
+          'details',
+          'Show what the model is made of',
+        ),
       ),
-    ),
   ];
 }
 

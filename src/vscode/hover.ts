@@ -61,8 +61,11 @@ export class LayerHoverProvider implements vscode.HoverProvider {
       if (configurations) md.appendMarkdown(`\n\n${configurations}`);
       if (model.attention)
         md.appendMarkdown(`\n\n${attentionHoverMarkdown(full ? model.attention : withFactsOnly(model.attention))}`);
-      // The class's sizes are names: its sizing is that of the first model the file builds of it.
-      const sized = analysis.instances.find((i) => i.className === model.name && i.sizing);
+      // The class's sizes are names: its sizing is that of the configuration chosen for it, else of the first
+      // model the file builds of it.
+      const sized =
+        analysis.instances.find((i) => i.className === model.name && i.configuration && i.sizing) ??
+        analysis.instances.find((i) => i.className === model.name && i.sizing);
       this.links(md, doc, model.span, {
         explains: model.attention !== undefined,
         more: !full && model.attention !== undefined && hasMore(model.attention),

@@ -171,7 +171,9 @@ export class ModelPanel implements vscode.Disposable {
     const start = this.service.range(doc, instance.span).start;
     this.target = { uri: target.uri, line: start.line, character: start.character };
     this.inputs ??= this.defaults(doc);
-    this.data = modelPanel(instance.className, placeOf(doc, start.line), instance.sizing, this.inputs);
+    // A configuration the user chose says which it is: the class alone has no sizes.
+    const name = instance.configuration ? `${instance.className} as ${instance.configuration}` : instance.className;
+    this.data = modelPanel(name, placeOf(doc, start.line), instance.sizing, this.inputs);
     const layers = this.data.activations.layers.map(({ at, ...l }) =>
       at ? { ...l, line: this.service.range(doc, at).start.line + 1 } : l,
     );

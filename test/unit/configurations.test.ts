@@ -3,7 +3,7 @@
  * (config_defaults.py and pytorch-layers.json hold the counts PyTorch gives); these are the cases around it.
  */
 import * as assert from 'assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 import { DocumentAnalyzer } from '../../src/syntax/documentAnalyzer';
@@ -15,7 +15,7 @@ import {
   lensTitle,
   moduleLensTitle,
 } from '../../src/core/present/format';
-import { analyzeText, loadGrammars } from './helpers';
+import { analyzeText, loadGrammars, ROOT } from './helpers';
 
 const HEAD = 'import torch.nn as nn\n';
 // A plain class whose constructor holds the defaults: no dataclass in the file.
@@ -273,7 +273,11 @@ suite('models counted with their configuration', () => {
       model(first)!.configurations!.map((c) => `${c.context}: ${c.params.constant}${c.active ? ' (shown)' : ''}`),
       ['M(Cfg(d=5)): 18 (shown)', 'M(Cfg()): 27'],
     );
-    assert.deepStrictEqual(first.instances, []);
+    // No model of the file's own: the configuration alone, at its class.
+    assert.deepStrictEqual(
+      first.instances.map((i) => `${i.className} ${i.configuration} ${i.span.startLine}`),
+      ['M M(Cfg(d=5)) 5'],
+    );
     // A layer typed after the class: the configuration is still counted, and the new layer follows it.
     const line = '        self.out = nn.Linear(cfg.k, cfg.d)\n';
     const edited = analyzer.update(
@@ -291,6 +295,28 @@ suite('models counted with their configuration', () => {
     const dropped = analyzer.update(text + line, undefined, undefined, undefined, [], []);
     assert.strictEqual(built(dropped), 'M(Cfg()): 59');
     analyzer.dispose();
+  });
+
+  test('a chosen configuration is sized as the same model built at module level is, at its class', async () => {
+    const file = path.join(ROOT, 'test/fixtures/models/pytorch/presets.py');
+    const text = readFileSync(file, 'utf8');
+    const chosen = await analyzeText(text, 'python', file, undefined, ['gpt-small']);
+    const built = await analyzeText(`${text}\nmodel = GPT.from_pretrained('gpt-small')\n`, 'python', file);
+    const at = chosen.instances.find((i) => i.configuration === "GPT.from_pretrained('gpt-small')");
+    const gpt = chosen.modules.find((m) => m.name === 'GPT')!;
+    assert.deepStrictEqual(at?.span, gpt.span);
+    assert.strictEqual(at.summary.params?.constant, 67104n);
+    const model = built.instances.find((i) => i.className === 'GPT' && !i.configuration);
+    assert.ok(at.sizing && model?.sizing);
+    assert.deepStrictEqual(
+      JSON.parse(JSON.stringify(at.sizing, (_, v) => (typeof v === 'bigint' ? String(v) : v))),
+      JSON.parse(JSON.stringify(model.sizing, (_, v) => (typeof v === 'bigint' ? String(v) : v))),
+    );
+    // Its parts are no models of their own.
+    assert.deepStrictEqual(
+      chosen.instances.map((i) => i.className),
+      ['GPT'],
+    );
   });
 
   test('a preset table without a configuration: the first name is shown; the names compared with, in order', async () => {

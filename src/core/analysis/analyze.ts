@@ -9,6 +9,7 @@ import type { AnalysisCache } from './cache';
 import {
   buildClasses,
   buildConfigured,
+  chosenInstances,
   collectSites,
   finish,
   followModuleModels,
@@ -50,7 +51,7 @@ export function analyze(
   const modules = moduleResults(run, classes, configured, showing);
   runUnreachedFunctions(run);
   // Trees are read once every run is over.
-  const instances = instanceResults(run);
+  const instances = [...instanceResults(run), ...chosenInstances(run, classes, modules, showing)];
   const { layers, findings } = collectSites(run, showing);
   return {
     language: model.language,

@@ -36,7 +36,7 @@ import {
 import { analysisTruncated } from '../findings/messages';
 import { runPresets } from './presets';
 import { configurationSource } from './configurationSource';
-import { contextOf, isChosen, realBuild, shownAmong, type Showing } from './documented';
+import { contextOf, isChosen, modelOf, realBuild, shownAmong, type Showing } from './documented';
 
 /** A model class of the file with its result, by class key. */
 export interface ClassBuild {
@@ -334,8 +334,56 @@ export function runUnreachedFunctions(run: AnalysisRun): void {
 
 /** The models built at module level, with their sizing; their trees are read now that every run is over. */
 export function instanceResults(run: AnalysisRun): InstanceResult[] {
+  const { evaluator, recorder } = run;
+  const attentionAt = attentionIn(run);
+  // `model.add` and a TF.js layer's first apply() may extend a tree until the last run.
+  return recorder.instances
+    .results()
+    .map(({ result, value }) =>
+      value?.t === 'module' && result.summary.params?.isConstant
+        ? { ...result, sizing: sizeModel(evaluator, value, attentionAt) }
+        : result,
+    );
+}
+
+/**
+ * Each model class shown with a configuration the user chose that builds that class itself (not as a part), as
+ * a model with its sizing, placed at the class: what the model hover and the sizing panel give for it.
+ */
+export function chosenInstances(
+  run: AnalysisRun,
+  classes: readonly ClassBuild[],
+  modules: readonly ModuleResult[],
+  showing: Showing,
+): InstanceResult[] {
+  const { evaluator, out } = run;
+  return modules.flatMap((m, i) => {
+    const built = m.built;
+    if (!built?.summary.params?.isConstant || !isChosen(showing, built.context)) return [];
+    const via = built.context.split(' via ').slice(1);
+    if (via.length > 1 || (via.length === 1 && via[0] !== m.name)) return [];
+    const tree = out.constructions.get(classes[i].key)?.find((c) => c.context === built.context)?.tree;
+    const value = tree && evaluator.torch.asValue(tree);
+    if (value?.t !== 'module') return [];
+    // Followed through forward() for the attention its KV cache needs, as a model the file builds is.
+    out.muted(() => evaluator.guard(() => evaluator.quietly(() => evaluator.flows.followForward(value))));
+    const sizing = evaluator.guard(() => sizeModel(evaluator, value, attentionIn(run)));
+    return [
+      {
+        className: m.name,
+        span: m.span,
+        summary: built.summary,
+        configuration: modelOf(built.context),
+        ...(sizing ? { sizing } : {}),
+      },
+    ];
+  });
+}
+
+/** The attention a part of a model computes, for its KV cache; 'unknown' where it may compute one not followed. */
+function attentionIn(run: AnalysisRun): (node: ModuleTree) => LayerInstance | 'unknown' | undefined {
   const { evaluator, recorder, model, out } = run;
-  const attentionAt = (node: ModuleTree): LayerInstance | 'unknown' | undefined => {
+  return (node) => {
     const value = evaluator.torch.asValue(node);
     const own =
       recorder.attentionByTree.get(node) ?? (value.t === 'layer' && value.layer.attention ? value.layer : undefined);
@@ -352,14 +400,6 @@ export function instanceResults(run: AnalysisRun): InstanceResult[] {
       ? 'unknown'
       : undefined;
   };
-  // `model.add` and a TF.js layer's first apply() may extend a tree until the last run.
-  return recorder.instances
-    .results()
-    .map(({ result, value }) =>
-      value?.t === 'module' && result.summary.params?.isConstant
-        ? { ...result, sizing: sizeModel(evaluator, value, attentionAt) }
-        : result,
-    );
 }
 
 /** Each layer site with what every run built there, reusing the last version's result where its records are the same. */

@@ -58,6 +58,11 @@ export interface InstanceResult {
   readonly totals?: readonly bigint[];
   /** Embedding and non-embedding parameters, and the KV cache per token of its attention. */
   readonly sizing?: Sizing;
+  /**
+   * The configuration the user chose for the class it stands for: no model of the file's own, placed at the
+   * class, for its sizing (passes.ts chosenInstances).
+   */
+  readonly configuration?: string;
 }
 
 /** A model class built by a call inside other code: `self.attn = CausalSelfAttention(config)`. */

@@ -19,6 +19,7 @@ import { shortHoverMarkdown } from '../core/present/shortHover';
 import type { Analysis, LayerResult, PartResult } from '../core/analysis/analyze';
 import type { AnalysisService } from './documents';
 import { layerAt } from './layerAt';
+import { CHOOSE_CONFIGURATION_COMMAND } from './configurationChoice';
 import { EXPLAIN_COMMAND, EXPLAIN_MODEL_COMMAND, MORE_COMMAND } from './commands';
 
 const QUALIFIERS = { pytorch: 'nn.', tfjs: 'tf.layers.', 'js-pytorch': 'nn.' } as const;
@@ -70,6 +71,10 @@ export class LayerHoverProvider implements vscode.HoverProvider {
         explains: model.attention !== undefined,
         more: !full && model.attention !== undefined && hasMore(model.attention),
         model: sized && this.service.range(doc, sized.span).start,
+        // A class with configurations, or one that needs arguments: the choice, or sizes of one's own.
+        configurations:
+          (model.configurations?.length ?? 0) > 1 ||
+          (!model.built && model.summary.reason?.startsWith('needs arguments') === true),
       });
       return new vscode.Hover(md, this.service.range(doc, model.span));
     }
@@ -141,7 +146,7 @@ export class LayerHoverProvider implements vscode.HoverProvider {
     md: vscode.MarkdownString,
     doc: vscode.TextDocument,
     span: Span,
-    show: { explains: boolean; more: boolean; model?: vscode.Position },
+    show: { explains: boolean; more: boolean; model?: vscode.Position; configurations?: boolean },
   ): void {
     // Command links spread a JSON array into arguments: each command takes one [uri, line, character].
     const argsAt = (at: vscode.Position) =>
@@ -158,11 +163,18 @@ export class LayerHoverProvider implements vscode.HoverProvider {
             `[Explain model sizing](command:${EXPLAIN_MODEL_COMMAND}?${argsAt(show.model)} "Parameters, memory, KV cache, FLOPs and activations, for sizes you choose")`,
           ]
         : []),
+      ...(show.configurations
+        ? [
+            `[Choose configuration](command:${CHOOSE_CONFIGURATION_COMMAND}?${args} "Count the class with another of its configurations, or with sizes of your own")`,
+          ]
+        : []),
       ...(show.more ? [`[More](command:${MORE_COMMAND}?${args} "What these numbers mean")`] : []),
     ];
     if (!links.length) return;
     md.appendMarkdown(`\n\n${links.join(' · ')}`);
-    md.isTrusted = { enabledCommands: [EXPLAIN_COMMAND, EXPLAIN_MODEL_COMMAND, MORE_COMMAND] };
+    md.isTrusted = {
+      enabledCommands: [EXPLAIN_COMMAND, EXPLAIN_MODEL_COMMAND, CHOOSE_CONFIGURATION_COMMAND, MORE_COMMAND],
+    };
   }
 }
 

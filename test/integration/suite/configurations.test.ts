@@ -1,6 +1,15 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { activateExtension, codeLenses, hoverText, lensTitles, openFile, poll, positionOf } from './helpers';
+import {
+  activateExtension,
+  codeLenses,
+  hoverMarkdown,
+  hoverText,
+  lensTitles,
+  openFile,
+  poll,
+  positionOf,
+} from './helpers';
 
 // config_defaults.py is test/fixtures/models/pytorch/config_defaults.py, copied in by the runner: its classes
 // take a configuration and the file builds none of them. Totals from PyTorch (pytorch-layers.json): GPT(GPTConfig())
@@ -56,6 +65,8 @@ suite('models counted with the configuration they take', () => {
       "- 225,984 in `Transformer.from_name('M')`",
     ])
       assert.ok(hover.includes(line), hover);
+    const links = await hoverMarkdown(doc.uri, positionOf(doc, 'class Transformer(', 6));
+    assert.ok(links.includes('[Choose configuration](command:attentionLens.chooseConfiguration?'), links);
   });
 });
 

@@ -45,7 +45,17 @@ export function cellView(analysis: Analysis, cell: CellPlace): Analysis {
     findings: analysis.findings.filter((f) => inside(f.span)).map(finding),
     modules: analysis.modules
       .filter((m) => inside(m.span))
-      .map((m) => ({ ...m, span: move(m.span), extent: move(m.extent) })),
+      .map((m) => ({
+        ...m,
+        span: move(m.span),
+        extent: move(m.extent),
+        // Where a configuration is stated, when it is in this cell: another cell's line is no line of this one.
+        ...(m.configurations && {
+          configurations: m.configurations.map(({ source, ...c }) =>
+            source && inside(source) ? { ...c, source: move(source) } : c,
+          ),
+        }),
+      })),
     instances: analysis.instances.filter((i) => inside(i.span)).map((i) => ({ ...i, span: move(i.span) })),
     parts: analysis.parts.filter((p) => inside(p.span)).map((p) => ({ ...p, span: move(p.span) })),
     hints: analysis.hints.filter((h) => inside(h.span)).map((h) => ({ ...h, span: move(h.span) })),

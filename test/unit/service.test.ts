@@ -128,6 +128,24 @@ suite('notebook cell view', () => {
   });
 });
 
+suite('a configuration seen from a notebook cell', () => {
+  test('says where it is stated when that is in the cell, in the lines of the cell, and nowhere else', async () => {
+    const classCell =
+      'import torch.nn as nn\nclass Net(nn.Module):\n    def __init__(self, d=4):\n        super().__init__()\n        self.fc = nn.Linear(d, 2)';
+    const factoryCell = 'def wide():\n    return Net(d=16)';
+    const whole = await analyzeText(`${classCell}\n${factoryCell}`);
+    const first = cellView(whole, { start: 0, line: 0, length: classCell.length });
+    // Net() at its class in this cell (line 1 of it); wide() is stated in the next cell.
+    assert.deepStrictEqual(
+      first.modules[0].configurations?.map((c) => [c.context, c.source?.startLine]),
+      [
+        ['Net()', 1],
+        ['wide()', undefined],
+      ],
+    );
+  });
+});
+
 suite('parse budget', () => {
   test('a parse over its budget is abandoned and the document gets no analysis', async () => {
     const slow = await Grammars.load(fsWasmLoader, { maxChecks: 0 });

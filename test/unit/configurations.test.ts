@@ -319,6 +319,27 @@ suite('models counted with their configuration', () => {
     );
   });
 
+  test('a chosen configuration keeps its sizing and heads while the file is edited (its runs are not replayed)', async () => {
+    const file = path.join(ROOT, 'test/fixtures/models/pytorch/presets.py');
+    const text = readFileSync(file, 'utf8');
+    const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');
+    const sized = (a: Analysis | undefined) =>
+      a?.instances.filter((i) => i.configuration && i.sizing).map((i) => `${i.className} ${i.summary.params}`);
+    assert.deepStrictEqual(sized(analyzer.update(text, undefined, undefined, undefined, ['gpt-small'])), [
+      'GPT 67,104',
+    ]);
+    const line = '# a comment typed at the end\n';
+    const edited = analyzer.update(
+      text + line,
+      [{ rangeOffset: text.length, rangeLength: 0, text: line }],
+      undefined,
+      undefined,
+      ['gpt-small'],
+    );
+    assert.deepStrictEqual(sized(edited), ['GPT 67,104']);
+    analyzer.dispose();
+  });
+
   test('a preset table without a configuration: the first name is shown; the names compared with, in order', async () => {
     const a = await analyzeText(
       `${HEAD}class E(nn.Module):\n    def __init__(self, d):\n        super().__init__()\n        self.fc = nn.Linear(d, 2)\ndef encoder(name):\n    if name == 'b':\n        return E(4)\n    elif name != 'a':\n        raise ValueError(name)\n    return E(2)\n`,

@@ -40,7 +40,7 @@ export function analyze(
   cache?: AnalysisCache,
   chosen: readonly string[] = [],
 ): Analysis {
-  const run = new AnalysisRun(model, resolver, cache);
+  const run = new AnalysisRun(model, resolver, cache, chosen);
   runModuleBody(run);
   runOwnConfigurations(run);
   const classes = buildClasses(run);

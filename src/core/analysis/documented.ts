@@ -48,9 +48,9 @@ export function namesConfiguration(name: string, model: string): boolean {
 }
 
 /** Whether a context belongs to one of the chosen configurations. */
-export function isChosen(showing: Showing, context: string): boolean {
+export function isChosen(chosen: readonly string[], context: string): boolean {
   const model = modelOf(context);
-  return showing.chosen.some((name) => namesConfiguration(name, model));
+  return chosen.some((name) => namesConfiguration(name, model));
 }
 
 /**
@@ -64,8 +64,8 @@ export function shownAmong<T>(
   contextOf: (t: T) => string,
   own: (t: T) => boolean,
 ): readonly T[] {
-  if (showing.chosen.length && items.some((t) => isChosen(showing, contextOf(t))))
-    return items.filter((t) => isChosen(showing, contextOf(t)) || !own(t));
+  if (showing.chosen.length && items.some((t) => isChosen(showing.chosen, contextOf(t))))
+    return items.filter((t) => isChosen(showing.chosen, contextOf(t)) || !own(t));
   const { documented } = showing;
   if (!documented.size) return items;
   let first: number | undefined;

@@ -60,7 +60,9 @@ export function runModuleBody(run: AnalysisRun): void {
     run.recorder.mode.moduleBody = false;
   }
   if (cache) cache.statements = statements?.kept ?? new Map();
-  run.replays = new Replays(model, cache, evaluator, run.out, resolver);
+  // A chosen configuration's heads and sizing are read from its trees, which a replayed run no longer holds.
+  const chosen = (context: string) => isChosen(run.chosen, context);
+  run.replays = new Replays(model, cache, evaluator, run.out, resolver, chosen);
 }
 
 /**
@@ -242,7 +244,7 @@ export function moduleResults(
     const defaults = result.summary.params;
     // Built with its defaults, a class shows that build, unless the user chose a configuration that builds
     // it; where models build it with another total, they are its other configurations.
-    if (defaults?.isConstant && !builds?.some((b) => isChosen(showing, b.context))) {
+    if (defaults?.isConstant && !builds?.some((b) => isChosen(showing.chosen, b.context))) {
       const others = configurationsOf(builds);
       return {
         ...result,
@@ -264,7 +266,9 @@ export function moduleResults(
     // A class built with its own configuration's defaults shows that build, whatever builds it as a part.
     const own = configured.get(key);
     const built =
-      own !== undefined && builds?.some((b) => b.context === own) && !builds.some((b) => isChosen(showing, b.context))
+      own !== undefined &&
+      builds?.some((b) => b.context === own) &&
+      !builds.some((b) => isChosen(showing.chosen, b.context))
         ? agreed(builds, own)
         : // A class build is recorded only from a real run: every one counts.
           agreed(builds && shownAmong(builds, showing, contextOf, () => true));
@@ -272,7 +276,9 @@ export function moduleResults(
       ...result,
       // The heads of a configuration the user chose are its own build's: another's may differ at the same total.
       attention:
-        attentions && built && isChosen(showing, built.context) ? attentionOf(run, key, built.context) : attention,
+        attentions && built && isChosen(showing.chosen, built.context)
+          ? attentionOf(run, key, built.context)
+          : attention,
       built,
       configurations: sourced(run, configurationsOf(builds, built?.context)),
     };
@@ -359,7 +365,7 @@ export function chosenInstances(
   const { evaluator, out } = run;
   return modules.flatMap((m, i) => {
     const built = m.built;
-    if (!built?.summary.params?.isConstant || !isChosen(showing, built.context)) return [];
+    if (!built?.summary.params?.isConstant || !isChosen(showing.chosen, built.context)) return [];
     const via = built.context.split(' via ').slice(1);
     if (via.length > 1 || (via.length === 1 && via[0] !== m.name)) return [];
     const tree = out.constructions.get(classes[i].key)?.find((c) => c.context === built.context)?.tree;
@@ -441,7 +447,7 @@ export function collectSites(run: AnalysisRun, showing: Showing): { layers: Laye
 /** A site showing a configuration the user chose says which, even where its own code gives the same count. */
 function chosenSaid(result: LayerResult, showing: Showing): LayerResult {
   const [only, ...others] = result.values;
-  return !result.context && only && !others.length && isChosen(showing, only.context)
+  return !result.context && only && !others.length && isChosen(showing.chosen, only.context)
     ? { ...result, context: only.context }
     : result;
 }

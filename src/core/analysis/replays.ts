@@ -28,6 +28,8 @@ export class Replays {
     private readonly evaluator: Evaluator,
     private readonly out: Collected,
     private readonly resolver: ImportResolver | undefined,
+    /** Contexts whose builds are run again rather than replayed (the configurations the user chose). */
+    private readonly runAgain: (context: string) => boolean = () => false,
   ) {
     this.keep = model.language === 'python' ? cache : undefined;
     // Module code runs again in every version: a change to it (not only to definitions) replays nothing.
@@ -42,6 +44,7 @@ export class Replays {
     this.asked.add(key);
     const cached = this.keep?.builds.get(key);
     if (!cached || !this.valid(cached)) return undefined;
+    if (cached.outputs.constructions.some(([, c]) => this.runAgain(c.context))) return undefined;
     this.out.replay(cached.outputs, cached.offset ?? 0, (at) => this.evaluator.reach(at));
     this.replayed.set(key, cached.outputs);
     return cached.outputs;

@@ -21,6 +21,8 @@ export class AnalysisRun {
     readonly model: SourceModel,
     readonly resolver: ImportResolver | undefined,
     readonly cache: AnalysisCache | undefined,
+    /** The configurations the user chose (documented.ts): their runs are not replayed, their trees are read. */
+    readonly chosen: readonly string[] = [],
   ) {
     this.recorder = new Recorder(model, this.shared);
     this.evaluator = new Evaluator(model, this.recorder, resolver, this.shared);

@@ -24,6 +24,22 @@ const MODEL =
   'class M(nn.Module):\n    def __init__(self, cfg):\n        super().__init__()\n        self.fc = nn.Linear(cfg.d, cfg.k)\n';
 
 const model = (a: Analysis | undefined) => a?.modules.find((m) => m.name === 'M');
+/** The analysis once `line` is typed at the end of `text`, the change sent as the editor sends it. */
+const typedAtEnd = (
+  analyzer: DocumentAnalyzer,
+  text: string,
+  line: string,
+  chosen: readonly string[] = [],
+  own: readonly string[] = [],
+) =>
+  analyzer.update(
+    text + line,
+    [{ rangeOffset: text.length, rangeLength: 0, text: line }],
+    undefined,
+    undefined,
+    chosen,
+    own,
+  );
 const built = (a: Analysis | undefined) => {
   const m = model(a);
   return m?.built && `${m.built.context}: ${m.built.summary.params}`;
@@ -136,7 +152,7 @@ suite('models counted with their configuration', () => {
     const without = HEAD + CFG + MODEL;
     const line = 'model = M(Cfg(d=4))\n';
     assert.strictEqual(built(analyzer.update(without)), 'M(Cfg()): 27');
-    const added = analyzer.update(without + line, [{ rangeOffset: without.length, rangeLength: 0, text: line }]);
+    const added = typedAtEnd(analyzer, without, line);
     assert.strictEqual(built(added), 'M (line 10): 15');
     const removed = analyzer.update(without, [{ rangeOffset: without.length, rangeLength: line.length, text: '' }]);
     assert.strictEqual(built(removed), 'M(Cfg()): 27');
@@ -280,14 +296,7 @@ suite('models counted with their configuration', () => {
     );
     // A layer typed after the class: the configuration is still counted, and the new layer follows it.
     const line = '        self.out = nn.Linear(cfg.k, cfg.d)\n';
-    const edited = analyzer.update(
-      text + line,
-      [{ rangeOffset: text.length, rangeLength: 0, text: line }],
-      undefined,
-      undefined,
-      [],
-      own,
-    )!;
+    const edited = typedAtEnd(analyzer, text, line, [], own)!;
     // 18 + nn.Linear(3, 5): 20.
     assert.strictEqual(built(edited), 'M(Cfg(d=5)) via M: 38');
     assert.ok(edited.layers.every((l) => l.span.end <= (text + line).length));
@@ -329,13 +338,7 @@ suite('models counted with their configuration', () => {
       'GPT 67,104',
     ]);
     const line = '# a comment typed at the end\n';
-    const edited = analyzer.update(
-      text + line,
-      [{ rangeOffset: text.length, rangeLength: 0, text: line }],
-      undefined,
-      undefined,
-      ['gpt-small'],
-    );
+    const edited = typedAtEnd(analyzer, text, line, ['gpt-small']);
     assert.deepStrictEqual(sized(edited), ['GPT 67,104']);
     analyzer.dispose();
   });

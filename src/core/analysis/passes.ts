@@ -302,9 +302,14 @@ function attentionOf(run: AnalysisRun, key: string, context: string): LayerInsta
   const { evaluator, recorder, out } = run;
   const tree = out.constructions.get(key)?.find((c) => c.context === context)?.tree;
   if (!tree) return undefined;
-  const value = evaluator.torch.asValue(tree);
-  out.muted(() => evaluator.guard(() => evaluator.quietly(() => evaluator.flows.followForward(value))));
+  followAddingNothing(run, evaluator.torch.asValue(tree));
   return recorder.attentionByTree.get(tree);
+}
+
+/** Follows a built model's forward() for the attention it finds (Recorder.attentionByTree), adding nothing else. */
+function followAddingNothing(run: AnalysisRun, value: Value): void {
+  const { evaluator, out } = run;
+  out.muted(() => evaluator.guard(() => evaluator.quietly(() => evaluator.flows.followForward(value))));
 }
 
 /**
@@ -372,7 +377,7 @@ export function chosenInstances(
     const value = tree && evaluator.torch.asValue(tree);
     if (value?.t !== 'module') return [];
     // Followed through forward() for the attention its KV cache needs, as a model the file builds is.
-    out.muted(() => evaluator.guard(() => evaluator.quietly(() => evaluator.flows.followForward(value))));
+    followAddingNothing(run, value);
     const sizing = evaluator.guard(() => sizeModel(evaluator, value, attentionIn(run)));
     return [
       {

@@ -50,8 +50,8 @@ export class ConfigurationChoices implements vscode.Disposable {
    */
   async choose(key: string, among: readonly string[], picked: string | undefined, own = false): Promise<void> {
     const before = this.of(key);
-    const mine = before.own.map(ownLabel);
-    const chosen = before.chosen.filter((c) => !among.includes(c) && !mine.includes(c));
+    // The class's configurations include the user's own it shows: picking another replaces it too.
+    const chosen = before.chosen.filter((c) => !among.includes(c));
     if (picked !== undefined) chosen.push(own ? ownLabel(picked) : picked);
     const kept = own && picked !== undefined ? [picked, ...before.own.filter((e) => e !== picked)] : before.own;
     const entry: Chosen = { chosen, own: kept.slice(0, MAX_OWN) };

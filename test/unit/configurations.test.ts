@@ -343,6 +343,20 @@ suite('models counted with their configuration', () => {
     analyzer.dispose();
   });
 
+  test("size hints inside a class shown with a chosen configuration go, unless it is the file's own model", async () => {
+    const file = path.join(ROOT, 'test/fixtures/models/pytorch/gpt.py');
+    const text = `${readFileSync(file, 'utf8')}\ndef small():\n    return GPT(GPTConfig(n_embd=96, n_head=4, n_layer=2))\n`;
+    // MLP.forward's steps, as `model = GPT(GPTConfig())` (line 202) runs them: 4·768 features, then 768.
+    const mlp = async (chosen: string[]) =>
+      (await analyzeText(text, 'python', file, undefined, chosen)).hints
+        .filter((h) => h.span.startLine >= 84 && h.span.startLine <= 87)
+        .map((h) => Number(h.features.constant));
+    assert.deepStrictEqual(await mlp([]), [3072, 3072, 768, 768]);
+    assert.deepStrictEqual(await mlp(['GPT (line 202)']), [3072, 3072, 768, 768]);
+    // small() builds it 96 wide: the model's 3,072 would be no size of it.
+    assert.deepStrictEqual(await mlp(['small']), []);
+  });
+
   test('a preset table without a configuration: the first name is shown; the names compared with, in order', async () => {
     const a = await analyzeText(
       `${HEAD}class E(nn.Module):\n    def __init__(self, d):\n        super().__init__()\n        self.fc = nn.Linear(d, 2)\ndef encoder(name):\n    if name == 'b':\n        return E(4)\n    elif name != 'a':\n        raise ValueError(name)\n    return E(2)\n`,

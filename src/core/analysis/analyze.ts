@@ -3,7 +3,7 @@
  * data, computed once per document version and read by every surface (hover, CodeLens, diagnostics, CLI).
  */
 import { partResults } from './partResults';
-import type { Analysis } from './results';
+import type { Analysis, ModuleResult, SizeHint } from './results';
 import type { ImportResolver, SourceModel } from '../ir/source';
 import type { AnalysisCache } from './cache';
 import {
@@ -22,7 +22,7 @@ import {
   runUnreachedFunctions,
 } from './passes';
 import { AnalysisRun } from './run';
-import { documentedOf } from './documented';
+import { documentedOf, isChosen, modelOf } from './documented';
 
 export { attentionLayers } from './results';
 export type { Analysis, InstanceResult, LayerResult, ModuleResult, PartResult, SiteValue, SizeHint } from './results';
@@ -60,6 +60,27 @@ export function analyze(
     modules,
     instances,
     parts: partResults(run.out.parts, showing),
-    hints,
+    hints: hintsOutside(hints, modules, chosen),
   };
 }
+
+/**
+ * The size hints, but those inside a class shown with a configuration the user chose that is no model the
+ * file builds at module level: hints come from those models (and from classes built with their defaults),
+ * whose sizes may be another's, and no hint says which model it is for.
+ */
+function hintsOutside(
+  hints: readonly SizeHint[],
+  modules: readonly ModuleResult[],
+  chosen: readonly string[],
+): SizeHint[] {
+  const shown = modules
+    .filter(
+      (m) => m.built && isChosen(chosen, m.built.context) && !BUILT_AT_MODULE_LEVEL.test(modelOf(m.built.context)),
+    )
+    .map((m) => m.extent);
+  return hints.filter((h) => !shown.some((e) => e.start <= h.span.start && h.span.end <= e.end));
+}
+
+/** `GPT (line 202)`, `Head (cell 2, line 1)`: a model the file builds at module level. */
+const BUILT_AT_MODULE_LEVEL = / \((line|cell) [^)]*\)$/;

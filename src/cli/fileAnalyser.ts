@@ -5,11 +5,10 @@
 import * as path from 'path';
 import { fsWasmLoader } from '../syntax/fsLoader';
 import { Grammars, PARSE_GAVE_UP } from '../syntax/parser';
-import { DocumentEngine, type AnalyzeReply } from '../service/documentEngine';
-import { modelOf, namesConfiguration } from '../core/analysis/documented';
+import { DocumentEngine } from '../service/documentEngine';
 import { WorkspaceFileReader } from '../service/workspaceFileReader';
 import type { SourceFile } from './files';
-import { outputOf, type FileOutput, type OutputSettings } from './fileOutput';
+import { hasConfiguration, outputOf, type FileOutput, type OutputSettings } from './fileOutput';
 import { displayPath, type FileReport } from './report';
 import { readOncePerRun } from './runReader';
 import { readSource, type Source } from './source';
@@ -46,7 +45,8 @@ export class FileAnalyser {
     let reply = this.engine.analyze(request);
     // A `--config` that names no configuration of the file but is an expression (`Transformer(ModelArgs(
     // vocab_size=32000))`) is the user's own: the file is analysed again with it.
-    const own = 'analysis' in reply ? chosen.filter((c) => c.includes('(') && !configures(reply, c)) : [];
+    const analysed = 'analysis' in reply ? reply.analysis : undefined;
+    const own = analysed ? chosen.filter((c) => c.includes('(') && !hasConfiguration(analysed, c)) : [];
     if (own.length) reply = this.engine.analyze({ ...request, own });
     // A run reads each file once: its tree is no use to the next.
     this.engine.forget(key);
@@ -60,12 +60,4 @@ export class FileAnalyser {
   dispose(): void {
     this.engine.dispose();
   }
-}
-
-/** Whether one of the analysis's classes has a configuration `name` names. */
-function configures(reply: AnalyzeReply, name: string): boolean {
-  return (
-    'analysis' in reply &&
-    reply.analysis.modules.some((m) => m.configurations?.some((c) => namesConfiguration(name, modelOf(c.context))))
-  );
 }

@@ -4,6 +4,7 @@
  * and small, so that a folder's analyses need not be held until the last file is done.
  */
 import { modelOf, namesConfiguration } from '../core/analysis/documented';
+import type { Analysis } from '../core/analysis/analyze';
 import type { SizingOptions } from '../core/sizing/memory';
 import type { Format } from './args';
 import { paint } from './colour';
@@ -34,12 +35,16 @@ export interface FileOutput {
 }
 
 export function outputOf(r: FileReport, settings: OutputSettings): FileOutput {
-  const contexts = isFailed(r) ? [] : r.analysis.modules.flatMap((m) => m.configurations?.map((c) => c.context) ?? []);
   return {
     counts: countsOf(r),
     body: bodyOf(r, settings),
-    chosenFound: settings.chosen.filter((name) => contexts.some((c) => namesConfiguration(name, modelOf(c)))),
+    chosenFound: isFailed(r) ? [] : settings.chosen.filter((name) => hasConfiguration(r.analysis, name)),
   };
+}
+
+/** Whether one of the analysis's classes has a configuration `name` names (a `--config` argument). */
+export function hasConfiguration(analysis: Analysis, name: string): boolean {
+  return analysis.modules.some((m) => m.configurations?.some((c) => namesConfiguration(name, modelOf(c.context))));
 }
 
 /** The names `--config` gave that no file analysed has a configuration of. */

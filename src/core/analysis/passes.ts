@@ -299,11 +299,16 @@ function sourced(run: AnalysisRun, configurations: ModuleResult['configurations'
  * nothing to the analysis; none when the build's tree is no longer held (its run was replayed).
  */
 function attentionOf(run: AnalysisRun, key: string, context: string): LayerInstance | undefined {
-  const { evaluator, recorder, out } = run;
-  const tree = out.constructions.get(key)?.find((c) => c.context === context)?.tree;
+  const { evaluator, recorder } = run;
+  const tree = builtTree(run, key, context);
   if (!tree) return undefined;
   followAddingNothing(run, evaluator.torch.asValue(tree));
   return recorder.attentionByTree.get(tree);
+}
+
+/** The tree a run built a class in `context` with, while the run's outputs hold it (not once replayed). */
+function builtTree(run: AnalysisRun, key: string, context: string): ModuleTree | undefined {
+  return run.out.constructions.get(key)?.find((c) => c.context === context)?.tree;
 }
 
 /** Follows a built model's forward() for the attention it finds (Recorder.attentionByTree), adding nothing else. */
@@ -367,13 +372,13 @@ export function chosenInstances(
   modules: readonly ModuleResult[],
   showing: Showing,
 ): InstanceResult[] {
-  const { evaluator, out } = run;
+  const { evaluator } = run;
   return modules.flatMap((m, i) => {
     const built = m.built;
     if (!built?.summary.params?.isConstant || !isChosen(showing.chosen, built.context)) return [];
     const via = built.context.split(' via ').slice(1);
     if (via.length > 1 || (via.length === 1 && via[0] !== m.name)) return [];
-    const tree = out.constructions.get(classes[i].key)?.find((c) => c.context === built.context)?.tree;
+    const tree = builtTree(run, classes[i].key, built.context);
     const value = tree && evaluator.torch.asValue(tree);
     if (value?.t !== 'module') return [];
     // Followed through forward() for the attention its KV cache needs, as a model the file builds is.

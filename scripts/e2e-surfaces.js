@@ -157,8 +157,9 @@ async function surfaceSteps({ page, step, shot, shotOf, wb }) {
       await shot('13a-density-classes.png');
       await setSetting('attentionLens.codeLens.mode', 'all');
       await setSetting('attentionLens.inline.enabled', true);
+      // Lenses get their titles once on screen (resolveCodeLens): the class totals are waited for too.
       const inline = await density(
-        `(${countLines})().some(l => /nn\\.MultiheadAttention\\(512, 8\\) ?1,050,624$/.test(l)) && !(${lensTitles})().some(t => t.includes('8 heads × 64'))`,
+        `(${countLines})().some(l => /nn\\.MultiheadAttention\\(512, 8\\) ?1,050,624$/.test(l)) && !(${lensTitles})().some(t => t.includes('8 heads × 64')) && (${lensTitles})().some(t => /^[\\d,]+ params \\(/.test(t))`,
       );
       console.log('    inline:', JSON.stringify(inline.inline));
       assert.ok(

@@ -40,6 +40,14 @@ export function guardedCodeLens(log: vscode.LogOutputChannel, p: vscode.CodeLens
       (d: vscode.TextDocument, t: vscode.CancellationToken) => p.provideCodeLenses(d, t),
       [],
     ),
+    ...(p.resolveCodeLens && {
+      resolveCodeLens: guarded(
+        log,
+        'CodeLens',
+        (lens: vscode.CodeLens, t: vscode.CancellationToken) => p.resolveCodeLens!(lens, t),
+        undefined,
+      ),
+    }),
   };
 }
 

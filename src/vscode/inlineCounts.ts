@@ -44,9 +44,10 @@ export class InlineCountsProvider implements vscode.InlayHintsProvider, vscode.D
       // The end of the line where the call or class header ends, after any closing bracket or comment.
       const line = item.range.end.line;
       if (line < range.start.line || line > range.end.line || line >= doc.lineCount) continue;
-      const label = new vscode.InlayHintLabelPart(item.short);
-      label.command = item.command;
-      label.tooltip = `${item.title}\n\n${item.command.tooltip ?? ''}`.trim();
+      const { short, title, command } = item.shown();
+      const label = new vscode.InlayHintLabelPart(short);
+      label.command = command;
+      label.tooltip = `${title}\n\n${command.tooltip ?? ''}`.trim();
       const hint = new vscode.InlayHint(doc.lineAt(line).range.end, [label]);
       hint.paddingLeft = true;
       hints.push(hint);

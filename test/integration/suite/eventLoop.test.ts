@@ -67,11 +67,12 @@ suite('the extension host is not blocked by analysis', () => {
       await typeKeys(typed.slice(i, i + 3));
       await new Promise((r) => setTimeout(r, 400));
     }
+    delay.disable();
+    // Every lens resolved: the editor resolves only those on screen.
     const titles = await poll(
-      () => lensTitles(doc.uri),
+      () => lensTitles(doc.uri, 1_000),
       (t) => t.some((x) => x.startsWith(`${line}: 455 params`)),
     );
-    delay.disable();
     assert.ok(
       titles.some((x) => x.startsWith(`${line}: 455 params`)),
       titles.slice(0, 5).join(' | '),
@@ -83,7 +84,11 @@ suite('the extension host is not blocked by analysis', () => {
     // each analysis cloned into this thread whole, p99 25 to 31 ms (max 63 to 133). Now the analysis arrives
     // in chunks taken in a turn each, the worker's thread gives way to this one, and moving the cursor asks
     // for no analysis: p99 16 to 18 ms alone, up to 31 ms after the whole suite (a larger heap to collect), on
-    // two cores shared with the browser, the server and the worker. The bound stays where a real stall shows.
+    // two cores shared with the browser, the server and the worker. Lenses sent without their titles (the
+    // editor resolves those on screen) cut the reply after each pause from 210 KB to 66 KB: p99 10 to 16 ms,
+    // max 20 to 57 ms, where typing into plain text gives max 9 ms; what is left is mostly garbage collection
+    // of the analyses taken in, and the built-in extensions. The bound stays where a real stall shows. The
+    // delay is measured while typing, not while the test asks for every lens resolved.
     assert.ok(p99 < 50, `the extension host stalled: p99 ${p99.toFixed(1)} ms, max ${maxMs.toFixed(1)} ms`);
   });
 });

@@ -51,14 +51,18 @@ export async function hoverText(uri: vscode.Uri, pos: vscode.Position): Promise<
   return (await hoverMarkdown(uri, pos)).replace(/\\([!-/:-@[-`{-~])/g, '$1');
 }
 
-export async function codeLenses(uri: vscode.Uri): Promise<vscode.CodeLens[]> {
-  // The second argument resolves up to that many lenses, as the editor does before showing them.
-  return (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 100)) ?? [];
+/** `resolve`: how many lenses, from the top, get their titles, as the editor resolves those it shows. */
+export async function codeLenses(uri: vscode.Uri, resolve = 100): Promise<vscode.CodeLens[]> {
+  return (
+    (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, resolve)) ?? []
+  );
 }
 
 /** `line: title` for each lens, sorted, as a readable and exact value to compare. */
-export async function lensTitles(uri: vscode.Uri): Promise<string[]> {
-  return (await codeLenses(uri)).map((l) => `${l.range.start.line}: ${l.command?.title ?? '(unresolved)'}`).sort();
+export async function lensTitles(uri: vscode.Uri, resolve?: number): Promise<string[]> {
+  return (await codeLenses(uri, resolve))
+    .map((l) => `${l.range.start.line}: ${l.command?.title ?? '(unresolved)'}`)
+    .sort();
 }
 
 export function ours(uri: vscode.Uri): vscode.Diagnostic[] {

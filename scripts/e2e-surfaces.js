@@ -186,6 +186,27 @@ async function surfaceSteps({ page, step, shot, shotOf, wb }) {
       await runCommand('View: Toggle Maximize Editor Group');
     }
   });
+
+  await step('typing: the lenses on screen keep their words while each pause analyses the file again', async () => {
+    await page.locator('.tab', { hasText: 'attention.py' }).first().click();
+    await editorLine('class SelfAttentionBlock').waitFor();
+    await page.waitForFunction(`(${lensTitles})().length >= 5`, undefined, { timeout: 15000 });
+    const before = await page.evaluate(`(${lensTitles})().length`);
+    await goTo(21, 1); // the blank line after SelfAttentionBlock's forward()
+    const worded = [];
+    const watch = async (ms) => {
+      for (const end = Date.now() + ms; Date.now() < end; await page.waitForTimeout(20))
+        worded.push(await page.evaluate(`(${lensTitles})().length`));
+    };
+    // Lenses are worded when shown (resolveCodeLens): those on screen must not go blank after each pause.
+    for (const key of '# typed here') await page.keyboard.type(key).then(() => watch(key === ' ' ? 700 : 60));
+    await watch(1200);
+    for (let i = 0; i < '# typed here'.length; i++) await page.keyboard.press('Backspace');
+    await page.keyboard.press('Control+S'); // the text as it was, saved: the file is not left modified
+    await goTo(1, 1);
+    console.log(`    lenses worded while typing: ${Math.min(...worded)} to ${Math.max(...worded)} of ${before}`);
+    assert.ok(Math.min(...worded) >= before, `a lens lost its words while typing: ${Math.min(...worded)} of ${before}`);
+  });
 }
 
 module.exports = { surfaceSteps };

@@ -4,14 +4,17 @@
 
 writes test/fixtures/expected/pytorch-expressions.json: for each fixture, each configuration the CLI's JSON
 gives an expression, with the class, the configuration's context, the expression and the count PyTorch gives
-for the module it builds. The CLI's count must be PyTorch's: a configuration whose expression builds another
-count (or raises) stops the script, naming it. `own`: configurations of the user's own (OWN), given to the CLI
+for the module it builds (`params`). The CLI's count must be PyTorch's: a configuration whose expression builds another
+count (or raises) stops the script, naming it. The fixtures of `checkpoints/` lie beside a configuration file
+(`params.json`, a Hugging Face `config.json`): a configuration built from one (`Transformer(ModelArgs(**params.json))`)
+is also built as Python would, with `json.load` of that file, and must give the same count (`loaded`). `own`: configurations of the user's own (OWN), given to the CLI
 as `--config EXPRESSION`, each with what PyTorch counts for the model it builds, and every part the CLI counts
 for it checked the same way. unit/frameworks.test.ts checks the analysis against the file.
 """
 
 import importlib.util
 import json
+import re
 import subprocess
 import sys
 
@@ -51,28 +54,51 @@ def load(path):
     return module
 
 
+def from_configuration_file(path, module, cls, context):
+    """The count of `cls` as a context builds it from a configuration file (`X(Cfg(**params.json))`, X being
+    `cls`), the file read with json.load as a script would; None for any other context."""
+    found = re.fullmatch(r"(\w+)\((?:(\w+)=)?(\w+)\(\*\*([\w.]+)\)\)", context)
+    if not found or found.group(1) != cls:
+        return None
+    _, param, config, name = found.groups()
+    with open(path.parent / name, encoding="utf-8") as f:
+        configuration = getattr(module, config)(**json.load(f))
+    torch.manual_seed(0)
+    built = getattr(module, cls)(**{param: configuration}) if param else getattr(module, cls)(configuration)
+    return param_count(built)
+
+
 def main():
     sys.path[:0] = [str(FIXTURES)]
-    paths = sorted(FIXTURES.glob("*.py"))
+    paths = sorted(FIXTURES.glob("*.py")) + sorted(FIXTURES.glob("checkpoints/*/*.py"))
     out, wrong = {}, []
     for entry in printed(paths):
-        configurations = [(m["name"], c) for m in entry["modules"] for c in m.get("configurations", []) if "expression" in c]
-        if not configurations:
+        configurations = [(m["name"], c) for m in entry["modules"] for c in m.get("configurations", [])]
+        if not any("expression" in c or "(**" in c["context"] for _, c in configurations):
             continue
         path = REPO_ROOT / entry["path"]
         module = load(path)
         rows = []
         for cls, c in configurations:
-            torch.manual_seed(0)
-            try:
-                built = eval(c["expression"], vars(module))  # noqa: S307 - the fixtures are ours
-                params = param_count(built)
-                kind = type(built).__name__
-            except Exception as exc:  # noqa: BLE001 - any failure is the expression's
-                params, kind = None, f"{type(exc).__name__}: {exc}"
-            if kind != cls or str(params) != c["paramsExact"]:
-                wrong.append(f"{entry['path']}: {c['expression']} gives {kind} with {params}, the CLI says {cls} {c['paramsExact']}")
-            rows.append({"class": cls, "context": c["context"], "expression": c["expression"], "params": params})
+            row = {"class": cls, "context": c["context"]}
+            if "expression" in c:
+                torch.manual_seed(0)
+                try:
+                    built = eval(c["expression"], vars(module))  # noqa: S307 - the fixtures are ours
+                    params = param_count(built)
+                    kind = type(built).__name__
+                except Exception as exc:  # noqa: BLE001 - any failure is the expression's
+                    params, kind = None, f"{type(exc).__name__}: {exc}"
+                if kind != cls or str(params) != c["paramsExact"]:
+                    wrong.append(f"{entry['path']}: {c['expression']} gives {kind} with {params}, the CLI says {cls} {c['paramsExact']}")
+                row.update(expression=c["expression"], params=params)
+            loaded = from_configuration_file(path, module, cls, c["context"])
+            if loaded is not None:
+                if str(loaded) != c["paramsExact"]:
+                    wrong.append(f"{entry['path']}: {c['context']} with json.load gives {loaded}, the CLI says {c['paramsExact']}")
+                row["loaded"] = loaded
+            if len(row) > 2:
+                rows.append(row)
         out[entry["path"]] = rows
     own = {}
     for name, expressions in OWN.items():

@@ -3,7 +3,8 @@
  * are read through the host's `read` (open editors first, then the disk) and parsed once per content.
  */
 import * as path from 'path';
-import type { ImportResolver, Language, SourceModel } from '../core/ir/source';
+import type { ConfigurationFile, ImportResolver, Language, SourceModel } from '../core/ir/source';
+import { CONFIGURATION_FILES, readConfiguration } from './configurationFiles';
 import type { Grammars, Tree } from './parser';
 import { buildModel } from './model';
 import { parseText } from './parseText';
@@ -74,12 +75,26 @@ export class WorkspaceModels {
       }
       return undefined;
     };
+    let files: ConfigurationFile[] | undefined;
     return {
       resolve: (module) => {
         if (!resolved.has(module)) resolved.set(module, resolve(module));
         return resolved.get(module);
       },
+      configurationFiles: () => (files ??= this.configurationFiles(file, language, used)),
     };
+  }
+
+  /** The configuration files beside a Python file that exist; each is watched as an import is. */
+  private configurationFiles(file: string, language: Language, used?: Set<string>): ConfigurationFile[] {
+    if (language !== 'python') return [];
+    return CONFIGURATION_FILES.flatMap((name) => {
+      const beside = path.join(path.dirname(file), name);
+      const text = this.read(beside);
+      if (text === undefined) return [];
+      used?.add(beside);
+      return [{ name, text, data: readConfiguration(text) }];
+    });
   }
 
   private model(file: string, language: Language): SourceModel | undefined {

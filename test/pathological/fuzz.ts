@@ -48,8 +48,8 @@ const SNIPPETS = [
 function fixtures(root: string): { file: string; text: string }[] {
   const out: { file: string; text: string }[] = [];
   for (const dir of ['test/fixtures/models/pytorch', 'test/fixtures/models/tfjs', 'test/fixtures/models/jspytorch']) {
-    for (const f of readdirSync(path.join(root, dir)))
-      out.push({ file: f, text: readFileSync(path.join(root, dir, f), 'utf8') });
+    for (const f of readdirSync(path.join(root, dir), { withFileTypes: true }))
+      if (f.isFile()) out.push({ file: f.name, text: readFileSync(path.join(root, dir, f.name), 'utf8') });
   }
   return out;
 }

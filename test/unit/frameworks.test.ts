@@ -228,24 +228,34 @@ suite('a preset chosen by the user against PyTorch (pytorch-layers.json presets)
     }
 });
 
+/** `Transformer(ModelArgs(**params.json))`: a class built from a configuration file, and its name. */
+const FROM_FILE = /^(\w+)\((?:\w+=)?\w+\(\*\*[\w.]+\)\)$/;
+
 suite("each configuration's expression, run by PyTorch (pytorch-expressions.json)", () => {
   const expected = JSON.parse(
     readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-expressions.json'), 'utf8'),
   ) as {
-    files: Record<string, { class: string; context: string; expression: string; params: number }[]>;
+    files: Record<string, { class: string; context: string; expression?: string; params?: number; loaded?: number }[]>;
     own: Record<string, { class: string; expression: string; params: number }[]>;
   };
   for (const [file, rows] of Object.entries(expected.files))
     test(file, async () => {
       const analysis = await analyzeText(readFileSync(path.join(ROOT, file), 'utf8'), 'python', path.join(ROOT, file));
-      // Every expression printed is one PyTorch ran, building the class with the count printed beside it.
+      // Every expression printed is one PyTorch ran, building the class with the count printed beside it; a
+      // class built from a configuration file beside the fixture is PyTorch's count with the file json.load-ed.
       assert.deepStrictEqual(
         analysis.modules.flatMap((m) =>
-          (m.configurations ?? []).flatMap((c) =>
-            c.expression === undefined
-              ? []
-              : [{ class: m.name, context: c.context, expression: c.expression, params: Number(c.params.constant) }],
-          ),
+          (m.configurations ?? []).flatMap((c) => {
+            const count = Number(c.params.constant);
+            const loaded = FROM_FILE.exec(c.context)?.[1] === m.name ? { loaded: count } : {};
+            const row = {
+              class: m.name,
+              context: c.context,
+              ...(c.expression === undefined ? {} : { expression: c.expression, params: count }),
+              ...loaded,
+            };
+            return Object.keys(row).length > 2 ? [row] : [];
+          }),
         ),
         rows,
       );

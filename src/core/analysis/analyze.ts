@@ -18,6 +18,7 @@ import {
   runFactoryFunctions,
   runModuleBody,
   runOwnConfigurations,
+  runConfigurationFileBuilds,
   runPresetFunctions,
   runUnreachedFunctions,
 } from './passes';
@@ -30,7 +31,7 @@ export type { Analysis, InstanceResult, LayerResult, ModuleResult, PartResult, S
 /**
  * Runs the interpreter over the file, pass by pass: its module body (instances built there, `if __name__ ==
  * "__main__"`), each model class built with its defaults, the models the body built followed through
- * forward(), the factories and configurations, then every function holding a layer no run reached, with its
+ * forward(), the factories, configurations and configuration files, then every function holding a layer no run reached, with its
  * parameters unknown. Every layer construction is recorded with the context that built it. `chosen`: the
  * configurations the user picked (documented.ts), which the places they build show.
  */
@@ -47,7 +48,8 @@ export function analyze(
   const hints = followModuleModels(run);
   runFactoryFunctions(run);
   const configured = buildConfigured(run);
-  const showing = { documented: documentedOf(runPresetFunctions(run)), chosen };
+  const documented = [...runPresetFunctions(run), ...runConfigurationFileBuilds(run)];
+  const showing = { documented: documentedOf(documented), chosen };
   const modules = moduleResults(run, classes, configured, showing);
   runUnreachedFunctions(run);
   // Trees are read once every run is over.

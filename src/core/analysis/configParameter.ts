@@ -28,6 +28,7 @@ export function configParameter(
   evaluator: Evaluator,
   cls: ClassValue,
   visiting = new Set<string>(),
+  needsDefaults = true,
 ): ConfigParameter | undefined {
   if (evaluator.language !== 'python') return undefined;
   const id = classId(cls);
@@ -51,7 +52,7 @@ export function configParameter(
         ? undefined
         : annotated
       : byFields(owner, scope, param.name, visiting);
-  if (!config || !buildsAlone(evaluator.of(config), config)) return undefined;
+  if (!config || (needsDefaults && !buildsAlone(evaluator.of(config), config))) return undefined;
   return { config, param: param.name, first: params[0] === param };
 }
 

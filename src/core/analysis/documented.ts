@@ -40,11 +40,17 @@ export function pythonString(s: string): string {
 
 /**
  * Whether `name` names the configuration whose model context is `model`: the context itself
- * (`GPT.from_pretrained('gpt2')`), a factory's name (`vit_base` for `vit_base()`), or a preset table's name
- * (`gpt2` for `GPT.from_pretrained('gpt2')` and `build_encoder('gpt2')`).
+ * (`GPT.from_pretrained('gpt2')`), a factory's name (`vit_base` for `vit_base()`), a preset table's name
+ * (`gpt2` for `GPT.from_pretrained('gpt2')` and `build_encoder('gpt2')`), or a configuration file's
+ * (`config.json` for `LlamaModel(LlamaConfig(**config.json))`).
  */
 export function namesConfiguration(name: string, model: string): boolean {
-  return model === name || model === `${name}()` || model.endsWith(`(${pythonString(name)})`);
+  return (
+    model === name ||
+    model === `${name}()` ||
+    model.endsWith(`(${pythonString(name)})`) ||
+    model.endsWith(`(**${name}))`)
+  );
 }
 
 /** Whether a context belongs to one of the chosen configurations. */

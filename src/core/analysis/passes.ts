@@ -3,6 +3,7 @@
  * each model class built with its defaults, the models the body built followed through forward(), the
  * factories, Hugging Face configurations, functions no run reached; then what their records come to.
  */
+import { runConfigurationFiles } from './configurationFiles';
 import type { SiteShown } from './cache';
 import type { Span } from '../ir/expr';
 import { StatementReplays } from '../interp/statementReplays';
@@ -215,6 +216,24 @@ export function buildConfigured(run: AnalysisRun): Map<string, string> {
     : new Map<string, string>();
 }
 
+/**
+ * The classes that take a configuration built with each configuration file beside the file that fits it:
+ * the contexts of the models they built, documented configurations as presets are.
+ */
+export function runConfigurationFileBuilds(run: AnalysisRun): string[] {
+  const { evaluator, model, replays, out, resolver } = run;
+  const files = resolver?.configurationFiles?.() ?? [];
+  return files.length
+    ? runConfigurationFiles(
+        evaluator,
+        model,
+        files,
+        (key, run_) => replays.valued(key, run_),
+        (work, keep) => out.tentative(work, keep),
+      )
+    : [];
+}
+
 /** Preset functions run for each name of their tables: the contexts of the models they built. */
 export function runPresetFunctions(run: AnalysisRun): string[] {
   const { evaluator, model, replays, out } = run;
@@ -274,9 +293,10 @@ export function moduleResults(
           agreed(builds && shownAmong(builds, showing, contextOf, () => true));
     return {
       ...result,
-      // The heads of a configuration the user chose are its own build's: another's may differ at the same total.
+      // The heads of a configuration the user chose, or of a documented one shown, are its own build's: another's
+      // may differ at the same total, and a documented build's forward() is not followed.
       attention:
-        attentions && built && isChosen(showing.chosen, built.context)
+        built && (isChosen(showing.chosen, built.context) || showing.documented.has(modelOf(built.context)))
           ? attentionOf(run, key, built.context)
           : attention,
       built,

@@ -239,11 +239,7 @@ export function runConfigured(
       const cls = evaluator.names.definition(fi, si, undefined);
       if (cls.t !== 'class') return undefined;
       if (!evaluator.guard(() => evaluator.classes.needsArguments(cls))) return undefined;
-      const named = evaluator.guard(() => configClass(evaluator, cls));
-      const taken =
-        named?.t === 'class'
-          ? { config: named, param: undefined, first: true }
-          : evaluator.guard(() => configParameter(evaluator, cls));
+      const taken = configurationTaken(evaluator, cls);
       if (!taken) return undefined;
       const { config, param, first } = taken;
       const label = first ? `${name}(${config.name}())` : `${name}(${param}=${config.name}())`;
@@ -272,6 +268,22 @@ export function runConfigured(
     if (context) contexts.set(key, context);
   }
   return contexts;
+}
+
+/**
+ * The configuration class a model class takes: the one a Hugging Face model names (`config_class`), else
+ * its constructor's one required parameter's (configParameter.ts), with that parameter's name unless it is
+ * the first. `needsDefaults`: only a configuration class that builds with no arguments.
+ */
+export function configurationTaken(
+  evaluator: Evaluator,
+  cls: Extract<Value, { t: 'class' }>,
+  needsDefaults = true,
+): { config: Extract<Value, { t: 'class' }>; param: string | undefined; first: boolean } | undefined {
+  const named = evaluator.guard(() => configClass(evaluator, cls));
+  return named?.t === 'class'
+    ? { config: named, param: undefined, first: true }
+    : evaluator.guard(() => configParameter(evaluator, cls, undefined, needsDefaults));
 }
 
 /** Whether a run built a model with a known total: what a tentative run is kept for. */

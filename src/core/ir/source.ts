@@ -214,6 +214,18 @@ export interface SourceModel {
 /** Finds the source model of a module another file imports (`from .blocks import Block`), when it is in the workspace. */
 export interface ImportResolver {
   resolve(module: string): SourceModel | undefined;
+  /** The configuration files beside the analysed file (`config.json`, `params.json`), read once an analysis. */
+  configurationFiles?(): readonly ConfigurationFile[];
+}
+
+/**
+ * A configuration file: its name, as a context names it (`config.json`), its text, and its data as the syntax
+ * layer read it (JSON, an int as a bigint and a float as a number), undefined when it is none.
+ */
+export interface ConfigurationFile {
+  readonly name: string;
+  readonly text: string;
+  readonly data: unknown;
 }
 
 /** The index of the top-level statement holding `offset` (statements are in source order), or -1. */

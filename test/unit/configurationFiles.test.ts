@@ -1,0 +1,116 @@
+/**
+ * Configuration files beside a model file (`params.json`, a Hugging Face `config.json`): which classes they
+ * configure, and files that configure none. The counts of the fixtures in test/fixtures/models/pytorch/checkpoints
+ * are PyTorch's (pytorch-expressions.json, frameworks.test.ts); these are the cases around them.
+ */
+import * as assert from 'assert';
+import { configurationValues } from '../../src/core/analysis/configurationFiles';
+import { readConfiguration } from '../../src/syntax/configurationFiles';
+import { WorkspaceModels } from '../../src/syntax/workspaceModels';
+import { DocumentEngine } from '../../src/service/documentEngine';
+import { analyzeText, loadGrammars } from './helpers';
+
+const MODEL = `from dataclasses import dataclass
+import torch.nn as nn
+
+@dataclass
+class Args:
+    dim: int = 64
+    vocab: int = -1
+
+class Net(nn.Module):
+    def __init__(self, args: Args):
+        super().__init__()
+        self.embed = nn.Embedding(args.vocab, args.dim)
+        self.proj = nn.Linear(args.dim, args.dim)
+`;
+
+/** The analysis of MODEL as /w/model.py, with `files` (name to text) beside it. */
+async function withFiles(files: Record<string, string>, chosen?: readonly string[]) {
+  const grammars = await loadGrammars();
+  const models = new WorkspaceModels(grammars, (f) => files[f.replace('/w/', '')]);
+  return analyzeText(MODEL, 'python', '/w/model.py', models, chosen);
+}
+
+const net = (a: Awaited<ReturnType<typeof withFiles>>) => a.modules.find((m) => m.name === 'Net')!;
+
+suite('configuration files beside a model file', () => {
+  test("a params.json whose keys are the configuration's fields builds the class that takes it", async () => {
+    const a = await withFiles({ 'params.json': '{"dim": 32, "vocab": 10}' });
+    // Args()'s vocab of -1 builds nothing; the file's sizes build Net: 10×32 + 32×32 + 32.
+    assert.strictEqual(net(a).built?.context, 'Net(Args(**params.json))');
+    assert.strictEqual(net(a).built?.summary.params?.constant, 1376n);
+    assert.deepStrictEqual(
+      a.layers.map((l) => l.layer.params?.constant),
+      [320n, 1056n],
+    );
+  });
+
+  test('a key that is no field of the configuration class, or a model_type it does not name, configures nothing', async () => {
+    for (const text of ['{"dim": 32, "vocab": 10, "heads": 4}', '{"model_type": "llama", "dim": 32, "vocab": 10}']) {
+      const a = await withFiles({ 'config.json': text });
+      assert.strictEqual(net(a).built, undefined, text);
+      assert.strictEqual(net(a).summary.params, undefined, text);
+    }
+  });
+
+  test('a file that is no JSON object, or one nested past any stack, is no configuration and no error', async () => {
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    for (const text of ['{"dim": 32,', '[1, 2]', '"text"', deep, '{"dim": 1e400, "vocab": 10}']) {
+      const a = await withFiles({ 'params.json': text });
+      assert.ok(!net(a).built || net(a).built!.summary.params?.constant !== undefined, text.slice(0, 20));
+      assert.deepStrictEqual(a.findings, [], text.slice(0, 20));
+    }
+    assert.strictEqual(configurationValues(readConfiguration(deep)), undefined);
+  });
+
+  test('numbers are what json.load gives: 64.0 is a float, which nn.Linear refuses, and 64 an int', async () => {
+    const values = configurationValues(
+      readConfiguration('{"a": 64.0, "b": 64, "c": 1e-05, "d": 123456789012345678901, "written": "7"}'),
+    )!;
+    assert.deepStrictEqual(
+      [...values].map(([k, v]) => [k, v.t]),
+      [
+        ['a', 'float'],
+        ['b', 'int'],
+        ['c', 'float'],
+        ['d', 'int'],
+        ['written', 'str'],
+      ],
+    );
+    const a = await withFiles({ 'params.json': '{"dim": 32.0, "vocab": 10}' });
+    assert.strictEqual(net(a).built, undefined);
+  });
+
+  test('--config params.json names the configuration the file builds from it', async () => {
+    const a = await withFiles(
+      { 'params.json': '{"dim": 32, "vocab": 10}', 'config.json': '{"dim": 16, "vocab": 10}' },
+      ['params.json'],
+    );
+    assert.strictEqual(net(a).built?.context, 'Net(Args(**params.json))');
+    assert.deepStrictEqual(
+      net(a).configurations?.map((c) => [c.context, c.params.constant]),
+      [
+        ['Net(Args(**config.json))', 432n],
+        ['Net(Args(**params.json))', 1376n],
+      ],
+    );
+  });
+
+  test('the files read are among the imports the editor watches, and an edited one is read again', async () => {
+    const files: Record<string, string> = { 'params.json': '{"dim": 32, "vocab": 10}' };
+    const engine = new DocumentEngine(
+      await loadGrammars(),
+      (f) => files[f.replace('/w/', '')],
+      () => undefined,
+    );
+    const request = { key: 'k', language: 'python' as const, text: MODEL, fresh: true, file: '/w/model.py' };
+    const first = engine.analyze(request);
+    assert.ok('analysis' in first);
+    assert.deepStrictEqual(first.imports, ['/w/params.json']);
+    files['params.json'] = '{"dim": 16, "vocab": 10}';
+    const second = engine.analyze(request);
+    assert.ok('analysis' in second);
+    assert.strictEqual(second.analysis.modules.find((m) => m.name === 'Net')?.built?.summary.params?.constant, 432n);
+  });
+});

@@ -61,8 +61,8 @@ def install_transformers_fallback():
     """Debian has no transformers package: the base classes the Hugging Face style fixtures build on, with
     what transformers 4.57 does in them that changes a count.
 
-    PretrainedConfig keeps its keyword arguments over its own defaults (tie_word_embeddings True, two labels)
-    and reads the attributes its attribute_map renames; PreTrainedModel keeps its config, adds no parameters,
+    PretrainedConfig keeps its keyword arguments over its own defaults (tie_word_embeddings True, two labels,
+    the "eager" attention implementation) and reads the attributes its attribute_map renames; PreTrainedModel keeps its config, adds no parameters,
     builds a class with _from_config(config), and its post_init() ties the output embeddings
     (get_output_embeddings(), by default lm_head) to the input embeddings (get_input_embeddings(), by default
     embed_tokens, model.embed_tokens or the base model's) when tie_word_embeddings is set, then runs the
@@ -94,6 +94,9 @@ def install_transformers_fallback():
             self.tie_encoder_decoder = tie_encoder_decoder
             self.torchscript = torchscript
             self.num_labels = num_labels
+            # The attention class transformers 4.36 to 4.47 pick by it (LLAMA_ATTENTION_CLASSES): "eager" unless
+            # told; every implementation has the same weights.
+            self._attn_implementation = kwargs.pop("attn_implementation", "eager")
             for key, value in kwargs.items():
                 setattr(self, key, value)
 

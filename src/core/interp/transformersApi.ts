@@ -32,6 +32,9 @@ export function transformersInit(ev: Interp, base: string, self: Value, bound: B
     const set = (k: string, v: Value) =>
       ev.journal.set(ev.assignments.fieldsOwner, self.fields as Map<string, Value>, k, v);
     for (const [k, v] of CONFIG_DEFAULTS) set(k, v);
+    // The attention a model of transformers 4.36 to 4.47 builds (`LLAMA_ATTENTION_CLASSES[config._attn_implementation]`):
+    // "eager" unless given, as those versions' property gives it; every implementation has the same weights.
+    set('_attn_implementation', bound.keywords.get('attn_implementation')?.value ?? { t: 'str', v: 'eager' });
     for (const [k, { value }] of bound.keywords) set(k, value);
     return NONE;
   }

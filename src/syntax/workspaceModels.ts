@@ -51,6 +51,9 @@ export class WorkspaceModels {
    * them may still read a model it resolved earlier, and a freed tree read again is memory reused by others.
    */
   private retired: Tree[] = [];
+  /** Configuration files by path, as last read. */
+  private readonly configurations = new Map<string, { text: string; file: ConfigurationFile }>();
+  private configurationVersions = 0;
 
   constructor(
     private readonly grammars: Grammars,
@@ -85,7 +88,10 @@ export class WorkspaceModels {
     };
   }
 
-  /** The configuration files beside a Python file that exist; each is watched as an import is. */
+  /**
+   * The configuration files beside a Python file that exist, each read once per text (a file of a megabyte is
+   * not read again at every key typed in the model); each is watched as an import is.
+   */
   private configurationFiles(file: string, language: Language, used?: Set<string>): ConfigurationFile[] {
     if (language !== 'python') return [];
     return CONFIGURATION_FILES.flatMap((name) => {
@@ -93,7 +99,17 @@ export class WorkspaceModels {
       const text = this.read(beside);
       if (text === undefined) return [];
       used?.add(beside);
-      return [{ name, text, data: readConfiguration(text) }];
+      let read = this.configurations.get(beside);
+      if (read?.text !== text) {
+        this.configurations.delete(beside);
+        read = { text, file: { name, data: readConfiguration(text), version: this.configurationVersions++ } };
+        this.configurations.set(beside, read);
+        for (const [oldest] of this.configurations) {
+          if (this.configurations.size <= MAX_MODELS) break;
+          this.configurations.delete(oldest);
+        }
+      }
+      return [read.file];
     });
   }
 

@@ -43,7 +43,7 @@ function valueOf(data: unknown): Value {
 
 /**
  * Builds each class that takes a configuration class with each file that fits it, through `each` (which may
- * replay the run from the last version, keyed by the file's text too); `tentative` keeps a build only if it
+ * replay the run from the last version, keyed by the file's version too); `tentative` keeps a build only if it
  * has a total. Returns the contexts of the builds kept.
  */
 export function runConfigurationFiles(
@@ -62,7 +62,7 @@ export function runConfigurationFiles(
   for (const { fragment: fi, scope: si, name } of definitions(model, 'class')) {
     for (const file of read) {
       if (evaluator.budget.exhausted) return contexts;
-      const context = each(`configuration file ${classKey(model, fi, si)} ${file.name} ${file.text}`, () => {
+      const context = each(`configuration file ${classKey(model, fi, si)} ${file.name} ${file.version}`, () => {
         const cls = evaluator.names.definition(fi, si, undefined);
         if (cls.t !== 'class' || !evaluator.guard(() => evaluator.classes.needsArguments(cls))) return undefined;
         const taken = configurationTaken(evaluator, cls, false);

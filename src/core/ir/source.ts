@@ -219,13 +219,14 @@ export interface ImportResolver {
 }
 
 /**
- * A configuration file: its name, as a context names it (`config.json`), its text, and its data as the syntax
- * layer read it (JSON, an int as a bigint and a float as a number), undefined when it is none.
+ * A configuration file: its name, as a context names it (`config.json`), its data as the syntax layer read it
+ * (JSON, an int as a bigint and a float as a number; undefined when it is none), and a number that differs for
+ * each text the file has had (a run from the last version is replayed only for the same text).
  */
 export interface ConfigurationFile {
   readonly name: string;
-  readonly text: string;
   readonly data: unknown;
+  readonly version: number;
 }
 
 /** The index of the top-level statement holding `offset` (statements are in source order), or -1. */

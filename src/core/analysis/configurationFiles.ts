@@ -10,6 +10,7 @@ import type { ConfigurationFile, SourceModel } from '../ir/source';
 import { definitions } from '../ir/moduleNames';
 import type { Evaluator } from '../interp/evaluator';
 import { int, NONE, type Value } from '../values/value';
+import { mayTakeConfiguration } from './configParameter';
 import { classKey, configurationTaken, hasTotal } from './runs';
 
 type ClassValue = Extract<Value, { t: 'class' }>;
@@ -53,13 +54,14 @@ export function runConfigurationFiles(
   each: (key: string, run: () => string | undefined) => string | undefined,
   tentative: <T>(work: () => T, keep: (result: T) => boolean) => T,
 ): string[] {
+  const contexts: string[] = [];
+  if (model.language !== 'python') return contexts;
   const read = files.flatMap((f) => {
     const values = configurationValues(f.data);
     return values?.size ? [{ ...f, values }] : [];
   });
-  const contexts: string[] = [];
-  if (!read.length || model.language !== 'python') return contexts;
   for (const { fragment: fi, scope: si, name } of definitions(model, 'class')) {
+    if (!mayTakeConfiguration(model, fi, si)) continue;
     for (const file of read) {
       if (evaluator.budget.exhausted) return contexts;
       const context = each(`configuration file ${classKey(model, fi, si)} ${file.name} ${file.version}`, () => {

@@ -389,4 +389,36 @@ suite('attention written by hand', () => {
     assert.strictEqual(analysis.instances[0].summary.params?.constant, 54_630_376n);
     assert.strictEqual(analysis.modules.find((m) => m.name === 'Attention')?.attention?.summary, '16 heads × 64');
   });
+
+  test('Falcon style: a fused projection viewed as (heads + 2) and sliced into queries, one key and one value head is no (heads + 2) heads', async () => {
+    const falcon = (kv: string) => `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+class FalconAttention(nn.Module):
+    def __init__(self, hidden=4544, heads=71):
+        super().__init__()
+        self.heads = heads
+        self.head_dim = hidden // heads
+        self.query_key_value = nn.Linear(hidden, hidden + 2 * self.head_dim, bias=False)
+        self.dense = nn.Linear(hidden, hidden, bias=False)
+
+    def forward(self, x):
+        b, t, _ = x.shape
+        fused = self.query_key_value(x).view(b, t, self.heads + 2, self.head_dim)
+        q, k, v = fused[..., :-2, :], fused[..., [-2], :], fused[..., [-1], :]
+        q = q.transpose(1, 2).reshape(b, self.heads, t, self.head_dim)
+        k = k.transpose(1, 2).reshape(b, ${kv}, t, self.head_dim)
+        v = v.transpose(1, 2).reshape(b, ${kv}, t, self.head_dim)
+        out = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        return self.dense(out.transpose(1, 2).reshape(b, t, -1))
+`;
+    for (const kv of ['1', 'self.heads + 2 - 2 - 70']) {
+      const analysis = await analyzeText(falcon(kv));
+      const attention = analysis.modules.find((m) => m.name === 'FalconAttention')!;
+      // PyTorch: 4,544 × 4,672 + 4,544 × 4,544 = 41,877,504; its scores have 71 query heads and one key head.
+      assert.strictEqual(attention.summary.params?.constant, 41_877_504n);
+      assert.strictEqual(attention.attention?.summary, 'heads not known', kv);
+    }
+  });
 });

@@ -6,7 +6,7 @@
  * projection.
  */
 import { Poly, quotientName } from '../values/symbolic';
-import type { Source, Trace, Value } from '../values/value';
+import type { Core, Source, Trace, Value } from '../values/value';
 
 type Tensor = Extract<Value, { t: 'tensor' }>;
 
@@ -43,7 +43,25 @@ export function product(a: Tensor, b: Tensor, plain: boolean): Trace | undefined
   const q = a.trace?.source;
   const k = b.trace?.source;
   if (core || b.trace?.core || !q?.layer || !k?.layer) return undefined;
-  return { core: { q: asRead(q, axis(a, 1)), k: asRead(k, axis(b, 2)), softmax: false } };
+  return { core: agreed({ q: asRead(q, axis(a, 1)), k: asRead(k, axis(b, 2)), softmax: false }, a, b) };
+}
+
+/**
+ * The core, without heads where the tensors that meet disagree with the split that named them: a rank-4
+ * tensor enters the product as (batch, heads, positions, head size), and Falcon's `view(B, T, heads + 2, d)`
+ * of its fused projection, sliced into 71 query heads and one key and value head, is no 73 heads. Queries
+ * must hold the heads the split named; keys and values as many or copies of them (grouped-query attention
+ * repeats its key and value heads). A disagreement leaves the heads not known, which is never a wrong count.
+ */
+function agreed(core: Core, q: Tensor | undefined, k: Tensor | undefined, v?: Tensor): Core {
+  const axis = (t: Tensor | undefined) => (t && !t.partial && t.shape.length === 4 ? t.shape[1]?.constant : undefined);
+  const disagrees = (source: Source | undefined, t: Tensor | undefined, copies: boolean) => {
+    const [read, named] = [axis(t), source?.heads?.constant];
+    return read !== undefined && named !== undefined && named > 0n && (copies ? read % named !== 0n : read !== named);
+  };
+  if (!disagrees(core.q, q, false) && !disagrees(core.k, k, true) && !disagrees(core.v, v, true)) return core;
+  const headless = (source: Source): Source => ({ ...source, heads: undefined });
+  return { ...core, q: headless(core.q), k: headless(core.k), ...(core.v ? { v: headless(core.v) } : {}) };
 }
 
 /** A softmax over the scores. */
@@ -56,7 +74,10 @@ export function softmaxed(t: Tensor): Tensor {
 export function fusedCore(q: Value | undefined, k: Value | undefined, v: Value | undefined): Trace | undefined {
   const source = (x: Value | undefined) => (x?.t === 'tensor' && !x.trace?.core ? x.trace?.source : undefined);
   const [qs, ks, vs] = [source(q), source(k), source(v)];
-  return qs?.layer && ks?.layer && vs?.layer ? { core: { q: qs, k: ks, v: vs, softmax: true } } : undefined;
+  const tensor = (x: Value | undefined) => (x?.t === 'tensor' ? x : undefined);
+  return qs?.layer && ks?.layer && vs?.layer
+    ? { core: agreed({ q: qs, k: ks, v: vs, softmax: true }, tensor(q), tensor(k), tensor(v)) }
+    : undefined;
 }
 
 /**

@@ -431,4 +431,22 @@ suite('interpreter', () => {
     );
     assert.strictEqual(analysis.modules.find((m) => m.name === 'Part')?.built?.summary.params?.constant, 272n);
   });
+
+  test('getattr(module, name, default) gives the default where the module has no such attribute, as Python does', async () => {
+    const source = (base: string, extra = '') => `import torch.nn as nn
+from somewhere import LibraryMixin
+
+class M(${base}):${extra}
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(8, getattr(self, "width", 16))
+`;
+    // PyTorch: Linear(8, 16) has 144 parameters; with the class attribute width = 4, Linear(8, 4) has 36.
+    const count = async (text: string) =>
+      (await analyzeText(text)).modules.find((m) => m.name === 'M')!.summary.params?.constant;
+    assert.strictEqual(await count(source('nn.Module')), 144n);
+    assert.strictEqual(await count(source('nn.Module', '\n    width = 4\n')), 36n);
+    // A library base may set the attribute in its own constructor: not known.
+    assert.strictEqual(await count(source('nn.Module, LibraryMixin')), undefined);
+  });
 });

@@ -30,7 +30,8 @@ export function classBuiltin(
     case 'builtins.getattr': {
       if (!a || b?.t !== 'str') return UNKNOWN;
       const v = ev.member(a, b.v);
-      return v.t === 'unknown' && c && a.t === 'dict' && !a.fields.has(b.v) && !a.cls ? c : v;
+      if (v.t !== 'unknown' || !c) return v;
+      return (a.t === 'dict' && !a.fields.has(b.v) && !a.cls) || (a.t === 'module' && lacks(ev, a, b.v)) ? c : v;
     }
     case 'builtins.hasattr': {
       if (!a || b?.t !== 'str') return SCALAR;
@@ -66,6 +67,25 @@ export function classBuiltin(
       return undefined;
   }
 }
+
+/**
+ * Whether a module certainly has no attribute `name`: no field, child, parameter or class attribute, a tree
+ * whose every part was followed, and classes of the workspace over nn.Module alone (a library base may set
+ * attributes not followed here). `getattr(self, "past_key_value", past_key_value)` in transformers' attention
+ * then gives its default, as Python does on a module built and called as it is.
+ */
+function lacks(ev: Interp, m: Extract<Value, { t: 'module' }>, name: string): boolean {
+  const tree = ev.torch.moduleOf(m);
+  if (!tree || tree.unknown || !m.cls || m.fields.has(name) || tree.children.has(name) || tree.params.has(name))
+    return false;
+  const bases = ev.classes.mro(m.cls);
+  return (
+    !!bases?.every((b) => !('path' in b) || TORCH_MODULE.has(b.path)) &&
+    ev.classes.attribute(m.cls, name, undefined) === undefined
+  );
+}
+
+const TORCH_MODULE = new Set(['torch.nn.Module', 'torch.nn.modules.module.Module']);
 
 function isInstance(ev: Interp, v: Value, cls: Value): Value {
   if (cls.t === 'seq') {

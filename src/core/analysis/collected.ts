@@ -9,6 +9,7 @@ import type { Span } from '../ir/expr';
 import { sameFigures } from '../attention/builds';
 import type { Finding, LayerInstance } from '../values/layer';
 import { summarize } from '../values/modules';
+import { modelOf } from './documented';
 import type { SizeHint } from './results';
 import type { Poly } from '../values/symbolic';
 
@@ -26,6 +27,8 @@ export class Collected {
   readonly flows = new Map<string, Finding>();
   /** Each class of the file as the runs built it: class -> totals with their contexts. */
   readonly constructions = new Map<string, Construction[]>();
+  /** How many builds of each class each model made, by class key and model (addConstruction). */
+  private readonly buildsByModel = new Map<string, number>();
   private readonly sizes = new Map<number, SizeHint | undefined>();
   /** Attention written by hand, by class: the latest description of each core (its output projection comes later). */
   readonly attentions = new Map<string, Map<Core | number, LayerInstance>>();
@@ -90,14 +93,20 @@ export class Collected {
 
   private addConstruction(key: string, entry: Construction): void {
     const list = this.constructions.get(key) ?? [];
-    // A build of the class itself (not as a part: its context has no ` via `) is kept whole past the
-    // limit: its context may be the one the class shows (a configuration's).
+    // Each model's builds of a part are kept to the limit, one past it leaving that model's total of the part
+    // unknown; a build of the class itself (its context has no ` via `) is kept whole: its context may be the
+    // one the class shows (a configuration's), as may another model's after a first model filled the limit.
+    const model = modelOf(entry.context);
+    const counted = `${key}\u0000${model}`;
+    const seen = this.buildsByModel.get(counted) ?? 0;
+    if (seen > MAX_BUILDS) return;
+    this.buildsByModel.set(counted, seen + 1);
     list.push(
-      list.length < MAX_BUILDS || !entry.context.includes(' via ')
+      seen < MAX_BUILDS || !entry.context.includes(' via ')
         ? entry
         : { context: entry.context, summary: { params: undefined, children: [], tied: [] } },
     );
-    if (list.length <= MAX_BUILDS + 1) this.constructions.set(key, list);
+    this.constructions.set(key, list);
     this.recording?.constructions.push([key, entry]);
   }
 

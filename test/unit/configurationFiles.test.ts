@@ -4,11 +4,13 @@
  * are PyTorch's (pytorch-expressions.json, frameworks.test.ts); these are the cases around them.
  */
 import * as assert from 'assert';
+import { readFileSync } from 'fs';
+import * as path from 'path';
 import { configurationValues } from '../../src/core/analysis/configurationFiles';
 import { readConfiguration } from '../../src/syntax/configurationFiles';
 import { WorkspaceModels } from '../../src/syntax/workspaceModels';
 import { DocumentEngine } from '../../src/service/documentEngine';
-import { analyzeText, loadGrammars } from './helpers';
+import { analyzeText, loadGrammars, ROOT } from './helpers';
 
 const MODEL = `from dataclasses import dataclass
 import torch.nn as nn
@@ -112,5 +114,18 @@ suite('configuration files beside a model file', () => {
     const second = engine.analyze(request);
     assert.ok('analysis' in second);
     assert.strictEqual(second.analysis.modules.find((m) => m.name === 'Net')?.built?.summary.params?.constant, 432n);
+  });
+
+  test('a chosen configuration is sized at the classes it builds as the model, not at their parts', async () => {
+    const file = path.join(ROOT, 'test/fixtures/models/pytorch/checkpoints/llama/llama_model.py');
+    const a = await analyzeText(readFileSync(file, 'utf8'), 'python', file, undefined, ['params.json']);
+    // TransformerBlock is built once per layer by Transformer(ModelArgs(**params.json)): a part, not a model.
+    assert.deepStrictEqual(
+      a.instances.map((i) => [i.className, i.configuration, i.summary.params?.constant]),
+      [
+        ['Attention', 'Attention(ModelArgs(**params.json))', 163_840n],
+        ['Transformer', 'Transformer(ModelArgs(**params.json))', 2_627_328n],
+      ],
+    );
   });
 });

@@ -393,11 +393,16 @@ export function chosenInstances(
   showing: Showing,
 ): InstanceResult[] {
   const { evaluator } = run;
+  const classNames = new Set(modules.map((m) => m.name));
   return modules.flatMap((m, i) => {
     const built = m.built;
     if (!built?.summary.params?.isConstant || !isChosen(showing.chosen, built.context)) return [];
     const via = built.context.split(' via ').slice(1);
     if (via.length > 1 || (via.length === 1 && via[0] !== m.name)) return [];
+    // Built through a preset or factory (`GPT.from_pretrained('gpt2') via GPT`) it is the model; built by
+    // another class of the file (`LlamaAttention(...) via LlamaRotaryEmbedding`) it is a part of that model.
+    const builder = /^([\w.]+)\(/.exec(built.context)?.[1];
+    if (via.length === 1 && builder !== undefined && builder !== m.name && classNames.has(builder)) return [];
     const tree = builtTree(run, classes[i].key, built.context);
     const value = tree && evaluator.torch.asValue(tree);
     if (value?.t !== 'module') return [];

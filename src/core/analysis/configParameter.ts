@@ -212,12 +212,7 @@ function fieldsOf(ev: Evaluator, c: ClassValue): Set<string> {
 function buildsAlone(ev: Evaluator, c: ClassValue): boolean {
   if (ev.classes.needsArguments(c)) return false;
   if (ev.classes.method(c, '__init__')) return true;
-  for (const b of ev.classes.mro(c) ?? [c]) {
-    if ('path' in b) continue;
-    for (const f of ev.of(b).scopeAt(b.fragment, b.scope).fields)
-      if (ev.classes.attribute(c, f, undefined) === undefined) return false;
-  }
-  return true;
+  return [...ev.classes.dataclassFields(c)].every((f) => ev.classes.attribute(c, f, undefined) !== undefined);
 }
 
 /** Every expression the statements hold, nested ones too (not those of functions defined inside them). */

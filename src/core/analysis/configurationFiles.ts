@@ -111,13 +111,16 @@ function fits(evaluator: Evaluator, config: ClassValue, values: ReadonlyMap<stri
     const named = evaluator.classes.attribute(config, 'model_type', undefined);
     return modelType.t === 'str' && named?.t === 'str' && named.v === modelType.v;
   }
-  const taken = new Set<string>();
   const init = evaluator.classes.method(config, '__init__');
-  if (init) {
-    for (const p of evaluator.of(init).scopeAt(init.fragment, init.scope).params.slice(1))
-      if (!p.variadic) taken.add(p.name);
-  } else
-    for (const base of evaluator.classes.mro(config) ?? [config])
-      if (!('path' in base)) for (const f of evaluator.of(base).scopeAt(base.fragment, base.scope).fields) taken.add(f);
+  const taken = init
+    ? new Set(
+        evaluator
+          .of(init)
+          .scopeAt(init.fragment, init.scope)
+          .params.slice(1)
+          .filter((p) => !p.variadic)
+          .map((p) => p.name),
+      )
+    : evaluator.classes.dataclassFields(config);
   return [...values.keys()].every((k) => taken.has(k));
 }

@@ -12,6 +12,12 @@ const PLACE = / \(line (\d+)\)$/;
 const CALLED = /^([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?\((.*)\)$/s;
 const DEFAULTS = /^(?:[A-Za-z_]\w*=)?([A-Za-z_]\w*)\(\)$/;
 
+/** The class or function a model's context calls (`Transformer` for `Transformer(ModelArgs())`), not a method. */
+export function calledName(model: string): string | undefined {
+  const called = CALLED.exec(model);
+  return called && !called[2] ? called[1] : undefined;
+}
+
 export function configurationSource(model: SourceModel, context: string, own: boolean): Span | undefined {
   if (own) return undefined;
   const place = PLACE.exec(context);

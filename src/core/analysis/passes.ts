@@ -36,7 +36,7 @@ import {
 } from './runs';
 import { analysisTruncated } from '../findings/messages';
 import { runPresets } from './presets';
-import { configurationSource } from './configurationSource';
+import { calledName, configurationSource } from './configurationSource';
 import { contextOf, isChosen, modelOf, realBuild, shownAmong, type Showing } from './documented';
 
 /** A model class of the file with its result, by class key. */
@@ -401,7 +401,7 @@ export function chosenInstances(
     if (via.length > 1 || (via.length === 1 && via[0] !== m.name)) return [];
     // Built through a preset or factory (`GPT.from_pretrained('gpt2') via GPT`) it is the model; built by
     // another class of the file (`LlamaAttention(...) via LlamaRotaryEmbedding`) it is a part of that model.
-    const builder = /^([\w.]+)\(/.exec(built.context)?.[1];
+    const builder = calledName(modelOf(built.context));
     if (via.length === 1 && builder !== undefined && builder !== m.name && classNames.has(builder)) return [];
     const tree = builtTree(run, classes[i].key, built.context);
     const value = tree && evaluator.torch.asValue(tree);

@@ -43,6 +43,14 @@ export class ClassModel {
     this.orders = new ReadsMemo(ev);
   }
 
+  /** The fields a dataclass of the workspace declares (its annotated attributes), its bases' included. */
+  dataclassFields(c: ClassRef): Set<string> {
+    const fields = new Set<string>();
+    for (const b of this.mro(c) ?? [c])
+      if (!('path' in b)) for (const f of this.ev.of(b).scopeAt(b.fragment, b.scope).fields) fields.add(f);
+    return fields;
+  }
+
   /** The class's linearisation (C3), itself first; undefined when it is inconsistent or cyclic. */
   mro(c: ClassRef): readonly Base[] | undefined {
     if (c.file !== this.ev.file) return this.ev.of(c).classes.mro(c);

@@ -34,6 +34,7 @@ export type Base = DefRef | { readonly path: string };
 export interface ClassesPort {
   attribute(c: DefRef, name: string, instance: Value | undefined, after?: DefRef): Value | undefined;
   constructorScope(c: DefRef): Scope | undefined;
+  dataclassFields(c: DefRef): Set<string>;
   initLayerBase(self: ModuleValue, path: string, bound: BoundCall, call: CallExpr): Value;
   instantiate(c: DefRef, bound: BoundCall, call: CallExpr | undefined, named?: string): Value;
   isModuleClass(c: DefRef): boolean;

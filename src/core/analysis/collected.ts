@@ -8,12 +8,21 @@ import type { Core } from '../values/value';
 import type { Span } from '../ir/expr';
 import { sameFigures } from '../attention/builds';
 import type { Finding, LayerInstance } from '../values/layer';
-import { summarize } from '../values/modules';
+import { summarize, type ModuleTree } from '../values/modules';
 import { modelOf } from './documented';
 import type { SizeHint } from './results';
 import type { Poly } from '../values/symbolic';
 
 type Recording = { -readonly [K in keyof BuildOutputs]: BuildOutputs[K] };
+
+/** One thing a run added, as it was given, kept to add again in another context (Collected.capturing). */
+export type Added =
+  | { readonly k: 'record'; readonly start: number; readonly r: SiteRecord }
+  | { readonly k: 'part'; readonly r: PartRecord }
+  | { readonly k: 'flow'; readonly f: Finding }
+  | { readonly k: 'construction'; readonly key: string; readonly entry: Construction }
+  | { readonly k: 'hint'; readonly span: Span; readonly features: Poly }
+  | { readonly k: 'attention'; readonly key: string; readonly core: Core | number; readonly layer: LayerInstance };
 
 /** Builds of one class or part kept with their totals; one more leaves the total unknown (a loop of blocks of many sizes). */
 const MAX_BUILDS = 64;
@@ -39,9 +48,54 @@ export class Collected {
   private silent = false;
   /** Set while a run that may fail is on: what it adds waits here until it is over (tentative). */
   private holding: (() => void)[] | undefined;
+  /** What each build being captured added so far, outermost first (capturing). */
+  private readonly captures: Added[][] = [];
+
+  /** Whether what is added now is dropped (muted). */
+  get isMuted(): boolean {
+    return this.silent;
+  }
+
+  /** Runs `work`, returning what it added as it was given, each site record as it stood once `work` was over. */
+  capturing<T>(work: () => T): { readonly result: T; readonly added: readonly Added[] } {
+    const added: Added[] = [];
+    this.captures.push(added);
+    let result: T;
+    try {
+      result = work();
+    } finally {
+      this.captures.pop();
+    }
+    // A loop around the build may still mark its records as varying: that is the loop's, not the build's.
+    return { result, added: added.map((a) => (a.k === 'record' ? { ...a, r: { ...a.r } } : a)) };
+  }
+
+  /**
+   * Adds again what a build added, for a copy of it in another context: `context` maps each context the build
+   * gave, `tree` each module tree it made to the copy's.
+   */
+  addAgain(added: readonly Added[], context: (c: string) => string, tree: (t: ModuleTree) => ModuleTree): void {
+    for (const a of added)
+      if (a.k === 'record') this.record(a.start, { ...a.r, context: context(a.r.context) });
+      else if (a.k === 'part') this.part({ ...a.r, context: context(a.r.context), tree: a.r.tree && tree(a.r.tree) });
+      else if (a.k === 'flow') this.flow(a.f);
+      else if (a.k === 'construction')
+        this.construction(a.key, {
+          ...a.entry,
+          context: context(a.entry.context),
+          tree: a.entry.tree && tree(a.entry.tree),
+        });
+      else if (a.k === 'hint') this.hint(a.span, a.features);
+      else this.attention(a.key, a.core, a.layer);
+  }
+
+  private captured(a: Added): void {
+    for (const list of this.captures) list.push(a);
+  }
 
   record(start: number, r: SiteRecord): void {
     if (this.silent) return;
+    this.captured({ k: 'record', start, r });
     // Loops ask how many records their passes made, held or not.
     this.made.push(r);
     if (this.holding) this.holding.push(() => this.addRecord(start, r));
@@ -57,6 +111,7 @@ export class Collected {
 
   part(r: PartRecord): void {
     if (this.silent) return;
+    this.captured({ k: 'part', r });
     if (this.holding) this.holding.push(() => this.addPart(r));
     else this.addPart(r);
   }
@@ -76,6 +131,7 @@ export class Collected {
 
   flow(f: Finding): void {
     if (this.silent) return;
+    this.captured({ k: 'flow', f });
     if (this.holding) this.holding.push(() => this.addFlow(f));
     else this.addFlow(f);
   }
@@ -87,6 +143,7 @@ export class Collected {
 
   construction(key: string, entry: Construction): void {
     if (this.silent) return;
+    this.captured({ k: 'construction', key, entry });
     if (this.holding) this.holding.push(() => this.addConstruction(key, entry));
     else this.addConstruction(key, entry);
   }
@@ -112,6 +169,7 @@ export class Collected {
 
   hint(span: Span, features: Poly): void {
     if (this.silent) return;
+    this.captured({ k: 'hint', span, features });
     if (this.holding) this.holding.push(() => this.addHint(span, features));
     else this.addHint(span, features);
   }
@@ -134,6 +192,7 @@ export class Collected {
 
   attention(key: string, core: Core | number, layer: LayerInstance): void {
     if (this.silent) return;
+    this.captured({ k: 'attention', key, core, layer });
     if (this.holding) this.holding.push(() => this.addAttention(key, core, layer));
     else this.addAttention(key, core, layer);
   }

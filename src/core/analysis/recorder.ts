@@ -14,13 +14,13 @@ import type { Span } from '../ir/expr';
 import type { BoundCall } from '../values/bound';
 import type { SiteRecord } from './cache';
 import type { Interp } from '../interp/interp';
-import type { Hooks, Shared } from '../interp/hooks';
+import type { Hooks, KeptReports, Shared } from '../interp/hooks';
 import { InstanceBuilds } from './instanceResults';
 import type { Finding, LayerInstance } from '../values/layer';
 import type { ModuleTree } from '../values/modules';
 import { LINE_NUMBER, type SourceModel } from '../ir/source';
 import type { Shape, Value } from '../values/value';
-import { Collected } from './collected';
+import { Collected, type Added } from './collected';
 import { classKey } from './runs';
 import { constructorRaises } from '../findings/messages';
 
@@ -42,6 +42,12 @@ interface LayerBuild {
   readonly entry?: SiteRecord;
   /** The inputs it was first built for (TF.js builds a layer's weights on its first call). */
   builtFor?: readonly Shape[];
+}
+
+/** What a build reported, with the state of the run it was kept in. */
+interface KeptBuild extends KeptReports {
+  readonly state: string;
+  readonly added: readonly Added[];
 }
 
 export class Recorder implements Hooks {
@@ -200,6 +206,45 @@ export class Recorder implements Hooks {
     if (!this.attentionByTree.get(module.tree)?.attention?.output || found.output)
       this.attentionByTree.set(module.tree, layer);
   };
+
+  keepingReports: NonNullable<Hooks['keepingReports']> = (build) => {
+    const context = this.context();
+    const state = this.reportState();
+    const { result, added } = this.out.capturing(build);
+    const movable =
+      !this.shared.tape &&
+      !this.mode.moduleBody &&
+      added.every(
+        (a) =>
+          (a.k !== 'flow' || a.f.code !== 'constructor-raises') &&
+          ((a.k !== 'record' && a.k !== 'part') || a.r.context.startsWith(context)) &&
+          (a.k !== 'construction' || a.entry.context.startsWith(context)),
+      );
+    const reports: KeptBuild | undefined = movable ? { context, state, added } : undefined;
+    return { result, reports };
+  };
+
+  reportAgain: NonNullable<Hooks['reportAgain']> = (kept, trees) => {
+    const { context: from, state, added } = kept as KeptBuild;
+    if (state !== this.reportState() || this.shared.tape) return false;
+    const to = this.context();
+    this.out.addAgain(
+      added,
+      (c) => to + c.slice(from.length),
+      (t) => trees.get(t) ?? t,
+    );
+    for (const [first, copy] of trees) {
+      const attention = this.attentionByTree.get(first);
+      if (attention) this.attentionByTree.set(copy, attention);
+    }
+    return true;
+  };
+
+  /** What decides what the run reports, beside the context: two builds in the same state report alike. */
+  private reportState(): string {
+    const { buildingDefaults, symbolic, moduleBody } = this.mode;
+    return `${buildingDefaults}:${symbolic}:${moduleBody}:${this.out.isMuted}`;
+  }
 
   constructed: NonNullable<Hooks['constructed']> = (cls, value, args) => {
     // The class built with its own defaults is the module result itself, not a context of it; a class

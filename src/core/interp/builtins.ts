@@ -4,6 +4,7 @@ import { SCALAR, UNKNOWN, asPoly, int, truthy, type Value } from '../values/valu
 import { toNumber } from './arith';
 import { BuiltinRaise } from './raises';
 import { LIMITS } from '../limits/budget';
+import { born } from '../values/births';
 
 export type Builtin = (args: readonly Value[], keywords: ReadonlyMap<string, Value>) => Value;
 
@@ -93,7 +94,7 @@ function anyOf(v: Value | undefined, wanted: boolean): Value {
 function namespace(mapping: boolean): Builtin {
   return (args, keywords) => {
     const base = args[0]?.t === 'dict' ? args[0].fields : new Map<string, Value>();
-    return { t: 'dict', fields: new Map([...base, ...keywords]), mapping };
+    return { t: 'dict', fields: born(new Map([...base, ...keywords])), mapping };
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import type { FunctionRef, Interp } from './interp';
 import { ReadsMemo } from './readsMemo';
+import { OpaqueBuilds } from './opaqueBuilds';
 import { LIMITS } from '../limits/budget';
 import { NOT_BUILT } from './tfjsLayerClasses';
 import { normalizePath } from '../ir/imports';
@@ -14,6 +15,7 @@ import type { Scope } from '../ir/source';
 import { Frame } from './frame';
 import { transformersInit } from './transformersApi';
 import type { BoundCall, CallExpr } from '../values/bound';
+import { born } from '../values/births';
 
 type ClassRef = DefRef;
 /** A base that is not a class of the workspace: `torch.nn.Module`, `torch.nn.Linear`, ... */
@@ -37,10 +39,12 @@ export const key = (c: ClassRef) => `${c.fragment}:${c.scope}`;
 export class ClassModel {
   private readonly attrs: ReadsMemo<ReadonlyMap<string, Value>>;
   private readonly orders: ReadsMemo<readonly Base[] | undefined>;
+  private readonly opaqueBuilds: OpaqueBuilds;
 
   constructor(private readonly ev: Interp) {
     this.attrs = new ReadsMemo(ev);
     this.orders = new ReadsMemo(ev);
+    this.opaqueBuilds = new OpaqueBuilds(ev);
   }
 
   /** The fields a dataclass of the workspace declares (its annotated attributes), its bases' included. */
@@ -173,7 +177,8 @@ export class ClassModel {
       this.ev.shared.building++;
       let built: Value;
       try {
-        built = this.buildModule(c, bound, positional, keywords, call);
+        const build = () => this.buildModule(c, bound, positional, keywords, call);
+        built = bound.opaque ? this.opaqueBuilds.build(c, call, build) : build();
       } finally {
         this.ev.shared.building--;
       }
@@ -201,7 +206,7 @@ export class ClassModel {
   ): Value {
     const ev = this.ev;
     const tree = emptyModule(c.name);
-    const instance: Extract<Value, { t: 'module' }> = { t: 'module', tree, fields: new Map(), cls: c };
+    const instance: Extract<Value, { t: 'module' }> = { t: 'module', tree, fields: born(new Map()), cls: c };
     ev.torch.register(tree, instance);
     const init = this.method(c, ev.language === 'python' ? '__init__' : 'constructor');
     if (init) {
@@ -334,7 +339,7 @@ export class ClassModel {
   /** A config or plain object: dataclass fields with their defaults, then what `__init__` sets. */
   private buildObject(c: ClassRef, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
     const ev = this.ev;
-    const fields = new Map<string, Value>();
+    const fields = born(new Map<string, Value>());
     const self: Value = { t: 'dict', fields, origin: c.name, cls: c };
     const init = this.method(c, ev.language === 'python' ? '__init__' : 'constructor');
     if (!init) {

@@ -5,6 +5,7 @@
  */
 import { NONE, UNKNOWN, isTainted, taint, type Value } from '../values/value';
 import type { Journal, Owner } from './journal';
+import { born } from '../values/births';
 
 type DictValue = Extract<Value, { t: 'dict' }>;
 
@@ -15,7 +16,7 @@ export class Dicts {
     private readonly journal: Journal,
     private readonly owner: Owner,
     /** Told when a dict becomes tainted: a change no journal holds. */
-    private readonly changed: () => void,
+    private readonly changed: (fields: object) => void,
   ) {}
 
   /** `d.method(...)`: its value, after applying what it changes. */
@@ -41,7 +42,7 @@ export class Dicts {
               items: [...fields].map(([k, v]) => ({ t: 'seq', items: [{ t: 'str', v: k }, v], tuple: true }) as Value),
             };
       case 'copy':
-        return isTainted(d) ? UNKNOWN : { ...d, fields: new Map(fields) };
+        return isTainted(d) ? UNKNOWN : { ...d, fields: born(new Map(fields)) };
       case 'setdefault':
         if (a?.t !== 'str') break;
         if (!fields.has(a.v)) this.journal.set(this.owner, fields, a.v, b ?? NONE);
@@ -64,7 +65,7 @@ export class Dicts {
         break;
     }
     taint(d);
-    this.changed();
+    this.changed(d.fields);
     return UNKNOWN;
   }
 }

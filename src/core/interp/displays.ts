@@ -8,6 +8,7 @@ import { LIMITS } from '../limits/budget';
 import { Frame } from './frame';
 import type { Iteration } from './iteration';
 import { BuiltinRaise } from './raises';
+import { born } from '../values/births';
 
 /** What displays and comprehensions need of the interpreter. */
 export interface DisplayContext {
@@ -20,7 +21,7 @@ export interface DisplayContext {
 }
 
 export function dictDisplay(ev: DisplayContext, e: Extract<Expr, { k: 'dict' }>, frame: Frame): Value {
-  const fields = new Map<string, Value>();
+  const fields = born(new Map<string, Value>());
   for (const entry of e.entries) {
     if (entry.spread) {
       const v = ev.eval(entry.spread, frame);

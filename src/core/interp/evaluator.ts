@@ -134,7 +134,10 @@ export class Evaluator implements Interp, StatementContext {
     this.flows = new Flows(this);
     this.names = new Names(this);
     this.assignments = new Assignments(this);
-    this.dicts = new Dicts(this.shared.journal, this.assignments.fieldsOwner, () => this.shared.effects++);
+    this.dicts = new Dicts(this.shared.journal, this.assignments.fieldsOwner, (fields) => {
+      this.shared.effects++;
+      this.shared.tainted.push(fields);
+    });
     this.grads = new RequiresGrad(this.shared);
     this.checks = new ShapeChecks(
       (f) => {

@@ -6,6 +6,7 @@ import { compare } from './arith';
 import { LIMITS } from '../limits/budget';
 import { Frame } from './frame';
 import type { Exit } from './statements';
+import { born } from '../values/births';
 
 /** Decorators that leave a method as it is written, as far as the modules it builds go. */
 const TRANSPARENT_DECORATORS = new Set([
@@ -170,8 +171,8 @@ export class Functions {
         frame.set(p.name, {
           t: 'dict',
           mapping: true,
-          fields: new Map(
-            [...keywords].filter(([k]) => !used.has(k) && !params.some((q) => q.name === k && !q.variadic)),
+          fields: born(
+            new Map([...keywords].filter(([k]) => !used.has(k) && !params.some((q) => q.name === k && !q.variadic))),
           ),
         });
         continue;

@@ -54,6 +54,22 @@ export interface Hooks {
   built?(call: CallExpr, layer: LayerValue): void;
   /** Attention written by hand, met in `module`'s forward(): its core, then again with its output projection. */
   attention?(module: Extract<Value, { t: 'module' }>, found: Attention): void;
+  /**
+   * Runs `build`, keeping what it reports so that another build it stands for (opaqueBuilds.ts) can report
+   * the same in its own context; no reports when they say more than the build itself (the model around it).
+   */
+  keepingReports?<T>(build: () => T): { readonly result: T; readonly reports?: KeptReports };
+  /**
+   * Reports `kept` again in the context being built now, for a copy of the build (`trees`: the copy of each
+   * module tree the build made); false when the run is not in the state it was kept in.
+   */
+  reportAgain?(kept: KeptReports, trees: ReadonlyMap<ModuleTree, ModuleTree>): boolean;
+}
+
+/** What a build reported, kept by the analysis (Hooks.keepingReports). */
+export interface KeptReports {
+  /** The context the build was in. */
+  readonly context: string;
 }
 
 /** What one file's evaluators share along a chain of imports. */
@@ -88,6 +104,8 @@ export interface Shared {
   tape?: TorchTape;
   /** How many times a run reported something or changed a dict it did not make: a statement that did neither only bound names. */
   effects: number;
+  /** The dicts the run tainted (changes no journal holds), by their fields, in order. */
+  readonly tainted: object[];
   /** The frames the run's functions close over, by number. */
   readonly environments: Environments;
   /** Set while a preset function runs to find the names it takes (analysis/presets.ts). */
@@ -194,6 +212,7 @@ export function newShared(): Shared {
     paramsAsNames: undefined,
     grad: new Map(),
     effects: 0,
+    tainted: [],
     environments: new Environments(),
   };
 }

@@ -51,6 +51,7 @@ export interface TorchPort {
   adoptTree(layer: LayerValue, tree: ModuleTree): void;
   asValue(tree: ModuleTree): Value;
   construct(path: string, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value | undefined;
+  deepCopied(module: ModuleValue): { readonly value: ModuleValue; readonly trees: ReadonlyMap<ModuleTree, ModuleTree> };
   grown(list: Extract<Value, { t: 'seq' }>, method: string, args: readonly Value[]): Value;
   handles(method: string): boolean;
   holdsUnregistered(tree: ModuleTree, name: string, finding: Finding): void;

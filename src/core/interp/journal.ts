@@ -56,6 +56,11 @@ export class Journal {
     return found;
   }
 
+  /** The maps written since `position`. */
+  writtenSince(position: number): Set<Map<string, unknown>> {
+    return new Set(this.entries.slice(position).map((e) => e.map));
+  }
+
   get position(): number {
     return this.entries.length;
   }

@@ -17,15 +17,19 @@ export class ReadsMemo<T> {
 
   constructor(private readonly reader: { reads: Reads | undefined }) {}
 
-  /** The result for `key`; `cycle()` while it is being computed. A computation that throws (out of budget) keeps nothing. */
-  get(key: string, compute: () => T, cycle: () => T): T {
+  /**
+   * The result for `key`; `cycle()` while it is being computed. A computation that throws (out of budget),
+   * or whose result `keep` refuses, keeps nothing.
+   */
+  get(key: string, compute: () => T, cycle: () => T, keep: (value: T) => boolean = () => true): T {
     const known = this.kept.get(key);
     if (known) return this.reused(known);
     if (this.kept.has(key)) return cycle();
     this.kept.set(key, undefined);
     try {
       const kept = this.keeping(compute);
-      this.kept.set(key, kept);
+      if (keep(kept.value)) this.kept.set(key, kept);
+      else this.kept.delete(key);
       return kept.value;
     } catch (e) {
       this.kept.delete(key);

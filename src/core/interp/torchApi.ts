@@ -23,6 +23,7 @@ import type { Owner } from './journal';
 import { LIMITS } from '../limits/budget';
 import { WEIGHTLESS, type LayerValue } from './shapeChecks';
 import { weightlessFields } from './weightlessArgs';
+import { born } from '../values/births';
 
 type ModuleValue = Extract<Value, { t: 'module' }>;
 
@@ -126,6 +127,17 @@ export class TorchApi {
       const copied = copy.children.get(k);
       if (copied) this.registerCopy(child, copied, visited);
     }
+  }
+
+  /** `copy.deepcopy(module)`, with the copy of each module of its tree. */
+  deepCopied(module: ModuleValue): {
+    readonly value: ModuleValue;
+    readonly trees: ReadonlyMap<ModuleTree, ModuleTree>;
+  } {
+    const trees = new Map<ModuleTree, ModuleTree>();
+    const copy = deepCopy(module.tree, module.tree.repeat, trees);
+    this.registerCopy(module.tree, copy);
+    return { value: { ...module, tree: copy, fields: new Map(module.fields) }, trees };
   }
 
   asValue(tree: ModuleTree): Value {
@@ -328,11 +340,12 @@ export class TorchApi {
     const first = positional[0];
     switch (path) {
       case 'copy.deepcopy': {
+        if (first?.t === 'module') return this.deepCopied(first).value;
         const tree = first && this.moduleOf(first);
         if (!tree) return first ?? UNKNOWN;
         const copy = deepCopy(tree);
         this.registerCopy(tree, copy);
-        return first.t === 'module' ? { ...first, tree: copy, fields: new Map(first.fields) } : this.asValue(copy);
+        return this.asValue(copy);
       }
       case 'torch.nn.Parameter':
       case 'torch.nn.parameter.Parameter': {
@@ -359,9 +372,9 @@ export class TorchApi {
             )
           : UNKNOWN;
       case 'collections.OrderedDict': {
-        if (!first) return { t: 'dict', fields: new Map() };
+        if (!first) return { t: 'dict', fields: born(new Map()) };
         if (first.t !== 'seq') return UNKNOWN;
-        const fields = new Map<string, Value>();
+        const fields = born(new Map<string, Value>());
         for (const pair of first.items) {
           if (pair.t !== 'seq' || pair.items[0]?.t !== 'str' || !pair.items[1]) return UNKNOWN;
           fields.set(pair.items[0].v, pair.items[1]);

@@ -19,5 +19,6 @@ export function canonicalPath(module: string, member?: string): string {
 
 /** `torch.nn.modules.linear.Linear` is the class `torch.nn.Linear` re-exports. */
 export function normalizePath(path: string): string {
-  return path.replace(/^torch\.nn\.modules\.[A-Za-z_]+\./, 'torch.nn.');
+  // Asked of every name a call resolves: most are not torch.nn.modules', which the regular expression would scan.
+  return path.startsWith('torch.nn.modules.') ? path.replace(/^torch\.nn\.modules\.[A-Za-z_]+\./, 'torch.nn.') : path;
 }

@@ -5,6 +5,7 @@
  */
 import type { LayerInstance } from './layer';
 import { Poly } from './symbolic';
+import { born } from './births';
 
 /** Whether a parameter trains: `requires_grad_(False)` and the like freeze it; set on a path not known to run, it is not known. */
 export type GradState = 'trainable' | 'frozen' | 'unknown';
@@ -61,7 +62,7 @@ export function param(shape: readonly Poly[], unknown?: string): ParamRef {
 }
 
 export function emptyModule(kind: string): ModuleTree {
-  return { kind, params: new Map(), children: new Map() };
+  return { kind, params: born(new Map()), children: born(new Map()) };
 }
 
 const STACKS: Readonly<Record<string, string>> = {
@@ -102,9 +103,8 @@ export function layerModule(layer: LayerInstance): ModuleTree {
 }
 
 /** `copy.deepcopy`: the same structure with parameters of their own (shared parts stay shared, as deepcopy's memo keeps them). */
-export function deepCopy(m: ModuleTree, repeat = m.repeat): ModuleTree {
+export function deepCopy(m: ModuleTree, repeat = m.repeat, nodes = new Map<ModuleTree, ModuleTree>()): ModuleTree {
   const copies = new Map<number, ParamRef>();
-  const nodes = new Map<ModuleTree, ModuleTree>();
   const copy = (n: ModuleTree, r: Poly | undefined): ModuleTree => {
     const known = nodes.get(n);
     if (known) return known;

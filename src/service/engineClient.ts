@@ -9,6 +9,7 @@ import { DocumentEngine, type AnalyzeReply, type AnalyzeRequest, type Log } from
 import { EditorFiles } from './editorFiles';
 import type { FromWorker, ToWorker } from './protocol';
 import { unpackReply } from './replyChunks';
+import { hostTurns } from './hostTurns';
 
 export interface Engine {
   /** `openTexts`: editors' texts changed since the last request, by path (undefined: closed). */
@@ -96,7 +97,13 @@ export class WorkerEngine implements Engine {
         else if (m.type === 'analyzed') {
           const done = this.pending.get(m.id);
           this.pending.delete(m.id);
-          void unpackReply(m.chunks, nextTurn).then((reply) => done?.(reply));
+          const turns = hostTurns.split('receiving an analysis');
+          void unpackReply(m.chunks, turns.yieldNow).then(async (reply) => {
+            turns.end();
+            // Taken in, it is applied in a turn of its own.
+            await nextTurn();
+            done?.(reply);
+          });
         }
       });
       worker.on('error', (e) => this.log('error', `the analysis worker failed: ${e.stack ?? e.message}`));

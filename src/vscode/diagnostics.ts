@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { Finding, Severity } from '../core/values/layer';
 import { languageOf, type AnalysisService } from './documents';
 import type { Settings, SeverityLevel } from './settings';
+import { hostTurns } from '../service/hostTurns';
 
 export const DIAGNOSTIC_SOURCE = 'attention-lens';
 
@@ -51,7 +52,7 @@ export class DiagnosticsPublisher implements vscode.Disposable {
 
   private async publish(doc: vscode.TextDocument): Promise<void> {
     try {
-      await this.publishNow(doc);
+      await hostTurns.timeAsync('diagnostics', () => this.publishNow(doc));
     } catch (e) {
       this.log.error(
         `diagnostics of ${doc.uri.toString()} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,

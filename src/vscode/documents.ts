@@ -16,6 +16,7 @@ import type { Log } from '../service/documentEngine';
 import { InlineEngine, WorkerEngine, type Engine } from '../service/engineClient';
 import { Grammars, PARSE_GAVE_UP } from '../syntax/parser';
 import { notebookKey, programKey, programOf, type Program } from './notebookCells';
+import { hostTurns } from '../service/hostTurns';
 
 const LANGUAGES: Record<string, Language> = { python: 'python', typescript: 'typescript' };
 /** Beyond this a file is not analysed: nothing in it would be worth a frozen editor. */
@@ -145,7 +146,11 @@ export class AnalysisService implements vscode.Disposable {
     if (!languageOf(doc)) return undefined;
     this.engine ??= this.startEngine();
     await this.engine;
-    return doc.isClosed ? undefined : this.current(doc);
+    const analysis = doc.isClosed ? undefined : await this.current(doc);
+    // Each asker goes on in a turn of its own, not in the one that applied the analysis, all of them one after another.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    hostTurns.resume();
+    return analysis;
   }
 
   /**
@@ -221,9 +226,11 @@ export class AnalysisService implements vscode.Disposable {
     running.running = { signature: program.signature, done };
     await done;
     // The surfaces refresh in a turn of their own, not in the one that received the analysis.
-    setImmediate(() => {
-      for (const d of program.docs) if (!d.isClosed) this._onDidAnalyze.fire(d);
-    });
+    setImmediate(() =>
+      hostTurns.time('refreshing the surfaces', () => {
+        for (const d of program.docs) if (!d.isClosed) this._onDidAnalyze.fire(d);
+      }),
+    );
     return running.viewOf(doc);
   }
 
@@ -274,22 +281,24 @@ export class AnalysisService implements vscode.Disposable {
       },
       this.takeChangedTexts(),
     );
-    if ('skipped' in reply) {
-      this.skip(
-        state,
-        reply.skipped === 'parse'
-          ? `No analysis of this file: ${PARSE_GAVE_UP}.`
-          : 'The analysis failed: see the Attention Lens output for details.',
-      );
-      return;
-    }
-    state.text = text;
-    state.analysed(reply.analysis, cells);
-    state.skipped = undefined;
-    // Results reused across an edit keep the imports they were computed with.
-    if (reply.fresh) state.imports = new Set(reply.imports);
-    else for (const f of reply.imports) state.imports.add(f);
-    this.log.trace(`analysed ${program.key} (${program.signature}) in ${reply.ms.toFixed(1)} ms`);
+    hostTurns.time('applying an analysis', () => {
+      if ('skipped' in reply) {
+        this.skip(
+          state,
+          reply.skipped === 'parse'
+            ? `No analysis of this file: ${PARSE_GAVE_UP}.`
+            : 'The analysis failed: see the Attention Lens output for details.',
+        );
+        return;
+      }
+      state.text = text;
+      state.analysed(reply.analysis, cells);
+      state.skipped = undefined;
+      // Results reused across an edit keep the imports they were computed with.
+      if (reply.fresh) state.imports = new Set(reply.imports);
+      else for (const f of reply.imports) state.imports.add(f);
+      this.log.trace(`analysed ${program.key} (${program.signature}) in ${reply.ms.toFixed(1)} ms`);
+    });
   }
 
   /** The user chose another configuration in a program: its open documents are analysed again at once. */

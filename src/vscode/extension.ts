@@ -24,6 +24,7 @@ import { InlineCountsProvider } from './inlineCounts';
 import { ExplainPanel, type FromWebview, type ToWebview } from './explainPanel';
 import { ModelPanel, type FromModelWebview, type ToModelWebview } from './modelPanel';
 import { guarded, guardedCodeActions, guardedCodeLens, guardedHover, guardedInlayHints } from './guarded';
+import { hostTurns } from '../service/hostTurns';
 
 const SELECTOR: vscode.DocumentSelector = [{ language: 'python' }, { language: 'typescript' }];
 
@@ -37,6 +38,10 @@ export interface AttentionLensApi {
   explainPanel: { message(): ToWebview | undefined; receive(message: FromWebview): Promise<void> };
   /** The same for the model sizing panel. */
   modelPanel: { message(): ToModelWebview | undefined; receive(message: FromModelWebview): Promise<void> };
+  /** Times the turns of this thread the extension's work takes, until `stopTimingTurns`. */
+  startTimingTurns(): void;
+  /** The longest turn each kind of the extension's work took since `startTimingTurns`, in ms (hostTurns.ts). */
+  stopTimingTurns(): Record<string, number>;
 }
 
 /**
@@ -87,8 +92,8 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
     service,
     lenses,
     diagnostics,
-    vscode.languages.registerInlayHintsProvider(SELECTOR, guardedInlayHints(log, sizeHints)),
-    vscode.languages.registerInlayHintsProvider(SELECTOR, guardedInlayHints(log, inline)),
+    vscode.languages.registerInlayHintsProvider(SELECTOR, guardedInlayHints(log, 'size hints', sizeHints)),
+    vscode.languages.registerInlayHintsProvider(SELECTOR, guardedInlayHints(log, 'inline counts', inline)),
     vscode.languages.registerHoverProvider(SELECTOR, guardedHover(log, hover)),
     vscode.languages.registerCodeLensProvider(SELECTOR, guardedCodeLens(log, lenses)),
     vscode.languages.registerCodeActionsProvider(SELECTOR, guardedCodeActions(log, new FixProvider(service)), {
@@ -132,6 +137,8 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
     analysisStatus: () => analysisStatus.state,
     explainPanel: { message: () => explainPanel.message, receive: (m) => explainPanel.receive(m) },
     modelPanel: { message: () => modelPanel.message, receive: (m) => modelPanel.receive(m) },
+    startTimingTurns: () => hostTurns.start(),
+    stopTimingTurns: () => hostTurns.stop(),
   };
 }
 

@@ -3,16 +3,19 @@
  * empty answer (no hover, no lens) instead of an error surface or a notification.
  */
 import * as vscode from 'vscode';
+import { hostTurns } from '../service/hostTurns';
 
+/** `provider`: `run` waits for nothing but an analysis, and the turns it takes are timed (hostTurns). */
 export function guarded<A extends unknown[], R>(
   log: vscode.LogOutputChannel,
   what: string,
   run: (...args: A) => R | Thenable<R>,
   fallback: R,
+  provider = false,
 ): (...args: A) => Promise<R> {
   return async (...args: A) => {
     try {
-      return await run(...args);
+      return await (provider ? hostTurns.timeAsync(what, async () => run(...args)) : run(...args));
     } catch (e) {
       log.error(`${what} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       return fallback;
@@ -27,6 +30,7 @@ export function guardedHover(log: vscode.LogOutputChannel, p: vscode.HoverProvid
       'hover',
       (d: vscode.TextDocument, at: vscode.Position, t: vscode.CancellationToken) => p.provideHover(d, at, t),
       undefined,
+      true,
     ),
   };
 }
@@ -39,6 +43,7 @@ export function guardedCodeLens(log: vscode.LogOutputChannel, p: vscode.CodeLens
       'CodeLens',
       (d: vscode.TextDocument, t: vscode.CancellationToken) => p.provideCodeLenses(d, t),
       [],
+      true,
     ),
     ...(p.resolveCodeLens && {
       resolveCodeLens: guarded(
@@ -46,6 +51,7 @@ export function guardedCodeLens(log: vscode.LogOutputChannel, p: vscode.CodeLens
         'CodeLens',
         (lens: vscode.CodeLens, t: vscode.CancellationToken) => p.resolveCodeLens!(lens, t),
         undefined,
+        true,
       ),
     }),
   };
@@ -53,15 +59,17 @@ export function guardedCodeLens(log: vscode.LogOutputChannel, p: vscode.CodeLens
 
 export function guardedInlayHints(
   log: vscode.LogOutputChannel,
+  what: string,
   p: vscode.InlayHintsProvider,
 ): vscode.InlayHintsProvider {
   return {
     onDidChangeInlayHints: p.onDidChangeInlayHints,
     provideInlayHints: guarded(
       log,
-      'inlay hints',
+      what,
       (d: vscode.TextDocument, r: vscode.Range, t: vscode.CancellationToken) => p.provideInlayHints(d, r, t),
       [],
+      true,
     ),
   };
 }
@@ -81,6 +89,7 @@ export function guardedCodeActions(
         t: vscode.CancellationToken,
       ) => p.provideCodeActions(d, r, c, t),
       [],
+      true,
     ),
   };
 }

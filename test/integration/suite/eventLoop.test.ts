@@ -51,7 +51,10 @@ suite('the extension host is not blocked by analysis', () => {
     this.timeout(120_000);
     await vscode.workspace.fs.writeFile(workspaceUri('big5000.py'), Buffer.from(bigFile()));
     const doc = await openFile('big5000.py');
-    await activateExtension();
+    const api = (await activateExtension()).exports as {
+      startTimingTurns(): void;
+      stopTimingTurns(): Record<string, number>;
+    };
     const editor = vscode.window.activeTextEditor!;
     await poll(
       () => lensTitles(doc.uri),
@@ -63,11 +66,15 @@ suite('the extension host is not blocked by analysis', () => {
     const delay = monitorEventLoopDelay({ resolution: 5 });
     delay.enable();
     // A pause after every few keys, longer than the debounce: the file is analysed again each time.
+    api.startTimingTurns();
     for (let i = 0; i < typed.length; i += 3) {
       await typeKeys(typed.slice(i, i + 3));
       await new Promise((r) => setTimeout(r, 400));
     }
     delay.disable();
+    // The collector's pauses are reported after the turn they paused.
+    await new Promise((r) => setTimeout(r, 100));
+    const turns = api.stopTimingTurns();
     // Every lens resolved: the editor resolves only those on screen.
     const titles = await poll(
       () => lensTitles(doc.uri, 1_000),
@@ -79,7 +86,26 @@ suite('the extension host is not blocked by analysis', () => {
     );
     const maxMs = delay.max / 1e6;
     const p99 = delay.percentile(99) / 1e6;
-    console.log(`      event loop delay while typing: max ${maxMs.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`);
+    const ours = Object.entries(turns)
+      .map(([what, ms]) => `${what} ${ms.toFixed(1)}`)
+      .join(', ');
+    console.log(
+      `      event loop delay while typing: max ${maxMs.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms; our longest turns (ms): ${ours}`,
+    );
+    // What the analysis costs this thread, turn by turn: taking each reply in from the worker, applying it,
+    // refreshing the surfaces, and each provider's answer, each the clock's time less the thread's waits for
+    // a core and the collector's pauses (hostTurns.ts). The host stalls for other reasons too (the editor's
+    // own work, the collector, the built-in extensions, two cores shared with the browser, the server and
+    // the worker: max 9 ms typing plain text, 20 to 90 ms here), but no turn of ours may take 20 ms; the
+    // longest measured 3 to 9 ms.
+    assert.ok(
+      ['receiving an analysis', 'applying an analysis', 'refreshing the surfaces', 'diagnostics'].every(
+        (t) => t in turns,
+      ),
+      ours,
+    );
+    for (const [what, ms] of Object.entries(turns))
+      assert.ok(ms < 20, `${what} held the host's thread ${ms.toFixed(1)} ms`);
     // Analysed in this thread, the host stalled 200 ms at each pause (p99 110 to 125 ms); on the worker, with
     // each analysis cloned into this thread whole, p99 25 to 31 ms (max 63 to 133). Now the analysis arrives
     // in chunks taken in a turn each, the worker's thread gives way to this one, and moving the cursor asks

@@ -32,10 +32,14 @@ const CODES: Record<string, string[]> = {
 };
 
 /**
- * Sites whose size only a later capability can follow, listed so the gap stays visible: the test asserts
- * that the count there is reported as not known rather than guessed.
+ * Sites and classes (by the line of the call, or of the class) whose size only a later capability can follow,
+ * or that lie past the work budget, listed so the gap stays visible: the test asserts that the count there is
+ * reported as not known rather than guessed.
  */
-const NOT_YET_FOLLOWED: Record<string, string> = {};
+const NOT_YET_FOLLOWED: Record<string, string> = {
+  'test/fixtures/models/pytorch/partial_builds.py:51': 'LongBuild: a million passes, past the budget of one model',
+  'test/fixtures/models/pytorch/partial_builds.py:61': 'its head: built after the budget ran out',
+};
 
 /** Warnings about code the framework runs, but not as its author may expect: checked in plainArrays.test.ts. */
 const UNTRACKED_CODES = new Set(['unregistered-layers', 'untracked-sublayers']);
@@ -82,6 +86,8 @@ for (const source of ['pytorch-layers.json', 'js-layers.json']) {
           const layer = analysis.layers.find(
             (l) => l.span.startLine + 1 === r.line && l.span.startChar + 1 === r.column,
           );
+          // A site past the work budget is not reached at all: no count either.
+          if (!layer && gap(file, r.line)) continue;
           assert.ok(layer, `${where}: layer not found`);
           assert.strictEqual(layer.layer.kind, r.kind, where);
           if (r.sizes) {
@@ -105,7 +111,12 @@ for (const source of ['pytorch-layers.json', 'js-layers.json']) {
         // Errors of forward() and of the user's own checks are compared with where PyTorch raises in
         // forward.test.ts and attention.test.ts; here, those of the layer constructors.
         for (const f of analysis.findings.filter(
-          (x) => !FLOW_CODES.has(x.code) && !UNTRACKED_CODES.has(x.code) && x.code !== 'constructor-raises',
+          (x) =>
+            !FLOW_CODES.has(x.code) &&
+            !UNTRACKED_CODES.has(x.code) &&
+            x.code !== 'constructor-raises' &&
+            // Where the analysis stopped, not anything of the code's.
+            x.code !== 'analysis-truncated',
         )) {
           assert.ok(
             errorLines.has(`${f.span.startLine + 1}:${f.span.startChar + 1}`),
@@ -142,10 +153,11 @@ suite('model classes against PyTorch totals (pytorch-layers.json modules)', () =
         const total = found.summary.params?.constant;
         assert.strictEqual(
           total === undefined ? null : Number(total),
-          m.params,
+          gap(file, m.line) ? null : m.params,
           `${file}:${m.line} ${m.name}${m.note ? ` (${m.note})` : ''}`,
         );
-        if (m.params === null) assert.ok(found.summary.reason, `${m.name}: says why there is no total`);
+        if (m.params === null || gap(file, m.line))
+          assert.ok(found.summary.reason, `${m.name}: says why there is no total`);
         // 0 is what a library base without layers of its own holds: never guessed, so never shown.
         if (m.configured && m.configured.params > 0) {
           const { config, param } = m.configured;

@@ -8,7 +8,7 @@ import type { Core } from '../values/value';
 import type { Span } from '../ir/expr';
 import { sameFigures } from '../attention/builds';
 import type { Finding, LayerInstance } from '../values/layer';
-import { summarize, type ModuleTree } from '../values/modules';
+import { summarize, type ModuleSummary, type ModuleTree } from '../values/modules';
 import { modelOf } from './documented';
 import type { SizeHint } from './results';
 import type { Poly } from '../values/symbolic';
@@ -50,6 +50,26 @@ export class Collected {
   private holding: (() => void)[] | undefined;
   /** What each build being captured added so far, outermost first (capturing). */
   private readonly captures: Added[][] = [];
+  /** The builds and parts added with their trees, in order, for a run that fails to summarise (freezeTrees). */
+  private readonly withTrees: { tree?: ModuleTree; summary?: ModuleSummary }[] = [];
+
+  /** A mark for freezeTrees: the builds and parts added so far. */
+  treesMark(): number {
+    return this.withTrees.length;
+  }
+
+  /**
+   * Summarises the trees of the builds and parts added since `mark` now: the run that built them failed, and
+   * undoing its writes empties the trees it made (a part complete when the budget ran out showed 0).
+   */
+  freezeTrees(mark: number): void {
+    for (const entry of this.withTrees.slice(mark))
+      if (entry.tree) {
+        entry.summary = summarize(entry.tree);
+        entry.tree = undefined;
+      }
+    this.withTrees.length = mark;
+  }
 
   /** Whether what is added now is dropped (muted). */
   get isMuted(): boolean {
@@ -118,8 +138,10 @@ export class Collected {
 
   private addPart(r: PartRecord): void {
     const list = this.parts.get(r.span.start) ?? [];
-    if (list.length < MAX_BUILDS) list.push(r);
-    else if (list.length === MAX_BUILDS)
+    if (list.length < MAX_BUILDS) {
+      list.push(r);
+      if (r.tree) this.withTrees.push(r);
+    } else if (list.length === MAX_BUILDS)
       list.push({
         ...r,
         tree: undefined,
@@ -158,11 +180,12 @@ export class Collected {
     const seen = this.buildsByModel.get(counted) ?? 0;
     if (seen > MAX_BUILDS) return;
     this.buildsByModel.set(counted, seen + 1);
-    list.push(
+    const kept =
       seen < MAX_BUILDS || !entry.context.includes(' via ')
         ? entry
-        : { context: entry.context, summary: { params: undefined, children: [], tied: [] } },
-    );
+        : { context: entry.context, summary: { params: undefined, children: [], tied: [] } };
+    list.push(kept);
+    if (kept.tree) this.withTrees.push(kept);
     this.constructions.set(key, list);
     this.recording?.constructions.push([key, entry]);
   }

@@ -121,6 +121,11 @@ export class Recorder implements Hooks {
 
   recorded: NonNullable<Hooks['recorded']> = () => this.out.made.length;
 
+  entryStarted: NonNullable<Hooks['entryStarted']> = () => {
+    const mark = this.out.treesMark();
+    return () => this.out.freezeTrees(mark);
+  };
+
   varied: NonNullable<Hooks['varied']> = (since) => {
     if (this.shared.tape) return;
     for (const r of this.out.made.slice(since)) r.varies = true;

@@ -6,7 +6,7 @@ import { unregisteredFinding } from './unregistered';
 import type { Expr } from '../ir/expr';
 import type { Interp } from './interp';
 import { OPAQUE } from '../shapes/tensors';
-import { UNKNOWN, type Value } from '../values/value';
+import { MAYBE_MODULE, UNKNOWN, type Value } from '../values/value';
 import type { Frame } from './frame';
 import type { Owner } from './journal';
 
@@ -106,11 +106,13 @@ export class Assignments {
     const obj: Value =
       target.t === 'layer' ? { t: 'module', tree: this.ev.torch.moduleOf(target)!, fields: new Map() } : target;
     if (obj.t === 'module') {
-      if (value.t === 'unknown' && !value.scalar && mayBeModule)
+      // What such a call gave stays a maybe-module where it is read again (`self.transformer = text.transformer`).
+      const maybe = value.t === 'unknown' && !value.scalar && (mayBeModule || value.module === true);
+      if (maybe)
         this.ev.torch
           .owner(obj.tree)
           .differs(obj.tree.children as Map<string, unknown>, name, `self.${name} cannot be followed`);
-      this.ev.torch.setMember(obj, name, value);
+      this.ev.torch.setMember(obj, name, maybe ? MAYBE_MODULE : value);
     } else if (obj.t === 'dict' && obj.fields instanceof Map) {
       this.ev.journal.set(this.fieldsOwner, obj.fields as Map<string, Value>, name, value);
     }

@@ -5,6 +5,7 @@ import { toNumber } from './arith';
 import { BuiltinRaise } from './raises';
 import { LIMITS } from '../limits/budget';
 import { born } from '../values/births';
+import { normalizePath } from '../ir/imports';
 
 export type Builtin = (args: readonly Value[], keywords: ReadonlyMap<string, Value>) => Value;
 
@@ -96,6 +97,41 @@ function namespace(mapping: boolean): Builtin {
     const base = args[0]?.t === 'dict' ? args[0].fields : new Map<string, Value>();
     return { t: 'dict', fields: born(new Map([...base, ...keywords])), mapping };
   };
+}
+
+/**
+ * `to_2tuple(x)` and its kin, as timm, mmcv and torch write them: a list or tuple given stays its items, anything
+ * else is repeated `n` times. They differ on the rest: timm repeats a string too and makes a tuple of a list;
+ * mmcv gives back whatever is iterable as it is (a string, a list); torch's `_pair` makes a tuple of any iterable.
+ */
+type TupleStyle = 'timm' | 'mmcv' | 'torch';
+
+function nTuple(n: number, style: TupleStyle): Builtin {
+  return ([x]) => {
+    if (!x) return UNKNOWN;
+    // mmcv's gives back an iterable it cannot tell from a size as it is: even a module (nn.Sequential).
+    if (x.t === 'unknown' || x.t === 'sym') return style === 'mmcv' ? x : SCALAR;
+    if (x.t === 'seq') return style === 'mmcv' ? x : { ...x, tuple: true };
+    if (x.t === 'str' && style !== 'timm') return style === 'mmcv' ? x : UNKNOWN;
+    return { t: 'seq', items: Array.from({ length: n }, () => x), tuple: true };
+  };
+}
+
+function tupleHelpers(): Record<string, Builtin> {
+  const helpers: Record<string, Builtin> = {};
+  const modules: [string, TupleStyle][] = [
+    ['timm.layers', 'timm'],
+    ['timm.layers.helpers', 'timm'],
+    ['timm.models.layers', 'timm'],
+    ['mmcv.utils', 'mmcv'],
+    ['mmengine.utils', 'mmcv'],
+  ];
+  for (const [module, style] of modules)
+    for (let n = 1; n <= 4; n++) helpers[`${module}.to_${n}tuple`] = nTuple(n, style);
+  const torch = ['_single', '_pair', '_triple', '_quadruple'];
+  // Called by the name a call resolves to: `torch.nn.modules.utils._pair` as `torch.nn._pair`.
+  torch.forEach((name, i) => (helpers[normalizePath(`torch.nn.modules.utils.${name}`)] = nTuple(i + 1, 'torch')));
+  return helpers;
 }
 
 function range(args: readonly Value[]): Value {
@@ -214,6 +250,14 @@ export const BUILTIN_CALLS: Record<string, Builtin> = {
   },
   'builtins.max': extreme((a, b) => a > b),
   'builtins.min': extreme((a, b) => a < b),
+  // timm's and open_clip's `to_2tuple`: `tuple(repeat(x, n))`.
+  'itertools.repeat': ([x, n]) => {
+    const times = n && asPoly(n)?.constant;
+    return x && times !== undefined && times >= 0n && times <= BigInt(LIMITS.listItems)
+      ? { t: 'seq', items: Array.from({ length: Number(times) }, () => x) }
+      : UNKNOWN;
+  },
+  ...tupleHelpers(),
   'builtins.dict': namespace(true),
   'types.SimpleNamespace': namespace(false),
   'argparse.Namespace': namespace(false),

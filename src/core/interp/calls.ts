@@ -6,7 +6,7 @@
 import type { Arg } from '../ir/expr';
 import type { Interp } from './interp';
 import { normalizePath } from '../ir/imports';
-import { NONE, SCALAR, UNKNOWN, isTainted, type Value } from '../values/value';
+import { MAYBE_MODULE, NONE, SCALAR, UNKNOWN, isTainted, type Value } from '../values/value';
 import { APPLY_METHODS, tensorSource } from '../shapes/flow';
 import { BUILTIN_CALLS, SCALAR_BUILTINS, itemsOf, stringMethod } from './builtins';
 import { classBuiltin } from './classBuiltins';
@@ -82,7 +82,7 @@ export class Calls {
     if (!bound)
       return callee.t === 'class'
         ? this.callValue(callee, { positional: [], keywords: new Map(), opaque: true }, e, frame)
-        : UNKNOWN;
+        : MAYBE_MODULE;
     return this.callValue(callee, bound, e, frame);
   }
 
@@ -306,7 +306,7 @@ export class Calls {
       default:
         this.ev.tape?.opaque([...positional, ...keywords.values()]);
         // Something not known applied to a traced tensor (`self.q_norm(q)` where the norm is not known).
-        return this.ev.checks.untracked(positional) ?? UNKNOWN;
+        return this.ev.checks.untracked(positional) ?? MAYBE_MODULE;
     }
   }
 
@@ -357,7 +357,8 @@ export class Calls {
     const layer = this.ev.hooks.layer(path, e, bound, true);
     // The framework raises in the constructor: nothing after it runs, so no second error is reported below it.
     if (layer?.t === 'layer' && layer.layer.rejected) throw new BuiltinRaise('an error', layer.layer.rejected, true);
-    return layer ?? this.ev.checks.untracked([...positional, ...keywords.values()]) ?? UNKNOWN;
+    // What a call that cannot be followed gives may be a module, however it reaches a module's attribute.
+    return layer ?? this.ev.checks.untracked([...positional, ...keywords.values()]) ?? MAYBE_MODULE;
   }
 
   /** `map(f, xs, ...)`, as the list it yields: `q, k, v = map(lambda t: rearrange(t, ...), qkv)`. */

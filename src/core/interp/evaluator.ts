@@ -250,6 +250,7 @@ export class Evaluator implements Interp, StatementContext {
     if (this.budget.inEntry) return work();
     const depth = this.budget.depth;
     const position = this.journal.position;
+    const failed = this.hooks.entryStarted?.();
     this.budget.startEntry();
     try {
       return work();
@@ -265,6 +266,7 @@ export class Evaluator implements Interp, StatementContext {
       )
         this.stops.push({ span: this.lastCall, what: e.what });
       this.budget.depth = depth;
+      failed?.();
       this.journal.rewind(position);
       return undefined;
     } finally {

@@ -46,6 +46,11 @@ export interface Hooks {
   ): void;
   /** How many layers were recorded so far. */
   recorded?(): number;
+  /**
+   * An entry point starts (Evaluator.guard); what it gives is called if the entry fails, before its writes are
+   * undone: what was recorded of the trees it built is kept as they stood.
+   */
+  entryStarted?(): () => void;
   /** The layers recorded since `since` were built in one pass of a loop whose passes differ: no count holds for them. */
   varied?(since: number): void;
   /** A TF.js model built by `call` (`tf.sequential`, `tf.model`): its module tree, read once the run is over. */
@@ -217,14 +222,17 @@ export function newShared(): Shared {
   };
 }
 
-/** `hooks`, counting each report into `shared.effects` (how many layers were recorded is a question, not a report). */
+/**
+ * `hooks`, counting each report into `shared.effects` (how many layers were recorded is a question, and an
+ * entry starting is none either).
+ */
 export function countingHooks(hooks: Hooks, shared: Shared): Hooks {
   const counted: Record<string, unknown> = {};
   for (const [name, hook] of Object.entries(hooks) as [string, unknown][]) {
     // A recorder's own fields beside its hooks (what it collects) are no hooks.
     if (typeof hook !== 'function') continue;
     counted[name] =
-      name === 'recorded'
+      name === 'recorded' || name === 'entryStarted'
         ? hook
         : (...args: unknown[]) => {
             shared.effects++;

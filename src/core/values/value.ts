@@ -100,8 +100,11 @@ export type Value =
   | { readonly t: 'param'; readonly ref: ParamRef }
   /** `count` independent copies of `item`: a comprehension over `range(n)`. */
   | { readonly t: 'repeat'; readonly item: Value; readonly count: Poly }
-  /** Not known; with `scalar`, certainly not a module or a parameter (`hasattr(...)`, a comparison). */
-  | { readonly t: 'unknown'; readonly scalar?: boolean };
+  /**
+   * Not known; with `scalar`, certainly not a module or a parameter (`hasattr(...)`, a comparison); with
+   * `module`, what a call that cannot be followed gave a module's attribute, which may be a module.
+   */
+  | { readonly t: 'unknown'; readonly scalar?: boolean; readonly module?: boolean };
 
 export type Shape = readonly (Poly | undefined)[];
 
@@ -121,6 +124,7 @@ export interface Origin {
 export const UNKNOWN: Value = { t: 'unknown' };
 export const NONE: Value = { t: 'none' };
 export const SCALAR: Value = { t: 'unknown', scalar: true };
+export const MAYBE_MODULE: Value = { t: 'unknown', module: true };
 
 export function int(n: bigint | number | Poly): Value {
   return { t: 'int', p: n instanceof Poly ? n : Poly.int(n) };

@@ -55,8 +55,15 @@ def load(path):
 
 
 def from_configuration_file(path, module, cls, context):
-    """The count of `cls` as a context builds it from a configuration file (`X(Cfg(**params.json))`, X being
-    `cls`), the file read with json.load as a script would; None for any other context."""
+    """The count of `cls` as a context builds it from a configuration file (`X(Cfg(**params.json))`, or
+    `X(**model_configs/tiny.json)` with the file's keys as X's own arguments, X being `cls`), the file read with
+    json.load as a script would; None for any other context."""
+    own = re.fullmatch(r"(\w+)\(\*\*([\w./-]+\.json)\)", context)
+    if own and own.group(1) == cls:
+        with open(path.parent / own.group(2), encoding="utf-8") as f:
+            arguments = json.load(f)
+        torch.manual_seed(0)
+        return param_count(getattr(module, cls)(**arguments))
     found = re.fullmatch(r"(\w+)\((?:(\w+)=)?(\w+)\(\*\*([\w.]+)\)\)", context)
     if not found or found.group(1) != cls:
         return None

@@ -39,7 +39,8 @@ options:
   --config NAME             show the configuration NAME where it builds a class or layer: a preset's
                             name (gpt2-medium for GPT.from_pretrained('gpt2-medium')), a factory's
                             (vit_base), a configuration file's beside the model (params.json,
-                            config.json), or a context as the output lists it; may be given again
+                            config.json, model_configs/tiny.json), or a context as the output lists
+                            it; may be given again
   --jobs N                  files analysed at once, each in a process of its own (default: one for
                             every 8 files, up to the number of cores; 1 analyses them one after
                             another in the command's own process)

@@ -6,6 +6,7 @@ import * as path from 'path';
 import { fsWasmLoader } from '../syntax/fsLoader';
 import { Grammars, PARSE_GAVE_UP } from '../syntax/parser';
 import { DocumentEngine } from '../service/documentEngine';
+import { MAX_CONFIGURATION_FILES } from '../syntax/configurationFiles';
 import { WorkspaceFileReader } from '../service/workspaceFileReader';
 import type { SourceFile } from './files';
 import { hasConfiguration, outputOf, type FileOutput, type OutputSettings } from './fileOutput';
@@ -24,7 +25,9 @@ export class FileAnalyser {
     const grammars = await Grammars.load(fsWasmLoader);
     // What fails is reported in the file's row, in the words the engine gives.
     const quiet = () => undefined;
-    return new FileAnalyser(new DocumentEngine(grammars, readOncePerRun(new WorkspaceFileReader(() => roots)), quiet));
+    const reader = new WorkspaceFileReader(() => roots);
+    const list = (dir: string) => reader.list(dir, '.json', MAX_CONFIGURATION_FILES);
+    return new FileAnalyser(new DocumentEngine(grammars, readOncePerRun(reader), quiet, list));
   }
 
   /** The file's output; its analysis is dropped once the output is made. */

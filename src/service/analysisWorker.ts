@@ -27,7 +27,12 @@ async function start(): Promise<DocumentEngine | undefined> {
   try {
     const grammars = await Grammars.load(fsWasmLoader);
     send({ type: 'ready' });
-    return new DocumentEngine(grammars, files.read, (level, message) => send({ type: 'log', level, message }));
+    return new DocumentEngine(
+      grammars,
+      files.read,
+      (level, message) => send({ type: 'log', level, message }),
+      files.list,
+    );
   } catch (e) {
     send({ type: 'failed', message: e instanceof Error ? e.message : String(e) });
     return undefined;

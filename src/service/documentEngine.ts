@@ -10,7 +10,7 @@ import type { Language } from '../core/ir/source';
 import { DocumentAnalyzer } from '../syntax/documentAnalyzer';
 import type { Grammars } from '../syntax/parser';
 import { changeBetween } from '../syntax/textChange';
-import { WorkspaceModels, type ReadText } from '../syntax/workspaceModels';
+import { WorkspaceModels, type ListConfigurations, type ReadText } from '../syntax/workspaceModels';
 import { BoundedCache } from './boundedCache';
 import { cellLineName, type CellLines } from './cellLines';
 
@@ -68,8 +68,9 @@ export class DocumentEngine {
     private readonly grammars: Grammars,
     read: ReadText,
     private readonly log: Log,
+    list?: ListConfigurations,
   ) {
-    this.workspace = new WorkspaceModels(grammars, read);
+    this.workspace = new WorkspaceModels(grammars, read, list);
   }
 
   analyze(request: AnalyzeRequest): AnalyzeReply {

@@ -2,7 +2,8 @@
  * The files an editor's documents import: read from the workspace folders (which come and go), an editor's
  * unsaved text of a file before the disk.
  */
-import type { ReadText } from '../syntax/workspaceModels';
+import { MAX_CONFIGURATION_FILES } from '../syntax/configurationFiles';
+import type { ListConfigurations, ReadText } from '../syntax/workspaceModels';
 import { WorkspaceFileReader } from './workspaceFileReader';
 
 export class EditorFiles {
@@ -10,11 +11,13 @@ export class EditorFiles {
   private readonly open = new Map<string, string>();
   private folders: readonly string[];
   readonly read: ReadText;
+  readonly list: ListConfigurations;
 
   constructor(folders: readonly string[]) {
     this.folders = folders;
     const reader = new WorkspaceFileReader(() => this.folders);
     this.read = (file) => reader.read(file, (real) => this.open.get(real));
+    this.list = (dir) => reader.list(dir, '.json', MAX_CONFIGURATION_FILES);
   }
 
   setFolders(folders: readonly string[]): void {

@@ -31,7 +31,7 @@ export class InlineEngine implements Engine {
 
   constructor(grammars: Grammars, folders: readonly string[], log: Log) {
     this.files = new EditorFiles(folders);
-    this.engine = new DocumentEngine(grammars, this.files.read, log);
+    this.engine = new DocumentEngine(grammars, this.files.read, log, this.files.list);
   }
 
   analyze(request: AnalyzeRequest, openTexts: ReadonlyMap<string, string | undefined>): Promise<AnalyzeReply> {

@@ -4,7 +4,7 @@
  * files inside a workspace folder are read, after following symlinks, and only up to a size cap. A
  * symlink to /dev/zero or a FIFO in the workspace would otherwise block or fill the extension host.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'fs';
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, realpathSync } from 'fs';
 import * as path from 'path';
 
 /** Beyond this an imported file is not read: a module of layer definitions is far smaller. */
@@ -46,6 +46,24 @@ export class WorkspaceFileReader {
     const text = open?.(real);
     if (text !== undefined) return text.length > this.maxBytes ? undefined : text;
     return this.readRegularFile(real);
+  }
+
+  /**
+   * The names of the files in folder `dir` ending in `suffix`, in order, at most `max`: only a folder inside a
+   * workspace folder is listed; each file is read through read(), which checks it again.
+   */
+  list(dir: string, suffix: string, max: number): string[] | undefined {
+    const real = this.resolve(dir);
+    if (real === undefined) return undefined;
+    try {
+      return readdirSync(real, { withFileTypes: true })
+        .filter((e) => !e.isDirectory() && e.name.endsWith(suffix))
+        .map((e) => e.name)
+        .sort()
+        .slice(0, max);
+    } catch {
+      return undefined;
+    }
   }
 
   private readRegularFile(real: string): string | undefined {

@@ -4,18 +4,27 @@
  */
 import * as path from 'path';
 import type { ConfigurationFile, ImportResolver, Language, SourceModel } from '../core/ir/source';
-import { CONFIGURATION_FILES, readConfiguration } from './configurationFiles';
+import {
+  CONFIGURATION_FILES,
+  CONFIGURATION_FOLDERS,
+  MAX_CONFIGURATION_FILES,
+  readConfiguration,
+} from './configurationFiles';
 import type { Grammars, Tree } from './parser';
 import { buildModel } from './model';
 import { parseText } from './parseText';
 
 /** The current text of a file, or undefined when it does not exist (or cannot be read). */
 export type ReadText = (file: string) => string | undefined;
+/** The configuration files (JSON) of a folder, by name, in order: see CONFIGURATION_FOLDERS. */
+export type ListConfigurations = (dir: string) => readonly string[] | undefined;
 
 /** How far up from the importing file an absolute Python import is looked for. */
 const SEARCH_LEVELS = 4;
 /** Parsed imported files kept: their trees live in WASM memory, which is never garbage-collected. */
 const MAX_MODELS = 50;
+/** Configuration files kept read: a folder of them holds a few hundred (open_clip's `model_configs/`). */
+const MAX_CONFIGURATIONS = 2 * MAX_CONFIGURATION_FILES;
 
 export function importCandidates(file: string, language: Language, module: string): string[] {
   const dir = path.dirname(file);
@@ -58,6 +67,7 @@ export class WorkspaceModels {
   constructor(
     private readonly grammars: Grammars,
     private readonly read: ReadText,
+    private readonly list?: ListConfigurations,
   ) {}
 
   /** Resolves the imports of `file`; the files it reaches are added to `used`, to know what to watch. */
@@ -94,8 +104,15 @@ export class WorkspaceModels {
    */
   private configurationFiles(file: string, language: Language, used?: Set<string>): ConfigurationFile[] {
     if (language !== 'python') return [];
-    return CONFIGURATION_FILES.flatMap((name) => {
-      const beside = path.join(path.dirname(file), name);
+    const dir = path.dirname(file);
+    const names = [
+      ...CONFIGURATION_FILES,
+      ...CONFIGURATION_FOLDERS.flatMap((folder) =>
+        (this.list?.(path.join(dir, folder)) ?? []).map((name) => `${folder}/${name}`),
+      ),
+    ];
+    return names.flatMap((name) => {
+      const beside = path.join(dir, name);
       const text = this.read(beside);
       if (text === undefined) return [];
       used?.add(beside);
@@ -105,7 +122,7 @@ export class WorkspaceModels {
         read = { text, file: { name, data: readConfiguration(text), version: this.configurationVersions++ } };
         this.configurations.set(beside, read);
         for (const [oldest] of this.configurations) {
-          if (this.configurations.size <= MAX_MODELS) break;
+          if (this.configurations.size <= MAX_CONFIGURATIONS) break;
           this.configurations.delete(oldest);
         }
       }

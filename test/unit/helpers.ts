@@ -1,5 +1,5 @@
 /** Runs the real grammars over source text, as the extension and the CLI do. */
-import { readFileSync } from 'fs';
+import { readdirSync, readFileSync } from 'fs';
 import * as path from 'path';
 import type { Analysis, LayerResult } from '../../src/core/analysis/analyze';
 import { tensorSize, type LayerInstance, type Tensor } from '../../src/core/values/layer';
@@ -32,13 +32,25 @@ export async function analyzeText(
   const analyzer = new DocumentAnalyzer(grammars, language);
   const workspace =
     models ??
-    new WorkspaceModels(grammars, (f) => {
-      try {
-        return readFileSync(f, 'utf8');
-      } catch {
-        return undefined;
-      }
-    });
+    new WorkspaceModels(
+      grammars,
+      (f) => {
+        try {
+          return readFileSync(f, 'utf8');
+        } catch {
+          return undefined;
+        }
+      },
+      (dir) => {
+        try {
+          return readdirSync(dir)
+            .filter((name) => name.endsWith('.json'))
+            .sort();
+        } catch {
+          return undefined;
+        }
+      },
+    );
   try {
     const analysis = analyzer.update(
       text,

@@ -61,44 +61,62 @@ export function runConfigurationFiles(
     return values?.size ? [{ ...f, values }] : [];
   });
   for (const { fragment: fi, scope: si, name } of definitions(model, 'class')) {
-    if (!mayTakeConfiguration(model, fi, si)) continue;
+    const byConfiguration = mayTakeConfiguration(model, fi, si);
     for (const file of read) {
       if (evaluator.budget.exhausted) return contexts;
       const context = each(`configuration file ${classKey(model, fi, si)} ${file.name} ${file.version}`, () => {
         const cls = evaluator.names.definition(fi, si, undefined);
         if (cls.t !== 'class' || !evaluator.guard(() => evaluator.classes.needsArguments(cls))) return undefined;
-        const taken = configurationTaken(evaluator, cls, false);
-        if (!taken || !evaluator.guard(() => fits(evaluator, taken.config, file.values))) return undefined;
-        const { config, param, first } = taken;
-        const made = `${config.name}(**${file.name})`;
-        const label = first ? `${name}(${made})` : `${name}(${param}=${made})`;
-        const built = tentative(
-          () =>
-            evaluator.guard(() => {
-              const keywords = new Map([...file.values].map(([k, value]) => [k, { value }]));
-              const configuration = evaluator
-                .of(config)
-                .classes.instantiate(config, { positional: [], keywords }, undefined);
-              const passed = { value: configuration };
-              return evaluator.classes.instantiate(
-                cls,
-                first
-                  ? { positional: [passed], keywords: new Map() }
-                  : { positional: [], keywords: new Map([[param, passed]]) },
-                undefined,
-                label,
-              );
-            }),
-          hasTotal,
-        );
+        const build = evaluator.guard(() => buildWith(evaluator, cls, name, file, byConfiguration));
+        if (!build) return undefined;
+        const built = tentative(() => evaluator.guard(build.run), hasTotal);
         // Its forward() is not followed, as a preset's is not: the heads a class shows are those of the build
         // it shows (passes.ts).
-        return built?.t === 'module' && hasTotal(built) ? label : undefined;
+        return built?.t === 'module' && hasTotal(built) ? build.label : undefined;
       });
       if (context) contexts.push(context);
     }
   }
   return contexts;
+}
+
+/**
+ * How `cls` is built with the file, when it takes it: through the configuration class it takes
+ * (`Transformer(ModelArgs(**params.json))`), else with the file's keys as its own arguments
+ * (`CLIP(**model_configs/ViT-B-32.json)`, open_clip's way).
+ */
+function buildWith(
+  evaluator: Evaluator,
+  cls: ClassValue,
+  name: string,
+  file: { readonly name: string; readonly values: ReadonlyMap<string, Value> },
+  byConfiguration: boolean,
+): { label: string; run: () => Value } | undefined {
+  const keywords = new Map([...file.values].map(([k, value]) => [k, { value }]));
+  const taken = byConfiguration ? configurationTaken(evaluator, cls, false) : undefined;
+  if (taken && fits(evaluator, taken.config, file.values)) {
+    const { config, param, first } = taken;
+    const made = `${config.name}(**${file.name})`;
+    const label = first ? `${name}(${made})` : `${name}(${param}=${made})`;
+    return {
+      label,
+      run: () => {
+        const configuration = evaluator.of(config).classes.instantiate(config, { positional: [], keywords }, undefined);
+        const passed = { value: configuration };
+        return evaluator.classes.instantiate(
+          cls,
+          first
+            ? { positional: [passed], keywords: new Map() }
+            : { positional: [], keywords: new Map([[param, passed]]) },
+          undefined,
+          label,
+        );
+      },
+    };
+  }
+  if (!takesKeys(evaluator, cls, file.values)) return undefined;
+  const label = `${name}(**${file.name})`;
+  return { label, run: () => evaluator.classes.instantiate(cls, { positional: [], keywords }, undefined, label) };
 }
 
 /**
@@ -111,16 +129,22 @@ function fits(evaluator: Evaluator, config: ClassValue, values: ReadonlyMap<stri
     const named = evaluator.classes.attribute(config, 'model_type', undefined);
     return modelType.t === 'str' && named?.t === 'str' && named.v === modelType.v;
   }
-  const init = evaluator.classes.method(config, '__init__');
-  const taken = init
-    ? new Set(
-        evaluator
-          .of(init)
-          .scopeAt(init.fragment, init.scope)
-          .params.slice(1)
-          .filter((p) => !p.variadic)
-          .map((p) => p.name),
-      )
-    : evaluator.classes.dataclassFields(config);
-  return [...values.keys()].every((k) => taken.has(k));
+  return (
+    takesKeys(evaluator, config, values) ??
+    [...values.keys()].every((k) => evaluator.classes.dataclassFields(config).has(k))
+  );
+}
+
+/**
+ * Whether `cls`'s constructor takes every key as a parameter of its own (not through `**kwargs`), and each it
+ * needs is among them; undefined when the class has no constructor of its own to tell.
+ */
+function takesKeys(evaluator: Evaluator, cls: ClassValue, values: ReadonlyMap<string, Value>): boolean | undefined {
+  const init = evaluator.classes.method(cls, '__init__');
+  if (!init) return undefined;
+  const params = evaluator.of(init).scopeAt(init.fragment, init.scope).params.slice(1);
+  const named = new Set(params.filter((p) => !p.variadic).map((p) => p.name));
+  return (
+    [...values.keys()].every((k) => named.has(k)) && params.every((p) => p.default || p.variadic || values.has(p.name))
+  );
 }

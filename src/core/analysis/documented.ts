@@ -49,7 +49,8 @@ export function namesConfiguration(name: string, model: string): boolean {
     model === name ||
     model === `${name}()` ||
     model.endsWith(`(${pythonString(name)})`) ||
-    model.endsWith(`(**${name}))`)
+    model.endsWith(`(**${name}))`) ||
+    model.endsWith(`(**${name})`)
   );
 }
 

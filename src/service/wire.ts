@@ -48,8 +48,8 @@ export function toWire(value: unknown): unknown {
   return copy(value);
 }
 
-/** How long one slice of mending may hold the thread before it lets others run. */
-const SLICE_MS = 3;
+/** How long one slice of mending may hold the thread before it lets others run: short, as a loaded host runs slower. */
+const SLICE_MS = 1.5;
 
 function isMarked(v: unknown): v is Record<typeof POLY, PolyWire> {
   return typeof v === 'object' && v !== null && POLY in v;

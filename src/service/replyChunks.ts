@@ -1,8 +1,8 @@
 /**
  * An analysis reply as the worker sends it: bytes in chunks, moved to the extension host, not copied. A
  * structured clone is taken in whole, before the host's handler runs, on the host's thread: a 5,000-line
- * file's (half a megabyte) held it 10 to 45 ms while other extensions waited. In chunks of a few dozen
- * results, each taken in on a turn of its own, no chunk holds it for more than a millisecond or two.
+ * file's (half a megabyte) held it 10 to 45 ms while other extensions waited. In chunks of a few
+ * results, each taken in on a turn of its own, no chunk holds it for more than a millisecond.
  *
  * The results of one chunk share what they share (toWire keeps it); across chunks an object met twice
  * arrives as two equal copies, which nothing on the editor's side tells apart.

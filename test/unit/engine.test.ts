@@ -48,7 +48,7 @@ suite('analysis engine', () => {
     assert.strictEqual(total.constant, 4n * 128n * 128n + 4n * 128n + 128n * 512n + 512n);
   });
 
-  test('a large analysis arrives in chunks of a few dozen results, each list whole and in order', async () => {
+  test('a large analysis arrives in chunks of a few results, each list whole and in order', async () => {
     const blocks = Array.from(
       { length: 40 },
       (_, i) =>
@@ -58,8 +58,8 @@ suite('analysis engine', () => {
     assert.strictEqual(analysis.layers.length, 80);
     const reply = { analysis, imports: ['/a.py'], fresh: true, ms: 1 };
     const chunks = packReply(reply);
-    // The head, then the 80 layers and 40 classes in chunks of at most 32.
-    assert.strictEqual(chunks.length, 1 + 3 + 2);
+    // The head, then the 80 layers and 40 classes in chunks of at most 16.
+    assert.strictEqual(chunks.length, 1 + 5 + 3);
     const arrived = await unpackReply(structuredClone(chunks));
     assert.ok('analysis' in arrived);
     assert.deepStrictEqual([arrived.imports, arrived.fresh, arrived.ms], [['/a.py'], true, 1]);

@@ -6,7 +6,6 @@ import * as path from 'path';
 import { fsWasmLoader } from '../syntax/fsLoader';
 import { Grammars, PARSE_GAVE_UP } from '../syntax/parser';
 import { DocumentEngine } from '../service/documentEngine';
-import { MAX_CONFIGURATION_FILES } from '../syntax/configurationFiles';
 import { WorkspaceFileReader } from '../service/workspaceFileReader';
 import type { SourceFile } from './files';
 import { hasConfiguration, outputOf, type FileOutput, type OutputSettings } from './fileOutput';
@@ -26,7 +25,7 @@ export class FileAnalyser {
     // What fails is reported in the file's row, in the words the engine gives.
     const quiet = () => undefined;
     const reader = new WorkspaceFileReader(() => roots);
-    const list = (dir: string) => reader.list(dir, '.json', MAX_CONFIGURATION_FILES);
+    const list = (dir: string, suffix: string, max: number) => reader.list(dir, suffix, max);
     return new FileAnalyser(new DocumentEngine(grammars, readOncePerRun(reader), quiet, list));
   }
 

@@ -10,7 +10,7 @@ import type { Language } from '../core/ir/source';
 import { DocumentAnalyzer } from '../syntax/documentAnalyzer';
 import type { Grammars } from '../syntax/parser';
 import { changeBetween } from '../syntax/textChange';
-import { WorkspaceModels, type ListConfigurations, type ReadText } from '../syntax/workspaceModels';
+import { WorkspaceModels, type ListFiles, type ReadText } from '../syntax/workspaceModels';
 import { BoundedCache } from './boundedCache';
 import { cellLineName, type CellLines } from './cellLines';
 
@@ -68,7 +68,7 @@ export class DocumentEngine {
     private readonly grammars: Grammars,
     read: ReadText,
     private readonly log: Log,
-    list?: ListConfigurations,
+    list?: ListFiles,
   ) {
     this.workspace = new WorkspaceModels(grammars, read, list);
   }

@@ -2,8 +2,7 @@
  * The files an editor's documents import: read from the workspace folders (which come and go), an editor's
  * unsaved text of a file before the disk.
  */
-import { MAX_CONFIGURATION_FILES } from '../syntax/configurationFiles';
-import type { ListConfigurations, ReadText } from '../syntax/workspaceModels';
+import type { ListFiles, ReadText } from '../syntax/workspaceModels';
 import { WorkspaceFileReader } from './workspaceFileReader';
 
 export class EditorFiles {
@@ -11,13 +10,13 @@ export class EditorFiles {
   private readonly open = new Map<string, string>();
   private folders: readonly string[];
   readonly read: ReadText;
-  readonly list: ListConfigurations;
+  readonly list: ListFiles;
 
   constructor(folders: readonly string[]) {
     this.folders = folders;
     const reader = new WorkspaceFileReader(() => this.folders);
     this.read = (file) => reader.read(file, (real) => this.open.get(real));
-    this.list = (dir) => reader.list(dir, '.json', MAX_CONFIGURATION_FILES);
+    this.list = (dir, suffix, max) => reader.list(dir, suffix, max);
   }
 
   setFolders(folders: readonly string[]): void {

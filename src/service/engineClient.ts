@@ -9,7 +9,7 @@ import { DocumentEngine, type AnalyzeReply, type AnalyzeRequest, type Log } from
 import { EditorFiles } from './editorFiles';
 import type { FromWorker, ToWorker } from './protocol';
 import { unpackReply } from './replyChunks';
-import { hostTurns } from './hostTurns';
+import { hostTurns, nextTurn } from './hostTurns';
 
 export interface Engine {
   /** `openTexts`: editors' texts changed since the last request, by path (undefined: closed). */
@@ -18,9 +18,6 @@ export interface Engine {
   forget(key: string): void;
   dispose(): void;
 }
-
-/** Lets the thread's other work run before going on. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const STOPPED: AnalyzeReply = { skipped: 'failed', error: 'the analysis worker stopped' };
 

@@ -31,6 +31,9 @@ function threadWaitMs(): number | undefined {
   }
 }
 
+/** Lets the thread's other work run before going on. */
+export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Turns kept to read: a few hundred an analysis. */
 const KEPT = 20_000;
 
@@ -82,7 +85,7 @@ export class HostTurns {
     return {
       yieldNow: async () => {
         this.record(what, start);
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await nextTurn();
         start = this.now();
       },
       end: () => this.record(what, start),

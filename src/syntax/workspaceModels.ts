@@ -16,8 +16,8 @@ import { parseText } from './parseText';
 
 /** The current text of a file, or undefined when it does not exist (or cannot be read). */
 export type ReadText = (file: string) => string | undefined;
-/** The configuration files (JSON) of a folder, by name, in order: see CONFIGURATION_FOLDERS. */
-export type ListConfigurations = (dir: string) => readonly string[] | undefined;
+/** The names of the files of folder `dir` ending in `suffix`, in order, at most `max`. */
+export type ListFiles = (dir: string, suffix: string, max: number) => readonly string[] | undefined;
 
 /** How far up from the importing file an absolute Python import is looked for. */
 const SEARCH_LEVELS = 4;
@@ -67,7 +67,7 @@ export class WorkspaceModels {
   constructor(
     private readonly grammars: Grammars,
     private readonly read: ReadText,
-    private readonly list?: ListConfigurations,
+    private readonly list?: ListFiles,
   ) {}
 
   /** Resolves the imports of `file`; the files it reaches are added to `used`, to know what to watch. */
@@ -108,7 +108,9 @@ export class WorkspaceModels {
     const names = [
       ...CONFIGURATION_FILES,
       ...CONFIGURATION_FOLDERS.flatMap((folder) =>
-        (this.list?.(path.join(dir, folder)) ?? []).map((name) => `${folder}/${name}`),
+        (this.list?.(path.join(dir, folder), '.json', MAX_CONFIGURATION_FILES) ?? []).map(
+          (name) => `${folder}/${name}`,
+        ),
       ),
     ];
     return names.flatMap((name) => {

@@ -16,7 +16,7 @@ import type { Log } from '../service/documentEngine';
 import { InlineEngine, WorkerEngine, type Engine } from '../service/engineClient';
 import { Grammars, PARSE_GAVE_UP } from '../syntax/parser';
 import { notebookKey, programKey, programOf, type Program } from './notebookCells';
-import { hostTurns } from '../service/hostTurns';
+import { hostTurns, nextTurn } from '../service/hostTurns';
 
 const LANGUAGES: Record<string, Language> = { python: 'python', typescript: 'typescript' };
 /** Beyond this a file is not analysed: nothing in it would be worth a frozen editor. */
@@ -148,7 +148,7 @@ export class AnalysisService implements vscode.Disposable {
     await this.engine;
     const analysis = doc.isClosed ? undefined : await this.current(doc);
     // Each asker goes on in a turn of its own, not in the one that applied the analysis, all of them one after another.
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
     hostTurns.resume();
     return analysis;
   }

@@ -41,11 +41,12 @@ export async function analyzeText(
           return undefined;
         }
       },
-      (dir) => {
+      (dir, suffix, max) => {
         try {
           return readdirSync(dir)
-            .filter((name) => name.endsWith('.json'))
-            .sort();
+            .filter((name) => name.endsWith(suffix))
+            .sort()
+            .slice(0, max);
         } catch {
           return undefined;
         }

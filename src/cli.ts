@@ -34,7 +34,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     colour: wantsColour(process.env, process.stdout.isTTY === true),
     chosen: command.chosen,
   };
-  const outputs = await analyzeFiles(files, roots, settings, {
+  const outputs = await analyzeFiles(files, [...roots, ...command.workspace], settings, {
     count: command.jobs ?? defaultWorkers(files.length),
     script: __filename,
   });

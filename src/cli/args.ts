@@ -12,6 +12,8 @@ export type Command =
       readonly jobs?: number;
       /** The configurations `--config` names, shown where they build a class or layer. */
       readonly chosen: readonly string[];
+      /** Folders `--workspace` names, where imports and the files importing a file are read too. */
+      readonly workspace: readonly string[];
     }
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
@@ -20,7 +22,12 @@ export type Command =
 const FORMATS: readonly Format[] = ['text', 'json', 'sarif'];
 
 /** What the options set, as they are read. */
-type Settings = { format: Format; jobs?: number; chosen: readonly string[] } & SizingOptions;
+type Settings = {
+  format: Format;
+  jobs?: number;
+  chosen: readonly string[];
+  workspace: readonly string[];
+} & SizingOptions;
 
 export const USAGE = `usage: attention-lens [options] [--] PATH...
 
@@ -41,6 +48,9 @@ options:
                             (vit_base), a configuration file's beside the model (params.json,
                             config.json, model_configs/tiny.json), or a context as the output lists
                             it; may be given again
+  --workspace DIR           read imports, and the files that import a file (a train script, a
+                            builder: their models are configurations too), anywhere in DIR, not
+                            only in the folders the paths name; may be given again
   --jobs N                  files analysed at once, each in a process of its own (default: one for
                             every 8 files, up to the number of cores; 1 analyses them one after
                             another in the command's own process)
@@ -72,6 +82,7 @@ const VALUED: Readonly<
   '--seq': { accepts: 'a positive whole number', read: (v) => positive(v, (sequence) => ({ sequence })) },
   '--jobs': { accepts: 'a positive whole number', read: (v) => positive(v, (jobs) => ({ jobs })) },
   '--config': { accepts: "a configuration's name", read: (v) => (v ? { chosen: [v] } : undefined) },
+  '--workspace': { accepts: 'a folder', read: (v) => (v ? { workspace: [v] } : undefined) },
 };
 
 function positive<T>(v: string, make: (n: number) => T): T | undefined {
@@ -80,7 +91,7 @@ function positive<T>(v: string, make: (n: number) => T): T | undefined {
 }
 
 export function parseArgs(argv: readonly string[]): Command {
-  let settings: Settings = { format: 'text', chosen: [], ...DEFAULT_SIZING };
+  let settings: Settings = { format: 'text', chosen: [], workspace: [], ...DEFAULT_SIZING };
   const paths: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -108,14 +119,19 @@ export function parseArgs(argv: readonly string[]): Command {
               ? `unknown format ${value} (${option.accepts})`
               : `${name} ${value}: expected ${option.accepts}`,
         };
-      // `--config` adds to the names given before it; the others replace.
-      settings = { ...settings, ...read, chosen: [...settings.chosen, ...(read.chosen ?? [])] };
+      // `--config` and `--workspace` add to the ones given before them; the others replace.
+      settings = {
+        ...settings,
+        ...read,
+        chosen: [...settings.chosen, ...(read.chosen ?? [])],
+        workspace: [...settings.workspace, ...(read.workspace ?? [])],
+      };
       continue;
     }
     if (arg.startsWith('-')) return { kind: 'usage-error', message: `unknown option ${arg}` };
     paths.push(arg);
   }
   if (!paths.length) return { kind: 'usage-error', message: 'no path given' };
-  const { format, jobs, chosen, ...sizing } = settings;
-  return { kind: 'analyse', format, paths, sizing, chosen, ...(jobs === undefined ? {} : { jobs }) };
+  const { format, jobs, chosen, workspace, ...sizing } = settings;
+  return { kind: 'analyse', format, paths, sizing, chosen, workspace, ...(jobs === undefined ? {} : { jobs }) };
 }

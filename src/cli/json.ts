@@ -1,5 +1,6 @@
 /** `--format json`: one entry per file, with its layers, models and diagnostics in source order. */
 import type { LayerInstance } from '../core/values/layer';
+import { pathBeside } from './place';
 import { bytesOf, TRAINING_BYTES, WEIGHT_BYTES, type SizingOptions } from '../core/sizing/memory';
 import type { Sizing } from '../core/sizing/sizing';
 import type { ModuleSummary } from '../core/values/modules';
@@ -128,7 +129,7 @@ function fileJson(r: FileReport, options: SizingOptions): object {
                 context: c.context,
                 ...exactCount(c.params),
                 ...(c.expression === undefined ? {} : { expression: c.expression }),
-                ...(c.source ? { source: at(c.source) } : {}),
+                ...(c.source ? { source: c.file ? elsewhere(r.path, c.file, c.source) : at(c.source) } : {}),
                 ...(c.active ? { active: true } : {}),
               })),
             }
@@ -164,4 +165,9 @@ function fileJson(r: FileReport, options: SizingOptions): object {
 function untrackedJson(summary: ModuleSummary): { untracked?: object } {
   const u = summary.untracked;
   return u ? { untracked: { fields: u.fields, ...exactCount(u.params) } } : {};
+}
+
+/** A configuration stated in another file: its path as the analysed file's is shown, its line and column. */
+function elsewhere(shown: string, file: string, span: { startLine: number; startChar: number }) {
+  return { path: pathBeside(shown, file), line: span.startLine + 1, column: span.startChar + 1 };
 }

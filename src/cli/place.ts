@@ -1,4 +1,5 @@
 /** Where something is in the file as the user sees it: 1-based, and in a notebook, per cell. */
+import { posix, sep } from 'path';
 
 export interface Place {
   /** The cell's position in the notebook, counting every cell (markdown too), from 1. */
@@ -14,4 +15,12 @@ export const plainText: Locate = (line, char) => ({ line: line + 1, column: char
 
 export function placeText(p: Place): string {
   return p.cell === undefined ? `${p.line}:${p.column}` : `cell ${p.cell}:${p.line}:${p.column}`;
+}
+
+/**
+ * The path of a file named from the folder of another (`../build_sam.py` beside `modeling/sam.py`), written
+ * as that one is shown (from the working folder, with `/`): where a configuration another file states is.
+ */
+export function pathBeside(shown: string, file: string): string {
+  return posix.normalize(posix.join(posix.dirname(shown.split(sep).join('/')), file));
 }

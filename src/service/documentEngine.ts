@@ -84,7 +84,7 @@ export class DocumentEngine {
     const fresh = request.fresh || state.text === undefined;
     try {
       const imports = new Set<string>();
-      const resolver = request.file ? this.workspace.resolverFor(request.file, language, imports) : undefined;
+      const resolver = request.file ? this.workspace.resolverFor(request.file, language, imports, fresh) : undefined;
       const change = fresh ? undefined : changeBetween(state.text!, text);
       const lineName = request.cells && cellLineName(request.cells);
       const analysis = state.analyzer.update(text, change && [change], resolver, lineName, request.chosen, request.own);

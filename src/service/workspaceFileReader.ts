@@ -25,16 +25,23 @@ export class WorkspaceFileReader {
     private readonly maxBytes = MAX_IMPORT_BYTES,
   ) {}
 
-  /** The real path of `file` when it lies inside a workspace folder; undefined otherwise or when missing. */
-  resolve(file: string): string | undefined {
+  /** The real path of `file` when it lies inside a workspace folder (or is one, `folder`); undefined otherwise or when missing. */
+  resolve(file: string, folder = false): string | undefined {
     const real = realpathOrUndefined(file);
     if (!real) return undefined;
     const inside = this.roots().some((root) => {
-      const realRoot = realpathOrUndefined(root);
-      return realRoot !== undefined && isInside(realRoot, real);
+      const realRoot = this.realRoot(root);
+      return realRoot !== undefined && ((folder && realRoot === real) || isInside(realRoot, real));
     });
     return inside ? real : undefined;
   }
+
+  /** A workspace folder's real path, worked out once: every file read is checked against it. */
+  private realRoot(root: string): string | undefined {
+    if (!this.roots_.has(root)) this.roots_.set(root, realpathOrUndefined(root));
+    return this.roots_.get(root);
+  }
+  private readonly roots_ = new Map<string, string | undefined>();
 
   /**
    * The text of `file`: `open(realPath)` first (an editor's unsaved text), else the disk, read once per
@@ -53,7 +60,7 @@ export class WorkspaceFileReader {
    * workspace folder is listed; each file is read through read(), which checks it again.
    */
   list(dir: string, suffix: string, max: number): string[] | undefined {
-    const real = this.resolve(dir);
+    const real = this.resolve(dir, true);
     if (real === undefined) return undefined;
     try {
       return readdirSync(real, { withFileTypes: true })
@@ -125,7 +132,9 @@ export function readRegularFile(
 
 function realpathOrUndefined(file: string): string | undefined {
   try {
-    return realpathSync(file);
+    // The system's realpath: one call, where Node's own walks the path with an lstat per component (every
+    // file a workspace search reads goes through here).
+    return realpathSync.native(file);
   } catch {
     return undefined;
   }

@@ -3,7 +3,14 @@
  * are read through the host's `read` (open editors first, then the disk) and parsed once per content.
  */
 import * as path from 'path';
-import type { ConfigurationFile, ImportResolver, Language, SourceModel } from '../core/ir/source';
+import {
+  ANALYSED,
+  type ConfigurationFile,
+  type Importer,
+  type ImportResolver,
+  type Language,
+  type SourceModel,
+} from '../core/ir/source';
 import {
   CONFIGURATION_FILES,
   CONFIGURATION_FOLDERS,
@@ -13,6 +20,7 @@ import {
 import type { Grammars, Tree } from './parser';
 import { buildModel } from './model';
 import { parseText } from './parseText';
+import { importedModules } from './pythonImports';
 
 /** The current text of a file, or undefined when it does not exist (or cannot be read). */
 export type ReadText = (file: string) => string | undefined;
@@ -21,6 +29,16 @@ export type ListFiles = (dir: string, suffix: string, max: number) => readonly s
 
 /** How far up from the importing file an absolute Python import is looked for. */
 const SEARCH_LEVELS = 4;
+/** The analysed file's folder and those above it searched for files importing it. */
+const IMPORTER_LEVELS = 3;
+/** Importers run at most: each runs its module and factories in the analysis's budget. */
+const MAX_IMPORTERS = 8;
+/** Python files of one folder looked at for importers. */
+const MAX_LISTED_SOURCES = 128;
+/** Files whose imports are kept listed: a few folders' worth. */
+const MAX_IMPORT_LISTS = 1024;
+/** How many packages' `__init__.py` an import may pass through to reach the analysed file. */
+const PACKAGE_DEPTH = 2;
 /** Parsed imported files kept: their trees live in WASM memory, which is never garbage-collected. */
 const MAX_MODELS = 50;
 /** Configuration files kept read: a folder of them holds a few hundred (open_clip's `model_configs/`). */
@@ -60,6 +78,12 @@ export class WorkspaceModels {
    * them may still read a model it resolved earlier, and a freed tree read again is memory reused by others.
    */
   private retired: Tree[] = [];
+  /** The files found importing each analysed file, by its path, until it is searched again. */
+  private readonly importerPaths = new Map<string, readonly string[]>();
+  /** The words of each file's lines that hold `import`, by path (mayImport). */
+  private readonly importWords = new Map<string, { text: string; words: ReadonlySet<string> }>();
+  /** The modules each file read for its imports names, by path (importedModules). */
+  private readonly imports = new Map<string, { text: string; modules: readonly string[] }>();
   /** Configuration files by path, as last read. */
   private readonly configurations = new Map<string, { text: string; file: ConfigurationFile }>();
   private configurationVersions = 0;
@@ -70,32 +94,164 @@ export class WorkspaceModels {
     private readonly list?: ListFiles,
   ) {}
 
-  /** Resolves the imports of `file`; the files it reaches are added to `used`, to know what to watch. */
-  resolverFor(file: string, language: Language, used?: Set<string>): ImportResolver {
+  /**
+   * Resolves the imports of `file`; the files it reaches are added to `used`, to know what to watch. The files
+   * importing it are searched for again when `rescan` (the file is opened, or a file it reads changed), not at
+   * every edit: they are watched, and a new one is found at the next opening.
+   */
+  resolverFor(file: string, language: Language, used?: Set<string>, rescan = true): ImportResolver {
     for (const tree of this.retired) tree.delete();
     this.retired = [];
-    // One answer per module for the resolver's analysis: the interpreter asks again at each use of an imported
-    // name, and a second parse of the same text would be a second module to it.
-    const resolved = new Map<string, SourceModel | undefined>();
-    const resolve = (module: string) => {
-      for (const candidate of importCandidates(file, language, module)) {
-        if (candidate === file) continue;
+    // One answer per module and importing file for the resolver's analysis: the interpreter asks again at each
+    // use of an imported name, and a second parse of the same text would be a second module to it.
+    const resolved = new Map<string, ReturnType<ImportResolver['resolve']>>();
+    const paths = new Map<SourceModel, string>();
+    const resolve = (from: string, module: string) => {
+      for (const candidate of importCandidates(from, language, module)) {
+        if (candidate === file) {
+          if (from === file) continue;
+          return ANALYSED;
+        }
         const model = this.model(candidate, language);
         if (model) {
           used?.add(candidate);
+          paths.set(model, candidate);
           return model;
         }
       }
       return undefined;
     };
-    let files: ConfigurationFile[] | undefined;
-    return {
+    const at = (from: string): ImportResolver => ({
       resolve: (module) => {
-        if (!resolved.has(module)) resolved.set(module, resolve(module));
-        return resolved.get(module);
+        const key = `${from}\0${module}`;
+        if (!resolved.has(key)) resolved.set(key, resolve(from, module));
+        return resolved.get(key);
       },
+      resolverOf: (model) => {
+        const path_ = paths.get(model);
+        return path_ === undefined ? undefined : at(path_);
+      },
+    });
+    let files: ConfigurationFile[] | undefined;
+    let importers: Importer[] | undefined;
+    return {
+      ...at(file),
       configurationFiles: () => (files ??= this.configurationFiles(file, language, used)),
+      importers: () =>
+        (importers ??= this.importersOf(file, language, used, rescan).map((importer) => {
+          paths.set(importer.model, importer.path);
+          return { name: importer.name, model: importer.model, resolver: at(importer.path) };
+        })),
     };
+  }
+
+  /**
+   * The Python files beside `file` and in the folders above it (IMPORTER_LEVELS) that import it, directly or
+   * through a package's `__init__.py` (`from .modeling import Sam`), at most MAX_IMPORTERS, in order of path.
+   * A file whose lines holding `import` name neither the module nor its package is not parsed.
+   */
+  private importersOf(
+    file: string,
+    language: Language,
+    used: Set<string> | undefined,
+    rescan: boolean,
+  ): { path: string; name: string; model: SourceModel }[] {
+    if (language !== 'python' || !this.list) return [];
+    const known = rescan ? undefined : this.importerPaths.get(file);
+    if (known) {
+      const folder = path.dirname(file);
+      return known.flatMap((candidate) => {
+        const model = this.model(candidate, language);
+        if (!model) return [];
+        used?.add(candidate);
+        return [{ path: candidate, name: path.relative(folder, candidate).split(path.sep).join('/'), model }];
+      });
+    }
+    const stem = path.basename(file, '.py');
+    const folder = path.dirname(file);
+    const named = [stem, path.basename(folder)];
+    const found: { path: string; name: string; model: SourceModel }[] = [];
+    let dir = folder;
+    for (let level = 0; level < IMPORTER_LEVELS && found.length < MAX_IMPORTERS; level++) {
+      for (const name of this.list(dir, '.py', MAX_LISTED_SOURCES) ?? []) {
+        const candidate = path.join(dir, name);
+        if (candidate === file || name === '__init__.py') continue;
+        const text = this.read(candidate);
+        if (text === undefined || !this.mayImport(candidate, text, named)) continue;
+        if (!this.reaches(candidate, text, file, language, PACKAGE_DEPTH)) continue;
+        const model = this.model(candidate, language);
+        if (!model) continue;
+        used?.add(candidate);
+        found.push({ path: candidate, name: path.relative(folder, candidate).split(path.sep).join('/'), model });
+        if (found.length >= MAX_IMPORTERS) break;
+      }
+      const up = path.dirname(dir);
+      if (up === dir) break;
+      dir = up;
+    }
+    this.importerPaths.delete(file);
+    this.importerPaths.set(
+      file,
+      found.map((f) => f.path),
+    );
+    for (const [oldest] of this.importerPaths) {
+      if (this.importerPaths.size <= MAX_MODELS) break;
+      this.importerPaths.delete(oldest);
+    }
+    return found;
+  }
+
+  /**
+   * Whether a line of the text that holds `import` has one of `names` as a word: a file that does not is no
+   * importer of the module (nor of its package), and is not parsed. The words are listed once per text.
+   */
+  private mayImport(file: string, text: string, names: readonly string[]): boolean {
+    let known = this.importWords.get(file);
+    if (known?.text !== text) {
+      const words = new Set<string>();
+      for (const line of text.split('\n'))
+        if (line.includes('import')) for (const word of line.split(/[^A-Za-z0-9_]+/)) words.add(word);
+      known = { text, words };
+      this.importWords.delete(file);
+      this.importWords.set(file, known);
+      for (const [oldest] of this.importWords) {
+        if (this.importWords.size <= MAX_IMPORT_LISTS) break;
+        this.importWords.delete(oldest);
+      }
+    }
+    return names.some((n) => known.words.has(n));
+  }
+
+  /** Whether the file at `from` (its text) imports `file`, or a package whose `__init__.py` does, `depth` packages deep. */
+  private reaches(from: string, text: string, file: string, language: Language, depth: number): boolean {
+    for (const module of this.importedModules(from, text, language))
+      for (const candidate of importCandidates(from, language, module)) {
+        if (candidate === file) return true;
+        if (depth === 0 || path.basename(candidate) !== '__init__.py') continue;
+        const init = this.read(candidate);
+        if (init !== undefined && this.reaches(candidate, init, file, language, depth - 1)) return true;
+      }
+    return false;
+  }
+
+  /**
+   * The modules a file's import statements name (`pkg.model` for `from pkg import model` too, since the member
+   * may be a module), read once per text: the workspace's files are read for them at every analysis, and parsed
+   * only once, not kept as models (the parse cache holds what analyses use).
+   */
+  private importedModules(file: string, text: string, language: Language): readonly string[] {
+    const known = this.imports.get(file);
+    if (known?.text === text) return known.modules;
+    const tree = this.grammars.parse(language, text);
+    const modules = tree ? importedModules(tree.rootNode, text) : [];
+    tree?.delete();
+    this.imports.delete(file);
+    this.imports.set(file, { text, modules });
+    for (const [oldest] of this.imports) {
+      if (this.imports.size <= MAX_IMPORT_LISTS) break;
+      this.imports.delete(oldest);
+    }
+    return modules;
   }
 
   /**

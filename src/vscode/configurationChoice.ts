@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { ModuleResult } from '../core/analysis/analyze';
+import type { Span } from '../core/ir/expr';
 import { lensText, visibleControls } from '../core/present/controls';
 import { groupDigits } from '../core/values/symbolic';
 import { explainTarget } from './commands';
@@ -129,7 +130,7 @@ export async function chooseConfiguration(
     },
     ...configurations.map((c) => ({
       label: `${tick(chosen.includes(c.context))}${lensText(c.context)}`,
-      description: `${groupDigits(c.params.constant!)} params${c.source ? ` · line ${service.range(doc, c.source).start.line + 1}` : ''}${c.active ? ' · shown' : ''}`,
+      description: `${groupDigits(c.params.constant!)} params${sourceText(c, (span) => service.range(doc, span).start.line + 1)}${c.active ? ' · shown' : ''}`,
       // What it builds the class with, as Python would run it.
       detail: c.expression === undefined ? undefined : lensText(c.expression),
       context: c.context,
@@ -187,4 +188,10 @@ function askExpression(cls: ModuleResult, configurations: NonNullable<ModuleResu
         ? undefined
         : 'A call that builds the model: a class or function of this file with its arguments',
   });
+}
+
+/** Where a configuration is stated: a line of this file, or another file's (`../build_sam.py:14`). */
+function sourceText(c: NonNullable<ModuleResult['configurations']>[number], lineOf: (span: Span) => number): string {
+  if (!c.source) return '';
+  return c.file ? ` · ${c.file}:${c.source.startLine + 1}` : ` · line ${lineOf(c.source)}`;
 }

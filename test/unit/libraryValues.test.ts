@@ -63,6 +63,63 @@ class ByAttribute(nn.Module):
     });
   });
 
+  test('so do the items it unpacks to, its attributes, and what a function returning it on one path returns', async () => {
+    // timm's xception: `self.global_pool, self.fc = create_classifier(...)` holds the classifier's 2,049,000
+    // (PyTorch's Xception() has 22,855,952; 20,806,952 was printed without it). dinov2's evaluation wraps a
+    // model its builder returns on one branch of a condition it cannot decide.
+    const found = await totals(`import argparse
+import torch.nn as nn
+from timm.layers import create_classifier
+import vits
+
+
+class Unpacked(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3)
+        self.global_pool, self.fc = create_classifier(8, 1000)
+
+
+class Wrap(nn.Module):
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+        self.head = nn.Linear(4, 4)
+
+
+def build(args, only_teacher=False):
+    if "vit" in args.arch:
+        teacher = vits.__dict__[args.arch]()
+        if only_teacher:
+            return teacher, teacher.embed_dim
+    return 1, 2, 3
+
+
+class Built(nn.Module):
+    def __init__(self):
+        super().__init__()
+        args = argparse.ArgumentParser().parse_args()
+        model, _ = build(args, only_teacher=True)
+        self.wrapped = Wrap(model)
+        self.encoder = model.encoder
+`);
+    assert.deepStrictEqual(found, { Unpacked: undefined, Wrap: undefined, Built: undefined });
+  });
+
+  test('exec() may rebind the settings of the module running it: a model sized by them after it is not known', async () => {
+    const a = await analyzeText(`import torch.nn as nn
+
+dim = 48
+exec(open("configurator.py").read())
+model = nn.Linear(dim, dim)
+fixed = nn.Linear(4, 4)
+`);
+    assert.deepStrictEqual(
+      a.layers.map((l) => l.layer.params?.constant),
+      [undefined, 20n],
+    );
+  });
+
   test("timm's, mmcv's and torch's tuple helpers give sizes, each as its library does with a string", async () => {
     const found = await totals(`import torch.nn as nn
 from timm.layers import to_2tuple

@@ -19,6 +19,7 @@ import {
   runModuleBody,
   runOwnConfigurations,
   runConfigurationFileBuilds,
+  runImporterBuilds,
   runPresetFunctions,
   runUnreachedFunctions,
 } from './passes';
@@ -48,7 +49,7 @@ export function analyze(
   const hints = followModuleModels(run);
   runFactoryFunctions(run);
   const configured = buildConfigured(run);
-  const documented = [...runPresetFunctions(run), ...runConfigurationFileBuilds(run)];
+  const documented = [...runPresetFunctions(run), ...runConfigurationFileBuilds(run), ...runImporterBuilds(run)];
   const showing = { documented: documentedOf(documented), chosen };
   const modules = moduleResults(run, classes, configured, showing);
   runUnreachedFunctions(run);

@@ -4,6 +4,7 @@
  * factories, Hugging Face configurations, functions no run reached; then what their records come to.
  */
 import { runConfigurationFiles } from './configurationFiles';
+import { runImporters } from './importers';
 import type { SiteShown } from './cache';
 import type { Span } from '../ir/expr';
 import { StatementReplays } from '../interp/statementReplays';
@@ -234,6 +235,13 @@ export function runConfigurationFileBuilds(run: AnalysisRun): string[] {
     : [];
 }
 
+/** The files importing this one, run: the contexts of the models they built its classes in. */
+export function runImporterBuilds(run: AnalysisRun): string[] {
+  const { contexts, sources } = runImporters(run);
+  for (const [context, source] of sources) run.elsewhere.set(context, source);
+  return contexts;
+}
+
 /** Preset functions run for each name of their tables: the contexts of the models they built. */
 export function runPresetFunctions(run: AnalysisRun): string[] {
   const { evaluator, model, replays, out } = run;
@@ -309,6 +317,8 @@ export function moduleResults(
 function sourced(run: AnalysisRun, configurations: ModuleResult['configurations']): ModuleResult['configurations'] {
   const own = new Set(run.model.named?.values());
   return configurations?.map((c) => {
+    const elsewhere = run.elsewhere.get(modelOf(c.context));
+    if (elsewhere) return { ...c, source: elsewhere.span, file: elsewhere.file };
     const source = configurationSource(run.model, c.context, own.has(c.context));
     return source ? { ...c, source } : c;
   });

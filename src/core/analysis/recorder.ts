@@ -67,6 +67,8 @@ export class Recorder implements Hooks {
   readonly mode: RunMode = { buildingDefaults: false, symbolic: false, moduleBody: false };
   /** The classes of the file its module body builds, by class key: the models the file itself builds, and their parts. */
   readonly builtByBody = new Set<string>();
+  /** Set while a file importing this one runs: the models it builds the file's classes in, by their outermost context. */
+  builtElsewhere: Set<string> | undefined;
   /** The evaluator of the file, once made (it is made with this recorder). */
   evaluator: Interp | undefined;
 
@@ -267,6 +269,7 @@ export class Recorder implements Hooks {
     const key = classKey(this.source, cls.fragment, cls.scope);
     // The user's own configuration is one among the others, not the file's model that hides them.
     if (this.mode.moduleBody && !this.ownConfiguration()) this.builtByBody.add(key);
+    this.builtElsewhere?.add(this.shared.contexts[0]);
     const scope = this.evaluator!.of(cls).scopeAt(cls.fragment, cls.scope);
     const expression = args && buildExpression(this.evaluator!, { ...cls, name: scope.name }, args);
     this.out.construction(key, { tree: value.tree, context: this.context(), expression });

@@ -40,8 +40,10 @@ export interface ModuleResult {
     readonly params: Poly;
     /** A Python expression over the file's names that builds the class so (buildExpression.ts). */
     readonly expression?: string;
-    /** Where the file states it (configurationSource.ts). */
+    /** Where the file states it (configurationSource.ts), or the file `file` does. */
     readonly source?: Span;
+    /** The workspace file stating it when it is another (`../build_sam.py`), from this file's folder. */
+    readonly file?: string;
     /** The one `built` is: the configuration the class and its layers show. */
     readonly active?: true;
   }[];

@@ -7,6 +7,7 @@ import type { Replays } from './replays';
 import type { ImportResolver, SourceModel } from '../ir/source';
 import type { Value } from '../values/value';
 import { Recorder } from './recorder';
+import type { Span } from '../ir/expr';
 
 export class AnalysisRun {
   readonly shared = newShared();
@@ -16,6 +17,8 @@ export class AnalysisRun {
   replays!: Replays;
   /** Each model class built with its defaults, by class key. */
   readonly defaults = new Map<string, Value>();
+  /** Where the files importing this one state the configurations they build (importers.ts), by context. */
+  readonly elsewhere = new Map<string, SourceElsewhere>();
 
   constructor(
     readonly model: SourceModel,
@@ -34,4 +37,10 @@ export class AnalysisRun {
   get out() {
     return this.recorder.out;
   }
+}
+
+/** Where another file states a configuration (importers.ts): that file, by its path from the analysed file's folder. */
+export interface SourceElsewhere {
+  readonly file: string;
+  readonly span: Span;
 }

@@ -58,9 +58,10 @@ export class Assignments {
         const items = value.t === 'seq' ? value.items : (unpacked ?? this.inputItems(value, target.items.length));
         const star = target.items.findIndex((t) => t.k === 'star');
         if (star < 0) {
-          target.items.forEach((t, i) =>
-            this.assign(t, items?.[i] ?? (value.t === 'repeat' ? value.item : UNKNOWN), frame),
-          );
+          // The items of what may be a module's (`model, _ = build(cfg)`) may be modules too.
+          const rest =
+            value.t === 'repeat' ? value.item : value.t === 'unknown' && value.module ? MAYBE_MODULE : UNKNOWN;
+          target.items.forEach((t, i) => this.assign(t, items?.[i] ?? rest, frame));
           return;
         }
         // `first, *middle, last = xs`: the names after the star take the last items.

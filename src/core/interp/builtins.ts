@@ -309,6 +309,7 @@ export const BUILTIN_NAMES = {
     'map',
     'set',
     'frozenset',
+    'exec',
   ]),
   typescript: new Set(['Math', 'Number', 'parseInt']),
 };

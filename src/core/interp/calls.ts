@@ -271,7 +271,7 @@ export class Calls {
     const keywords = plain(bound.keywords);
     switch (callee.t) {
       case 'class': {
-        const built = this.ev.of(callee).classes.instantiate(callee, bound, e);
+        const built = this.ev.classes.instantiate(callee, bound, e);
         // Instances are this file's when its own module body builds them, whichever file defines the class.
         // A tf.layers.Layer subclass gets its weights when first applied: its total is read once the runs are over.
         if (frame.isModule && built.t === 'module' && this.ev.tfjsLayers.is(callee))
@@ -326,6 +326,7 @@ export class Calls {
     const positional = bound.positional.map((p) => p.value);
     const keywords = plain(bound.keywords);
     if (path === 'builtins.map') return this.map(positional, e, frame);
+    if (path === 'builtins.exec') return this.exec();
     const language = classBuiltin(this.ev, path, positional, keywords, frame);
     if (language) return language;
     const functional = this.ev.checks.tensorFunction(path, positional, keywords);
@@ -359,6 +360,18 @@ export class Calls {
     if (layer?.t === 'layer' && layer.layer.rejected) throw new BuiltinRaise('an error', layer.layer.rejected, true);
     // What a call that cannot be followed gives may be a module, however it reaches a module's attribute.
     return layer ?? this.ev.checks.untracked([...positional, ...keywords.values()]) ?? MAYBE_MODULE;
+  }
+
+  /**
+   * `exec(open('configurator.py').read())`, as nanoGPT's scripts override their settings from the command line:
+   * the code run may rebind any global, so the module's plain values (numbers, strings, lists, dicts) are no
+   * longer known. Its classes, functions and imports are taken to stay what they are.
+   */
+  private exec(): Value {
+    const module = this.ev.moduleFrame;
+    for (const [name, value] of module.vars)
+      if (!['class', 'function', 'ref', 'module', 'layer'].includes(value.t)) module.set(name, UNKNOWN);
+    return NONE;
   }
 
   /** `map(f, xs, ...)`, as the list it yields: `q, k, v = map(lambda t: rearrange(t, ...), qkv)`. */

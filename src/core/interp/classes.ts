@@ -156,21 +156,18 @@ export class ClassModel {
   /** `Cls(...)`: a module built as PyTorch builds it, or a config object. */
   /** Builds `c`; `named` is the context it is built in when no call names it (`BertModel(BertConfig())`). */
   instantiate(c: ClassRef, bound: BoundCall, call: CallExpr | undefined, named?: string): Value {
-    if (c.file !== this.ev.file) return this.ev.of(c).classes.instantiate(c, bound, call, named);
+    if (c.file !== this.ev.file) {
+      const definer = this.ev.of(c);
+      // The analysed file's class built by a file importing it: the call is no place of the analysed file.
+      if (definer.analysed && call)
+        return definer.classes.instantiate(c, bound, undefined, named ?? this.label(c, call));
+      return definer.classes.instantiate(c, bound, call, named);
+    }
     const positional = bound.positional.map((p) => p.value);
     const keywords = new Map([...bound.keywords].map(([k, v]) => [k, v.value]));
-    const scope = this.ev.scopeAt(c.fragment, c.scope);
-    const contexts = this.ev.shared.contexts;
-    // The copies made by loops entered since the enclosing model's constructor started.
-    const since = this.ev.repeats.slice(this.ev.shared.repeatDepths[this.ev.shared.repeatDepths.length - 1] ?? 0);
-    const times = since.reduce(
-      (a, r) => (a === undefined || r.constant === undefined ? undefined : a * r.constant),
-      1n as bigint | undefined,
-    );
-    const label =
-      named ??
-      `${scope.name}${!call ? '()' : contexts.length === 0 ? ` (${this.ev.lineName(call.span.startLine)})` : ''}${times !== undefined && times > 1n ? ` ×${times}` : ''}`;
-    return this.ev.inContext(label, call && contexts.length === 0 ? call.span : undefined, () => {
+    const label = named ?? this.label(c, call);
+    const site = call && this.ev.shared.contexts.length === 0 ? call.span : undefined;
+    return this.ev.inContext(label, site, () => {
       // A configuration built from arguments that cannot be followed (`GPTConfig(**config_args)`) is not
       // its defaults: nothing of it is known.
       if (!this.isModuleClass(c)) return bound.opaque ? UNKNOWN : this.buildObject(c, positional, keywords);
@@ -195,6 +192,27 @@ export class ClassModel {
         this.ev.hooks.built?.(call, built.layer);
       return built;
     });
+  }
+
+  /**
+   * The context a call building `c` starts: `GPT (line 202)` at module level, `Block ×12` inside a model's
+   * loop, `GPT (../train.py, line 40)` in a file importing the analysed one; `GPT (../train.py)` where that
+   * file calls an analysed file's function building it.
+   */
+  private label(c: ClassRef, call: CallExpr | undefined): string {
+    const { shared } = this.ev;
+    const name = this.ev.of(c).scopeAt(c.fragment, c.scope).name;
+    // The copies made by loops entered since the enclosing model's constructor started.
+    const since = this.ev.repeats.slice(shared.repeatDepths[shared.repeatDepths.length - 1] ?? 0);
+    const times = since.reduce(
+      (a, r) => (a === undefined || r.constant === undefined ? undefined : a * r.constant),
+      1n as bigint | undefined,
+    );
+    const place =
+      !call || shared.contexts.length
+        ? ''
+        : ` (${this.ev.analysed && shared.importer !== undefined ? shared.importer : this.ev.lineName(call.span.startLine)})`;
+    return `${name}${call ? place : '()'}${times !== undefined && times > 1n ? ` ×${times}` : ''}`;
   }
 
   private buildModule(

@@ -6,8 +6,10 @@
  */
 import type { Expr, Span } from '../ir/expr';
 import {
+  ANALYSED,
   LINE_NUMBER,
   type ExprRef,
+  type Importer,
   type ImportResolver,
   type LineName,
   type Scope,
@@ -120,10 +122,11 @@ export class Evaluator implements Interp, StatementContext {
     /** `__name__`: the file analysed runs as `__main__` (its `if __name__ == "__main__":` models are built); a file it imports, by its module name. */
     readonly moduleName = '__main__',
     private readonly program = new Program(),
+    lineName?: LineName,
   ) {
     this.file = this.program.evaluators.push(this) - 1;
     this.hooks = countingHooks(hooks, this.shared);
-    this.lineName = model.lineName ?? LINE_NUMBER;
+    this.lineName = lineName ?? model.lineName ?? LINE_NUMBER;
     this.moduleFrame = new Frame(0, -1, undefined);
     this.runner = new Runner(this);
     this.classes = new ClassModel(this);
@@ -189,6 +192,8 @@ export class Evaluator implements Interp, StatementContext {
       while (next < names.length && names[next].fragment === fi) next++;
       // The user's own configurations run once the module has (runOwnConfigurations).
       if (this.model.named?.has(fragment.span.startLine)) continue;
+      // An importer's statement names what the analysed file's code builds for it (`Transformer (train.py, line 9)`).
+      if (this.importing) this.shared.importer = this.lineName(fragment.span.startLine);
       if (fragment.code) {
         const work = () => {
           // A script stops where it throws: a TF.js model it was still adding layers to is never complete.
@@ -314,25 +319,64 @@ export class Evaluator implements Interp, StatementContext {
     return def.file === this.file ? this : this.program.evaluators[def.file];
   }
 
-  /** The evaluator of another file of the workspace this one imports, its module body run once. */
+  /**
+   * The evaluator of another file of the workspace this one imports, its module body run once; the analysed
+   * file's own when an importer of it imports it (its module has run).
+   */
   imported(module: string): Evaluator | undefined {
     const model = this.resolver?.resolve(module);
     this.reads?.files.set(module, model);
     if (!model) return undefined;
+    if (model === ANALYSED) return this.program.evaluators[0];
     let other = this.program.imported.get(model);
     if (!other) {
-      other = new Evaluator(
-        model,
-        { layer: (p, c, a) => this.hooks.layer(p, c, a, false), report: () => undefined },
-        this.resolver,
-        this.shared,
-        module,
-        this.program,
-      );
+      other = this.otherFile(model, this.resolver?.resolverOf?.(model) ?? this.resolver, module);
       this.program.imported.set(model, other);
       other.runModule();
     }
     return other;
+  }
+
+  /**
+   * The evaluator of a file importing the analysed one, run as `__main__` (a train script is), its lines
+   * named `../train.py, line 40`; none when the analysed file imports it too (it is that module already).
+   */
+  importer(importer: Importer): Evaluator | undefined {
+    if (this.program.imported.has(importer.model)) return undefined;
+    const other = this.otherFile(
+      importer.model,
+      importer.resolver,
+      '__main__',
+      (line) => `${importer.name}, line ${line + 1}`,
+    );
+    other.importing = true;
+    return other;
+  }
+
+  /** Whether this file imports the analysed one and runs for the models it builds with it (analysis/importers.ts). */
+  private importing = false;
+
+  /** Another file of the run: what it builds is reported as layers of the files it calls, none of its own. */
+  private otherFile(model: SourceModel, resolver: ImportResolver | undefined, name: string, lineName?: LineName) {
+    return new Evaluator(
+      model,
+      {
+        layer: (p, c, a) => this.hooks.layer(p, c, a, false),
+        report: () => undefined,
+        // Its runs build the analysed file's classes too (an importer's): a failed one is summarised as they are.
+        entryStarted: this.hooks.entryStarted,
+      },
+      resolver,
+      this.shared,
+      name,
+      this.program,
+      lineName,
+    );
+  }
+
+  /** Whether this is the analysed file's evaluator. */
+  get analysed(): boolean {
+    return this.file === 0;
   }
 
   raised(span: Span, what: RaiseSite, frame: Frame): void {

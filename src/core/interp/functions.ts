@@ -1,7 +1,7 @@
 /** Running user functions: parameters bound as Python binds them, bodies run, depth bounded. */
 import type { FunctionRef, Interp } from './interp';
 import { fragmentIndexAt, type ExprRef, type Param, type Scope } from '../ir/source';
-import { NONE, UNKNOWN, isTainted, type Value } from '../values/value';
+import { MAYBE_MODULE, NONE, UNKNOWN, isTainted, unknownOf, type Value } from '../values/value';
 import { compare } from './arith';
 import { LIMITS } from '../limits/budget';
 import { Frame } from './frame';
@@ -125,12 +125,14 @@ export class Functions {
         () => this.ev.runner.body(scope.body, frame),
         () => 'unknown' as const,
       );
-      if (exit === 'unknown' || (exit === 'raise' && frame.returns.length === 0)) return UNKNOWN;
+      // A function that could not be followed may have returned a module (a builder), as may one whose returns differ.
+      if (exit === 'unknown') return MAYBE_MODULE;
+      if (exit === 'raise' && frame.returns.length === 0) return UNKNOWN;
       if (frame.returns.length === 0) return NONE;
       const [first, ...rest] = frame.returns;
       return rest.every((r) => r === first || (compare('==', r, first) as { v?: boolean }).v === true)
         ? first
-        : UNKNOWN;
+        : unknownOf(...frame.returns);
     });
   }
 

@@ -6,7 +6,7 @@ import type { Span } from '../ir/expr';
 import type { BoundCall, CallExpr } from '../values/bound';
 import type { Finding, LayerInstance } from '../values/layer';
 import type { GradState, ModuleTree } from '../values/modules';
-import type { Scope, SourceModel } from '../ir/source';
+import type { ImportResolver, Scope } from '../ir/source';
 import type { DefRef, Shape, Value } from '../values/value';
 import { Budget } from '../limits/budget';
 import { Environments } from './frame';
@@ -115,6 +115,8 @@ export interface Shared {
   readonly environments: Environments;
   /** Set while a preset function runs to find the names it takes (analysis/presets.ts). */
   probe?: Probe;
+  /** Set while a file importing the analysed one runs (analysis/importers.ts): its name, as its models are named. */
+  importer?: string;
 }
 
 /**
@@ -136,7 +138,7 @@ export interface Reads {
   readonly fragments: Set<number>;
   readonly names: Map<string, number>;
   readonly values: Map<string, string | undefined>;
-  readonly files: Map<string, SourceModel | undefined>;
+  readonly files: Map<string, ReturnType<ImportResolver['resolve']>>;
   /**
    * What the kept results it reused read (a class's method resolution order), linked, not copied: each class
    * of a 1,000-class chain copied the reads of every class above it, 28% of the chain's analysis.
@@ -168,7 +170,7 @@ export interface ReadsNow {
   readonly ids: ReadonlySet<number>;
   originOf(name: string): number;
   keyOf(name: string): string | undefined;
-  file(module: string): SourceModel | undefined;
+  file(module: string): ReturnType<ImportResolver['resolve']>;
   /** Reads already asked about in this version: many runs link the same kept result's reads (a class's bases). */
   readonly held?: WeakMap<Reads, boolean>;
 }

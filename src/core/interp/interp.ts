@@ -124,6 +124,8 @@ export interface Interp {
   readonly model: SourceModel;
   /** This file's number among the files of the run (DefRef.file). */
   readonly file: number;
+  /** Whether this is the analysed file's evaluator (the others are files it imports, or that import it). */
+  readonly analysed: boolean;
   readonly language: SourceModel['language'];
   readonly selfName: string;
   readonly lineName: LineName;

@@ -2,7 +2,7 @@
 import type { ModuleTree } from '../values/modules';
 import type { Language } from '../ir/source';
 import { shapeOf } from '../shapes/views';
-import { int, NONE, UNKNOWN, isTainted, type DefRef, type Value } from '../values/value';
+import { int, MAYBE_MODULE, NONE, UNKNOWN, isTainted, type DefRef, type Value } from '../values/value';
 
 /** What reading a member needs of the interpreter. */
 export interface MemberContext {
@@ -70,6 +70,9 @@ export function memberOf(ev: MemberContext, obj: Value, id: string): Value {
       return ev.classes.superAttribute(obj, id) ?? UNKNOWN;
     case 'tensor':
       return id === 'shape' ? shapeOf(obj) : id === 'T' ? obj : UNKNOWN;
+    case 'unknown':
+      // A part of what may be a module (`wrapper.encoder`) may be one.
+      return obj.module ? MAYBE_MODULE : UNKNOWN;
     default:
       return UNKNOWN;
   }

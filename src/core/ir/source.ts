@@ -213,9 +213,28 @@ export interface SourceModel {
 
 /** Finds the source model of a module another file imports (`from .blocks import Block`), when it is in the workspace. */
 export interface ImportResolver {
-  resolve(module: string): SourceModel | undefined;
+  /** The module's source; `'analysed'` when it is the file being analysed (imported by one of its importers). */
+  resolve(module: string): SourceModel | typeof ANALYSED | undefined;
+  /** The resolver of the imports of `model`, a file this one resolved: relative imports start from its folder. */
+  resolverOf?(model: SourceModel): ImportResolver | undefined;
   /** The configuration files beside the analysed file (`config.json`, `params.json`), read once an analysis. */
   configurationFiles?(): readonly ConfigurationFile[];
+  /** The workspace's files that import the analysed file (a train script, a builder), read once an analysis. */
+  importers?(): readonly Importer[];
+}
+
+/** What an importer's resolver gives for the analysed file: the module the run already has. */
+export const ANALYSED = 'analysed';
+
+/**
+ * A file of the workspace that imports the analysed one, whose models are configurations of its classes
+ * (`build_sam.py`'s `build_sam_vit_b()`, a train script's `model = GPT(GPTConfig(**model_args))`).
+ */
+export interface Importer {
+  /** Its path from the analysed file's folder, with `/` (`../build_sam.py`): how configurations name it. */
+  readonly name: string;
+  readonly model: SourceModel;
+  readonly resolver: ImportResolver;
 }
 
 /**

@@ -37,6 +37,8 @@ export const LIMITS = {
 export class Budget {
   private steps = 0;
   private entry = 0;
+  /** The file's allowance, lowered while a run may take only part of what is left (within). */
+  private ceiling: number = LIMITS.steps;
   depth = 0;
 
   /** Whether an entry point is running (nested ones run inside it, on its allowance). */
@@ -55,7 +57,7 @@ export class Budget {
   tick(): void {
     this.steps++;
     this.entry++;
-    if (this.steps > LIMITS.steps) throw new BudgetExceeded('steps for the file');
+    if (this.steps > this.ceiling) throw new BudgetExceeded('steps for the file');
     if (this.entry > LIMITS.entrySteps) throw new BudgetExceeded('steps for one model');
   }
 
@@ -70,6 +72,17 @@ export class Budget {
 
   /** Whether the file's whole allowance is gone (later entry points are then skipped at once). */
   get exhausted(): boolean {
-    return this.steps > LIMITS.steps;
+    return this.steps > this.ceiling;
+  }
+
+  /** Runs `work` on at most `steps` more of the file's allowance: past them it is exhausted, until `work` returns. */
+  within<T>(steps: number, work: () => T): T {
+    const ceiling = this.ceiling;
+    this.ceiling = Math.min(ceiling, this.steps + steps);
+    try {
+      return work();
+    } finally {
+      this.ceiling = ceiling;
+    }
   }
 }

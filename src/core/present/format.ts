@@ -1,6 +1,7 @@
 /** Numbers and formulas as text: CodeLens titles, hover markdown, CLI rows. */
 import type { LayerResult, SiteValue } from '../analysis/analyze';
 import { modelOf } from '../analysis/documented';
+import type { Span } from '../ir/expr';
 import type { ModuleSummary } from '../values/modules';
 import type { LayerInstance } from '../values/layer';
 import { tensorSize } from '../values/layer';
@@ -199,18 +200,24 @@ export function builtWhere(name: string, context: string): string {
   // `GPT (line 202)`, or in a notebook `GPT (cell 3, line 2)`.
   const place = outer.startsWith(`${name} (`) && outer.endsWith(')') ? outer.slice(name.length + 2, -1) : '';
   if (place.startsWith('line ')) return `as built on ${place}`;
-  if (place.startsWith('cell ')) return `as built in ${place}`;
+  if (place.startsWith('cell ') || /, line \d+$/.test(place)) return `as built in ${place}`;
   return `in ${outer}`;
 }
 
-type Configuration = { readonly context: string; readonly params: Poly; readonly active?: true };
+type Configuration = {
+  readonly context: string;
+  readonly params: Poly;
+  readonly active?: true;
+  readonly file?: string;
+  readonly source?: Span;
+};
 
 /**
  * The totals a class is built with, where there are several: each once, with the first model that builds it so
  * (the others that agree add nothing to read), or the one shown.
  */
-export function distinctConfigurations(configurations: readonly Configuration[] | undefined): Configuration[] {
-  const first = new Map<bigint, Configuration>();
+export function distinctConfigurations<C extends Configuration>(configurations: readonly C[] | undefined): C[] {
+  const first = new Map<bigint, C>();
   for (const c of configurations ?? [])
     if (!first.has(c.params.constant!) || c.active) first.set(c.params.constant!, c);
   return first.size > 1 ? [...first.values()] : [];
@@ -224,7 +231,8 @@ export function configurationsMarkdown(configurations: readonly Configuration[] 
     `Built with ${distinct.length} different totals:`,
     '',
     ...distinct.map(
-      (c) => `- ${groupDigits(c.params.constant!)} in ${codeSpan(c.context)}${c.active ? ' (shown)' : ''}`,
+      (c) =>
+        `- ${groupDigits(c.params.constant!)} in ${codeSpan(c.context)}${c.file ? `, stated in ${codeSpan(c.file)}` : ''}${c.active ? ' (shown)' : ''}`,
     ),
   ].join('\n');
 }

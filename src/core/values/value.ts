@@ -236,10 +236,32 @@ export function sameValue(a: Value, b: Value, depth = 0): boolean {
   }
 }
 
-/** One value for two paths: the same value, or unknown. */
+/** One value for two paths: the same value, or unknown (a module perhaps, when either may be one). */
 export function joinValues(a: Value, b: Value): Value {
   if (a.t === 'tensor' && b.t === 'tensor' && a !== b) return joinTensors(a, b);
-  return sameValue(a, b) ? a : UNKNOWN;
+  return sameValue(a, b) ? a : unknownOf(a, b);
+}
+
+/** What several values that are not known to agree come to: unknown, a module perhaps when any may be one. */
+export function unknownOf(...values: readonly Value[]): Value {
+  return values.some((v) => mayHoldModule(v, 0)) ? MAYBE_MODULE : UNKNOWN;
+}
+
+/** Whether a module or layer may be `v` or among its items: set as a module's attribute, it is a part. */
+function mayHoldModule(v: Value, depth: number): boolean {
+  switch (v.t) {
+    case 'module':
+    case 'layer':
+      return true;
+    case 'unknown':
+      return v.module === true;
+    case 'seq':
+      return depth < 4 && v.items.some((x) => mayHoldModule(x, depth + 1));
+    case 'dict':
+      return depth < 4 && [...v.fields.values()].some((x) => mayHoldModule(x as Value, depth + 1));
+    default:
+      return false;
+  }
 }
 
 /**

@@ -1,0 +1,94 @@
+/**
+ * The files of the workspace that import the analysed one (ImportResolver.importers): a train script, a
+ * builder (`build_sam.py`). Each runs as a script does, its module body and then its factories (top-level
+ * functions whose parameters all have defaults), and each model it builds one of the file's classes in is a
+ * configuration of that class stated in that file: `build_sam_vit_b()`, `GPT (../train.py, line 40)`.
+ * They run last among the configurations, on a share of the file's work budget: the file's own come first.
+ */
+import type { Span } from '../ir/expr';
+import { definitions } from '../ir/moduleNames';
+import type { Importer, SourceModel } from '../ir/source';
+import { LIMITS } from '../limits/budget';
+import { configurationSource } from './configurationSource';
+import type { AnalysisRun, SourceElsewhere } from './run';
+import { runFactories } from './runs';
+import { modelOf } from './documented';
+import { summarize } from '../values/modules';
+
+/** The steps all importers may take together. */
+const IMPORTER_STEPS = 60_000;
+
+/** A number for each importer's text: its runs are replayed only while it is the same. */
+const numbers = new WeakMap<SourceModel, number>();
+let numbered = 0;
+
+/** The contexts of the models the importers build, in order, with where each is stated. */
+export function runImporters(run: AnalysisRun): { contexts: string[]; sources: Map<string, SourceElsewhere> } {
+  const { model, resolver, replays, shared } = run;
+  const contexts: string[] = [];
+  const unsized: string[] = [];
+  const sources = new Map<string, SourceElsewhere>();
+  if (model.language !== 'python' || !definitions(model, 'class').length) return { contexts, sources };
+  const importers = resolver?.importers?.() ?? [];
+  // A file that took half its budget already keeps the rest for its own functions no run reached.
+  if (!importers.length || shared.budget.spent > LIMITS.steps / 2) return { contexts, sources };
+  shared.budget.within(IMPORTER_STEPS, () => {
+    for (const importer of importers) {
+      if (shared.budget.exhausted) break;
+      let number = numbers.get(importer.model);
+      if (number === undefined) numbers.set(importer.model, (number = numbered++));
+      const built = replays.valued(`importer ${importer.name} ${number}`, () =>
+        JSON.stringify(runImporter(run, importer)),
+      );
+      for (const { context, counted } of built === undefined ? [] : (JSON.parse(built) as Built[])) {
+        if (sources.has(context) || (counted ? contexts : unsized).includes(context)) continue;
+        (counted ? contexts : unsized).push(context);
+        const span = sourceIn(importer.model, context);
+        if (span) sources.set(context, { file: importer.name, span });
+      }
+    }
+  });
+  // A model whose sizes no importer states (read from the command line) comes last: no place shows it where
+  // an importer's model has sizes, and none shows it over the file's own models.
+  return { contexts: [...contexts, ...unsized], sources };
+}
+
+/** Runs one importer: the models it built the file's classes in. */
+function runImporter(run: AnalysisRun, importer: Importer): Built[] {
+  const { evaluator, recorder, shared } = run;
+  const other = evaluator.importer(importer);
+  if (!other) return [];
+  const built = new Set<string>();
+  recorder.builtElsewhere = built;
+  shared.importer = importer.name;
+  try {
+    other.runModule();
+    shared.importer = importer.name;
+    runFactories(other, importer.model, (_key, factory) => factory());
+  } finally {
+    recorder.builtElsewhere = undefined;
+    shared.importer = undefined;
+  }
+  const counted = new Set<string>();
+  for (const list of run.out.constructions.values())
+    for (const c of list)
+      if (built.has(modelOf(c.context)) && (c.summary ?? summarize(c.tree!)).params?.isConstant)
+        counted.add(modelOf(c.context));
+  return [...built].map((context) => ({ context, counted: counted.has(context) }));
+}
+
+/** A model an importer built the file's classes in, and whether any of them has a total there. */
+interface Built {
+  readonly context: string;
+  readonly counted: boolean;
+}
+
+const PLACE = / \(.+, line (\d+)\)$/;
+
+/** The statement building a model at an importer's module level, or the factory building it. */
+function sourceIn(model: SourceModel, context: string): Span | undefined {
+  const place = PLACE.exec(context);
+  if (!place) return configurationSource(model, context, false);
+  const line = Number(place[1]) - 1;
+  return model.fragments.find((f) => f.span.startLine <= line && line <= f.span.endLine)?.span;
+}

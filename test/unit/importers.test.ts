@@ -1,0 +1,112 @@
+/**
+ * The files of the workspace that import a model file (a builder, a train script) state its configurations:
+ * each listed with PyTorch's count (pytorch-importers.json, from scripts/ground-truth/pytorch_importers.py),
+ * shown where nothing else builds the class, and never from sizes the importer does not state.
+ */
+import * as assert from 'assert';
+import { readdirSync, readFileSync } from 'fs';
+import * as path from 'path';
+import type { Analysis } from '../../src/core/analysis/analyze';
+import { DocumentEngine } from '../../src/service/documentEngine';
+import { analyzeText, loadGrammars, ROOT } from './helpers';
+
+const FOLDER = path.join(ROOT, 'test/fixtures/models/pytorch/importers');
+const TRUTH = JSON.parse(
+  readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-importers.json'), 'utf8'),
+) as Record<string, Record<string, Record<string, number>>>;
+
+async function analysed(file: string, chosen?: readonly string[]): Promise<Analysis> {
+  const full = path.join(FOLDER, file);
+  return analyzeText(readFileSync(full, 'utf8'), 'python', full, undefined, chosen);
+}
+
+const classIn = (a: Analysis, name: string) => a.modules.find((m) => m.name === name)!;
+
+suite('configurations stated by the files importing a model file', () => {
+  for (const [file, classes] of Object.entries(TRUTH))
+    test(`${file}: every configuration the importers state, with PyTorch's count`, async () => {
+      const a = await analysed(file);
+      for (const [name, counts] of Object.entries(classes)) {
+        const listed = classIn(a, name).configurations?.filter((c) => c.file !== undefined);
+        assert.deepStrictEqual(
+          Object.fromEntries(listed?.map((c) => [c.context, Number(c.params.constant)]) ?? []),
+          counts,
+          name,
+        );
+      }
+    });
+
+  test('each is stated where the importer builds it: the factory, or the statement of the script', async () => {
+    const net = classIn(await analysed('modeling/net.py'), 'Net');
+    assert.deepStrictEqual(
+      net.configurations?.map((c) => [c.context, c.file, c.source && c.source.startLine + 1]),
+      [
+        ['build_net_small()', '../build.py', 9],
+        ['build_net_large()', '../build.py', 16],
+        ['Net (../train.py, line 15)', '../train.py', 15],
+      ],
+    );
+  });
+
+  test('a class nothing else builds shows the first, its parts and layers too; another can be chosen', async () => {
+    const a = await analysed('modeling/encoder.py');
+    assert.deepStrictEqual(
+      ['EncoderBlock', 'Encoder'].map((n) => [
+        classIn(a, n).built?.context,
+        classIn(a, n).built?.summary.params?.constant,
+      ]),
+      [
+        ['build_net_small() via Encoder via EncoderBlock ×2', 49_984n],
+        ['build_net_small() via Encoder', 149_312n],
+      ],
+    );
+    // nn.MultiheadAttention(64, 4) in build_net_small(): 4·64² + 4·64.
+    assert.strictEqual(a.layers.find((l) => l.layer.kind === 'MultiheadAttention')?.layer.params?.constant, 16_640n);
+    const chosen = await analysed('modeling/encoder.py', ['build_net_large']);
+    assert.strictEqual(classIn(chosen, 'Encoder').built?.summary.params?.constant, 891_776n);
+  });
+
+  test('sizes the importer reads from the command line, or that exec() may rebind, state no configuration', async () => {
+    const a = await analysed('modeling/encoder.py');
+    const contexts = a.modules.flatMap((m) => m.configurations?.map((c) => c.context) ?? []);
+    assert.ok(!contexts.some((c) => c.includes('bench.py') || c.includes('line 20')), contexts.join('\n'));
+  });
+
+  test('the importers are among the files the editor watches; an edit to one counts again', async () => {
+    const files: Record<string, string> = {};
+    const read = (f: string) => {
+      if (f in files) return files[f];
+      try {
+        return readFileSync(f, 'utf8');
+      } catch {
+        return undefined;
+      }
+    };
+    const engine = new DocumentEngine(
+      await loadGrammars(),
+      read,
+      () => undefined,
+      (dir, suffix) => {
+        try {
+          return readdirSync(dir)
+            .filter((n) => n.endsWith(suffix))
+            .sort();
+        } catch {
+          return undefined;
+        }
+      },
+    );
+    const file = path.join(FOLDER, 'modeling/net.py');
+    const request = { key: 'k', language: 'python' as const, text: readFileSync(file, 'utf8'), fresh: true, file };
+    const first = engine.analyze(request);
+    assert.ok('analysis' in first);
+    assert.ok(first.imports.includes(path.join(FOLDER, 'build.py')), first.imports.join('\n'));
+    const build = path.join(FOLDER, 'build.py');
+    files[build] = readFileSync(build, 'utf8').replace('classes=100', 'classes=1000');
+    const second = engine.analyze({ ...request, fresh: false });
+    assert.ok('analysis' in second);
+    const large = second.analysis.modules[0].configurations?.find((c) => c.context === 'build_net_large()');
+    // 904,676 with 100 classes; 900 more outputs of 129 numbers each (128 weights and a bias).
+    assert.strictEqual(large?.params.constant, 904_676n + 900n * 129n);
+  });
+});

@@ -32,6 +32,11 @@ export interface AnalyzeRequest {
   readonly chosen?: readonly string[];
   /** The user's own configurations, as expressions building a model (`Transformer(ModelArgs(vocab_size=32000))`). */
   readonly own?: readonly string[];
+  /**
+   * Whether the files importing this one are run for the configurations they state (the default): an editor
+   * leaves them out of a file's first analysis, for its first numbers to come as fast as the file's own.
+   */
+  readonly importers?: boolean;
 }
 
 /** Why a text has no analysis: the parser gave up on it, or the analysis failed (`error` says how). */
@@ -44,6 +49,8 @@ export type AnalyzeReply =
       readonly imports: readonly string[];
       readonly fresh: boolean;
       readonly ms: number;
+      /** Left out (`importers: false`) where the files importing this one may state configurations of its classes. */
+      readonly importersLeftOut?: true;
     }
   | Skipped;
 
@@ -84,7 +91,8 @@ export class DocumentEngine {
     const fresh = request.fresh || state.text === undefined;
     try {
       const imports = new Set<string>();
-      const resolver = request.file ? this.workspace.resolverFor(request.file, language, imports, fresh) : undefined;
+      const found = request.file ? this.workspace.resolverFor(request.file, language, imports, fresh) : undefined;
+      const resolver = found && request.importers === false ? { ...found, importers: undefined } : found;
       const change = fresh ? undefined : changeBetween(state.text!, text);
       const lineName = request.cells && cellLineName(request.cells);
       const analysis = state.analyzer.update(text, change && [change], resolver, lineName, request.chosen, request.own);
@@ -93,7 +101,15 @@ export class DocumentEngine {
         return { skipped: 'parse' };
       }
       state.text = text;
-      return { analysis, imports: [...imports], fresh, ms: performance.now() - started };
+      const leftOut =
+        request.importers === false && request.file?.endsWith('.py') && found && analysis.modules.length > 0;
+      return {
+        analysis,
+        imports: [...imports],
+        fresh,
+        ms: performance.now() - started,
+        ...(leftOut ? { importersLeftOut: true as const } : {}),
+      };
     } catch (e) {
       this.log('error', `analysis of ${key} failed: ${e instanceof Error ? e.stack : String(e)}`);
       this.states.delete(key);

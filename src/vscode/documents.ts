@@ -42,6 +42,11 @@ class DocumentState implements vscode.Disposable {
   skipped: string | undefined;
   /** Set when a file this one imports changed: the next run starts afresh. */
   stale = false;
+  /**
+   * Set when the last analysis left out the files importing this one (a first analysis does, for its first
+   * numbers to come at once): the next one, started at once, runs them.
+   */
+  importersDue = false;
   /** The configurations chosen when it was last analysed (ConfigurationChoices), as one key. */
   chosen = '';
   /** Files of the workspace whose classes or constants this document imports. */
@@ -210,6 +215,7 @@ export class AnalysisService implements vscode.Disposable {
         state &&
         state.signature === program.signature &&
         !state.stale &&
+        !state.importersDue &&
         state.chosen === choiceKey(this.chosen(program.key))
       )
         return state.viewOf(doc);
@@ -257,7 +263,7 @@ export class AnalysisService implements vscode.Disposable {
     state.stale = false;
     state.chosen = choiceKey(chosen);
     // The same joined text may still be cut into cells elsewhere (a line break moved from one cell to the next).
-    if (!fresh && !rechosen && state.text === text) return state.analysed(state.analysis, cells);
+    if (!fresh && !rechosen && !state.importersDue && state.text === text) return state.analysed(state.analysis, cells);
     if (text.length > MAX_CHARS) {
       // The engine's tree of the last text is no use to the next: it starts afresh.
       void this.engine?.then((e) => e.forget(program.key));
@@ -278,6 +284,8 @@ export class AnalysisService implements vscode.Disposable {
         cells: program.cells,
         chosen: chosen.chosen,
         own: chosen.own,
+        // A file's first analysis comes without its importers' configurations; the next one, at once, with them.
+        importers: state.analysis !== undefined,
       },
       this.takeChangedTexts(),
     );
@@ -294,6 +302,8 @@ export class AnalysisService implements vscode.Disposable {
       state.text = text;
       state.analysed(reply.analysis, cells);
       state.skipped = undefined;
+      state.importersDue = reply.importersLeftOut === true;
+      if (state.importersDue) this.schedule(doc, 0);
       // Results reused across an edit keep the imports they were computed with.
       if (reply.fresh) state.imports = new Set(reply.imports);
       else for (const f of reply.imports) state.imports.add(f);

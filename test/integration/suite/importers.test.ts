@@ -12,7 +12,10 @@ suite('configurations stated by the files importing a model file', () => {
       () => lensTitles(doc.uri),
       (t) => t.some((x) => x.startsWith('3: 144 params')),
     );
-    assert.ok(titles.some((t) => t.startsWith('3: 144 params') && t.includes('2 configurations')), titles.join('\n'));
+    assert.ok(
+      titles.some((t) => t.startsWith('3: 144 params') && t.includes('2 configurations')),
+      titles.join('\n'),
+    );
     assert.ok(titles.includes('6: 72 params · 8 → 8 · in build_tower_small()'), titles.join('\n'));
     const build = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(doc.uri, '..', '..', 'build.py'));
     const edit = new vscode.WorkspaceEdit();

@@ -1,6 +1,7 @@
 /** `--format json`: one entry per file, with its layers, models and diagnostics in source order. */
 import type { LayerInstance } from '../core/values/layer';
 import { pathBeside } from './place';
+import { configurationName } from '../core/analysis/documented';
 import { bytesOf, TRAINING_BYTES, WEIGHT_BYTES, type SizingOptions } from '../core/sizing/memory';
 import type { Sizing } from '../core/sizing/sizing';
 import type { ModuleSummary } from '../core/values/modules';
@@ -126,6 +127,7 @@ function fileJson(r: FileReport, options: SizingOptions): object {
         ...(m.configurations
           ? {
               configurations: m.configurations.map((c) => ({
+                name: configurationName(c.context),
                 context: c.context,
                 ...exactCount(c.params),
                 ...(c.expression === undefined ? {} : { expression: c.expression }),

@@ -69,6 +69,7 @@ suite('attention-lens CLI', () => {
         built: { params: 124439808, paramsExact: '124439808', context: 'GPT (line 202)' },
         configurations: [
           {
+            name: 'GPT (line 202)',
             context: 'GPT (line 202)',
             params: 124439808,
             paramsExact: '124439808',
@@ -263,14 +264,24 @@ suite('attention-lens CLI', () => {
           '',
         ].join('\n'),
       );
-      const json = JSON.parse(run(['--json', '--config=small()', 'model.py'], { cwd: dir }).stdout) as {
-        files: { modules: { configurations: { context: string; active?: boolean }[] }[] }[];
+      type Listed = {
+        files: { modules: { configurations: { name: string; context: string; active?: boolean }[] }[] }[];
       };
+      const json = JSON.parse(run(['--json', '--config=small()', 'model.py'], { cwd: dir }).stdout) as Listed;
       assert.deepStrictEqual(
-        json.files[0].modules[0].configurations.map((c) => [c.context, c.active ?? false]),
+        json.files[0].modules[0].configurations.map((c) => [c.name, c.context, c.active ?? false]),
         [
-          ['small()', true],
-          ['M(Cfg())', false],
+          ['small', 'small()', true],
+          ['M(Cfg())', 'M(Cfg())', false],
+        ],
+      );
+      // Each name is one --config takes for it.
+      const byName = JSON.parse(run(['--json', '--config', 'M(Cfg())', 'model.py'], { cwd: dir }).stdout) as Listed;
+      assert.deepStrictEqual(
+        byName.files[0].modules[0].configurations.map((c) => [c.name, c.active ?? false]),
+        [
+          ['small', false],
+          ['M(Cfg())', true],
         ],
       );
       const missing = run(['--config', 'large', '--config', 'small', 'model.py'], { cwd: dir });

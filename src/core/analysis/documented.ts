@@ -54,6 +54,19 @@ export function namesConfiguration(name: string, model: string): boolean {
   );
 }
 
+/**
+ * The shortest name `--config` takes for a configuration (namesConfiguration): a preset's (`gpt2-medium` for
+ * `GPT.from_pretrained('gpt2-medium')`), a factory's (`vit_base` for `vit_base()`), a configuration file's
+ * (`params.json`), else the model context itself.
+ */
+export function configurationName(model: string): string {
+  const preset = /\('((?:[^'\\\n]|\\.)*)'\)$/.exec(model);
+  const name = preset
+    ? preset[1].replace(/\\n/g, '\n').replace(/\\(.)/g, '$1')
+    : (/\(\*\*([^()*]+)\)\)?$/.exec(model)?.[1] ?? /^([A-Za-z_]\w*)\(\)$/.exec(model)?.[1]);
+  return name !== undefined && namesConfiguration(name, model) ? name : model;
+}
+
 /** Whether a context belongs to one of the chosen configurations. */
 export function isChosen(chosen: readonly string[], context: string): boolean {
   const model = modelOf(context);

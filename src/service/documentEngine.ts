@@ -11,6 +11,7 @@ import { DocumentAnalyzer } from '../syntax/documentAnalyzer';
 import type { Grammars } from '../syntax/parser';
 import { changeBetween } from '../syntax/textChange';
 import { WorkspaceModels, type ListFiles, type ReadText } from '../syntax/workspaceModels';
+import type { NamedConfiguration } from '../syntax/ownConfigurations';
 import { BoundedCache } from './boundedCache';
 import { cellLineName, type CellLines } from './cellLines';
 
@@ -32,6 +33,8 @@ export interface AnalyzeRequest {
   readonly chosen?: readonly string[];
   /** The user's own configurations, as expressions building a model (`Transformer(ModelArgs(vocab_size=32000))`). */
   readonly own?: readonly string[];
+  /** Configurations named in the settings: listed with the others, shown only once chosen by name. */
+  readonly listed?: readonly NamedConfiguration[];
   /**
    * Whether the files importing this one are run for the configurations they state (the default): an editor
    * leaves them out of a file's first analysis, for its first numbers to come as fast as the file's own.
@@ -95,7 +98,15 @@ export class DocumentEngine {
       const resolver = found && request.importers === false ? { ...found, importers: undefined } : found;
       const change = fresh ? undefined : changeBetween(state.text!, text);
       const lineName = request.cells && cellLineName(request.cells);
-      const analysis = state.analyzer.update(text, change && [change], resolver, lineName, request.chosen, request.own);
+      const analysis = state.analyzer.update(
+        text,
+        change && [change],
+        resolver,
+        lineName,
+        request.chosen,
+        request.own,
+        request.listed,
+      );
       if (!analysis) {
         this.states.delete(key);
         return { skipped: 'parse' };

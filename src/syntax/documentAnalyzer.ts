@@ -15,7 +15,7 @@ import { declaredBy, declaredNames, extractFragment, sourceModel } from './model
 import { Candidates } from './candidates';
 import { TopLevel } from './topLevel';
 import { shiftFragment } from './shift';
-import { ownStatements, withinDocument } from './ownConfigurations';
+import { ownStatements, withinDocument, type NamedConfiguration } from './ownConfigurations';
 
 export type { TextChange };
 
@@ -51,12 +51,21 @@ export class DocumentAnalyzer {
     lineName?: LineName,
     chosen: readonly string[] = [],
     own: readonly string[] = [],
+    listed: readonly NamedConfiguration[] = [],
   ): Analysis | undefined {
-    const appended = ownStatements(documentText, this.language === 'python' ? own : []);
+    const python = this.language === 'python';
+    const appended = ownStatements(documentText, python ? own : [], python ? listed : []);
     // The last tree was parsed with other statements after the document: it is parsed again in full.
     if (appended.text !== this.appended) changes = undefined;
     this.appended = appended.text;
-    const analysed = this.analyse(documentText + appended.text, changes, resolver, lineName, chosen, appended.named);
+    const analysed = this.analyse(
+      documentText + appended.text,
+      changes,
+      resolver,
+      lineName,
+      [...chosen, ...appended.shown],
+      appended.named,
+    );
     return analysed && appended.text ? withinDocument(analysed, documentText.length) : analysed;
   }
 
@@ -121,7 +130,7 @@ export class DocumentAnalyzer {
       { ...model, ...(lineName ? { lineName } : {}), ...(named.size ? { named } : {}) },
       resolver,
       this.cache,
-      [...chosen, ...named.values()],
+      chosen,
     );
   }
 

@@ -6,6 +6,7 @@
  * A notebook's code cells are analysed together, as one program, and each cell shows its own part of it.
  */
 import * as path from 'path';
+import type { NamedConfiguration } from '../syntax/ownConfigurations';
 import * as vscode from 'vscode';
 import type { Analysis } from '../core/analysis/analyze';
 import { CONFIGURATION_FILES } from '../syntax/configurationFiles';
@@ -94,10 +95,12 @@ interface Scheduled {
 export interface Chosen {
   readonly chosen: readonly string[];
   readonly own: readonly string[];
+  /** The configurations the settings name for the program's classes, listed with the others. */
+  readonly listed?: readonly NamedConfiguration[];
 }
 
 function choiceKey(chosen: Chosen): string {
-  return JSON.stringify([chosen.chosen, chosen.own]);
+  return JSON.stringify([chosen.chosen, chosen.own, chosen.listed ?? []]);
 }
 
 export function languageOf(doc: vscode.TextDocument): Language | undefined {
@@ -122,8 +125,14 @@ export class AnalysisService implements vscode.Disposable {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly log: vscode.LogOutputChannel,
-    /** The configurations the user chose in a program, and their own, which its analysis shows. */
-    private readonly chosen: (key: string) => Chosen = () => ({ chosen: [], own: [] }),
+    /**
+     * The configurations the user chose in a program, their own, which its analysis shows, and those the settings
+     * name for the document's folder.
+     */
+    private readonly chosen: (key: string, doc: vscode.TextDocument) => Chosen = () => ({
+      chosen: [],
+      own: [],
+    }),
   ) {
     for (const doc of vscode.workspace.textDocuments) this.textChanged(doc);
     this.disposables.push(
@@ -216,7 +225,7 @@ export class AnalysisService implements vscode.Disposable {
         state.signature === program.signature &&
         !state.stale &&
         !state.importersDue &&
-        state.chosen === choiceKey(this.chosen(program.key))
+        state.chosen === choiceKey(this.chosen(program.key, doc))
       )
         return state.viewOf(doc);
       break;
@@ -256,7 +265,7 @@ export class AnalysisService implements vscode.Disposable {
     }
     // Cells numbered anew rename the lines that contexts name (`GPT (cell 4, line 2)`): nothing is kept.
     const fresh = state.text === undefined || state.stale || state.numbering !== program.numbering;
-    const chosen = this.chosen(program.key);
+    const chosen = this.chosen(program.key, doc);
     const rechosen = state.chosen !== choiceKey(chosen);
     state.signature = program.signature;
     state.numbering = program.numbering;
@@ -284,6 +293,7 @@ export class AnalysisService implements vscode.Disposable {
         cells: program.cells,
         chosen: chosen.chosen,
         own: chosen.own,
+        listed: chosen.listed,
         // A file's first analysis comes without its importers' configurations; the next one, at once, with them.
         importers: state.analysis !== undefined,
       },
@@ -309,6 +319,11 @@ export class AnalysisService implements vscode.Disposable {
       else for (const f of reply.imports) state.imports.add(f);
       this.log.trace(`analysed ${program.key} (${program.signature}) in ${reply.ms.toFixed(1)} ms`);
     });
+  }
+
+  /** The configurations the settings name changed: every open document is analysed again. */
+  settingsChanged(): void {
+    for (const doc of vscode.workspace.textDocuments) if (languageOf(doc)) this.schedule(doc, 0);
   }
 
   /** The user chose another configuration in a program: its open documents are analysed again at once. */

@@ -65,7 +65,10 @@ function settingsFor(doc: vscode.TextDocument): Settings {
 export function activate(context: vscode.ExtensionContext): AttentionLensApi {
   const log = vscode.window.createOutputChannel('Attention Lens', { log: true });
   const choices = new ConfigurationChoices(context.workspaceState);
-  const service = new AnalysisService(context.extensionUri, log, (key) => choices.request(key));
+  const service = new AnalysisService(context.extensionUri, log, (key, doc) => ({
+    ...choices.request(key),
+    listed: Object.values(settingsFor(doc).configurations).flat(),
+  }));
   const lenses = new LayerCodeLensProvider(service, (doc) => placement(settingsFor(doc)).lens);
   const inline = new InlineCountsProvider(service, (doc) => placement(settingsFor(doc)).inline);
   const diagnostics = new DiagnosticsPublisher(service, settingsFor, log);
@@ -126,6 +129,7 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
       if (!e.affectsConfiguration(SECTION) && !languages.some((scope) => e.affectsConfiguration(SECTION, scope)))
         return;
       settingsRead.clear();
+      if (e.affectsConfiguration(`${SECTION}.configurations`)) service.settingsChanged();
       lenses.refresh();
       sizeHints.refresh();
       inline.refresh();

@@ -1,5 +1,6 @@
 /** The extension's settings as one typed object, read for a document's language (they are language-overridable). */
 import { DEFAULT_SIZING, OPTIMIZERS, WEIGHT_DTYPES, type SizingOptions } from '../core/sizing/memory';
+import type { NamedConfiguration } from '../syntax/ownConfigurations';
 
 export interface Settings {
   readonly hover: boolean;
@@ -13,6 +14,8 @@ export interface Settings {
   readonly severity: Readonly<Record<string, SeverityLevel>>;
   /** What a model's sizing is given for: storage type, optimizer, batch size and sequence length. */
   readonly sizing: SizingOptions;
+  /** Configurations named per model class (`{ "GPT": { "medium": "GPT(GPTConfig(n_layer=24))" } }`). */
+  readonly configurations: Readonly<Record<string, readonly NamedConfiguration[]>>;
 }
 
 export type LensMode = 'all' | 'classes' | 'off';
@@ -45,6 +48,7 @@ const DEFAULTS: Settings = {
   inline: false,
   severity: {},
   sizing: DEFAULT_SIZING,
+  configurations: {},
 };
 
 const flag = (raw: RawSettings, key: string, fallback: boolean) => {
@@ -91,6 +95,29 @@ function severities(raw: RawSettings): Record<string, SeverityLevel> {
   return out;
 }
 
+/**
+ * A configuration's name: words of letters, digits, `_`, `.`, `+` and `-`, at most 64 characters. It names the
+ * model in contexts (`in medium via Block`), where brackets and `via` have meanings of their own.
+ */
+const NAME = /^[\w.+-]+(?: [\w.+-]+)*$/;
+
+/** `{ "GPT": { "medium": "GPT(...)" } }`: the entries with a class name, a name and an expression; others left out. */
+function configurations(raw: RawSettings): Record<string, NamedConfiguration[]> {
+  const value = raw.get('configurations');
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
+  const out: Record<string, NamedConfiguration[]> = {};
+  for (const [cls, named] of Object.entries(value as Record<string, unknown>)) {
+    if (!/^[A-Za-z_]\w*$/.test(cls) || !named || typeof named !== 'object' || Array.isArray(named)) continue;
+    const listed = Object.entries(named as Record<string, unknown>).flatMap(([name, expression]) =>
+      typeof expression === 'string' && expression.trim() && name.length <= 64 && NAME.test(name) && !/ via /.test(name)
+        ? [{ name, expression }]
+        : [],
+    );
+    if (listed.length) out[cls] = listed;
+  }
+  return out;
+}
+
 export const Settings = {
   from(raw: RawSettings): Settings {
     return {
@@ -106,6 +133,7 @@ export const Settings = {
         batch: count(raw, 'sizing.batchSize', DEFAULTS.sizing.batch),
         sequence: count(raw, 'sizing.sequenceLength', DEFAULTS.sizing.sequence),
       },
+      configurations: configurations(raw),
     };
   },
 };

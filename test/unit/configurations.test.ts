@@ -306,6 +306,25 @@ suite('models counted with their configuration', () => {
     analyzer.dispose();
   });
 
+  test('configurations named in the settings: listed under their names, shown once chosen by name', async () => {
+    const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');
+    const text = HEAD + CFG + MODEL;
+    // nn.Linear(d, 3): 3·d + 3; `other` names no class of the file and adds nothing.
+    const listed = [
+      { name: 'wide', expression: 'M(Cfg(d=10))' },
+      { name: 'other', expression: 'Elsewhere(4)' },
+    ];
+    const listing = (a: Analysis) =>
+      model(a)!.configurations!.map((c) => `${c.context}: ${c.params.constant}${c.active ? ' (shown)' : ''}`);
+    const first = analyzer.update(text, undefined, undefined, undefined, [], [], listed)!;
+    assert.deepStrictEqual(listing(first), ['wide: 33', 'M(Cfg()): 27 (shown)']);
+    assert.deepStrictEqual(first.instances, []);
+    const chosen = analyzer.update(text, undefined, undefined, undefined, ['wide'], [], listed)!;
+    assert.deepStrictEqual(listing(chosen), ['wide: 33 (shown)', 'M(Cfg()): 27']);
+    assert.strictEqual(built(chosen), 'wide via M: 33');
+    analyzer.dispose();
+  });
+
   test('a chosen configuration is sized as the same model built at module level is, at its class', async () => {
     const file = path.join(ROOT, 'test/fixtures/models/pytorch/presets.py');
     const text = readFileSync(file, 'utf8');

@@ -1,6 +1,7 @@
 /** Runs the real grammars over source text, as the extension and the CLI do. */
 import { readdirSync, readFileSync } from 'fs';
 import * as path from 'path';
+import type { NamedConfiguration } from '../../src/syntax/ownConfigurations';
 import type { Analysis, LayerResult } from '../../src/core/analysis/analyze';
 import { tensorSize, type LayerInstance, type Tensor } from '../../src/core/values/layer';
 import type { Language } from '../../src/core/ir/source';
@@ -27,6 +28,7 @@ export async function analyzeText(
   models?: WorkspaceModels,
   chosen?: readonly string[],
   own?: readonly string[],
+  listed?: readonly NamedConfiguration[],
 ): Promise<Analysis> {
   const grammars = await loadGrammars();
   const analyzer = new DocumentAnalyzer(grammars, language);
@@ -60,6 +62,7 @@ export async function analyzeText(
       undefined,
       chosen,
       own,
+      listed,
     );
     if (!analysis) throw new Error('no analysis');
     return analysis;

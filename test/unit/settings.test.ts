@@ -21,11 +21,39 @@ const DEFAULTS = {
   inline: false,
   severity: {},
   sizing: { dtype: 'bf16', optimizer: 'adamwMixed', batch: 1, sequence: 1024 },
+  configurations: {},
 };
 
 suite('settings', () => {
   test('defaults when nothing is set: every surface on except inlay hints and inline counts', () => {
     assert.deepStrictEqual(Settings.from(raw({})), DEFAULTS);
+  });
+
+  test('configurations by class and name: each with a name of words and an expression; anything else left out', () => {
+    const s = Settings.from(
+      raw({
+        configurations: {
+          GPT: {
+            medium: 'GPT(GPTConfig(n_layer=24))',
+            'gpt2 xl+': 'GPT(GPTConfig(n_layer=48))',
+            'a (b)': 'GPT()',
+            'x via y': 'GPT()',
+            empty: '  ',
+            number: 7,
+            [`long${'x'.repeat(64)}`]: 'GPT()',
+          },
+          'not a class': { small: 'GPT()' },
+          Llama: ['Transformer()'],
+        },
+      }),
+    );
+    assert.deepStrictEqual(s.configurations, {
+      GPT: [
+        { name: 'medium', expression: 'GPT(GPTConfig(n_layer=24))' },
+        { name: 'gpt2 xl+', expression: 'GPT(GPTConfig(n_layer=48))' },
+      ],
+    });
+    assert.deepStrictEqual(Settings.from(raw({ configurations: 'GPT()' })).configurations, {});
   });
 
   test('each switch is read from its own key', () => {
@@ -46,6 +74,7 @@ suite('settings', () => {
       inline: true,
       severity: {},
       sizing: DEFAULT_SIZING,
+      configurations: {},
     });
   });
 

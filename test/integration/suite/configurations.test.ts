@@ -150,4 +150,37 @@ suite('choosing the configuration a class shows', () => {
       automatic.join('\n'),
     );
   });
+
+  test('configurations named in the settings are listed under their names, and shown once chosen', async () => {
+    const doc = await openFile('presets.py');
+    await activateExtension();
+    const settings = vscode.workspace.getConfiguration('attentionLens');
+    await settings.update(
+      'configurations',
+      { GPT: { wide: 'GPT(GPTConfig(n_layer=5, n_embd=64))' } },
+      vscode.ConfigurationTarget.Global,
+    );
+    try {
+      await poll(
+        () => lensTitles(doc.uri),
+        (t) => t.some((x) => x.startsWith('25: 23,168 params') && x.endsWith('· 5 configurations')),
+      );
+      assert.strictEqual(
+        await vscode.commands.executeCommand('attentionLens.chooseConfiguration', [doc.uri.toString(), 25, 6], 'wide'),
+        'wide',
+      );
+      // As PyTorch builds GPT(GPTConfig(n_layer=5, n_embd=64)): 179,328 (pytorch-expressions.json own).
+      const wide = await poll(
+        () => lensTitles(doc.uri),
+        (t) => t.some((x) => x.startsWith('25: 179,328 params')),
+      );
+      assert.ok(
+        wide.includes('25: 179,328 params (179.3 K) · 5 × Block · in wide · 5 configurations'),
+        wide.join('\n'),
+      );
+    } finally {
+      await vscode.commands.executeCommand('attentionLens.chooseConfiguration', [doc.uri.toString(), 25, 6], '');
+      await settings.update('configurations', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
 });

@@ -1,7 +1,8 @@
 /**
- * The files of the workspace that import a model file (a builder, a train script) state its configurations:
- * each listed with PyTorch's count (pytorch-importers.json, from scripts/ground-truth/pytorch_importers.py),
- * shown where nothing else builds the class, and never from sizes the importer does not state.
+ * Model files of packages: the files importing one (a builder, a train script) state its configurations, and
+ * timm's @register_model factories reach their class through a builder in another file. Each configuration is
+ * listed with PyTorch's count (pytorch-packages.json, from scripts/ground-truth/pytorch_packages.py), shown where
+ * nothing else builds the class, and never from sizes the importer does not state.
  */
 import * as assert from 'assert';
 import { readdirSync, readFileSync } from 'fs';
@@ -10,13 +11,14 @@ import type { Analysis } from '../../src/core/analysis/analyze';
 import { DocumentEngine } from '../../src/service/documentEngine';
 import { analyzeText, loadGrammars, ROOT } from './helpers';
 
-const FOLDER = path.join(ROOT, 'test/fixtures/models/pytorch/importers');
+const FIXTURES = path.join(ROOT, 'test/fixtures/models/pytorch');
+const FOLDER = path.join(FIXTURES, 'importers');
 const TRUTH = JSON.parse(
-  readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-importers.json'), 'utf8'),
+  readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-packages.json'), 'utf8'),
 ) as Record<string, Record<string, Record<string, number>>>;
 
-async function analysed(file: string, chosen?: readonly string[]): Promise<Analysis> {
-  const full = path.join(FOLDER, file);
+async function analysed(file: string, chosen?: readonly string[], folder = FOLDER): Promise<Analysis> {
+  const full = path.join(folder, file);
   return analyzeText(readFileSync(full, 'utf8'), 'python', full, undefined, chosen);
 }
 
@@ -44,19 +46,27 @@ async function diskEngine(edited: Record<string, string> = {}): Promise<Document
   return new DocumentEngine(await loadGrammars(), read, () => undefined, list);
 }
 
-suite('configurations stated by the files importing a model file', () => {
+suite('configurations of the model files of packages', () => {
   for (const [file, classes] of Object.entries(TRUTH))
-    test(`${file}: every configuration the importers state, with PyTorch's count`, async () => {
-      const a = await analysed(file);
-      for (const [name, counts] of Object.entries(classes)) {
-        const listed = classIn(a, name).configurations?.filter((c) => c.file !== undefined);
+    test(`${file}: every configuration, with PyTorch's count`, async () => {
+      const a = await analysed(file, undefined, FIXTURES);
+      for (const [name, counts] of Object.entries(classes))
         assert.deepStrictEqual(
-          Object.fromEntries(listed?.map((c) => [c.context, Number(c.params.constant)]) ?? []),
+          Object.fromEntries(classIn(a, name).configurations?.map((c) => [c.context, Number(c.params.constant)]) ?? []),
           counts,
           name,
         );
-      }
     });
+
+  test("timm's factories through its builder: the class shows its defaults, its layers every size", async () => {
+    const a = await analysed('timm_style/vision_transformer.py', undefined, FIXTURES);
+    assert.strictEqual(classIn(a, 'VisionTransformer').summary.params?.constant, 86_567_656n);
+    // Conv2d(3, embed_dim, 16, 16) for 768, 192 and 384: 3·256·d + d.
+    assert.deepStrictEqual(
+      a.layers.find((l) => l.layer.kind === 'Conv2d')?.values.map((v) => v.params?.constant),
+      [590_592n, 147_648n, 295_296n],
+    );
+  });
 
   test('each is stated where the importer builds it: the factory, or the statement of the script', async () => {
     const net = classIn(await analysed('modeling/net.py'), 'Net');

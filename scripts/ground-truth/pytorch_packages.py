@@ -1,0 +1,132 @@
+"""Counts, with PyTorch, the configurations the CLI lists for the model files of the fixtures that are packages of
+several files: `importers/` (a builder and a train script importing the model files: `build_net_small()`,
+`Net (../train.py, line 15)`) and `timm_style/` (timm's @register_model factories through a builder in another
+file: `vit_tiny_patch16_224()`).
+
+    npm run build && python3 scripts/ground-truth/pytorch_packages.py
+
+writes test/fixtures/expected/pytorch-packages.json: for each model file, each class, each configuration the CLI
+lists, PyTorch's count of every module of that class the configuration builds (they must agree). A configuration
+the CLI lists whose count differs, or that PyTorch cannot build, stops the script, naming it; so does one the
+folder states that the CLI leaves out (EXPECTED). Contexts: `X()` builds class X with its defaults, `f()` calls
+the factory f of the model file or of the file stating it, `X (../train.py, line 15)` runs that script as a module
+(its main block reads the command line and does not run) and takes what the statement at that line assigns.
+unit/packages.test.ts checks the analysis against the file.
+"""
+
+import ast
+import importlib
+import json
+import runpy
+import subprocess
+import sys
+
+from pytorch_common import REPO_ROOT, param_count, write_json
+
+FIXTURES = REPO_ROOT / "test/fixtures/models/pytorch"
+OUTPUT = REPO_ROOT / "test/fixtures/expected/pytorch-packages.json"
+# Each package's model files, with the configurations each class must list.
+PACKAGES = {
+    "importers": {
+        "modeling/encoder.py": {
+            "EncoderBlock": ["build_net_small()", "build_net_large()", "Encoder (../train.py, line 14)"],
+            "Encoder": ["build_net_small()", "build_net_large()", "Encoder (../train.py, line 14)"],
+        },
+        "modeling/net.py": {"Net": ["build_net_small()", "build_net_large()", "Net (../train.py, line 15)"]},
+    },
+    "timm_style": {
+        "vision_transformer.py": {
+            "Block": ["VisionTransformer()", "vit_tiny_patch16_224()", "vit_small_patch16_224()"],
+            "VisionTransformer": ["VisionTransformer()", "vit_tiny_patch16_224()", "vit_small_patch16_224()"],
+        },
+    },
+}
+
+
+def printed(package, files):
+    run = subprocess.run(
+        ["node", str(REPO_ROOT / "dist/cli.js"), "--json", "--jobs", "1", "--workspace", ".", *files],
+        capture_output=True, text=True, cwd=FIXTURES / package,
+    )
+    if run.returncode == 2:
+        sys.exit(f"the CLI failed: {run.stderr}")
+    return json.loads(run.stdout)["files"]
+
+
+def module_of(package, file):
+    """A file of the package imported as Python imports it (`importers.modeling.net`)."""
+    sys.path.insert(0, str(FIXTURES))
+    try:
+        return importlib.import_module(".".join([package, *file.removesuffix(".py").split("/")]))
+    finally:
+        sys.path.remove(str(FIXTURES))
+
+
+def script_globals(folder, name):
+    """The globals of a script of the folder run as a module (its main block does not run)."""
+    sys.path.insert(0, str(folder))
+    try:
+        return runpy.run_path(str(folder / name), run_name=name.removesuffix(".py"))
+    finally:
+        sys.path.remove(str(folder))
+
+
+def assigned_at(path, line):
+    """The name the statement of a script at `line` assigns."""
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.Assign) and node.lineno <= line <= node.end_lineno:
+            return node.targets[0].id
+    sys.exit(f"{path} assigns nothing at line {line}")
+
+
+def built_by(package, file, configuration):
+    """The model a configuration names: a class with its defaults, a factory, or a statement of a script."""
+    context = configuration["context"]
+    stated = configuration.get("source", {}).get("path")
+    folder = FIXTURES / package
+    if context.endswith("()"):
+        # The path is as the CLI prints it, from the package's folder.
+        module = module_of(package, stated) if stated else module_of(package, file)
+        return getattr(module, context[:-2])()
+    place = context[context.index("(") + 1 : -1]
+    script, line = place.split(", line ")
+    path = (folder / file).parent / script
+    return script_globals(path.parent, path.name)[assigned_at(path, int(line))]
+
+
+def count_of(model, cls):
+    """PyTorch's count of the modules of class `cls` in the model, which must all have the same."""
+    counts = {param_count(m) for m in model.modules() if type(m).__name__ == cls}
+    if len(counts) != 1:
+        sys.exit(f"{cls} has {len(counts)} counts in one model: {counts}")
+    return counts.pop()
+
+
+def main():
+    truth = {}
+    wrong = []
+    for package, files in PACKAGES.items():
+        for entry in printed(package, list(files)):
+            path = entry["path"]
+            classes = {}
+            for module in entry["modules"]:
+                listed = {c["context"]: c for c in module.get("configurations", [])}
+                missing = set(files[path].get(module["name"], [])) - set(listed)
+                if missing:
+                    wrong.append(f"{package}/{path}: {module['name']} does not list {sorted(missing)}")
+                rows = {}
+                for context, c in listed.items():
+                    count = count_of(built_by(package, path, c), module["name"])
+                    if str(count) != c["paramsExact"]:
+                        wrong.append(f"{package}/{path}: {module['name']} in {context}: PyTorch {count}, the CLI {c['paramsExact']}")
+                    rows[context] = count
+                if rows:
+                    classes[module["name"]] = rows
+            truth[f"{package}/{path}"] = classes
+    if wrong:
+        sys.exit("\n".join(wrong))
+    print(write_json(OUTPUT, truth, 3))
+
+
+if __name__ == "__main__":
+    main()

@@ -172,6 +172,16 @@ function sequenceOp(op: string, l: Value, r: Value, count: Poly | undefined): Va
   if (op === '+' && l.t === 'dims' && r.t === 'seq') return extendDims(l, r.items);
   if (op === '+' && l.t === 'seq' && r.t === 'seq')
     return l.items.length + r.items.length > LIMITS.listItems ? UNKNOWN : { t: 'seq', items: [...l.items, ...r.items] };
+  // A comprehension's copies joined to a list (`[nn.Identity()] * i + blocks[i:j]`): a list holding them as one item.
+  if (
+    op === '+' &&
+    (l.t === 'repeat' || r.t === 'repeat') &&
+    (l.t === 'repeat' || (l.t === 'seq' && !l.tuple)) &&
+    (r.t === 'repeat' || (r.t === 'seq' && !r.tuple))
+  ) {
+    const items = [...(l.t === 'seq' ? l.items : [l]), ...(r.t === 'seq' ? r.items : [r])];
+    return items.length > LIMITS.listItems ? UNKNOWN : { t: 'seq', items };
+  }
   if (op === '+' && l.t === 'str' && r.t === 'str')
     return l.v.length + r.v.length > LIMITS.stringLength ? UNKNOWN : { t: 'str', v: l.v + r.v };
   if (op === '*' && l.t === 'seq' && count?.constant !== undefined) {

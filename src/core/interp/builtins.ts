@@ -136,10 +136,22 @@ function tupleHelpers(): Record<string, Builtin> {
 
 function range(args: readonly Value[]): Value {
   const bounds = args.map(asPoly);
+  if (args.length === 3) return steppedRange(bounds.map((b) => b?.constant));
   if (bounds.some((b) => !b) || args.length === 0 || args.length > 2) return UNKNOWN;
   return args.length === 1
     ? { t: 'range', start: Poly.ZERO, stop: bounds[0]! }
     : { t: 'range', start: bounds[0]!, stop: bounds[1]! };
+}
+
+/** `range(start, stop, step)` with known bounds: its numbers, as many as a list may hold. */
+function steppedRange([start, stop, step]: (bigint | undefined)[]): Value {
+  if (start === undefined || stop === undefined || step === undefined || step === 0n) return UNKNOWN;
+  const items: Value[] = [];
+  for (let i = start; step > 0n ? i < stop : i > stop; i += step) {
+    if (items.length >= LIMITS.listItems) return UNKNOWN;
+    items.push(int(i));
+  }
+  return { t: 'seq', items };
 }
 
 function zip(args: readonly Value[]): Value {

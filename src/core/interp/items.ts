@@ -2,6 +2,7 @@
 import { part, untracked } from '../shapes/tensors';
 import { indexDims, sliceDims } from '../shapes/views';
 import { UNKNOWN, asPoly, type Value } from '../values/value';
+import { Poly } from '../values/symbolic';
 import { itemsOf } from './builtins';
 
 export function subscript(obj: Value, key: Value, member: (obj: Value, id: string) => Value): Value {
@@ -42,6 +43,7 @@ function numberOf(n: bigint | undefined): number | undefined {
 
 /** `xs[a:b:c]` of a list, a tuple or a string with known bounds. */
 function sliced(obj: Value, key: Extract<Value, { t: 'slice' }>): Value {
+  if (obj.t === 'repeat') return slicedCopies(obj, key);
   const items = obj.t === 'seq' || obj.t === 'range' ? itemsOf(obj) : undefined;
   const text = obj.t === 'str' ? obj.v : undefined;
   const length = items?.length ?? text?.length;
@@ -68,4 +70,29 @@ function sliced(obj: Value, key: Extract<Value, { t: 'slice' }>): Value {
   for (let i = start; step > 0n ? i < stop : i > stop; i += step) picked.push(Number(i));
   if (text !== undefined) return { t: 'str', v: picked.map((i) => text[i]).join('') };
   return { t: 'seq', items: picked.map((i) => items![i]), tuple: obj.t === 'seq' ? obj.tuple : undefined };
+}
+
+/**
+ * `blocks[i:j]` of a comprehension's copies (a known number of them): as many copies as the slice takes, each
+ * its own; a slice with a step, or bounds not known, is not followed.
+ */
+function slicedCopies(obj: Extract<Value, { t: 'repeat' }>, key: Extract<Value, { t: 'slice' }>): Value {
+  const n = obj.count.constant;
+  const bound = (v: Value) => (v.t === 'none' ? undefined : asPoly(v)?.constant);
+  const lo = bound(key.lower);
+  const hi = bound(key.upper);
+  if (
+    n === undefined ||
+    key.step.t !== 'none' ||
+    (key.lower.t !== 'none' && lo === undefined) ||
+    (key.upper.t !== 'none' && hi === undefined)
+  )
+    return UNKNOWN;
+  const clamp = (x: bigint | undefined, fallback: bigint) => {
+    if (x === undefined) return fallback;
+    const y = x < 0n ? x + n : x;
+    return y < 0n ? 0n : y > n ? n : y;
+  };
+  const count = clamp(hi, n) - clamp(lo, 0n);
+  return count > 0n ? { t: 'repeat', item: obj.item, count: Poly.int(count) } : { t: 'seq', items: [] };
 }

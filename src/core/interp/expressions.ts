@@ -9,6 +9,7 @@ import { comprehension, dictDisplay, fstring, listDisplay } from './displays';
 import { compare, unary } from './arith';
 import { BuiltinRaise } from './raises';
 import { probeCompare, probeIndex } from './probes';
+import { emptyModule } from '../values/modules';
 
 export function evalExpr(ev: Interp, e: Expr, frame: Frame): Value {
   ev.budget.tick();
@@ -65,9 +66,9 @@ export function evalExpr(ev: Interp, e: Expr, frame: Frame): Value {
       const b = a === RAISES ? evalExpr(ev, e.otherwise, frame) : branch(ev, e.otherwise, frame);
       // A branch that raises gives no value: the expression's is the other one's.
       if (a === RAISES || b === RAISES) return a === RAISES ? (b as Value) : a;
-      return a === b || (a.t !== 'module' && a.t !== 'layer' && (compare('==', a, b) as { v?: boolean }).v === true)
-        ? a
-        : eitherOf(a, b);
+      if (a === b || (a.t !== 'module' && a.t !== 'layer' && (compare('==', a, b) as { v?: boolean }).v === true))
+        return a;
+      return eitherWeightless(a, b) ?? eitherOf(a, b);
     }
     case 'list':
       return listDisplay(ev, e, frame);
@@ -102,4 +103,16 @@ function branch(ev: Interp, e: Expr, frame: Frame): Value | typeof RAISES {
     if (error instanceof BuiltinRaise) return RAISES;
     throw error;
   }
+}
+
+/**
+ * `DropPath(p) if p > 0 else nn.Identity()` with `p` not known: two modules holding nothing (no parameters, no
+ * parts) hold nothing whichever is built, so the owner's total stays known; the module is named for both
+ * (`DropPath or Identity`), and what it does to a tensor is not known.
+ */
+function eitherWeightless(a: Value, b: Value): Value | undefined {
+  const holdsNothing = (v: Value): v is Extract<Value, { t: 'module' }> =>
+    v.t === 'module' && !v.layer && !v.tree.unknown && !v.tree.repeat && !v.tree.params.size && !v.tree.children.size;
+  if (!holdsNothing(a) || !holdsNothing(b)) return undefined;
+  return { t: 'module', tree: emptyModule(`${a.tree.kind} or ${b.tree.kind}`), fields: new Map() };
 }

@@ -238,6 +238,49 @@ async function papercutSteps({ page, step, shot, shotOf, wb }) {
       await page.locator('.codelens-decoration', { hasText: '23,168 params (23.2 K)' }).first().waitFor();
     },
   );
+
+  await step(
+    'a model file whose builder and train script live beside it: their models are its configurations, each with where it is stated',
+    async () => {
+      await focusCode();
+      await pick('Control+P', 'modeling/net.py', 'net.py');
+      await page.locator('.tab.active', { hasText: 'net.py' }).waitFor();
+      await goTo(5, 1);
+      await editorLine('class Net(nn.Module):').waitFor();
+      // build.py's build_net_small(), found by the analysis after the first.
+      const net = page
+        .locator('.codelens-decoration a', {
+          hasText: '149,962 params (150.0 K) · 2 × EncoderBlock · in build_net_small()',
+        })
+        .first();
+      await net.waitFor();
+      await shot('32-importers-first-open.png');
+      await net.click();
+      const large = page.locator('.quick-input-list .monaco-list-row', { hasText: 'build_net_large()' });
+      await large.first().waitFor();
+      const rows = (await page.locator('.quick-input-list .monaco-list-row').allInnerTexts()).map(flat);
+      console.log('    configurations:', JSON.stringify(rows));
+      assert.ok(
+        rows.some((r) => /build_net_large\(\) ?904,676 params · \.\.\/build\.py:16/.test(r)),
+        'build_net_large() row missing',
+      );
+      assert.ok(
+        rows.some((r) => /Net \(\.\.\/train\.py, line 15\) ?413,125 params · \.\.\/train\.py:15/.test(r)),
+        'train.py row missing',
+      );
+      await shot('33-importers-choose.png');
+      await large.first().click();
+      await page.locator('.codelens-decoration', { hasText: '904,676 params' }).first().waitFor();
+      await page
+        .locator('.codelens-decoration', { hasText: '12,900 params · 128 → 100 · in build_net_large()' })
+        .first()
+        .waitFor();
+      await shot('34-importers-chosen.png');
+      await page.locator('.codelens-decoration a', { hasText: '904,676 params' }).first().click();
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Automatic' }).first().click();
+      await page.locator('.codelens-decoration', { hasText: '149,962 params' }).first().waitFor();
+    },
+  );
 }
 
 module.exports = { papercutSteps };

@@ -4,7 +4,7 @@
 // Chromium and drives the workbench with the keyboard and mouse: CodeLens text, hover text, the
 // Problems panel, a quick fix through the light bulb (Ctrl+.), the command palette, the Explain panel
 // in a 500-pixel-wide editor group, the short hover and its More link, each CodeLens / inline mode, and
-// the model sizing panel in a 500-pixel group.
+// the model sizing panel in a 500-pixel group, configurations (presets, a builder beside the model file).
 // Screenshots of each step go to test-output/e2e/ (11-lens-hover-panel.png is the README's picture).
 //   node scripts/run-e2e.js                 package, install, test
 //   node scripts/run-e2e.js --vsix=x.vsix   test an existing package
@@ -81,6 +81,10 @@ async function main() {
   );
   // Preset tables (nanoGPT's from_pretrained, gpt-fast's from_name): a configuration picked from the class lens.
   fs.copyFileSync(path.join(ROOT, 'test/fixtures/models/pytorch/presets.py'), path.join(examples, 'presets.py'));
+  // A package whose model files a builder and a train script beside them build.
+  fs.cpSync(path.join(ROOT, 'test/fixtures/models/pytorch/importers'), path.join(examples, 'importers'), {
+    recursive: true,
+  });
   // A notebook whose class is built in a later cell.
   fs.copyFileSync(
     path.join(ROOT, 'test/integration/workspace/later_cells.ipynb'),

@@ -1,6 +1,6 @@
 """Counts, with PyTorch, the configurations the CLI lists for the model files of the fixtures that are packages of
-several files: `importers/` (a builder and a train script importing the model files: `build_net_small()`,
-`Net (../train.py, line 15)`) and `timm_style/` (timm's @register_model factories through a builder in another
+several files: `importers/` (a builder, a train script and a notebook importing the model files:
+`build_net_small()`, `Net (../train.py, line 15)`, `Net (../explore.ipynb, cell 3, line 2)`) and `timm_style/` (timm's @register_model factories through a builder in another
 file: `vit_tiny_patch16_224()`).
 
     npm run build && python3 scripts/ground-truth/pytorch_packages.py
@@ -29,10 +29,21 @@ OUTPUT = REPO_ROOT / "test/fixtures/expected/pytorch-packages.json"
 PACKAGES = {
     "importers": {
         "modeling/encoder.py": {
-            "EncoderBlock": ["build_net_small()", "build_net_large()", "Encoder (../train.py, line 14)"],
-            "Encoder": ["build_net_small()", "build_net_large()", "Encoder (../train.py, line 14)"],
+            "EncoderBlock": [
+                "build_net_small()", "build_net_large()", "Encoder (../train.py, line 14)",
+                "Encoder (../explore.ipynb, cell 3, line 2)",
+            ],
+            "Encoder": [
+                "build_net_small()", "build_net_large()", "Encoder (../train.py, line 14)",
+                "Encoder (../explore.ipynb, cell 3, line 2)",
+            ],
         },
-        "modeling/net.py": {"Net": ["build_net_small()", "build_net_large()", "Net (../train.py, line 15)"]},
+        "modeling/net.py": {
+            "Net": [
+                "build_net_small()", "build_net_large()", "Net (../train.py, line 15)",
+                "Net (../explore.ipynb, cell 3, line 2)",
+            ],
+        },
     },
     "timm_style": {
         "vision_transformer.py": {
@@ -71,9 +82,28 @@ def script_globals(folder, name):
         sys.path.remove(str(folder))
 
 
-def assigned_at(path, line):
-    """The name the statement of a script at `line` assigns."""
-    for node in ast.parse(path.read_text()).body:
+def without_magics(source):
+    """A notebook cell's source with its IPython magic and shell lines blanked, as the CLI reads it."""
+    return "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in source.split("\n"))
+
+
+def notebook_globals(path):
+    """The globals of a notebook whose code cells ran in order."""
+    sys.path.insert(0, str(path.parent))
+    try:
+        scope = {"__name__": path.stem}
+        for cell in json.loads(path.read_text())["cells"]:
+            if cell["cell_type"] == "code":
+                exec(without_magics("".join(cell["source"])), scope)
+        return scope
+    finally:
+        sys.path.remove(str(path.parent))
+
+
+def assigned_at(path, line, cell=None):
+    """The name the statement of a script at `line` assigns (of a notebook's cell `cell`, counting every cell)."""
+    source = path.read_text() if cell is None else "".join(json.loads(path.read_text())["cells"][cell - 1]["source"])
+    for node in ast.parse(without_magics(source)).body:
         if isinstance(node, ast.Assign) and node.lineno <= line <= node.end_lineno:
             return node.targets[0].id
     sys.exit(f"{path} assigns nothing at line {line}")
@@ -90,6 +120,10 @@ def built_by(package, file, configuration):
         return getattr(module, context[:-2])()
     place = context[context.index("(") + 1 : -1]
     script, line = place.split(", line ")
+    if ", cell " in script:
+        notebook, cell = script.split(", cell ")
+        path = (folder / file).parent / notebook
+        return notebook_globals(path)[assigned_at(path, int(line), int(cell))]
     path = (folder / file).parent / script
     return script_globals(path.parent, path.name)[assigned_at(path, int(line))]
 

@@ -1,6 +1,7 @@
 /** `--format json`: one entry per file, with its layers, models and diagnostics in source order. */
 import type { LayerInstance } from '../core/values/layer';
 import { pathBeside } from './place';
+import type { SourceElsewhere } from '../core/analysis/results';
 import { configurationName } from '../core/analysis/documented';
 import { bytesOf, TRAINING_BYTES, WEIGHT_BYTES, type SizingOptions } from '../core/sizing/memory';
 import type { Sizing } from '../core/sizing/sizing';
@@ -131,7 +132,11 @@ function fileJson(r: FileReport, options: SizingOptions): object {
                 context: c.context,
                 ...exactCount(c.params),
                 ...(c.expression === undefined ? {} : { expression: c.expression }),
-                ...(c.source ? { source: c.file ? elsewhere(r.path, c.file, c.source) : at(c.source) } : {}),
+                ...(c.elsewhere
+                  ? { source: { path: pathBeside(r.path, c.elsewhere.file), ...placeIn(c.elsewhere) } }
+                  : c.source
+                    ? { source: at(c.source) }
+                    : {}),
                 ...(c.active ? { active: true } : {}),
               })),
             }
@@ -169,7 +174,7 @@ function untrackedJson(summary: ModuleSummary): { untracked?: object } {
   return u ? { untracked: { fields: u.fields, ...exactCount(u.params) } } : {};
 }
 
-/** A configuration stated in another file: its path as the analysed file's is shown, its line and column. */
-function elsewhere(shown: string, file: string, span: { startLine: number; startChar: number }) {
-  return { path: pathBeside(shown, file), line: span.startLine + 1, column: span.startChar + 1 };
+/** A place in another file: a notebook's cell, the line and the column. */
+function placeIn({ cell, line, column }: SourceElsewhere) {
+  return { ...(cell === undefined ? {} : { cell }), line, column };
 }

@@ -24,3 +24,8 @@ export function placeText(p: Place): string {
 export function pathBeside(shown: string, file: string): string {
   return posix.normalize(posix.join(posix.dirname(shown.split(sep).join('/')), file));
 }
+
+/** `segment_anything/build_sam.py:14`, `demo.ipynb:cell 3:2`: where another file states a configuration. */
+export function placeElsewhere(shown: string, at: { file: string; cell?: number; line: number }): string {
+  return `${pathBeside(shown, at.file)}:${at.cell === undefined ? '' : `cell ${at.cell}:`}${at.line}`;
+}

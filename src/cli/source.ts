@@ -1,10 +1,10 @@
 /** A file's text as the analyser reads it, or why it cannot be read: too large, binary, not a notebook. */
 import { promises as fs } from 'fs';
 import { isNotebook, reason } from './files';
-import { notebookText } from './notebook';
+import { notebookText } from '../syntax/notebookText';
 import { readRegularFile } from '../service/workspaceFileReader';
 import { plainText, type Locate } from './place';
-import type { CellLines } from '../service/cellLines';
+import { cellPlace, type CellLines } from '../core/ir/cellLines';
 
 /** The editor stops analysing at 5 million characters; a file past that many bytes is not read whole. */
 export const MAX_BYTES = 5_000_000;
@@ -26,7 +26,10 @@ export async function readSource(file: string): Promise<Source> {
     throw new Error('not UTF-8 text');
   }
   if (text.includes('\0')) throw new Error('a binary file (it contains NUL bytes)');
-  return isNotebook(file) ? notebookText(text) : { text, locate: plainText };
+  if (!isNotebook(file)) return { text, locate: plainText };
+  const notebook = notebookText(text);
+  const { cells } = notebook;
+  return { ...notebook, locate: (l, char) => ({ ...cellPlace(cells, l), column: char + 1 }) };
 }
 
 /** The editor's reader: a FIFO or a device is never opened to wait, and what is read stops at the cap. */

@@ -20,7 +20,7 @@ import { DEFAULT_SIZING, OPTIMIZER_NAMES, type SizingOptions } from '../core/siz
 import type { Sizing } from '../core/sizing/sizing';
 import { sizingFigures } from '../core/sizing/sizingFigures';
 import { bytesText } from '../core/sizing/units';
-import { pathBeside, placeText } from './place';
+import { placeElsewhere, placeText } from './place';
 import { inSourceOrder, isFailed, type AnalysedFile, type FileCounts, type FileReport } from './report';
 
 interface Row {
@@ -80,7 +80,7 @@ function rowsOf(r: AnalysedFile, paint: Paint, sizing: SizingOptions): Row[] {
         row,
         ...distinctConfigurations(m.configurations).map((c) => ({
           span: m.span,
-          text: `${''.padEnd(26)} ${groupDigits(c.params.constant!).padStart(16)}  ${builtWhere(m.name, c.context)}${c.file && c.source ? ` · ${visibleControls(pathBeside(r.path, c.file))}:${c.source.startLine + 1}` : ''}${c.active ? ' (shown)' : ''}`,
+          text: `${''.padEnd(26)} ${groupDigits(c.params.constant!).padStart(16)}  ${builtWhere(m.name, c.context)}${c.elsewhere ? ` · ${visibleControls(placeElsewhere(r.path, c.elsewhere))}` : ''}${c.active ? ' (shown)' : ''}`,
         })),
       ];
     }),

@@ -13,7 +13,7 @@ import { changeBetween } from '../syntax/textChange';
 import { WorkspaceModels, type ListFiles, type ReadText } from '../syntax/workspaceModels';
 import type { NamedConfiguration } from '../syntax/ownConfigurations';
 import { BoundedCache } from './boundedCache';
-import { cellLineName, type CellLines } from './cellLines';
+import { cellLineName, type CellLines } from '../core/ir/cellLines';
 
 /** Programs whose trees are kept; others are parsed again in full when next analysed. */
 const MAX_TREES = 20;

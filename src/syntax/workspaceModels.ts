@@ -21,6 +21,8 @@ import type { Grammars, Tree } from './parser';
 import { buildModel } from './model';
 import { parseText } from './parseText';
 import { importedModules } from './pythonImports';
+import { notebookText } from './notebookText';
+import type { CellLines } from '../core/ir/cellLines';
 
 /** The current text of a file, or undefined when it does not exist (or cannot be read). */
 export type ReadText = (file: string) => string | undefined;
@@ -78,6 +80,11 @@ export class WorkspaceModels {
    * them may still read a model it resolved earlier, and a freed tree read again is memory reused by others.
    */
   private retired: Tree[] = [];
+  /** Notebooks read as importers, by path: their code, as last read. */
+  private readonly notebooks = new Map<
+    string,
+    { json: string; code: { text: string; cells: CellLines } | undefined }
+  >();
   /** The files found importing each analysed file, by its path, until it is searched again. */
   private readonly importerPaths = new Map<string, readonly string[]>();
   /** The words of each file's lines that hold `import`, by path (mayImport). */
@@ -140,14 +147,21 @@ export class WorkspaceModels {
       importers: () =>
         (importers ??= this.importersOf(file, language, used, rescan).map((importer) => {
           paths.set(importer.model, importer.path);
-          return { name: importer.name, model: importer.model, resolver: at(importer.path) };
+          const { cells } = this.code(importer.path) ?? {};
+          return {
+            name: importer.name,
+            model: importer.model,
+            resolver: at(importer.path),
+            ...(cells ? { cells } : {}),
+          };
         })),
     };
   }
 
   /**
-   * The Python files beside `file` and in the folders above it (IMPORTER_LEVELS) that import it, directly or
-   * through a package's `__init__.py` (`from .modeling import Sam`), at most MAX_IMPORTERS, in order of path.
+   * The Python files and notebooks beside `file` and in the folders above it (IMPORTER_LEVELS) that import it,
+   * directly or through a package's `__init__.py` (`from .modeling import Sam`), at most MAX_IMPORTERS, in order
+   * of path.
    * A file whose lines holding `import` name neither the module nor its package is not parsed.
    */
   private importersOf(
@@ -173,10 +187,14 @@ export class WorkspaceModels {
     const found: { path: string; name: string; model: SourceModel }[] = [];
     let dir = folder;
     for (let level = 0; level < IMPORTER_LEVELS && found.length < MAX_IMPORTERS; level++) {
-      for (const name of this.list(dir, '.py', MAX_LISTED_SOURCES) ?? []) {
+      const sources = [
+        ...(this.list(dir, '.py', MAX_LISTED_SOURCES) ?? []),
+        ...(this.list(dir, '.ipynb', MAX_LISTED_SOURCES) ?? []),
+      ];
+      for (const name of sources) {
         const candidate = path.join(dir, name);
         if (candidate === file || name === '__init__.py') continue;
-        const text = this.read(candidate);
+        const text = this.code(candidate)?.text;
         if (text === undefined || !this.mayImport(candidate, text, named)) continue;
         if (!this.reaches(candidate, text, file, language, PACKAGE_DEPTH)) continue;
         const model = this.model(candidate, language);
@@ -288,8 +306,32 @@ export class WorkspaceModels {
     });
   }
 
-  private model(file: string, language: Language): SourceModel | undefined {
+  /**
+   * The Python code of a file: a `.py` file's text, or a notebook's code cells joined, with where they lie
+   * (read once per text of the notebook); undefined when it cannot be read or is no notebook.
+   */
+  private code(file: string): { text: string; cells?: CellLines } | undefined {
     const text = this.read(file);
+    if (text === undefined || !file.endsWith('.ipynb')) return text === undefined ? undefined : { text };
+    const known = this.notebooks.get(file);
+    if (known?.json === text) return known.code;
+    let code: { text: string; cells: CellLines } | undefined;
+    try {
+      code = notebookText(text);
+    } catch {
+      code = undefined;
+    }
+    this.notebooks.delete(file);
+    this.notebooks.set(file, { json: text, code });
+    for (const [oldest] of this.notebooks) {
+      if (this.notebooks.size <= MAX_MODELS) break;
+      this.notebooks.delete(oldest);
+    }
+    return code;
+  }
+
+  private model(file: string, language: Language): SourceModel | undefined {
+    const text = this.code(file)?.text;
     if (text === undefined) return undefined;
     const cached = this.cache.get(file);
     if (cached?.text === text) {

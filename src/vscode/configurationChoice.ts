@@ -192,6 +192,7 @@ function askExpression(cls: ModuleResult, configurations: NonNullable<ModuleResu
 
 /** Where a configuration is stated: a line of this file, or another file's (`../build_sam.py:14`). */
 function sourceText(c: NonNullable<ModuleResult['configurations']>[number], lineOf: (span: Span) => number): string {
-  if (!c.source) return '';
-  return c.file ? ` · ${c.file}:${c.source.startLine + 1}` : ` · line ${lineOf(c.source)}`;
+  if (c.elsewhere)
+    return ` · ${c.elsewhere.file}:${c.elsewhere.cell === undefined ? '' : `cell ${c.elsewhere.cell}:`}${c.elsewhere.line}`;
+  return c.source ? ` · line ${lineOf(c.source)}` : '';
 }

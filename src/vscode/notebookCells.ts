@@ -1,6 +1,6 @@
 /** A notebook cell's notebook, the program its code cells make, and the names of its places. */
 import * as vscode from 'vscode';
-import type { CellLines } from '../service/cellLines';
+import type { CellLines } from '../core/ir/cellLines';
 
 export function notebookOf(doc: vscode.TextDocument): vscode.NotebookDocument | undefined {
   if (doc.uri.scheme !== 'vscode-notebook-cell') return undefined;

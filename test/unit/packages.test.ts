@@ -68,14 +68,15 @@ suite('configurations of the model files of packages', () => {
     );
   });
 
-  test('each is stated where the importer builds it: the factory, or the statement of the script', async () => {
+  test("each is stated where the importer builds it: the factory, the script's statement, the notebook's cell", async () => {
     const net = classIn(await analysed('modeling/net.py'), 'Net');
     assert.deepStrictEqual(
-      net.configurations?.map((c) => [c.context, c.file, c.source && c.source.startLine + 1]),
+      net.configurations?.map((c) => [c.context, c.elsewhere?.file, c.elsewhere?.cell, c.elsewhere?.line]),
       [
-        ['build_net_small()', '../build.py', 9],
-        ['build_net_large()', '../build.py', 16],
-        ['Net (../train.py, line 15)', '../train.py', 15],
+        ['build_net_small()', '../build.py', undefined, 9],
+        ['build_net_large()', '../build.py', undefined, 16],
+        ['Net (../train.py, line 15)', '../train.py', undefined, 15],
+        ['Net (../explore.ipynb, cell 3, line 2)', '../explore.ipynb', 3, 2],
       ],
     );
   });
@@ -113,7 +114,7 @@ suite('configurations of the model files of packages', () => {
     assert.strictEqual(first.analysis.modules[0].configurations, undefined);
     const second = engine.analyze({ ...request, fresh: false });
     assert.ok('analysis' in second && !second.importersLeftOut);
-    assert.strictEqual(second.analysis.modules[0].configurations?.length, 3);
+    assert.strictEqual(second.analysis.modules[0].configurations?.length, 4);
   });
 
   test('the importers are among the files the editor watches; an edit to one counts again', async () => {

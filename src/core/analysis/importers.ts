@@ -10,10 +10,13 @@ import { definitions } from '../ir/moduleNames';
 import type { Importer, SourceModel } from '../ir/source';
 import { LIMITS } from '../limits/budget';
 import { configurationSource } from './configurationSource';
-import type { AnalysisRun, SourceElsewhere } from './run';
+import type { AnalysisRun } from './run';
+import type { SourceElsewhere } from './results';
 import { runFactories } from './runs';
 import { modelOf } from './documented';
 import { summarize } from '../values/modules';
+import { cellPlace } from '../ir/cellLines';
+import { importerLineName } from '../interp/evaluator';
 
 /** The steps all importers may take together. */
 const IMPORTER_STEPS = 60_000;
@@ -43,8 +46,8 @@ export function runImporters(run: AnalysisRun): { contexts: string[]; sources: M
       for (const { context, counted } of built === undefined ? [] : (JSON.parse(built) as Built[])) {
         if (sources.has(context) || (counted ? contexts : unsized).includes(context)) continue;
         (counted ? contexts : unsized).push(context);
-        const span = sourceIn(importer.model, context);
-        if (span) sources.set(context, { file: importer.name, span });
+        const span = sourceIn(importer, context);
+        if (span) sources.set(context, { file: importer.name, ...placeOf(importer, span) });
       }
     }
   });
@@ -83,12 +86,27 @@ interface Built {
   readonly counted: boolean;
 }
 
-const PLACE = / \(.+, line (\d+)\)$/;
+/**
+ * The statement building a model at an importer's module level (the context names its line, `Net (../train.py,
+ * line 15)`, as the importer's evaluator names lines), or the factory building it.
+ */
+function sourceIn(importer: Importer, context: string): Span | undefined {
+  const { model } = importer;
+  const named = importerLineName(importer);
+  const at = (f: SourceModel['fragments'][number]) => {
+    for (let line = f.span.startLine; line <= f.span.endLine; line++)
+      if (context.endsWith(` (${named(line)})`)) return true;
+    return false;
+  };
+  return context.endsWith(')') && context.includes(` (${importer.name}, `)
+    ? model.fragments.find(at)?.span
+    : configurationSource(model, context, false);
+}
 
-/** The statement building a model at an importer's module level, or the factory building it. */
-function sourceIn(model: SourceModel, context: string): Span | undefined {
-  const place = PLACE.exec(context);
-  if (!place) return configurationSource(model, context, false);
-  const line = Number(place[1]) - 1;
-  return model.fragments.find((f) => f.span.startLine <= line && line <= f.span.endLine)?.span;
+/** A place in an importer, 1-based: a notebook's by its cell. */
+function placeOf(importer: Importer, span: Span): { cell?: number; line: number; column: number } {
+  const column = span.startChar + 1;
+  return importer.cells
+    ? { ...cellPlace(importer.cells, span.startLine), column }
+    : { line: span.startLine + 1, column };
 }

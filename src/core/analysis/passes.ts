@@ -318,7 +318,7 @@ function sourced(run: AnalysisRun, configurations: ModuleResult['configurations'
   const own = new Set(run.model.named?.values());
   return configurations?.map((c) => {
     const elsewhere = run.elsewhere.get(modelOf(c.context));
-    if (elsewhere) return { ...c, source: elsewhere.span, file: elsewhere.file };
+    if (elsewhere) return { ...c, elsewhere };
     const source = configurationSource(run.model, c.context, own.has(c.context));
     return source ? { ...c, source } : c;
   });

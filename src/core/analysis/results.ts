@@ -40,10 +40,10 @@ export interface ModuleResult {
     readonly params: Poly;
     /** A Python expression over the file's names that builds the class so (buildExpression.ts). */
     readonly expression?: string;
-    /** Where the file states it (configurationSource.ts), or the file `file` does. */
+    /** Where the file states it (configurationSource.ts). */
     readonly source?: Span;
-    /** The workspace file stating it when it is another (`../build_sam.py`), from this file's folder. */
-    readonly file?: string;
+    /** Where another file of the workspace states it (importers.ts). */
+    readonly elsewhere?: SourceElsewhere;
     /** The one `built` is: the configuration the class and its layers show. */
     readonly active?: true;
   }[];
@@ -113,4 +113,15 @@ export interface SiteValue {
   readonly contexts: number;
   /** What that context built, as the lens says it (`12 heads × 64`, `768 → 3,072`): for a layer site. */
   readonly summary?: string;
+}
+
+/**
+ * Where another file states a configuration (importers.ts): that file, by its path from the analysed file's
+ * folder (`../build_sam.py`), and the place there, 1-based (a notebook's by cell).
+ */
+export interface SourceElsewhere {
+  readonly file: string;
+  readonly cell?: number;
+  readonly line: number;
+  readonly column: number;
 }

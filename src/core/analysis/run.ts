@@ -7,7 +7,7 @@ import type { Replays } from './replays';
 import type { ImportResolver, SourceModel } from '../ir/source';
 import type { Value } from '../values/value';
 import { Recorder } from './recorder';
-import type { Span } from '../ir/expr';
+import type { SourceElsewhere } from './results';
 
 export class AnalysisRun {
   readonly shared = newShared();
@@ -37,10 +37,4 @@ export class AnalysisRun {
   get out() {
     return this.recorder.out;
   }
-}
-
-/** Where another file states a configuration (importers.ts): that file, by its path from the analysed file's folder. */
-export interface SourceElsewhere {
-  readonly file: string;
-  readonly span: Span;
 }

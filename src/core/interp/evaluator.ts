@@ -16,6 +16,7 @@ import {
   type SourceModel,
 } from '../ir/source';
 import { memberOf } from './members';
+import { cellLineName } from '../ir/cellLines';
 import type { DefRef, Value } from '../values/value';
 import { Poly } from '../values/symbolic';
 import { layerSpec } from '../catalog';
@@ -343,12 +344,7 @@ export class Evaluator implements Interp, StatementContext {
    */
   importer(importer: Importer): Evaluator | undefined {
     if (this.program.imported.has(importer.model)) return undefined;
-    const other = this.otherFile(
-      importer.model,
-      importer.resolver,
-      '__main__',
-      (line) => `${importer.name}, line ${line + 1}`,
-    );
+    const other = this.otherFile(importer.model, importer.resolver, '__main__', importerLineName(importer));
     other.importing = true;
     return other;
   }
@@ -407,4 +403,10 @@ export class Evaluator implements Interp, StatementContext {
   isCatalogLayer(path: string): boolean {
     return layerSpec(normalizePath(path)) !== undefined;
   }
+}
+
+/** How an importer's lines are named: `../train.py, line 40`, `../demo.ipynb, cell 3, line 2`. */
+export function importerLineName(importer: Importer): LineName {
+  const inCells = importer.cells && cellLineName(importer.cells);
+  return (line) => `${importer.name}, ${inCells ? inCells(line) : `line ${line + 1}`}`;
 }

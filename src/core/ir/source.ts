@@ -4,6 +4,7 @@
  * right-hand sides are never needed, and converting only the ones a layer argument refers to keeps a
  * cold analysis close to the bare parse time.
  */
+import type { CellLines } from './cellLines';
 import type { Expr, Span } from './expr';
 
 export type Language = 'python' | 'typescript';
@@ -235,6 +236,8 @@ export interface Importer {
   readonly name: string;
   readonly model: SourceModel;
   readonly resolver: ImportResolver;
+  /** A notebook's: where its code cells lie in the model's text, which names its lines. */
+  readonly cells?: CellLines;
 }
 
 /**

@@ -1,7 +1,6 @@
 /** Numbers and formulas as text: CodeLens titles, hover markdown, CLI rows. */
 import type { LayerResult, SiteValue } from '../analysis/analyze';
 import { modelOf } from '../analysis/documented';
-import type { Span } from '../ir/expr';
 import type { ModuleSummary } from '../values/modules';
 import type { LayerInstance } from '../values/layer';
 import { tensorSize } from '../values/layer';
@@ -208,8 +207,7 @@ type Configuration = {
   readonly context: string;
   readonly params: Poly;
   readonly active?: true;
-  readonly file?: string;
-  readonly source?: Span;
+  readonly elsewhere?: { readonly file: string };
 };
 
 /**
@@ -232,7 +230,7 @@ export function configurationsMarkdown(configurations: readonly Configuration[] 
     '',
     ...distinct.map(
       (c) =>
-        `- ${groupDigits(c.params.constant!)} in ${codeSpan(c.context)}${c.file ? `, stated in ${codeSpan(c.file)}` : ''}${c.active ? ' (shown)' : ''}`,
+        `- ${groupDigits(c.params.constant!)} in ${codeSpan(c.context)}${c.elsewhere ? `, stated in ${codeSpan(c.elsewhere.file)}` : ''}${c.active ? ' (shown)' : ''}`,
     ),
   ].join('\n');
 }

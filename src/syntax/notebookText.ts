@@ -2,12 +2,10 @@
  * A Jupyter notebook as one Python document: its Python code cells in order, so a cell sees the
  * imports and constants of the cells above it, as it does in the editor.
  */
-import type { CellLines } from '../service/cellLines';
-import type { Locate } from './place';
+import type { CellLines } from '../core/ir/cellLines';
 
 export interface NotebookText {
   readonly text: string;
-  readonly locate: Locate;
   /** Where its cells lie in the text, which names its lines in messages and contexts. */
   readonly cells: CellLines;
 }
@@ -49,14 +47,8 @@ export function notebookText(json: string): NotebookText {
     parts.push(text);
     line += text.split('\n').length;
   });
-  const locate: Locate = (l, char) => {
-    let i = starts.length - 1;
-    while (i > 0 && starts[i].line > l) i--;
-    return { cell: starts[i].cell, line: l - starts[i].line + 1, column: char + 1 };
-  };
   return {
     text: parts.join('\n'),
-    locate,
     cells: { firstLines: starts.map((s) => s.line), numbers: starts.map((s) => s.cell) },
   };
 }

@@ -46,7 +46,18 @@ const MAX_MODELS = 50;
 /** Configuration files kept read: a folder of them holds a few hundred (open_clip's `model_configs/`). */
 const MAX_CONFIGURATIONS = 2 * MAX_CONFIGURATION_FILES;
 
-export function importCandidates(file: string, language: Language, module: string): string[] {
+/**
+ * The files an import may name, in the order they are tried. An absolute Python import in a package's module
+ * (its folder holds an `__init__.py`, `isPackage`) is looked for from above the package, as Python finds it
+ * from the project's folder: `from typing import Callable` in timm's `layers/mlp.py` is the standard library's
+ * `typing`, not `layers/typing.py`.
+ */
+export function importCandidates(
+  file: string,
+  language: Language,
+  module: string,
+  isPackage: (dir: string) => boolean = () => false,
+): string[] {
   const dir = path.dirname(file);
   if (language === 'typescript') {
     if (!module.startsWith('.')) return [];
@@ -63,6 +74,11 @@ export function importCandidates(file: string, language: Language, module: strin
   }
   const out: string[] = [];
   let root = dir;
+  for (let i = 0; i < SEARCH_LEVELS && isPackage(root); i++) {
+    const up = path.dirname(root);
+    if (up === root) break;
+    root = up;
+  }
   for (let i = 0; i < SEARCH_LEVELS; i++) {
     out.push(...asFile(root, module.split('.')));
     const up = path.dirname(root);
@@ -89,6 +105,8 @@ export class WorkspaceModels {
   private readonly importerPaths = new Map<string, readonly string[]>();
   /** The words of each file's lines that hold `import`, by path (mayImport). */
   private readonly importWords = new Map<string, { text: string; words: ReadonlySet<string> }>();
+  /** Whether a folder is a Python package: it holds an `__init__.py`. */
+  private readonly isPackage = (dir: string): boolean => this.read(path.join(dir, '__init__.py')) !== undefined;
   /** The modules each file read for its imports names, by path (importedModules). */
   private readonly imports = new Map<string, { text: string; modules: readonly string[] }>();
   /** Configuration files by path, as last read. */
@@ -113,12 +131,13 @@ export class WorkspaceModels {
     // use of an imported name, and a second parse of the same text would be a second module to it.
     const resolved = new Map<string, ReturnType<ImportResolver['resolve']>>();
     const paths = new Map<SourceModel, string>();
-    const resolve = (from: string, module: string) => {
-      for (const candidate of importCandidates(from, language, module)) {
-        if (candidate === file) {
-          if (from === file) continue;
-          return ANALYSED;
-        }
+    // A script (the analysed file, an importer) finds absolute imports from its own folder, as Python's sys.path
+    // starts there; a module it imports, from above the package holding it.
+    const resolve = (from: string, module: string, script: boolean) => {
+      for (const candidate of importCandidates(from, language, module, script ? undefined : this.isPackage)) {
+        // A file never imports itself (timm's `layers/typing.py` imports the standard library's `typing`).
+        if (candidate === from) continue;
+        if (candidate === file) return ANALYSED;
         const model = this.model(candidate, language);
         if (model) {
           used?.add(candidate);
@@ -128,10 +147,10 @@ export class WorkspaceModels {
       }
       return undefined;
     };
-    const at = (from: string): ImportResolver => ({
+    const at = (from: string, script = false): ImportResolver => ({
       resolve: (module) => {
         const key = `${from}\0${module}`;
-        if (!resolved.has(key)) resolved.set(key, resolve(from, module));
+        if (!resolved.has(key)) resolved.set(key, resolve(from, module, script));
         return resolved.get(key);
       },
       resolverOf: (model) => {
@@ -142,7 +161,7 @@ export class WorkspaceModels {
     let files: ConfigurationFile[] | undefined;
     let importers: Importer[] | undefined;
     return {
-      ...at(file),
+      ...at(file, true),
       configurationFiles: () => (files ??= this.configurationFiles(file, language, used)),
       importers: () =>
         (importers ??= this.importersOf(file, language, used, rescan).map((importer) => {
@@ -151,7 +170,7 @@ export class WorkspaceModels {
           return {
             name: importer.name,
             model: importer.model,
-            resolver: at(importer.path),
+            resolver: at(importer.path, true),
             ...(cells ? { cells } : {}),
           };
         })),
@@ -242,8 +261,10 @@ export class WorkspaceModels {
 
   /** Whether the file at `from` (its text) imports `file`, or a package whose `__init__.py` does, `depth` packages deep. */
   private reaches(from: string, text: string, file: string, language: Language, depth: number): boolean {
+    // The candidate runs as a script; a package it imports, as a module.
+    const isPackage = depth === PACKAGE_DEPTH ? undefined : this.isPackage;
     for (const module of this.importedModules(from, text, language))
-      for (const candidate of importCandidates(from, language, module)) {
+      for (const candidate of importCandidates(from, language, module, isPackage)) {
         if (candidate === file) return true;
         if (depth === 0 || path.basename(candidate) !== '__init__.py') continue;
         const init = this.read(candidate);

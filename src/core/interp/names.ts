@@ -169,11 +169,23 @@ export class Names {
 
   /** `from .blocks import Block`: the class, function or constant as the other file defines it. */
   importedName(module: string, member: string): Value | undefined {
+    // Files importing a name from each other in a circle (a package's `__init__.py` and its modules) name no
+    // definition: Python raises ImportError there.
+    const key = `${module}\0${member}`;
+    if (this.importing.has(key)) return undefined;
     const other = this.ev.imported(module);
     if (!other) return undefined;
-    const v = other.moduleFrame.vars.get(member) ?? other.names.global(member);
-    return v.t === 'sym' ? undefined : v;
+    this.importing.add(key);
+    try {
+      const v = other.moduleFrame.vars.get(member) ?? other.names.global(member);
+      return v.t === 'sym' ? undefined : v;
+    } finally {
+      this.importing.delete(key);
+    }
   }
+
+  /** The imported names being looked up in other files, as `module\0member`. */
+  private readonly importing = new Set<string>();
 }
 
 /** The file's imports and top-level definitions by name, the first of each. */

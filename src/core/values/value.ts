@@ -242,8 +242,12 @@ export function joinValues(a: Value, b: Value): Value {
   return sameValue(a, b) ? a : unknownOf(a, b);
 }
 
-/** What several values that are not known to agree come to: unknown, a module perhaps when any may be one. */
+/**
+ * What several values that are not known to agree come to: a plain value when each is one (`return False` on
+ * one path, `return level > 1` on another), else unknown, a module perhaps when any may be one.
+ */
 export function unknownOf(...values: readonly Value[]): Value {
+  if (values.every(isPlain)) return SCALAR;
   return values.some((v) => mayHoldModule(v, 0)) ? MAYBE_MODULE : UNKNOWN;
 }
 

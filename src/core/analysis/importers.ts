@@ -18,8 +18,9 @@ import { summarize } from '../values/modules';
 import { cellPlace } from '../ir/cellLines';
 import { importerLineName } from '../interp/evaluator';
 
-/** The steps all importers may take together. */
-const IMPORTER_STEPS = 60_000;
+/** The steps all importers may take together, and one of them: a script's training loop leaves the others theirs. */
+const IMPORTER_STEPS = 30_000;
+const STEPS_EACH = 20_000;
 
 /** A number for each importer's text: its runs are replayed only while it is the same. */
 const numbers = new WeakMap<SourceModel, number>();
@@ -41,7 +42,7 @@ export function runImporters(run: AnalysisRun): { contexts: string[]; sources: M
       let number = numbers.get(importer.model);
       if (number === undefined) numbers.set(importer.model, (number = numbered++));
       const built = replays.valued(`importer ${importer.name} ${number}`, () =>
-        JSON.stringify(runImporter(run, importer)),
+        shared.budget.within(STEPS_EACH, () => JSON.stringify(runImporter(run, importer))),
       );
       for (const { context, counted } of built === undefined ? [] : (JSON.parse(built) as Built[])) {
         if (sources.has(context) || (counted ? contexts : unsized).includes(context)) continue;

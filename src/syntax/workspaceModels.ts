@@ -197,7 +197,7 @@ export class WorkspaceModels {
         const model = this.model(candidate, language);
         if (!model) return [];
         used?.add(candidate);
-        return [{ path: candidate, name: path.relative(folder, candidate).split(path.sep).join('/'), model }];
+        return [{ path: candidate, name: nameFrom(folder, candidate), model }];
       });
     }
     const stem = path.basename(file, '.py');
@@ -219,22 +219,19 @@ export class WorkspaceModels {
         const model = this.model(candidate, language);
         if (!model) continue;
         used?.add(candidate);
-        found.push({ path: candidate, name: path.relative(folder, candidate).split(path.sep).join('/'), model });
+        found.push({ path: candidate, name: nameFrom(folder, candidate), model });
         if (found.length >= MAX_IMPORTERS) break;
       }
       const up = path.dirname(dir);
       if (up === dir) break;
       dir = up;
     }
-    this.importerPaths.delete(file);
-    this.importerPaths.set(
+    remember(
+      this.importerPaths,
       file,
       found.map((f) => f.path),
+      MAX_MODELS,
     );
-    for (const [oldest] of this.importerPaths) {
-      if (this.importerPaths.size <= MAX_MODELS) break;
-      this.importerPaths.delete(oldest);
-    }
     return found;
   }
 
@@ -249,12 +246,7 @@ export class WorkspaceModels {
       for (const line of text.split('\n'))
         if (line.includes('import')) for (const word of line.split(/[^A-Za-z0-9_]+/)) words.add(word);
       known = { text, words };
-      this.importWords.delete(file);
-      this.importWords.set(file, known);
-      for (const [oldest] of this.importWords) {
-        if (this.importWords.size <= MAX_IMPORT_LISTS) break;
-        this.importWords.delete(oldest);
-      }
+      remember(this.importWords, file, known, MAX_IMPORT_LISTS);
     }
     return names.some((n) => known.words.has(n));
   }
@@ -284,12 +276,7 @@ export class WorkspaceModels {
     const tree = this.grammars.parse(language, text);
     const modules = tree ? importedModules(tree.rootNode, text) : [];
     tree?.delete();
-    this.imports.delete(file);
-    this.imports.set(file, { text, modules });
-    for (const [oldest] of this.imports) {
-      if (this.imports.size <= MAX_IMPORT_LISTS) break;
-      this.imports.delete(oldest);
-    }
+    remember(this.imports, file, { text, modules }, MAX_IMPORT_LISTS);
     return modules;
   }
 
@@ -315,13 +302,8 @@ export class WorkspaceModels {
       used?.add(beside);
       let read = this.configurations.get(beside);
       if (read?.text !== text) {
-        this.configurations.delete(beside);
         read = { text, file: { name, data: readConfiguration(text), version: this.configurationVersions++ } };
-        this.configurations.set(beside, read);
-        for (const [oldest] of this.configurations) {
-          if (this.configurations.size <= MAX_CONFIGURATIONS) break;
-          this.configurations.delete(oldest);
-        }
+        remember(this.configurations, beside, read, MAX_CONFIGURATIONS);
       }
       return [read.file];
     });
@@ -342,12 +324,7 @@ export class WorkspaceModels {
     } catch {
       code = undefined;
     }
-    this.notebooks.delete(file);
-    this.notebooks.set(file, { json: text, code });
-    for (const [oldest] of this.notebooks) {
-      if (this.notebooks.size <= MAX_MODELS) break;
-      this.notebooks.delete(oldest);
-    }
+    remember(this.notebooks, file, { json: text, code }, MAX_MODELS);
     return code;
   }
 
@@ -380,4 +357,19 @@ export class WorkspaceModels {
     this.retired = [];
     this.cache.clear();
   }
+}
+
+/** Sets `key` as the most recently used entry of `map`, dropping the least recently used past `max`. */
+function remember<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
+  map.delete(key);
+  map.set(key, value);
+  for (const [oldest] of map) {
+    if (map.size <= max) break;
+    map.delete(oldest);
+  }
+}
+
+/** `../build.py`: a file's path from a folder, with `/`, as configurations name the file stating them. */
+function nameFrom(folder: string, file: string): string {
+  return path.relative(folder, file).split(path.sep).join('/');
 }

@@ -11,6 +11,7 @@ import { paint } from './colour';
 import { jsonOfFile, toJson } from './json';
 import { countsOf, isFailed, type FileCounts, type FileReport } from './report';
 import { sarifOfFile, toSarif, type SarifFile } from './sarif';
+import { namesRegistered } from '../core/analysis/registries';
 import { textOfFile, toText } from './text';
 
 export interface OutputSettings {
@@ -44,7 +45,11 @@ export function outputOf(r: FileReport, settings: OutputSettings): FileOutput {
 
 /** Whether one of the analysis's classes has a configuration `name` names (a `--config` argument). */
 export function hasConfiguration(analysis: Analysis, name: string): boolean {
-  return analysis.modules.some((m) => m.configurations?.some((c) => namesConfiguration(name, modelOf(c.context))));
+  return analysis.modules.some((m) =>
+    m.configurations?.some(
+      (c) => namesConfiguration(name, modelOf(c.context)) || namesRegistered(c.registered ?? [], name),
+    ),
+  );
 }
 
 /** The names `--config` gave that no file analysed has a configuration of. */

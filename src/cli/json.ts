@@ -132,6 +132,7 @@ function fileJson(r: FileReport, options: SizingOptions): object {
                 context: c.context,
                 ...exactCount(c.params),
                 ...(c.expression === undefined ? {} : { expression: c.expression }),
+                ...(c.registered ? { registered: c.registered } : {}),
                 ...(c.elsewhere
                   ? { source: { path: pathBeside(r.path, c.elsewhere.file), ...placeIn(c.elsewhere) } }
                   : c.source

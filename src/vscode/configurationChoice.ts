@@ -130,7 +130,7 @@ export async function chooseConfiguration(
     },
     ...configurations.map((c) => ({
       label: `${tick(chosen.includes(c.context))}${lensText(c.context)}`,
-      description: `${groupDigits(c.params.constant!)} params${sourceText(c, (span) => service.range(doc, span).start.line + 1)}${c.active ? ' · shown' : ''}`,
+      description: `${groupDigits(c.params.constant!)} params${sourceText(c, (span) => service.range(doc, span).start.line + 1)}${c.registered ? ` · ${lensText(c.registered.join(', '))}` : ''}${c.active ? ' · shown' : ''}`,
       // What it builds the class with, as Python would run it.
       detail: c.expression === undefined ? undefined : lensText(c.expression),
       context: c.context,

@@ -247,6 +247,16 @@ suite('attention-lens CLI', () => {
     }
   });
 
+  test('--workspace reads the files importing a file; --config takes the key of a registry holding a factory', () => {
+    const folder = path.join(ROOT, 'test/fixtures/models/pytorch/importers');
+    const alone = run(['modeling/net.py'], { cwd: folder });
+    assert.match(alone.stdout, /class Net +needs arguments/);
+    const r = run(['--workspace', '.', '--config', 'large', 'modeling/net.py'], { cwd: folder });
+    assert.deepStrictEqual([r.status, r.stderr], [0, '']);
+    assert.match(r.stdout, /class Net +904,676 +4 × EncoderBlock · in build_net_large\(\)\n/);
+    assert.match(r.stdout, / 904,676 {2}in build_net_large\(\) · build\.py:16 \(shown\)\n/);
+  });
+
   test('--config NAME shows that configuration in the class and its layers; a name no class has exits 2', () => {
     const { dir, remove } = tempFiles({ 'model.py': configured });
     try {

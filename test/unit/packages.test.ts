@@ -99,6 +99,20 @@ suite('configurations of the model files of packages', () => {
     assert.strictEqual(classIn(chosen, 'Encoder').built?.summary.params?.constant, 891_776n);
   });
 
+  test("a registry's entries name the factories they hold, and pick them by key", async () => {
+    const net = classIn(await analysed('modeling/net.py'), 'Net');
+    assert.deepStrictEqual(
+      net.configurations?.filter((c) => c.registered).map((c) => [c.context, c.registered]),
+      [
+        ['build_net_small()', ["net_registry['default']", "net_registry['small']"]],
+        ['build_net_large()', ["net_registry['large']"]],
+      ],
+    );
+    const large = classIn(await analysed('modeling/net.py', ['large']), 'Net');
+    assert.strictEqual(large.built?.context, 'build_net_large() via Net');
+    assert.strictEqual(large.built?.summary.params?.constant, 904_676n);
+  });
+
   test('sizes the importer reads from the command line, or that exec() may rebind, state no configuration', async () => {
     const a = await analysed('modeling/encoder.py');
     const contexts = a.modules.flatMap((m) => m.configurations?.map((c) => c.context) ?? []);

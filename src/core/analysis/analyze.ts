@@ -25,6 +25,7 @@ import {
 } from './passes';
 import { AnalysisRun } from './run';
 import { documentedOf, isChosen, modelOf } from './documented';
+import { registeredContexts } from './registries';
 
 export { attentionLayers } from './results';
 export type { Analysis, InstanceResult, LayerResult, ModuleResult, PartResult, SiteValue, SizeHint } from './results';
@@ -50,7 +51,11 @@ export function analyze(
   runFactoryFunctions(run);
   const configured = buildConfigured(run);
   const documented = [...runPresetFunctions(run), ...runConfigurationFileBuilds(run), ...runImporterBuilds(run)];
-  const showing = { documented: documentedOf(documented), chosen };
+  // A registry's entry (`vit_b` of `sam_model_registry`) picks the factory it names.
+  const showing = {
+    documented: documentedOf(documented),
+    chosen: [...chosen, ...registeredContexts(run.registered, chosen)],
+  };
   const modules = moduleResults(run, classes, configured, showing);
   runUnreachedFunctions(run);
   // Trees are read once every run is over.
@@ -63,7 +68,7 @@ export function analyze(
     modules,
     instances,
     parts: partResults(run.out.parts, showing),
-    hints: hintsOutside(hints, modules, chosen),
+    hints: hintsOutside(hints, modules, showing.chosen),
   };
 }
 

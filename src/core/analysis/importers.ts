@@ -17,6 +17,7 @@ import { modelOf } from './documented';
 import { summarize } from '../values/modules';
 import { cellPlace } from '../ir/cellLines';
 import { importerLineName } from '../interp/evaluator';
+import { registriesOf } from './registries';
 
 /** The steps all importers may take together, and one of them: a script's training loop leaves the others theirs. */
 const IMPORTER_STEPS = 30_000;
@@ -44,7 +45,10 @@ export function runImporters(run: AnalysisRun): { contexts: string[]; sources: M
       const built = replays.valued(`importer ${importer.name} ${number}`, () =>
         shared.budget.within(STEPS_EACH, () => JSON.stringify(runImporter(run, importer))),
       );
-      for (const { context, counted } of built === undefined ? [] : (JSON.parse(built) as Built[])) {
+      const { models, registered } = built === undefined ? { models: [], registered: [] } : (JSON.parse(built) as Ran);
+      for (const [context, names] of registered)
+        run.registered.set(context, [...(run.registered.get(context) ?? []), ...names]);
+      for (const { context, counted } of models) {
         if (sources.has(context) || (counted ? contexts : unsized).includes(context)) continue;
         (counted ? contexts : unsized).push(context);
         const span = sourceIn(importer, context);
@@ -57,16 +61,18 @@ export function runImporters(run: AnalysisRun): { contexts: string[]; sources: M
   return { contexts: [...contexts, ...unsized], sources };
 }
 
-/** Runs one importer: the models it built the file's classes in. */
-function runImporter(run: AnalysisRun, importer: Importer): Built[] {
+/** Runs one importer: the models it built the file's classes in, and its registries of factories. */
+function runImporter(run: AnalysisRun, importer: Importer): Ran {
   const { evaluator, recorder, shared } = run;
   const other = evaluator.importer(importer);
-  if (!other) return [];
+  if (!other) return { models: [], registered: [] };
   const built = new Set<string>();
+  let registered: [string, string[]][] = [];
   recorder.builtElsewhere = built;
   shared.importer = importer.name;
   try {
     other.runModule();
+    registered = [...registriesOf(other)];
     shared.importer = importer.name;
     runFactories(other, importer.model, (_key, factory) => factory());
   } finally {
@@ -78,7 +84,13 @@ function runImporter(run: AnalysisRun, importer: Importer): Built[] {
     for (const c of list)
       if (built.has(modelOf(c.context)) && (c.summary ?? summarize(c.tree!)).params?.isConstant)
         counted.add(modelOf(c.context));
-  return [...built].map((context) => ({ context, counted: counted.has(context) }));
+  return { models: [...built].map((context) => ({ context, counted: counted.has(context) })), registered };
+}
+
+/** What one importer's run found, kept for the next version as JSON. */
+interface Ran {
+  readonly models: readonly Built[];
+  readonly registered: readonly [string, string[]][];
 }
 
 /** A model an importer built the file's classes in, and whether any of them has a total there. */

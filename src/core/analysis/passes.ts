@@ -5,6 +5,7 @@
  */
 import { runConfigurationFiles } from './configurationFiles';
 import { runImporters } from './importers';
+import { registriesOf } from './registries';
 import type { SiteShown } from './cache';
 import type { Span } from '../ir/expr';
 import { StatementReplays } from '../interp/statementReplays';
@@ -62,6 +63,7 @@ export function runModuleBody(run: AnalysisRun): void {
     run.recorder.mode.moduleBody = false;
   }
   if (cache) cache.statements = statements?.kept ?? new Map();
+  registriesOf(evaluator, run.registered);
   // A chosen configuration's heads and sizing are read from its trees, which a replayed run no longer holds.
   const chosen = (context: string) => isChosen(run.chosen, context);
   run.replays = new Replays(model, cache, evaluator, run.out, resolver, chosen);
@@ -317,7 +319,9 @@ export function moduleResults(
 function sourced(run: AnalysisRun, configurations: ModuleResult['configurations']): ModuleResult['configurations'] {
   const own = new Set(run.model.named?.values());
   return configurations?.map((c) => {
+    const registered = run.registered.get(modelOf(c.context));
     const elsewhere = run.elsewhere.get(modelOf(c.context));
+    if (registered) c = { ...c, registered };
     if (elsewhere) return { ...c, elsewhere };
     const source = configurationSource(run.model, c.context, own.has(c.context));
     return source ? { ...c, source } : c;

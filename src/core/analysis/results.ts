@@ -44,6 +44,8 @@ export interface ModuleResult {
     readonly source?: Span;
     /** Where another file of the workspace states it (importers.ts). */
     readonly elsewhere?: SourceElsewhere;
+    /** The entries of registries naming its factory (`sam_model_registry['vit_b']`): `--config vit_b` picks it too. */
+    readonly registered?: readonly string[];
     /** The one `built` is: the configuration the class and its layers show. */
     readonly active?: true;
   }[];

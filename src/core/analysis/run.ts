@@ -8,6 +8,7 @@ import type { ImportResolver, SourceModel } from '../ir/source';
 import type { Value } from '../values/value';
 import { Recorder } from './recorder';
 import type { SourceElsewhere } from './results';
+import type { Registered } from './registries';
 
 export class AnalysisRun {
   readonly shared = newShared();
@@ -19,6 +20,8 @@ export class AnalysisRun {
   readonly defaults = new Map<string, Value>();
   /** Where the files importing this one state the configurations they build (importers.ts), by context. */
   readonly elsewhere = new Map<string, SourceElsewhere>();
+  /** The entries of registries naming each factory's context (registries.ts): the file's and its importers'. */
+  readonly registered: Registered = new Map();
 
   constructor(
     readonly model: SourceModel,

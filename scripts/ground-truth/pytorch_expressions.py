@@ -7,7 +7,8 @@ gives an expression, with the class, the configuration's context, the expression
 for the module it builds (`params`). The CLI's count must be PyTorch's: a configuration whose expression builds another
 count (or raises) stops the script, naming it. The fixtures of `checkpoints/` lie beside a configuration file
 (`params.json`, a Hugging Face `config.json`): a configuration built from one (`Transformer(ModelArgs(**params.json))`)
-is also built as Python would, with `json.load` of that file, and must give the same count (`loaded`). `own`: configurations of the user's own (OWN), given to the CLI
+is also built as Python would, with `json.load` of that file (`yaml.safe_load`, `tomllib.load` for those of
+`configs/`), and must give the same count (`loaded`). `own`: configurations of the user's own (OWN), given to the CLI
 as `--config EXPRESSION`, each with what PyTorch counts for the model it builds, and every part the CLI counts
 for it checked the same way. unit/frameworks.test.ts checks the analysis against the file.
 """
@@ -17,8 +18,10 @@ import json
 import re
 import subprocess
 import sys
+import tomllib
 
 import torch
+import yaml
 
 from pytorch_common import REPO_ROOT, install_einops_fallback, install_transformers_fallback, param_count, write_json
 
@@ -54,22 +57,32 @@ def load(path):
     return module
 
 
+def read_configuration(path):
+    """A configuration file as a script reads it: json.load, yaml.safe_load (PyYAML) or tomllib.load."""
+    if path.suffix in (".yaml", ".yml"):
+        with open(path, encoding="utf-8") as f:
+            return yaml.safe_load(f)
+    if path.suffix == ".toml":
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
 def from_configuration_file(path, module, cls, context):
     """The count of `cls` as a context builds it from a configuration file (`X(Cfg(**params.json))`, or
     `X(**model_configs/tiny.json)` with the file's keys as X's own arguments, X being `cls`), the file read with
     json.load as a script would; None for any other context."""
     own = re.fullmatch(r"(\w+)\(\*\*([\w./-]+\.json)\)", context)
     if own and own.group(1) == cls:
-        with open(path.parent / own.group(2), encoding="utf-8") as f:
-            arguments = json.load(f)
+        arguments = read_configuration(path.parent / own.group(2))
         torch.manual_seed(0)
         return param_count(getattr(module, cls)(**arguments))
-    found = re.fullmatch(r"(\w+)\((?:(\w+)=)?(\w+)\(\*\*([\w.]+)\)\)", context)
+    found = re.fullmatch(r"(\w+)\((?:(\w+)=)?(\w+)\(\*\*([\w./-]+)\)\)", context)
     if not found or found.group(1) != cls:
         return None
     _, param, config, name = found.groups()
-    with open(path.parent / name, encoding="utf-8") as f:
-        configuration = getattr(module, config)(**json.load(f))
+    configuration = getattr(module, config)(**read_configuration(path.parent / name))
     torch.manual_seed(0)
     built = getattr(module, cls)(**{param: configuration}) if param else getattr(module, cls)(configuration)
     return param_count(built)

@@ -14,8 +14,9 @@ import {
 import {
   CONFIGURATION_FILES,
   CONFIGURATION_FOLDERS,
+  CONFIGURATION_SUFFIXES,
   MAX_CONFIGURATION_FILES,
-  readConfiguration,
+  readConfigurationFile,
 } from './configurationFiles';
 import type { Grammars, Tree } from './parser';
 import { buildModel } from './model';
@@ -290,8 +291,10 @@ export class WorkspaceModels {
     const names = [
       ...CONFIGURATION_FILES,
       ...CONFIGURATION_FOLDERS.flatMap((folder) =>
-        (this.list?.(path.join(dir, folder), '.json', MAX_CONFIGURATION_FILES) ?? []).map(
-          (name) => `${folder}/${name}`,
+        CONFIGURATION_SUFFIXES.flatMap((suffix) =>
+          (this.list?.(path.join(dir, folder), suffix, MAX_CONFIGURATION_FILES) ?? []).map(
+            (name) => `${folder}/${name}`,
+          ),
         ),
       ),
     ];
@@ -302,7 +305,7 @@ export class WorkspaceModels {
       used?.add(beside);
       let read = this.configurations.get(beside);
       if (read?.text !== text) {
-        read = { text, file: { name, data: readConfiguration(text), version: this.configurationVersions++ } };
+        read = { text, file: { name, data: readConfigurationFile(name, text), version: this.configurationVersions++ } };
         remember(this.configurations, beside, read, MAX_CONFIGURATIONS);
       }
       return [read.file];

@@ -7,7 +7,8 @@ import * as assert from 'assert';
 import { readFileSync } from 'fs';
 import * as path from 'path';
 import { configurationValues } from '../../src/core/analysis/configurationFiles';
-import { readConfiguration } from '../../src/syntax/configurationFiles';
+import { readConfiguration, readConfigurationFile } from '../../src/syntax/configurationFiles';
+import { readYaml } from '../../src/syntax/pyyaml';
 import { WorkspaceModels } from '../../src/syntax/workspaceModels';
 import { DocumentEngine } from '../../src/service/documentEngine';
 import { analyzeText, loadGrammars, ROOT } from './helpers';
@@ -82,6 +83,50 @@ suite('configuration files beside a model file', () => {
     );
     const a = await withFiles({ 'params.json': '{"dim": 32.0, "vocab": 10}' });
     assert.strictEqual(net(a).built, undefined);
+  });
+
+  test("YAML's plain scalars typed as PyYAML's safe_load types them (pyyaml-scalars.json); what it reads otherwise, no file", () => {
+    const truth = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/pyyaml-scalars.json'), 'utf8')) as {
+      scalars: Record<string, { type: string; value?: string | boolean }>;
+    };
+    const read = (v: unknown) => {
+      if (v === null) return { type: 'none' };
+      if (typeof v === 'boolean') return { type: 'bool', value: v };
+      if (typeof v === 'bigint') return { type: 'int', value: String(v) };
+      if (typeof v === 'number') return { type: 'float', value: v };
+      return { type: 'str', value: v as string };
+    };
+    for (const [scalar, expected] of Object.entries(truth.scalars)) {
+      const data = readYaml(`v: ${scalar}\n`) as { v: unknown } | undefined;
+      // A sexagesimal number (`1:30`, PyYAML's 90) is not typed here: the file is no configuration.
+      if (scalar.includes(':')) {
+        assert.strictEqual(data, undefined, scalar);
+        continue;
+      }
+      const got = read(data!.v);
+      const want =
+        expected.type === 'float'
+          ? { type: 'float', value: Number(String(expected.value).replace('inf', 'Infinity').replace('nan', 'NaN')) }
+          : expected;
+      assert.deepStrictEqual(got, want, scalar);
+    }
+    assert.deepStrictEqual(readYaml('"n_layer": 12\nn_head: "12"\nsizes: [1, 2.5]\n'), {
+      n_layer: 12n,
+      n_head: '12',
+      sizes: [1n, 2.5],
+    });
+    for (const text of ['a: 2001-12-14\n', 'a: !!int "3"\n', 'yes: 1\n', '<<: {a: 1}\n', 'a: [1\n'])
+      assert.strictEqual(readYaml(text), undefined, text);
+  });
+
+  test('TOML read as tomllib reads it: ints, floats, tables; a date makes it no configuration', () => {
+    assert.deepStrictEqual(readConfigurationFile('c.toml', 'dim = 1_024\neps = 1e-5\n[head]\nclasses = 0x10\n'), {
+      dim: 1024n,
+      eps: 1e-5,
+      head: { classes: 16n },
+    });
+    assert.strictEqual(readConfigurationFile('c.toml', 'made = 1979-05-27\n'), undefined);
+    assert.strictEqual(readConfigurationFile('c.toml', 'dim = \n'), undefined);
   });
 
   test('--config params.json names the configuration the file builds from it', async () => {

@@ -241,7 +241,7 @@ suite('a preset chosen by the user against PyTorch (pytorch-layers.json presets)
 });
 
 /** `Transformer(ModelArgs(**params.json))`: a class built from a configuration file, and its name. */
-const FROM_FILE = /^(\w+)\((?:(?:\w+=)?\w+\(\*\*[\w.]+\)|\*\*[\w./-]+\.json)\)$/;
+const FROM_FILE = /^(\w+)\((?:(?:\w+=)?\w+\(\*\*[\w./-]+\)|\*\*[\w./-]+\.json)\)$/;
 
 suite("each configuration's expression, run by PyTorch (pytorch-expressions.json)", () => {
   const expected = JSON.parse(

@@ -17,6 +17,16 @@ export const CONFIGURATION_FOLDERS: readonly string[] = ['model_configs', 'confi
 export const CONFIGURATION_SUFFIXES: readonly string[] = ['.json', '.yaml', '.yml', '.toml'];
 export const MAX_CONFIGURATION_FILES = 256;
 
+/** Whether a file is one a model's configurations are read from: `config.json`, `configs/small.yaml`... */
+export function isConfigurationFile(file: string): boolean {
+  const parts = file.split(/[\\/]/);
+  const name = parts[parts.length - 1];
+  return (
+    CONFIGURATION_FILES.includes(name) ||
+    (CONFIGURATION_FOLDERS.includes(parts[parts.length - 2]) && CONFIGURATION_SUFFIXES.some((s) => name.endsWith(s)))
+  );
+}
+
 /**
  * The file's JSON with each number as Python reads it: an int (`10000`, as a bigint: no digit lost) or a
  * float (`10000.0`, `1e-05`, as a number); undefined when it is not JSON or is nested deeper than the stack.

@@ -12,6 +12,8 @@ import { explainTarget } from './commands';
 import type { AnalysisService, Chosen } from './documents';
 import { programKey } from './notebookCells';
 import { ownLabel } from '../syntax/ownConfigurations';
+import { modelOf, namesConfiguration } from '../core/analysis/documented';
+import { namesRegistered } from '../core/analysis/registries';
 
 export const CHOOSE_CONFIGURATION_COMMAND = 'attentionLens.chooseConfiguration';
 
@@ -148,6 +150,8 @@ export async function chooseConfiguration(
   const given =
     typeof pick === 'string'
       ? (items.find((i) => i.own !== 'ask' && (i.context ?? '') === pick) ??
+        // A name as the CLI's --config takes it: `gpt2-medium`, `params.json`, a registry's key.
+        items.find((i) => i.context !== undefined && pick !== '' && namesIt(pick, i.context, configurations)) ??
         (pick.includes('(') ? { label: pick, context: ownLabel(pick), own: pick } : undefined))
       : undefined;
   const picked =
@@ -195,4 +199,10 @@ function sourceText(c: NonNullable<ModuleResult['configurations']>[number], line
   if (c.elsewhere)
     return ` · ${c.elsewhere.file}:${c.elsewhere.cell === undefined ? '' : `cell ${c.elsewhere.cell}:`}${c.elsewhere.line}`;
   return c.source ? ` · line ${lineOf(c.source)}` : '';
+}
+
+/** Whether `name` names the configuration `context` of the list, as `--config` would. */
+function namesIt(name: string, context: string, configurations: NonNullable<ModuleResult['configurations']>): boolean {
+  const registered = configurations.find((c) => c.context === context)?.registered ?? [];
+  return namesConfiguration(name, modelOf(context)) || namesRegistered(registered, name);
 }

@@ -5,11 +5,10 @@
  * runs on the analysis engine's worker thread: this thread, which every extension shares, only waits.
  * A notebook's code cells are analysed together, as one program, and each cell shows its own part of it.
  */
-import * as path from 'path';
 import type { NamedConfiguration } from '../syntax/ownConfigurations';
 import * as vscode from 'vscode';
 import type { Analysis } from '../core/analysis/analyze';
-import { CONFIGURATION_FILES } from '../syntax/configurationFiles';
+import { isConfigurationFile } from '../syntax/configurationFiles';
 import type { Language } from '../core/ir/source';
 import { BoundedCache } from '../service/boundedCache';
 import { cellView, type CellPlace } from '../service/cellView';
@@ -371,7 +370,7 @@ export class AnalysisService implements vscode.Disposable {
 
   /** An editor's text of a file others may import or read their sizes from: the engine reads it before the disk. */
   private textChanged(doc: vscode.TextDocument): void {
-    if (doc.uri.scheme === 'file' && (languageOf(doc) || CONFIGURATION_FILES.includes(path.basename(doc.uri.fsPath))))
+    if (doc.uri.scheme === 'file' && (languageOf(doc) || isConfigurationFile(doc.uri.fsPath)))
       this.changedTexts.set(doc.uri.fsPath, doc);
   }
 

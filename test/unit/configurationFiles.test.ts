@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import { readFileSync } from 'fs';
 import * as path from 'path';
 import { configurationValues } from '../../src/core/analysis/configurationFiles';
-import { readConfiguration, readConfigurationFile } from '../../src/syntax/configurationFiles';
+import { isConfigurationFile, readConfiguration, readConfigurationFile } from '../../src/syntax/configurationFiles';
 import { readYaml } from '../../src/syntax/pyyaml';
 import { WorkspaceModels } from '../../src/syntax/workspaceModels';
 import { DocumentEngine } from '../../src/service/documentEngine';
@@ -117,6 +117,19 @@ suite('configuration files beside a model file', () => {
     });
     for (const text of ['a: 2001-12-14\n', 'a: !!int "3"\n', 'yes: 1\n', '<<: {a: 1}\n', 'a: [1\n'])
       assert.strictEqual(readYaml(text), undefined, text);
+  });
+
+  test("the files whose unsaved edits the editor passes on: a model's configuration files, none other", () => {
+    for (const file of [
+      '/w/config.json',
+      '/w/params.json',
+      '/w/configs/small.yaml',
+      '/w/model_configs/a.toml',
+      'C:\\w\\config\\b.yml',
+    ])
+      assert.ok(isConfigurationFile(file), file);
+    for (const file of ['/w/settings.json', '/w/configs/notes.txt', '/w/other/small.yaml', '/w/configs.yaml'])
+      assert.ok(!isConfigurationFile(file), file);
   });
 
   test('TOML read as tomllib reads it: ints, floats, tables; a date makes it no configuration', () => {

@@ -29,4 +29,42 @@ suite('a configuration file beside the model', () => {
       await revert(params);
     }
   });
+
+  test('a YAML file of configs/ beside it is one of its configurations; editing it unsaved counts again', async () => {
+    const doc = await openFile('checkpoint/net.py');
+    await activateExtension();
+    const yaml = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(doc.uri, '..', 'configs', 'narrow.yaml'));
+    // dim: 0x10 is 16, as PyYAML reads it: 10×16 + 16×16 + 16.
+    await poll(
+      () => lensTitles(doc.uri),
+      (t) => t.some((x) => x.startsWith('12: 1,376 params') && x.endsWith('· 2 configurations')),
+    );
+    assert.strictEqual(
+      await vscode.commands.executeCommand(
+        'attentionLens.chooseConfiguration',
+        [doc.uri.toString(), 12, 6],
+        'configs/narrow.yaml',
+      ),
+      // Named as the CLI's --config names it; the command answers with the configuration it picked.
+      'Net(Args(**configs/narrow.yaml))',
+    );
+    await poll(
+      () => lensTitles(doc.uri),
+      (t) => t.some((x) => x.startsWith('12: 432 params')),
+    );
+    const edit = new vscode.WorkspaceEdit();
+    const at = yaml.getText().indexOf('0x10');
+    edit.replace(yaml.uri, new vscode.Range(yaml.positionAt(at), yaml.positionAt(at + 4)), '0x8');
+    await vscode.workspace.applyEdit(edit);
+    try {
+      // 10×8 + 8×8 + 8.
+      await poll(
+        () => lensTitles(doc.uri),
+        (t) => t.some((x) => x.startsWith('12: 152 params')),
+      );
+    } finally {
+      await revert(yaml);
+      await vscode.commands.executeCommand('attentionLens.chooseConfiguration', [doc.uri.toString(), 12, 6], '');
+    }
+  });
 });

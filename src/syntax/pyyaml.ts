@@ -20,34 +20,41 @@ const TIMESTAMP = /^[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?/;
 /** A value PyYAML gives that this reader does not: the file is then no configuration. */
 class Untyped extends Error {}
 
+/**
+ * Values read at most: aliases of aliases expand exponentially (a "billion laughs" file of a few lines), and a
+ * configuration holds far fewer.
+ */
+const MAX_VALUES = 100_000;
+
 /** The document's data, or undefined when it is no YAML, or holds what this reader does not type. */
 export function readYaml(text: string): unknown {
   const doc = parseDocument(text, { schema: 'failsafe', uniqueKeys: false });
   if (doc.errors.length) return undefined;
   try {
-    return valueOf(doc, doc.contents);
+    return valueOf({ doc, read: 0 }, doc.contents);
   } catch (e) {
     if (e instanceof Untyped || e instanceof RangeError) return undefined;
     throw e;
   }
 }
 
-function valueOf(doc: Document, node: unknown, depth = 0): unknown {
-  // Nesting deeper than a configuration needs (and an alias of an alias of...) ends the reading.
-  if (depth > 64) throw new Untyped();
+function valueOf(state: { readonly doc: Document; read: number }, node: unknown, depth = 0): unknown {
+  const { doc } = state;
+  // Nesting deeper than a configuration needs, or more values than it holds, ends the reading.
+  if (depth > 64 || ++state.read > MAX_VALUES) throw new Untyped();
   if (node === null || node === undefined) return null;
-  if (isAlias(node)) return valueOf(doc, node.resolve(doc), depth + 1);
+  if (isAlias(node)) return valueOf(state, node.resolve(doc), depth + 1);
   if ((node as Node).tag) throw new Untyped();
   if (isMap(node)) {
     const out: Record<string, unknown> = {};
     for (const pair of node.items) {
-      const key = valueOf(doc, pair.key, depth + 1);
+      const key = valueOf(state, pair.key, depth + 1);
       if (typeof key !== 'string' || key === '<<') throw new Untyped();
-      out[key] = valueOf(doc, pair.value, depth + 1);
+      out[key] = valueOf(state, pair.value, depth + 1);
     }
     return out;
   }
-  if (isSeq(node)) return node.items.map((item) => valueOf(doc, item, depth + 1));
+  if (isSeq(node)) return node.items.map((item) => valueOf(state, item, depth + 1));
   if (isScalar(node)) {
     const text = String(node.value);
     return node.type === 'PLAIN' ? plain(text) : text;

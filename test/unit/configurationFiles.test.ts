@@ -117,6 +117,13 @@ suite('configuration files beside a model file', () => {
     });
     for (const text of ['a: 2001-12-14\n', 'a: !!int "3"\n', 'yes: 1\n', '<<: {a: 1}\n', 'a: [1\n'])
       assert.strictEqual(readYaml(text), undefined, text);
+    // Aliases of aliases: 10^12 values from twelve lines ("billion laughs") are not expanded.
+    let laughs = 'a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n';
+    for (let i = 1; i < 12; i++)
+      laughs += `a${i}: &a${i} [${Array(10)
+        .fill(`*a${i - 1}`)
+        .join(', ')}]\n`;
+    assert.strictEqual(readYaml(laughs), undefined);
   });
 
   test("the files whose unsaved edits the editor passes on: a model's configuration files, none other", () => {

@@ -216,9 +216,9 @@ export class WorkspaceModels {
         if (candidate === file || name === '__init__.py') continue;
         const text = this.code(candidate)?.text;
         if (text === undefined || !this.mayImport(candidate, text, named)) continue;
-        if (!this.reaches(candidate, text, file, language, PACKAGE_DEPTH)) continue;
+        // Parsed once, as the model it is run from: a file that names the module beside `import` most often imports it.
         const model = this.model(candidate, language);
-        if (!model) continue;
+        if (!model || !this.reaches(candidate, text, file, language, PACKAGE_DEPTH)) continue;
         used?.add(candidate);
         found.push({ path: candidate, name: nameFrom(folder, candidate), model });
         if (found.length >= MAX_IMPORTERS) break;
@@ -346,6 +346,14 @@ export class WorkspaceModels {
     const parsed = parseText(this.grammars, language, text);
     const model = parsed && buildModel(language, parsed.tree, parsed.text);
     this.cache.set(file, { text, tree: parsed?.tree, model });
+    // Its import statements, for the search for files importing another, without a parse of their own.
+    if (parsed && language === 'python')
+      remember(
+        this.imports,
+        file,
+        { text, modules: importedModules(parsed.tree.rootNode, parsed.text) },
+        MAX_IMPORT_LISTS,
+      );
     for (const [oldest, entry] of this.cache) {
       if (this.cache.size <= MAX_MODELS) break;
       if (entry.tree) this.retired.push(entry.tree);

@@ -3,7 +3,6 @@
  * and its counts; then what the run prints from them. Plain data, so that a worker thread can send it back,
  * and small, so that a folder's analyses need not be held until the last file is done.
  */
-import { modelOf, namesConfiguration } from '../core/analysis/documented';
 import type { Analysis } from '../core/analysis/analyze';
 import type { SizingOptions } from '../core/sizing/memory';
 import type { Format } from './args';
@@ -11,7 +10,7 @@ import { paint } from './colour';
 import { jsonOfFile, toJson } from './json';
 import { countsOf, isFailed, type FileCounts, type FileReport } from './report';
 import { sarifOfFile, toSarif, type SarifFile } from './sarif';
-import { namesRegistered } from '../core/analysis/registries';
+import { namesListed } from '../core/analysis/registries';
 import { textOfFile, toText } from './text';
 
 export interface OutputSettings {
@@ -45,11 +44,7 @@ export function outputOf(r: FileReport, settings: OutputSettings): FileOutput {
 
 /** Whether one of the analysis's classes has a configuration `name` names (a `--config` argument). */
 export function hasConfiguration(analysis: Analysis, name: string): boolean {
-  return analysis.modules.some((m) =>
-    m.configurations?.some(
-      (c) => namesConfiguration(name, modelOf(c.context)) || namesRegistered(c.registered ?? [], name),
-    ),
-  );
+  return analysis.modules.some((m) => m.configurations?.some((c) => namesListed(name, c)));
 }
 
 /** The names `--config` gave that no file analysed has a configuration of. */

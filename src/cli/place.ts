@@ -1,5 +1,6 @@
 /** Where something is in the file as the user sees it: 1-based, and in a notebook, per cell. */
 import { posix, sep } from 'path';
+import { elsewhereText, type SourceElsewhere } from '../core/analysis/results';
 
 export interface Place {
   /** The cell's position in the notebook, counting every cell (markdown too), from 1. */
@@ -26,6 +27,6 @@ export function pathBeside(shown: string, file: string): string {
 }
 
 /** `segment_anything/build_sam.py:14`, `demo.ipynb:cell 3:2`: where another file states a configuration. */
-export function placeElsewhere(shown: string, at: { file: string; cell?: number; line: number }): string {
-  return `${pathBeside(shown, at.file)}:${at.cell === undefined ? '' : `cell ${at.cell}:`}${at.line}`;
+export function placeElsewhere(shown: string, at: SourceElsewhere): string {
+  return elsewhereText({ ...at, file: pathBeside(shown, at.file) });
 }

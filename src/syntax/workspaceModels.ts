@@ -191,18 +191,18 @@ export class WorkspaceModels {
     rescan: boolean,
   ): { path: string; name: string; model: SourceModel }[] {
     if (language !== 'python' || !this.list) return [];
+    const folder = path.dirname(file);
+    const importer = (candidate: string, model: SourceModel) => {
+      used?.add(candidate);
+      return { path: candidate, name: nameFrom(folder, candidate), model };
+    };
     const known = rescan ? undefined : this.importerPaths.get(file);
-    if (known) {
-      const folder = path.dirname(file);
+    if (known)
       return known.flatMap((candidate) => {
         const model = this.model(candidate, language);
-        if (!model) return [];
-        used?.add(candidate);
-        return [{ path: candidate, name: nameFrom(folder, candidate), model }];
+        return model ? [importer(candidate, model)] : [];
       });
-    }
     const stem = path.basename(file, '.py');
-    const folder = path.dirname(file);
     const named = [stem, path.basename(folder)];
     const found: { path: string; name: string; model: SourceModel }[] = [];
     let dir = folder;
@@ -219,8 +219,7 @@ export class WorkspaceModels {
         // Parsed once, as the model it is run from: a file that names the module beside `import` most often imports it.
         const model = this.model(candidate, language);
         if (!model || !this.reaches(candidate, text, file, language, PACKAGE_DEPTH)) continue;
-        used?.add(candidate);
-        found.push({ path: candidate, name: nameFrom(folder, candidate), model });
+        found.push(importer(candidate, model));
         if (found.length >= MAX_IMPORTERS) break;
       }
       const up = path.dirname(dir);

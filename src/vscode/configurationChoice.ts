@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { ModuleResult } from '../core/analysis/analyze';
+import { elsewhereText } from '../core/analysis/results';
 import type { Span } from '../core/ir/expr';
 import { lensText, visibleControls } from '../core/present/controls';
 import { groupDigits } from '../core/values/symbolic';
@@ -12,8 +13,7 @@ import { explainTarget } from './commands';
 import type { AnalysisService, Chosen } from './documents';
 import { programKey } from './notebookCells';
 import { ownLabel } from '../syntax/ownConfigurations';
-import { modelOf, namesConfiguration } from '../core/analysis/documented';
-import { namesRegistered } from '../core/analysis/registries';
+import { namesListed } from '../core/analysis/registries';
 
 export const CHOOSE_CONFIGURATION_COMMAND = 'attentionLens.chooseConfiguration';
 
@@ -151,7 +151,7 @@ export async function chooseConfiguration(
     typeof pick === 'string'
       ? (items.find((i) => i.own !== 'ask' && (i.context ?? '') === pick) ??
         // A name as the CLI's --config takes it: `gpt2-medium`, `params.json`, a registry's key.
-        items.find((i) => i.context !== undefined && pick !== '' && namesIt(pick, i.context, configurations)) ??
+        items.find((i) => pick !== '' && configurations.some((c) => c.context === i.context && namesListed(pick, c))) ??
         (pick.includes('(') ? { label: pick, context: ownLabel(pick), own: pick } : undefined))
       : undefined;
   const picked =
@@ -196,13 +196,6 @@ function askExpression(cls: ModuleResult, configurations: NonNullable<ModuleResu
 
 /** Where a configuration is stated: a line of this file, or another file's (`../build_sam.py:14`). */
 function sourceText(c: NonNullable<ModuleResult['configurations']>[number], lineOf: (span: Span) => number): string {
-  if (c.elsewhere)
-    return ` · ${c.elsewhere.file}:${c.elsewhere.cell === undefined ? '' : `cell ${c.elsewhere.cell}:`}${c.elsewhere.line}`;
+  if (c.elsewhere) return ` · ${elsewhereText(c.elsewhere)}`;
   return c.source ? ` · line ${lineOf(c.source)}` : '';
-}
-
-/** Whether `name` names the configuration `context` of the list, as `--config` would. */
-function namesIt(name: string, context: string, configurations: NonNullable<ModuleResult['configurations']>): boolean {
-  const registered = configurations.find((c) => c.context === context)?.registered ?? [];
-  return namesConfiguration(name, modelOf(context)) || namesRegistered(registered, name);
 }

@@ -5,7 +5,7 @@
  * picks it.
  */
 import type { Evaluator } from '../interp/evaluator';
-import { pythonString } from './documented';
+import { modelOf, namesConfiguration, pythonString } from './documented';
 import { isTainted } from '../values/value';
 
 /** Each factory's context with the entries naming it, in the order the registries list them. */
@@ -31,6 +31,14 @@ export function registriesOf(evaluator: Evaluator, into: Registered = new Map())
 /** Whether `name` is one of the entries, as written or by its key (`vit_b`). */
 export function namesRegistered(entries: readonly string[], name: string): boolean {
   return entries.some((e) => e === name || e.endsWith(`[${pythonString(name)}]`));
+}
+
+/** Whether `name` names a configuration as `--config` takes it: its own names, or a registry's entry for it. */
+export function namesListed(
+  name: string,
+  c: { readonly context: string; readonly registered?: readonly string[] },
+): boolean {
+  return namesConfiguration(name, modelOf(c.context)) || namesRegistered(c.registered ?? [], name);
 }
 
 /** The contexts the names pick through the registries. */

@@ -127,3 +127,8 @@ export interface SourceElsewhere {
   readonly line: number;
   readonly column: number;
 }
+
+/** `../build_sam.py:14`, `../demo.ipynb:cell 3:2`: where another file states a configuration. */
+export function elsewhereText({ file, cell, line }: SourceElsewhere): string {
+  return `${file}:${cell === undefined ? '' : `cell ${cell}:`}${line}`;
+}

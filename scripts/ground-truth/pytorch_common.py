@@ -195,6 +195,58 @@ def install_transformers_fallback():
     sys.modules["transformers.utils.generic"] = generic
 
 
+def import_timm():
+    """timm from PyPI (requirements-timm.txt) on Debian's PyPI-less PyTorch 1.13: Debian has no torchvision, which
+    timm imports for its data transforms only (no layer of it holds a parameter), and PyTorch 1.13 has no
+    torch.compiler, which timm reads for its decorators. Both are stood in for; nothing they stand for is counted.
+    """
+    import importlib.abc
+    import importlib.machinery
+    from unittest.mock import MagicMock
+
+    import torch
+
+    if not hasattr(torch, "compiler"):
+        torch.compiler = types.SimpleNamespace(
+            disable=lambda f=None, **k: f if f else (lambda g: g), is_compiling=lambda: False
+        )
+
+    class AnyAttribute(type):
+        def __getattr__(cls, name):
+            if name.startswith("__"):
+                raise AttributeError(name)
+            return MagicMock(name=name)
+
+    class Stub(types.ModuleType):
+        __path__ = []
+
+        def __getattr__(self, name):
+            if name.startswith("__"):
+                raise AttributeError(name)
+            return AnyAttribute(name, (), {"__init__": lambda self, *a, **k: None})
+
+    class StubFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+        def find_spec(self, name, path, target=None):
+            return importlib.machinery.ModuleSpec(name, self) if name.split(".")[0] == "torchvision" else None
+
+        def create_module(self, spec):
+            return Stub(spec.name)
+
+        def exec_module(self, module):
+            pass
+
+    sys.meta_path.insert(0, StubFinder())
+    try:
+        import timm
+    except ImportError:
+        sys.exit(
+            "timm is not installed: /usr/bin/python3 -m venv --system-site-packages /tmp/truth-venv && "
+            "/tmp/truth-venv/bin/pip install --no-deps -r scripts/ground-truth/requirements-timm.txt, "
+            "then run this script with /tmp/truth-venv/bin/python"
+        )
+    return timm
+
+
 def is_lazy(module):
     # numel() raises on uninitialized parameters, so such a module has no count until its first forward().
     return any(isinstance(p, UninitializedParameter) for p in module.parameters())

@@ -158,6 +158,10 @@ export class WorkspaceModels {
         const path_ = paths.get(model);
         return path_ === undefined ? undefined : at(path_);
       },
+      nameOf: (model) => {
+        const path_ = paths.get(model);
+        return path_ === undefined ? undefined : this.moduleName(path_);
+      },
     });
     let files: ConfigurationFile[] | undefined;
     let importers: Importer[] | undefined;
@@ -328,6 +332,17 @@ export class WorkspaceModels {
     }
     remember(this.notebooks, file, { json: text, code }, MAX_MODELS);
     return code;
+  }
+
+  /** `timm.models._builder` for `.../timm/models/_builder.py`: the folders above it that are packages, dotted. */
+  private moduleName(file: string): string {
+    const parts = path.basename(file) === '__init__.py' ? [] : [path.basename(file, path.extname(file))];
+    let dir = path.dirname(file);
+    while (this.isPackage(dir) && path.dirname(dir) !== dir) {
+      parts.unshift(path.basename(dir));
+      dir = path.dirname(dir);
+    }
+    return parts.join('.');
   }
 
   private model(file: string, language: Language): SourceModel | undefined {

@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'fs';
 import * as path from 'path';
 import type { Analysis } from '../../src/core/analysis/analyze';
 import { DocumentEngine } from '../../src/service/documentEngine';
+import { WorkspaceModels } from '../../src/syntax/workspaceModels';
 import { analyzeText, loadGrammars, ROOT } from './helpers';
 
 const FIXTURES = path.join(ROOT, 'test/fixtures/models/pytorch');
@@ -66,6 +67,48 @@ suite('configurations of the model files of packages', () => {
       a.layers.find((l) => l.layer.kind === 'Conv2d')?.values.map((v) => v.params?.constant),
       [590_592n, 147_648n, 295_296n],
     );
+  });
+
+  test("timm's own builder: a feature extractor, and a variant no module read registers, are not counted", async () => {
+    const a = await analysed('timm_registered/patch_vit.py', undefined, FIXTURES);
+    const contexts = classIn(a, 'PatchViT').configurations?.map((c) => c.context) ?? [];
+    assert.ok(contexts.includes('patch_vit_tiny_384()'), contexts.join('\n'));
+    assert.ok(
+      !contexts.includes('patch_vit_features()') && !contexts.includes('patch_vit_unlisted()'),
+      contexts.join('\n'),
+    );
+  });
+
+  test("timm's builder reads default_cfgs as register_model did: assigned again below the factories, not known", async () => {
+    const file = path.join(FIXTURES, 'timm_registered/patch_vit.py');
+    const text = `${readFileSync(file, 'utf8')}\ndefault_cfgs = generate_default_cfgs({})\n`;
+    const a = await analyzeText(text, 'python', file);
+    const contexts = classIn(a, 'PatchViT').configurations?.map((c) => c.context) ?? [];
+    assert.ok(!contexts.some((c) => c.startsWith('patch_vit_')), contexts.join('\n'));
+  });
+
+  test("timm's builder read from the workspace (timm/models/_builder.py) is run as timm's is", async () => {
+    const fixture = readFileSync(path.join(FIXTURES, 'timm_registered/patch_vit.py'), 'utf8');
+    const files: Record<string, string> = {
+      'timm/__init__.py': '',
+      'timm/models/__init__.py': 'from ._builder import build_model_with_cfg\nfrom ._registry import *\n',
+      'timm/models/_builder.py':
+        'def build_model_with_cfg(model_cls, variant, pretrained, **kwargs):\n    raise NotImplementedError\n',
+      'timm/models/_registry.py':
+        'def register_model(fn):\n    return fn\n\ndef generate_default_cfgs(cfgs):\n    raise NotImplementedError\n',
+    };
+    const models = new WorkspaceModels(await loadGrammars(), (f) => files[f.replace('/w/', '')]);
+    try {
+      const a = await analyzeText(fixture, 'python', '/w/patch_vit.py', models);
+      assert.deepStrictEqual(
+        Object.fromEntries(
+          classIn(a, 'PatchViT').configurations?.map((c) => [c.context, Number(c.params.constant)]) ?? [],
+        ),
+        TRUTH['timm_registered/patch_vit.py'].PatchViT,
+      );
+    } finally {
+      models.dispose();
+    }
   });
 
   test("each is stated where the importer builds it: the factory, the script's statement, the notebook's cell", async () => {

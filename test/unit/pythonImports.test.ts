@@ -31,6 +31,20 @@ suite('imports among Python files', () => {
     );
   });
 
+  test("a module's __name__ is its packages' dotted path, whichever import reached it", async () => {
+    const a = await analysed('from pkg.sub import Block\nblock = Block()\n', {
+      'pkg/__init__.py': '',
+      'pkg/sub/__init__.py': 'from .mod import Block\n',
+      'pkg/sub/mod.py':
+        "import torch.nn as nn\n\nclass Block(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(16 if __name__ == 'pkg.sub.mod' else 8, 4)\n",
+    });
+    // nn.Linear(16, 4): 16·4 + 4.
+    assert.deepStrictEqual(
+      a.instances.map((i) => i.summary.params?.constant),
+      [68n],
+    );
+  });
+
   test("an absolute import in a package's module is not its sibling of the same name (timm's layers/typing.py)", async () => {
     const a = await analysed('from pkg.mlp import Mlp\nm = Mlp(4)\n', {
       'pkg/__init__.py': '',

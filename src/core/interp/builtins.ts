@@ -1,6 +1,6 @@
 /** Python and JavaScript built-ins that size code uses, on values; unknown wherever an argument is. */
 import { Poly } from '../values/symbolic';
-import { SCALAR, UNKNOWN, asPoly, int, truthy, type Value } from '../values/value';
+import { NONE, SCALAR, UNKNOWN, asPoly, int, truthy, type Value } from '../values/value';
 import { toNumber } from './arith';
 import { BuiltinRaise } from './raises';
 import { LIMITS } from '../limits/budget';
@@ -211,7 +211,15 @@ export const SCALAR_BUILTINS = new Set([
   'math.prod',
 ]);
 
+/**
+ * An environment variable, read as unset: the numbers shown are those of the code run as it ships, with no
+ * variable set (timm's `TIMM_USE_NAFLEXVIT`, a launcher's `WORLD_SIZE`), its default or None.
+ */
+const unsetVariable: Builtin = ([, fallback], keywords) => fallback ?? keywords.get('default') ?? NONE;
+
 export const BUILTIN_CALLS: Record<string, Builtin> = {
+  'os.environ.get': unsetVariable,
+  'os.getenv': unsetVariable,
   'builtins.set': () => SCALAR,
   'builtins.frozenset': () => SCALAR,
   'builtins.int': toInt(Math.trunc, 'int'),

@@ -14,6 +14,7 @@ import { Frame } from './frame';
 import { TRANSFORMERS_METHODS, transformersClassMethod, transformersMethod } from './transformersApi';
 import { tfjsTensorOp } from './tfjsTensors';
 import { factoryShape } from './torchApi';
+import { buildModelWithCfg, generateDefaultCfgs, timmFunction } from './timmBuilds';
 import { BuiltinRaise } from './raises';
 import { LIMITS } from '../limits/budget';
 import { plain, type BoundCall, type CallExpr } from '../values/bound';
@@ -281,6 +282,8 @@ export class Calls {
         return built;
       }
       case 'function': {
+        const timm = this.timm(callee, positional, keywords, e, frame);
+        if (timm) return timm;
         const out = this.ev.of(callee).functions.callFunction(callee, positional, keywords, callee.self);
         // A factory called by the module body (`detr = build_detr()`) builds one of the file's models too.
         if (frame.isModule && out.t === 'module' && out.cls?.file === this.ev.file && !this.ev.tfjsLayers.is(out.cls))
@@ -326,6 +329,8 @@ export class Calls {
     const positional = bound.positional.map((p) => p.value);
     const keywords = plain(bound.keywords);
     if (path === 'builtins.map') return this.map(positional, e, frame);
+    const timm = this.timm({ t: 'ref', path }, positional, keywords, e, frame);
+    if (timm) return timm;
     if (path === 'builtins.exec') return this.exec();
     const language = classBuiltin(this.ev, path, positional, keywords, frame);
     if (language) return language;
@@ -360,6 +365,31 @@ export class Calls {
     if (layer?.t === 'layer' && layer.layer.rejected) throw new BuiltinRaise('an error', layer.layer.rejected, true);
     // What a call that cannot be followed gives may be a module, however it reaches a module's attribute.
     return layer ?? this.ev.checks.untracked([...positional, ...keywords.values()]) ?? MAYBE_MODULE;
+  }
+
+  /** timm's model builder and default configurations, run as timm does (timmBuilds.ts). */
+  private timm(
+    fn: Value,
+    positional: readonly Value[],
+    keywords: ReadonlyMap<string, Value>,
+    e: CallExpr,
+    frame: Frame,
+  ): Value | undefined {
+    switch (timmFunction(this.ev, fn)) {
+      case 'build':
+        return buildModelWithCfg(this.ev, positional, keywords, (cls, kwargs) =>
+          this.callValue(
+            cls,
+            { positional: [], keywords: new Map([...kwargs].map(([k, value]) => [k, { value }] as const)) },
+            e,
+            frame,
+          ),
+        );
+      case 'defaultCfgs':
+        return generateDefaultCfgs(positional[0] ?? keywords.get('cfgs'));
+      default:
+        return undefined;
+    }
   }
 
   /**

@@ -238,7 +238,11 @@ export class ClassModel {
           owner.functions.runConstructor(init, positional, keywords, instance, missing, bound.opaque) === 'raise'
             ? UNKNOWN
             : NONE;
-        return ev.functions.running(owner.scopeAt(init.fragment, init.scope), run, () => ((recursion = true), UNKNOWN));
+        return owner.functions.running(
+          owner.scopeAt(init.fragment, init.scope),
+          run,
+          () => ((recursion = true), UNKNOWN),
+        );
       });
       if (missing.length)
         tree.unknown ??= `needs arguments: ${missing.join(', ')} ha${missing.length === 1 ? 's' : 've'} no default`;

@@ -316,7 +316,7 @@ export class Evaluator implements Interp, StatementContext {
   }
 
   /** The evaluator of the file that defines `def`. */
-  of(def: DefRef): Evaluator {
+  of(def: Pick<DefRef, 'file'>): Evaluator {
     return def.file === this.file ? this : this.program.evaluators[def.file];
   }
 
@@ -331,7 +331,11 @@ export class Evaluator implements Interp, StatementContext {
     if (model === ANALYSED) return this.program.evaluators[0];
     let other = this.program.imported.get(model);
     if (!other) {
-      other = this.otherFile(model, this.resolver?.resolverOf?.(model) ?? this.resolver, module);
+      other = this.otherFile(
+        model,
+        this.resolver?.resolverOf?.(model) ?? this.resolver,
+        this.resolver?.nameOf?.(model) ?? module,
+      );
       this.program.imported.set(model, other);
       other.runModule();
     }

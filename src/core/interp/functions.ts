@@ -65,7 +65,7 @@ export class Functions {
       if (this.ev.shared.unsure > running[i].unsure) return refused();
       break;
     }
-    running.push({ scope, unsure: this.ev.shared.unsure });
+    running.push({ scope, unsure: this.ev.shared.unsure, file: this.ev.file });
     try {
       return work();
     } finally {

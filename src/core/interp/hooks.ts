@@ -93,8 +93,11 @@ export interface Shared {
   unsure: number;
   /** Above 0 while the constructor of a model class runs. */
   building: number;
-  /** The functions and constructors being run, innermost last, each with `unsure` as it was when it started. */
-  readonly running: { readonly scope: Scope; readonly unsure: number }[];
+  /**
+   * The functions and constructors being run, innermost last, each with `unsure` as it was when it started
+   * and the file defining it (DefRef.file).
+   */
+  readonly running: { readonly scope: Scope; readonly unsure: number; readonly file: number }[];
   /**
    * The function (or constructor) run alone for its layers' formulas: its number and flag defaults become
    * names, since a caller may pass others (`heads=8` read as `heads`).

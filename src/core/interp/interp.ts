@@ -127,6 +127,8 @@ export interface Interp {
   /** Whether this is the analysed file's evaluator (the others are files it imports, or that import it). */
   readonly analysed: boolean;
   readonly language: SourceModel['language'];
+  /** `__name__`: `__main__` for the file analysed and its importers, else the module's dotted name. */
+  readonly moduleName: string;
   readonly selfName: string;
   readonly lineName: LineName;
   readonly hooks: Hooks;
@@ -156,8 +158,8 @@ export interface Interp {
   readonly dicts: Dicts;
   readonly grads: RequiresGrad;
 
-  /** The evaluator of the file that defines `def`. */
-  of(def: DefRef): Interp;
+  /** The evaluator of the file that defines `def` (or of the file numbered so). */
+  of(def: Pick<DefRef, 'file'>): Interp;
   expr(ref: ExprRef): Expr;
   scopeAt(fragment: number, scope: number): Scope;
   eval(e: Expr, frame: Frame): Value;

@@ -218,6 +218,11 @@ export interface ImportResolver {
   resolve(module: string): SourceModel | typeof ANALYSED | undefined;
   /** The resolver of the imports of `model`, a file this one resolved: relative imports start from its folder. */
   resolverOf?(model: SourceModel): ImportResolver | undefined;
+  /**
+   * The name Python gives `model`, a file this one resolved, as its `__name__`: its packages' dotted path
+   * (`timm.models._builder`), whichever import reached it (`from ._builder import ...`).
+   */
+  nameOf?(model: SourceModel): string | undefined;
   /** The configuration files beside the analysed file (`config.json`, `params.json`), read once an analysis. */
   configurationFiles?(): readonly ConfigurationFile[];
   /** The workspace's files that import the analysed file (a train script, a builder), read once an analysis. */

@@ -196,7 +196,7 @@ def install_transformers_fallback():
 
 
 def import_timm():
-    """timm from PyPI (requirements-timm.txt) on Debian's PyPI-less PyTorch 1.13: Debian has no torchvision, which
+    """timm from PyPI (requirements-libraries.txt) on Debian's PyPI-less PyTorch 1.13: Debian has no torchvision, which
     timm imports for its data transforms only (no layer of it holds a parameter), and PyTorch 1.13 has no
     torch.compiler, which timm reads for its decorators. Both are stood in for; nothing they stand for is counted.
     """
@@ -241,7 +241,7 @@ def import_timm():
     except ImportError:
         sys.exit(
             "timm is not installed: /usr/bin/python3 -m venv --system-site-packages /tmp/truth-venv && "
-            "/tmp/truth-venv/bin/pip install --no-deps -r scripts/ground-truth/requirements-timm.txt, "
+            "/tmp/truth-venv/bin/pip install --no-deps -r scripts/ground-truth/requirements-libraries.txt, "
             "then run this script with /tmp/truth-venv/bin/python"
         )
     return timm

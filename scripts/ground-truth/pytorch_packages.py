@@ -5,7 +5,7 @@ file: `vit_tiny_patch16_224()`) and `timm_registered/` (factories through timm's
 fills num_classes, in_chans and img_size from the registered pretrained configuration: timm itself counts them).
 
     /usr/bin/python3 -m venv --system-site-packages /tmp/truth-venv
-    /tmp/truth-venv/bin/pip install --no-deps -r scripts/ground-truth/requirements-timm.txt
+    /tmp/truth-venv/bin/pip install --no-deps -r scripts/ground-truth/requirements-libraries.txt
     npm run build && /tmp/truth-venv/bin/python scripts/ground-truth/pytorch_packages.py
 
 writes test/fixtures/expected/pytorch-packages.json: for each model file, each class, each configuration the CLI

@@ -239,6 +239,24 @@ suite('interpreter', () => {
     assert.strictEqual(analysis.modules[0].summary.params, undefined);
   });
 
+  test('a class built by a run cut short has no total in that model: the builds after the cut are not known', async () => {
+    // Part(4) is built before the budget runs out, Part(8) would be after it: Part's total in
+    // stages() is not 20, it is not known. small() finishes: both its parts are Part(2) (6 each).
+    const analysis = await analyzeText(
+      `${torch}class Part(nn.Module):\n    def __init__(self, width):\n        super().__init__()\n        self.fc = nn.Linear(width, width)\n\n` +
+        'def step(i):\n    return i + 1\n\n' +
+        'class Stages(nn.Module):\n    def __init__(self, widths):\n        super().__init__()\n        self.first = Part(widths[0])\n' +
+        '        total = 0\n        for i in range(widths[1] - widths[0]):\n            for j in range(1000):\n' +
+        '                for k in range(1000):\n                    total = step(total)\n' +
+        '        self.second = Part(widths[1] + total - total)\n\n' +
+        'def stages(**kw):\n    return Stages((4, 8))\n\ndef small(**kw):\n    return Stages((2, 2))\n',
+    );
+    assert.deepStrictEqual(
+      analysis.modules.find((m) => m.name === 'Part')?.configurations?.map((c) => [c.context, c.params.constant]),
+      [['small()', 6n]],
+    );
+  });
+
   test('a model nested deeper than the interpreter follows says so, not that Python raises', async () => {
     const blocks = Array.from(
       { length: 50 },

@@ -27,6 +27,12 @@ export type Added =
 /** Builds of one class or part kept with their totals; one more leaves the total unknown (a loop of blocks of many sizes). */
 const MAX_BUILDS = 64;
 
+/** What a run's start saw added (Collected.runMark). */
+export interface RunMark {
+  readonly trees: number;
+  readonly builds: number;
+}
+
 export class Collected {
   readonly records = new Map<number, SiteRecord[]>();
   /** Every record in the order it was made, for the loops whose passes differ. */
@@ -53,22 +59,39 @@ export class Collected {
   /** The builds and parts added with their trees, in order, for a run that fails to summarise (freezeTrees). */
   private readonly withTrees: { tree?: ModuleTree; summary?: ModuleSummary }[] = [];
 
-  /** A mark for freezeTrees: the builds and parts added so far. */
-  treesMark(): number {
-    return this.withTrees.length;
+  /** The class and model of each build given, in order, for a run that fails (runFailed). */
+  private readonly builds: { readonly key: string; readonly model: string }[] = [];
+
+  /** A mark for runFailed: the builds and parts added so far. */
+  runMark(): RunMark {
+    return { trees: this.withTrees.length, builds: this.builds.length };
   }
 
   /**
-   * Summarises the trees of the builds and parts added since `mark` now: the run that built them failed, and
+   * What the run started at `mark` added, once it is over. A class it built has a total of its own in a model
+   * only if the model was followed whole (`whole`, by its context: the run ended, its root has a total): an
+   * instance in a part not followed may have another (timm's `caformer_s18()` cut short by the budget after
+   * its stages of 320-wide `Scale`s, before the 512-wide ones; a `cpubone` model whose norm layer is not known
+   * building one stage's `ConvAttention` where another is not seen). A failed run's trees are summarised now:
    * undoing its writes empties the trees it made (a part complete when the budget ran out showed 0).
    */
-  freezeTrees(mark: number): void {
-    for (const entry of this.withTrees.slice(mark))
-      if (entry.tree) {
-        entry.summary = summarize(entry.tree);
-        entry.tree = undefined;
-      }
-    this.withTrees.length = mark;
+  runEnded(mark: RunMark, failed: boolean, whole: (model: string) => boolean): void {
+    if (failed) {
+      for (const entry of this.withTrees.slice(mark.trees))
+        if (entry.tree) {
+          entry.summary = summarize(entry.tree);
+          entry.tree = undefined;
+        }
+      this.withTrees.length = mark.trees;
+    }
+    const cut = new Map(
+      this.builds
+        .slice(mark.builds)
+        .filter((b) => failed || !whole(b.model))
+        .map((b) => [`${b.key}\u0000${b.model}`, b]),
+    );
+    for (const { key, model } of cut.values())
+      this.construction(key, { context: model, summary: { params: undefined, children: [], tied: [] } });
   }
 
   /** Whether what is added now is dropped (muted). */
@@ -165,6 +188,7 @@ export class Collected {
 
   construction(key: string, entry: Construction): void {
     if (this.silent) return;
+    this.builds.push({ key, model: modelOf(entry.context) });
     this.captured({ k: 'construction', key, entry });
     if (this.holding) this.holding.push(() => this.addConstruction(key, entry));
     else this.addConstruction(key, entry);

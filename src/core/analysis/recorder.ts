@@ -22,6 +22,8 @@ import { LINE_NUMBER, type SourceModel } from '../ir/source';
 import type { Shape, Value } from '../values/value';
 import { Collected, type Added } from './collected';
 import { classKey } from './runs';
+import { modelOf } from './documented';
+import { summarize } from '../values/modules';
 import { constructorRaises } from '../findings/messages';
 
 export interface RunMode {
@@ -71,6 +73,8 @@ export class Recorder implements Hooks {
   builtElsewhere: Set<string> | undefined;
   /** The evaluator of the file, once made (it is made with this recorder). */
   evaluator: Interp | undefined;
+  /** The tree of the last class built in each model, by the model's context: its root, once its run is over. */
+  private readonly roots = new Map<string, ModuleTree>();
 
   constructor(
     private readonly source: SourceModel,
@@ -124,8 +128,12 @@ export class Recorder implements Hooks {
   recorded: NonNullable<Hooks['recorded']> = () => this.out.made.length;
 
   entryStarted: NonNullable<Hooks['entryStarted']> = () => {
-    const mark = this.out.treesMark();
-    return () => this.out.freezeTrees(mark);
+    const mark = this.out.runMark();
+    return (failed) =>
+      this.out.runEnded(mark, failed, (model) => {
+        const root = this.roots.get(model);
+        return !root || summarize(root).params?.isConstant === true;
+      });
   };
 
   varied: NonNullable<Hooks['varied']> = (since) => {
@@ -254,6 +262,16 @@ export class Recorder implements Hooks {
   }
 
   constructed: NonNullable<Hooks['constructed']> = (cls, value, args) => {
+    // Constructors end inside out: the last class built in a model is its root, whichever file defines it. A
+    // TF.js layer class makes its weights when first applied, after the run that builds it: it has no root here.
+    if (
+      value.t === 'module' &&
+      this.source.language === 'python' &&
+      !this.mode.symbolic &&
+      !this.shared.tape &&
+      this.shared.contexts.length
+    )
+      this.roots.set(modelOf(this.context()), value.tree);
     // The class built with its own defaults is the module result itself, not a context of it; a class
     // built with names for its arguments gives no total a part of it could take.
     if (

@@ -1,5 +1,6 @@
 /** Every layer the analysis knows, by canonical path. */
 import { normalizePath } from '../ir/imports';
+import { FAIRSCALE_LAYERS } from './fairscale';
 import { JSPYTORCH_LAYERS } from './jspytorch';
 import { PYTORCH_LAYERS } from './pytorch';
 import { TFJS_LAYERS } from './tfjs';
@@ -9,6 +10,7 @@ import type { LayerSpec } from './spec';
 const ALL = new Map<string, LayerSpec>([
   ...PYTORCH_LAYERS,
   ...TRANSFORMERS_LAYERS,
+  ...FAIRSCALE_LAYERS,
   ...TFJS_LAYERS,
   ...JSPYTORCH_LAYERS,
 ]);

@@ -217,7 +217,16 @@ export const SCALAR_BUILTINS = new Set([
  */
 const unsetVariable: Builtin = ([, fallback], keywords) => fallback ?? keywords.get('default') ?? NONE;
 
+/** fairscale's model-parallel group as one process has it (`python model.py`): world size 1, rank 0. */
+const ONE_PROCESS: Record<string, Builtin> = Object.fromEntries(
+  ['fairscale.nn.model_parallel.initialize.', 'fairscale.nn.model_parallel.'].flatMap((at) => [
+    [`${at}get_model_parallel_world_size`, () => int(1)],
+    [`${at}get_model_parallel_rank`, () => int(0)],
+  ]),
+);
+
 export const BUILTIN_CALLS: Record<string, Builtin> = {
+  ...ONE_PROCESS,
   'os.environ.get': unsetVariable,
   'os.getenv': unsetVariable,
   'builtins.set': () => SCALAR,

@@ -8,6 +8,7 @@ import type { Interp } from './interp';
 import { normalizePath } from '../ir/imports';
 import { MAYBE_MODULE, NONE, SCALAR, UNKNOWN, isTainted, type Value } from '../values/value';
 import { APPLY_METHODS, tensorSource } from '../shapes/flow';
+import { OPAQUE } from '../shapes/tensors';
 import { BUILTIN_CALLS, SCALAR_BUILTINS, itemsOf, stringMethod } from './builtins';
 import { classBuiltin } from './classBuiltins';
 import { Frame } from './frame';
@@ -363,8 +364,13 @@ export class Calls {
     const layer = this.ev.hooks.layer(path, e, bound, true);
     // The framework raises in the constructor: nothing after it runs, so no second error is reported below it.
     if (layer?.t === 'layer' && layer.layer.rejected) throw new BuiltinRaise('an error', layer.layer.rejected, true);
-    // What a call that cannot be followed gives may be a module, however it reaches a module's attribute.
-    return layer ?? this.ev.checks.untracked([...positional, ...keywords.values()]) ?? MAYBE_MODULE;
+    // What a call that cannot be followed gives may be a module, however it reaches a module's attribute; a
+    // function of torch's gives a tensor (Llama's `freqs_cis = torch.polar(...)`), never a parameter of the model.
+    return (
+      layer ??
+      this.ev.checks.untracked([...positional, ...keywords.values()]) ??
+      (givesTensor(path) ? OPAQUE : MAYBE_MODULE)
+    );
   }
 
   /** timm's model builder and default configurations, run as timm does (timmBuilds.ts). */
@@ -433,4 +439,17 @@ export class Calls {
     });
     return this.ev.functions.nested(() => this.ev.eval(fn.expr.body, frame));
   }
+}
+
+/**
+ * Whether a function of torch gives tensors (or tuples of them, or a dtype, a device, a generator): every
+ * function of `torch`, `torch.linalg`, `torch.fft`, `torch.special`, `torch.nn.functional` and `torch.nn.init`
+ * but `torch.load` (a pickled module, maybe) and `torch.compile` (the module it is given, wrapped).
+ */
+function givesTensor(path: string): boolean {
+  return (
+    /^torch\.(?:(?:linalg|fft|special|nn\.functional|nn\.init)\.)?[a-z_][a-z0-9_]*$/.test(path) &&
+    path !== 'torch.load' &&
+    path !== 'torch.compile'
+  );
 }

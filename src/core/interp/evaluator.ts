@@ -256,10 +256,12 @@ export class Evaluator implements Interp, StatementContext {
     if (this.budget.inEntry) return work();
     const depth = this.budget.depth;
     const position = this.journal.position;
-    const failed = this.hooks.entryStarted?.();
+    const ended = this.hooks.entryStarted?.();
     this.budget.startEntry();
     try {
-      return work();
+      const result = work();
+      ended?.(false);
+      return result;
     } catch (e) {
       // The budget ran out, or half-typed code reached a shape no rule foresaw: this part is unknown,
       // the rest of the file is not.
@@ -272,7 +274,7 @@ export class Evaluator implements Interp, StatementContext {
       )
         this.stops.push({ span: this.lastCall, what: e.what });
       this.budget.depth = depth;
-      failed?.();
+      ended?.(true);
       this.journal.rewind(position);
       return undefined;
     } finally {

@@ -47,10 +47,10 @@ export interface Hooks {
   /** How many layers were recorded so far. */
   recorded?(): number;
   /**
-   * An entry point starts (Evaluator.guard); what it gives is called if the entry fails, before its writes are
-   * undone: what was recorded of the trees it built is kept as they stood.
+   * An entry point starts (Evaluator.guard); what it gives is called once the entry is over, with whether it
+   * failed; a failed one before its writes are undone: what was recorded of the trees it built is kept as they stood.
    */
-  entryStarted?(): () => void;
+  entryStarted?(): (failed: boolean) => void;
   /** The layers recorded since `since` were built in one pass of a loop whose passes differ: no count holds for them. */
   varied?(since: number): void;
   /** A TF.js model built by `call` (`tf.sequential`, `tf.model`): its module tree, read once the run is over. */

@@ -67,8 +67,11 @@ class FragmentBuilder {
     switch (node.type) {
       case 'import_statement':
       case 'import_from_statement':
-        if (scope === -1) this.imports.push(...importsOf(node, this.source));
-        return [];
+        if (scope === -1) {
+          this.imports.push(...importsOf(node, this.source));
+          return [];
+        }
+        return [{ k: 'import', bindings: importsOf(node, this.source), at }];
       case 'decorated_definition': {
         const names = namedOf(node)
           .filter((c) => c.type === 'decorator')

@@ -209,6 +209,9 @@ export function compare(op: CompareOp, l: Value, r: Value): Value {
     }
     if ((op === '==' || op === '!=') && l.t === 'bool' && r.t === 'bool')
       return { t: 'bool', v: (l.v === r.v) === (op === '==') };
+    // A built-in type is itself alone: `type(768) == ListConfig` is False, whatever ListConfig is.
+    if ((op === '==' || op === '!=') && l.t === 'ref' && r.t === 'ref' && (isBuiltin(l.path) || isBuiltin(r.path)))
+      return { t: 'bool', v: (l.path === r.path) === (op === '==') };
     return UNKNOWN;
   }
   const results: Record<string, boolean> = {
@@ -237,6 +240,8 @@ export function compare(op: CompareOp, l: Value, r: Value): Value {
 }
 
 /** `a is b` where it is certain: None, booleans, and values of different kinds. */
+const isBuiltin = (path: string): boolean => path.startsWith('builtins.');
+
 function identity(l: Value, r: Value): boolean | undefined {
   const plain = (v: Value) =>
     v.t === 'none' ||

@@ -6,13 +6,21 @@ import { unregisteredFinding } from './unregistered';
 import type { Expr } from '../ir/expr';
 import type { Interp } from './interp';
 import { OPAQUE } from '../shapes/tensors';
-import { MAYBE_MODULE, UNKNOWN, type Value } from '../values/value';
+import { MAYBE_MODULE, NONE, UNKNOWN, asPoly, unknownOf, type Value } from '../values/value';
 import type { Frame } from './frame';
 import type { Owner } from './journal';
 
 /** List methods that add items: Python's, and JavaScript's `push`. */
 const GROWING = new Set(['append', 'extend', 'insert', 'push']);
-const PURE_LIST = new Set(['index', 'count', 'copy']);
+/** The methods that change a list in place: Python's, and JavaScript's arrays'. */
+const CHANGING = {
+  python: new Set(['append', 'extend', 'insert', 'pop', 'remove', 'sort', 'reverse', 'clear']),
+  typescript: new Set(['push', 'pop', 'shift', 'unshift', 'splice', 'reverse', 'sort', 'fill', 'copyWithin']),
+};
+
+export function changesList(language: 'python' | 'typescript', method: string): boolean {
+  return CHANGING[language].has(method);
+}
 
 export class Assignments {
   /** An instance's or a dict's fields: a field two branches set differently is unknown. */
@@ -132,22 +140,37 @@ export class Assignments {
     return undefined;
   }
 
-  /** Expression statements: `xs.append(v)` rebinds a plain list; everything else is a call for its effects. */
+  /** Expression statements: a call for its effects (`xs.append(v)` rebinds a plain list: Calls.call). */
   run(e: Expr, frame: Frame): void {
-    if (e.k === 'call' && e.callee.k === 'attr' && (e.callee.object.k === 'name' || e.callee.object.k === 'attr')) {
-      const holder = this.ev.eval(e.callee.object, frame);
-      if (holder.t === 'seq') {
-        const args = e.args.map((a) => this.ev.eval(a.value, frame));
-        // A list method other than these (`pop`, `sort`, `remove`) changes the list in a way not followed.
-        const grown = GROWING.has(e.callee.id)
-          ? this.ev.torch.grown(holder, e.callee.id, args)
-          : PURE_LIST.has(e.callee.id)
-            ? holder
-            : UNKNOWN;
-        this.assign(e.callee.object, grown, frame);
-        return;
-      }
-    }
     this.ev.eval(e, frame);
+  }
+
+  /**
+   * A method of a plain list named by `holder` (`xs`, `self.xs`), whose value is `list`: what the call gives,
+   * the name rebound to the list it leaves (`ich = chans.pop()`: the last item, and `chans` without it). A
+   * method not followed here leaves the list not known.
+   */
+  listMethod(
+    holder: Expr,
+    list: Extract<Value, { t: 'seq' }>,
+    method: string,
+    args: readonly Value[],
+    frame: Frame,
+  ): Value {
+    let after: Value = UNKNOWN;
+    let result: Value = NONE;
+    if (GROWING.has(method)) after = this.ev.torch.grown(list, method, args);
+    else if (method === 'pop' && args.length <= 1) {
+      const at = args.length ? asPoly(args[0])?.constant : -1n;
+      const n = BigInt(list.items.length);
+      const index = at === undefined ? undefined : at < 0n ? at + n : at;
+      if (index !== undefined && index >= 0n && index < n) {
+        result = list.items[Number(index)];
+        after = { ...list, items: list.items.filter((_, i) => i !== Number(index)) };
+      } else result = at === undefined ? unknownOf(...list.items) : UNKNOWN;
+    } else if (method === 'clear' && !args.length) after = { ...list, items: [] };
+    else if (method === 'reverse' && !args.length) after = { ...list, items: [...list.items].reverse() };
+    this.assign(holder, after, frame);
+    return result;
   }
 }

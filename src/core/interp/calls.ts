@@ -16,6 +16,7 @@ import { TRANSFORMERS_METHODS, transformersClassMethod, transformersMethod } fro
 import { tfjsTensorOp } from './tfjsTensors';
 import { factoryShape } from './torchApi';
 import { buildModelWithCfg, generateDefaultCfgs, timmFunction } from './timmBuilds';
+import { changesList } from './assign';
 import { BuiltinRaise } from './raises';
 import { LIMITS } from '../limits/budget';
 import { plain, type BoundCall, type CallExpr } from '../values/bound';
@@ -69,6 +70,18 @@ export class Calls {
         return this.baseInit(obj.path, e, frame);
       const explicit = obj.t === 'class' && c.id === '__init__' ? this.explicitInit(obj, e, frame) : undefined;
       if (explicit) return explicit;
+      if (obj.t === 'seq' && (c.object.k === 'name' || c.object.k === 'attr') && changesList(this.ev.language, c.id)) {
+        const args = this.bind(e.args, frame);
+        return args && !args.keywords.size
+          ? this.ev.assignments.listMethod(
+              c.object,
+              obj,
+              c.id,
+              args.positional.map((p) => p.value),
+              frame,
+            )
+          : UNKNOWN;
+      }
       const special = this.methodCall(obj, c.id, e, frame);
       if (special) return special;
       callee = this.ev.member(obj, c.id);

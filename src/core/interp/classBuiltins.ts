@@ -57,12 +57,32 @@ export function classBuiltin(
       const self = b ?? ev.names.lookup(ev.selfName, frame);
       return cls?.t === 'class' ? { t: 'super', cls, self } : UNKNOWN;
     }
+    // stable-diffusion's `default(val, d)`: `d() if isfunction(d) else d`.
+    case 'inspect.isfunction':
+      return !a
+        ? UNKNOWN
+        : a.t === 'function' || a.t === 'lambda'
+          ? { t: 'bool', v: true }
+          : builtinType(a) || ['class', 'partial', 'module', 'layer', 'tensor', 'param'].includes(a.t)
+            ? { t: 'bool', v: false }
+            : SCALAR;
+    case 'inspect.isclass':
+      return !a
+        ? UNKNOWN
+        : a.t === 'class'
+          ? { t: 'bool', v: true }
+          : builtinType(a) || ['function', 'lambda', 'partial', 'module', 'layer', 'tensor', 'param'].includes(a.t)
+            ? { t: 'bool', v: false }
+            : SCALAR;
     case 'functools.partial':
       return a ? { t: 'partial', fn: a, positional: positional.slice(1), keywords } : UNKNOWN;
     case 'builtins.print':
       return NONE;
-    case 'builtins.type':
-      return a?.t === 'module' && a.cls ? { t: 'class', ...a.cls } : UNKNOWN;
+    case 'builtins.type': {
+      if (a?.t === 'module' && a.cls) return { t: 'class', ...a.cls };
+      const builtin = a && builtinType(a);
+      return builtin ? { t: 'ref', path: `builtins.${builtin}` } : UNKNOWN;
+    }
     default:
       return undefined;
   }
@@ -142,4 +162,23 @@ function isSubclass(ev: Interp, a: Extract<Value, { t: 'class' }>, b: Value): Va
 /** Values whose kind is certain (so `isinstance` of another kind is False). */
 function known(v: Value): boolean {
   return v.t !== 'unknown' && v.t !== 'sym';
+}
+
+/** The built-in type of a plain value (`type(768)` is `int`), as `type(x) == ListConfig` compares it. */
+function builtinType(v: Value): string | undefined {
+  switch (v.t) {
+    case 'int':
+    case 'float':
+    case 'bool':
+    case 'str':
+      return v.t;
+    case 'none':
+      return 'NoneType';
+    case 'seq':
+      return v.tuple ? 'tuple' : 'list';
+    case 'dict':
+      return v.mapping && !v.cls ? 'dict' : undefined;
+    default:
+      return undefined;
+  }
 }

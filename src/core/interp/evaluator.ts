@@ -10,6 +10,7 @@ import {
   LINE_NUMBER,
   type ExprRef,
   type Importer,
+  type ImportBinding,
   type ImportResolver,
   type LineName,
   type Scope,
@@ -315,6 +316,10 @@ export class Evaluator implements Interp, StatementContext {
 
   define(scope: number, frame: Frame): void {
     this.names.define(scope, frame);
+  }
+
+  importBinding(binding: ImportBinding): Value {
+    return this.names.binding(binding);
   }
 
   /** The evaluator of the file that defines `def`. */

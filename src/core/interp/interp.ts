@@ -110,6 +110,13 @@ export interface AssignmentsPort {
   assign(target: Expr, value: Value, frame: Frame, source?: Expr): void;
   run(e: Expr, frame: Frame): void;
   setAttribute(target: Value, name: string, value: Value, mayBeModule?: boolean): void;
+  listMethod(
+    holder: Expr,
+    list: Extract<Value, { t: 'seq' }>,
+    method: string,
+    args: readonly Value[],
+    frame: Frame,
+  ): Value;
 }
 
 /** TF.js layer classes a file writes (`class Attn extends tf.layers.Layer`). */

@@ -99,21 +99,23 @@ export class Names {
   global(name: string): Value {
     const found = this.indexed().globals.get(name);
     this.ev.reads?.names.set(name, found ? this.fragmentIds[found.fragment] : 0);
-    if (found?.import) {
-      const imp = found.import;
-      return (
-        (imp.member && this.importedName(imp.module, imp.member)) || {
-          t: 'ref',
-          path: canonicalPath(imp.module, imp.member),
-        }
-      );
-    }
+    if (found?.import) return this.binding(found.import);
     if (found?.def) return this.definition(found.def.fragment, found.def.scope, undefined);
     const passed = found ? undefined : this.starred(name);
     if (passed) return passed;
     if (BUILTIN_NAMES[this.ev.language].has(name)) return { t: 'ref', path: `builtins.${name}` };
     if (name === '__name__' && this.ev.language === 'python') return { t: 'str', v: this.ev.moduleName };
     return { t: 'sym', name };
+  }
+
+  /** What an import binds: the other file's definition, or the library's name by its canonical path. */
+  binding(imp: ImportBinding): Value {
+    return (
+      (imp.member && this.importedName(imp.module, imp.member)) || {
+        t: 'ref',
+        path: canonicalPath(imp.module, imp.member),
+      }
+    );
   }
 
   /** A name that `export * from './blocks'` passes on: the first such module that has it (cycles end here). */

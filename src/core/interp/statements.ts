@@ -5,7 +5,7 @@
  * end their path.
  */
 import type { Expr, Span } from '../ir/expr';
-import type { ExprRef, Stmt } from '../ir/source';
+import type { ExprRef, ImportBinding, Stmt } from '../ir/source';
 import type { Poly } from '../values/symbolic';
 import { UNKNOWN, int, sameValue, truthy, type Value } from '../values/value';
 import { compare } from './arith';
@@ -29,6 +29,8 @@ export interface StatementContext {
   run(e: Expr, frame: Frame): void;
   /** A nested `def` / `class` statement. */
   define(scope: number, frame: Frame): void;
+  /** What a name an import statement binds is: the other file's definition, or the library's by its path. */
+  importBinding(binding: ImportBinding): Value;
   /** The values a `for` runs over: listed, or only counted (`range(n)`) with each item alike, or not known. */
   iteration(v: Value): { readonly values?: readonly Value[]; readonly count?: Poly; readonly item?: Value };
   /** Entered while a loop body runs once for `count` passes: appends add `count` copies. */
@@ -109,6 +111,9 @@ export class Runner {
         return undefined;
       case 'def':
         i.define(s.scope, frame);
+        return undefined;
+      case 'import':
+        for (const binding of s.bindings) frame.set(binding.local, i.importBinding(binding));
         return undefined;
       case 'return':
         frame.returns.push(s.value ? i.eval(i.expr(s.value), frame) : { t: 'none' });

@@ -59,6 +59,13 @@ const METHODS = new Set([
   'get_submodule',
 ]);
 
+/** Layers of libraries beside torch.nn without weights, by the paths their packages give them. */
+const LIBRARY_WEIGHTLESS = new Set([
+  'einops.layers.torch.Rearrange',
+  'einops.layers.torch.Reduce',
+  ...['timm.layers', 'timm.layers.drop', 'timm.models.layers', 'timm.models.layers.drop'].map((at) => `${at}.DropPath`),
+]);
+
 export class TorchApi {
   private readonly values = new WeakMap<ModuleTree, Value>();
   private readonly layerModules = new WeakMap<object, ModuleTree>();
@@ -412,9 +419,9 @@ export class TorchApi {
         fields: new Map(),
       };
     }
-    // einops' layers reshape and reduce without weights (its EinMix has some, and is not followed).
-    if (path === 'einops.layers.torch.Rearrange' || path === 'einops.layers.torch.Reduce')
-      return { t: 'module', tree: emptyModule(name), fields: new Map() };
+    // einops' layers reshape and reduce without weights (its EinMix has some, and is not followed); timm's
+    // stochastic depth drops a sample's branch, without weights either.
+    if (LIBRARY_WEIGHTLESS.has(path)) return { t: 'module', tree: emptyModule(name), fields: new Map() };
     if (path.startsWith('torch.nn.init.') || path === 'torch.manual_seed') return SCALAR;
     return undefined;
   }

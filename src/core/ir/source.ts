@@ -104,7 +104,9 @@ export type Stmt =
       readonly at: number;
     }
   /** A nested `def` or `class`: binds its name in the running body. */
-  | { readonly k: 'def'; readonly scope: number; readonly at: number };
+  | { readonly k: 'def'; readonly scope: number; readonly at: number }
+  /** An import inside a function (`from omegaconf.listconfig import ListConfig`): binds its names in the running body. */
+  | { readonly k: 'import'; readonly bindings: readonly ImportBinding[]; readonly at: number };
 
 /** What a statement holds: its own expressions, in order, and the bodies of statements inside it. */
 export function partsOf(s: Stmt): { exprs: ExprRef[]; bodies: (readonly Stmt[])[] } {

@@ -276,9 +276,13 @@ export function eitherOf(a: Value, b: Value): Value {
   return isPlain(a) && isPlain(b) ? SCALAR : UNKNOWN;
 }
 
-/** A value that holds no module or parameter, whatever it is. */
+/**
+ * A value that holds no module or parameter, whatever it is; torch's names among them (`torch.float16`,
+ * `torch.nn.GELU`): torch keeps no module instance among its names, as a user's module may (`from .net import backbone`).
+ */
 function isPlain(v: Value): boolean {
   return (
+    (v.t === 'ref' && v.path.startsWith('torch.')) ||
     v.t === 'int' ||
     v.t === 'float' ||
     v.t === 'bool' ||

@@ -7,8 +7,10 @@ model-parallel layers), and the fixtures of test/fixtures/models/pytorch/librari
 
 writes test/fixtures/expected/library-layers.json: `calls`, each constructor call of CALLS with its count and
 named_parameters() (as pytorch-catalog.json); `fixtures`, for each fixture, the count of every module of each class
-in the models its module body builds (which must all agree). fairscale's layers are built in a process group of
-one process with a model-parallel world size of 1, as `python model.py` on one GPU runs them.
+in the models its module body builds (which must all agree); `caches`, for each model of a fixture that keeps its
+keys and values in tensors (Llama's `cache_k`, `cache_v`), the numbers one token adds to them, and the heads of
+the attention that writes them (`n_local_heads`, `n_local_kv_heads`, `head_dim`). fairscale's layers are built in
+a process group of one process with a model-parallel world size of 1, as `python model.py` on one GPU runs them.
 unit/libraryLayers.test.ts checks the analysis against the file.
 """
 
@@ -63,6 +65,24 @@ def fixture_counts(path):
     return {name: seen.pop() for name, seen in sorted(counts.items())}
 
 
+def caches(path):
+    """For each model the fixture builds: the numbers of cache_k and cache_v one token fills, and each attention's heads."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    out = {}
+    for value in vars(module).values():
+        if not isinstance(value, torch.nn.Module):
+            continue
+        kept = [m for m in value.modules() if hasattr(m, "cache_k")]
+        if kept:
+            out[type(value).__name__] = {
+                "per_token": sum(m.cache_k[0, 0].numel() + m.cache_v[0, 0].numel() for m in kept),
+                "heads": sorted({(m.n_local_heads, m.n_local_kv_heads, m.head_dim) for m in kept}),
+            }
+    return out
+
+
 def main():
     one_process()
     scope = {}
@@ -74,7 +94,8 @@ def main():
         except Exception as exc:
             calls.append({"call": call, "error": describe_error(exc)})
     fixtures = {f"libraries/{p.name}": fixture_counts(p) for p in sorted(FIXTURES.glob("*.py"))}
-    print(write_json(OUTPUT, {"calls": calls, "fixtures": fixtures}, 2))
+    kept = {f"libraries/{p.name}": caches(p) for p in sorted(FIXTURES.glob("*.py"))}
+    print(write_json(OUTPUT, {"calls": calls, "fixtures": fixtures, "caches": kept}, 2))
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import { analyzeText, expandTensors, paramsOf, ROOT } from './helpers';
 const TRUTH = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/library-layers.json'), 'utf8')) as {
   calls: { call: string; kind: string; params: number; tensors: [string, number[]][] }[];
   fixtures: Record<string, Record<string, number>>;
+  caches: Record<string, Record<string, { per_token: number; heads: [number, number, number][] }>>;
 };
 
 const IMPORTS =
@@ -38,5 +39,20 @@ suite("libraries' layers against the libraries", () => {
         ),
         classes,
       );
+    });
+
+  for (const [file, models] of Object.entries(TRUTH.caches))
+    test(`${file}: the attention writing its keys and values to a cache, and the numbers a token adds`, async () => {
+      const full = path.join(ROOT, 'test/fixtures/models/pytorch', file);
+      const analysis = await analyzeText(readFileSync(full, 'utf8'), 'python', full);
+      for (const [name, truth] of Object.entries(models)) {
+        const model = analysis.instances.find((i) => i.className === name);
+        assert.strictEqual(Number(model?.sizing?.kvPerToken?.constant), truth.per_token, name);
+        const heads = analysis.modules.flatMap((m) => {
+          const a = m.attention?.attention;
+          return a ? [[a.heads, a.kvHeads ?? a.heads, a.headDim].map((p) => Number(p?.constant))] : [];
+        });
+        assert.deepStrictEqual(heads, truth.heads);
+      }
     });
 });

@@ -3,7 +3,7 @@
  * dropout, products, linear layers and norms, embeddings, weightless modules, and the constants forward()
  * makes. Each records one op and gives the interpreter the tensor it returns.
  */
-import type { LayerInstance } from '../values/layer';
+import { computesAs, type LayerInstance } from '../values/layer';
 import { Poly } from '../values/symbolic';
 import { asPoly, type Value } from '../values/value';
 import type { Dim, Dtype, Operand, Pointwise } from './program';
@@ -203,18 +203,19 @@ export class TapeOps {
     const x = positional[0] ?? keywords.get('input');
     const weight = layer.tensors.find((w) => w.name === 'weight');
     const grads = t.weights(value);
-    const evaluated = layer.framework === 'pytorch' && FOLLOWED.has(layer.kind) ? run() : undefined;
+    const kind = computesAs(layer.kind);
+    const evaluated = layer.framework === 'pytorch' && FOLLOWED.has(kind) ? run() : undefined;
     if (evaluated && layer.kind === 'MultiheadAttention')
       return multiheadAttention(t, value, layer, positional, keywords, evaluated);
     if (!evaluated || !weight) return t.fail(`${layer.framework === 'pytorch' ? 'nn.' : ''}${layer.kind}`);
-    if (layer.kind === 'Linear') {
+    if (kind === 'Linear') {
       const [outF, inF] = weight.shape;
       const id = t.features(x, inF);
       const out = t.make([...t.shape(id).slice(0, -1), outF], 'float', evaluated);
       t.record({ k: 'linear', in: id, out: out.id, shape: [outF, inF], bias: grads.bias !== undefined, grads });
       return out.value;
     }
-    if (layer.kind === 'LayerNorm') {
+    if (kind === 'LayerNorm') {
       const id = t.features(x, weight.shape.at(-1));
       const out = t.make(t.shape(id), 'float', evaluated);
       t.record({ k: 'layerNorm', in: id, out: out.id, normalized: weight.shape.length, grads });

@@ -51,10 +51,7 @@ export class Assignments {
       case 'index': {
         const obj = this.ev.eval(target.object, frame);
         const key = this.ev.eval(target.index, frame);
-        if (obj.t === 'dict' && key.t === 'str' && obj.fields instanceof Map)
-          this.ev.journal.set(this.fieldsOwner, obj.fields as Map<string, Value>, key.v, value);
-        else if (obj.t === 'module' && key.t === 'str' && obj.tree.kind === 'ModuleDict')
-          this.ev.torch.setMember(obj, key.v, value);
+        this.setItem(target.object, obj, key, value, frame);
         return;
       }
       case 'list': {
@@ -143,6 +140,54 @@ export class Assignments {
   /** Expression statements: a call for its effects (`xs.append(v)` rebinds a plain list: Calls.call). */
   run(e: Expr, frame: Frame): void {
     this.ev.eval(e, frame);
+  }
+
+  /**
+   * `holder[key] = value`. A list named by `holder` is rebound with the item replaced (unknown where the index
+   * is); a dict takes the key (any key, where it is not known); a ModuleList or Sequential the module at a
+   * known position; a tensor written with another's values keeps what it was written with (Llama's
+   * `self.cache_k[:bsz, start_pos : start_pos + seqlen] = xk`, read back as the keys).
+   */
+  private setItem(holder: Expr, obj: Value, key: Value, value: Value, frame: Frame): void {
+    const index = asPoly(key)?.constant;
+    switch (obj.t) {
+      case 'dict':
+        if (!(obj.fields instanceof Map)) return;
+        if (key.t === 'str') this.ev.journal.set(this.fieldsOwner, obj.fields as Map<string, Value>, key.v, value);
+        else if (key.t !== 'int' && key.t !== 'float' && key.t !== 'bool' && key.t !== 'none') this.ev.dicts.taint(obj);
+        return;
+      case 'seq': {
+        if (holder.k !== 'name' && holder.k !== 'attr') return;
+        const n = BigInt(obj.items.length);
+        const at = index === undefined || key.t !== 'int' ? undefined : index < 0n ? index + n : index;
+        this.assign(
+          holder,
+          at !== undefined && at >= 0n && at < n && !obj.items.some((i) => i.t === 'repeat')
+            ? { ...obj, items: obj.items.map((item, i) => (i === Number(at) ? value : item)) }
+            : unknownOf(...obj.items, value),
+          frame,
+        );
+        return;
+      }
+      case 'module':
+        if (key.t === 'str' && obj.tree.kind === 'ModuleDict') this.ev.torch.setMember(obj, key.v, value);
+        else if (obj.tree.kind === 'ModuleList' || obj.tree.kind === 'Sequential') {
+          const n = BigInt(obj.tree.children.size);
+          const at = index === undefined || key.t !== 'int' ? undefined : index < 0n ? index + n : index;
+          if (at !== undefined && at >= 0n && at < n) this.ev.torch.setMember(obj, String(at), value);
+          else
+            this.ev.torch
+              .owner(obj.tree)
+              .differs(obj.tree.children as Map<string, unknown>, '', 'an item set at a position not known');
+        }
+        return;
+      case 'tensor':
+        if (value.t === 'tensor' && value.trace && (holder.k === 'name' || holder.k === 'attr'))
+          this.assign(holder, { ...obj, trace: value.trace }, frame);
+        return;
+      default:
+        return;
+    }
   }
 
   /**

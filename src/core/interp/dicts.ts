@@ -19,6 +19,12 @@ export class Dicts {
     private readonly changed: (fields: object) => void,
   ) {}
 
+  /** `d` changed in a way not followed (a key not known set): what it holds is no longer known. */
+  taint(d: DictValue): void {
+    taint(d);
+    this.changed(d.fields);
+  }
+
   /** `d.method(...)`: its value, after applying what it changes. */
   call(d: DictValue, method: string, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
     const fields = d.fields as Map<string, Value>;

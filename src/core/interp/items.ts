@@ -1,7 +1,7 @@
 /** Items of lists, tuples, strings, ranges, dicts and modules: `xs[i]`, `xs[a:b:c]`, `d["k"]`, `blocks[0]`. */
 import { part, untracked } from '../shapes/tensors';
 import { indexDims, sliceDims } from '../shapes/views';
-import { UNKNOWN, asPoly, type Value } from '../values/value';
+import { UNKNOWN, asPoly, isTainted, type Value } from '../values/value';
 import { Poly } from '../values/symbolic';
 import { itemsOf } from './builtins';
 
@@ -15,9 +15,10 @@ export function subscript(obj: Value, key: Value, member: (obj: Value, id: strin
   }
   if (key.t === 'slice') return sliced(obj, key);
   if (obj.t === 'dict' && key.t === 'str')
-    return (
-      obj.fields.get(key.v) ?? (obj.origin ? { t: 'sym', name: `${obj.origin}[${JSON.stringify(key.v)}]` } : UNKNOWN)
-    );
+    return isTainted(obj)
+      ? UNKNOWN
+      : (obj.fields.get(key.v) ??
+          (obj.origin ? { t: 'sym', name: `${obj.origin}[${JSON.stringify(key.v)}]` } : UNKNOWN));
   const items = obj.t === 'seq' || obj.t === 'range' ? itemsOf(obj) : undefined;
   if (items && key.t === 'int' && key.p.constant !== undefined) {
     const i = Number(key.p.constant);

@@ -4,7 +4,7 @@
  * broadcast. Each finding names both sizes and points at the definitions.
  */
 import type { Span } from '../ir/expr';
-import type { Finding } from '../values/layer';
+import { computesAs, type Finding } from '../values/layer';
 import type { FindingCode } from '../findings/codes';
 import { groupDigits, type Poly } from '../values/symbolic';
 import { rearrangedHeads } from '../shapes/einops';
@@ -214,7 +214,7 @@ export class ShapeChecks {
       () => FEATURE_FAILURE[layer.framework],
     );
     this.outputOf(callee, input);
-    if (!LAST_AXIS_KINDS.has(layer.kind)) return UNKNOWN;
+    if (!LAST_AXIS_KINDS.has(computesAs(layer.kind))) return UNKNOWN;
     const out = this.projected(callee, input);
     return RECURRENT_KINDS.has(layer.kind) ? { t: 'seq', items: [out, UNKNOWN], tuple: true } : out;
   }
@@ -312,7 +312,7 @@ export class ShapeChecks {
 
   /** What `callee`'s own forward() returned for `input`, taken as the output of the layer it subclasses. */
   layerOutput(callee: LayerValue, input: Value | undefined, out: Value): Value {
-    if (!LAST_AXIS_KINDS.has(callee.layer.kind)) return out;
+    if (!LAST_AXIS_KINDS.has(computesAs(callee.layer.kind))) return out;
     this.outputOf(callee, input);
     // The layer keeps the input's leading dimensions, whatever its own forward() did that this file cannot follow.
     return out.t === 'tensor' || out.t === 'unknown' ? this.projected(callee, input) : out;
@@ -460,7 +460,7 @@ export class ShapeChecks {
           });
         }
         previous = layer;
-        size = LAST_AXIS_KINDS.has(layer.layer.kind) ? layer.layer.outFeatures : undefined;
+        size = LAST_AXIS_KINDS.has(computesAs(layer.layer.kind)) ? layer.layer.outFeatures : undefined;
       } else if (!(item.t === 'module' && WEIGHTLESS.has(item.tree.kind) && item.tree.kind !== 'Flatten')) {
         size = undefined;
       }

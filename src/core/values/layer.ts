@@ -161,3 +161,18 @@ export function childTensors(prefix: string, tensors: readonly Tensor[], repeat?
     repeat: repeat ? (t.repeat ? t.repeat.mul(repeat) : repeat) : t.repeat,
   }));
 }
+
+/**
+ * The torch.nn layer a library's layer computes as, which its shapes, activations and FLOPs follow: fairscale's
+ * model-parallel linear layers and embeddings, as one process holds them. A torch.nn layer is itself.
+ */
+export function computesAs(kind: string): string {
+  return COMPUTES_AS[kind] ?? kind;
+}
+
+const COMPUTES_AS: Readonly<Record<string, string>> = {
+  ColumnParallelLinear: 'Linear',
+  RowParallelLinear: 'Linear',
+  ParallelEmbedding: 'Embedding',
+  VocabParallelEmbedding: 'Embedding',
+};

@@ -18,7 +18,7 @@ import {
 } from '../values/modules';
 import { Poly } from '../values/symbolic';
 import { totalParams, type Finding } from '../values/layer';
-import { NONE, SCALAR, UNKNOWN, asPoly, type Shape, type Value } from '../values/value';
+import { NONE, SCALAR, UNKNOWN, asPoly, int, type Shape, type Value } from '../values/value';
 import type { Owner } from './journal';
 import { LIMITS } from '../limits/budget';
 import { WEIGHTLESS, type LayerValue } from './shapeChecks';
@@ -58,6 +58,19 @@ const METHODS = new Set([
   'state_dict',
   'get_submodule',
 ]);
+
+/** `torch.arange(end)`, `(start, end)`, `(start, end, step)`: its length where the bounds are known integers. */
+function arange(positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
+  const bound = (v: Value | undefined) => (v?.t === 'int' ? v.p.constant : undefined);
+  const given = positional.length === 1 ? [int(0), positional[0]] : positional;
+  const start = bound(given[0] ?? keywords.get('start') ?? int(0));
+  const end = bound(given[1] ?? keywords.get('end'));
+  const step = bound(given[2] ?? keywords.get('step') ?? int(1));
+  if (start === undefined || end === undefined || !step) return { t: 'tensor', shape: [undefined], partial: true };
+  const span = end - start;
+  const n = span / step + (span % step !== 0n && span > 0n === step > 0n ? 1n : 0n);
+  return { t: 'tensor', shape: [Poly.int(n > 0n ? n : 0n)] };
+}
 
 /** Layers of libraries beside torch.nn without weights, by the paths their packages give them. */
 const LIBRARY_WEIGHTLESS = new Set([
@@ -398,7 +411,8 @@ export class TorchApi {
     const name = path.slice(path.lastIndexOf('.') + 1);
     if (path === `torch.${name}` && TENSOR_FACTORIES.has(name)) {
       // torch.zeros(1, 1, d) or torch.zeros((1, 1, d)); torch.full takes its shape first, then the value.
-      if (name === 'tensor' || name === 'arange') return { t: 'tensor', shape: [undefined], partial: true };
+      if (name === 'arange') return arange(positional, keywords);
+      if (name === 'tensor') return { t: 'tensor', shape: [undefined], partial: true };
       if (name === 'eye')
         return {
           t: 'tensor',

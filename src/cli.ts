@@ -3,6 +3,7 @@
  * diagnostic is found, 2 for bad usage or a path or file that could not be read or parsed (the other paths
  * are still analysed), else 0.
  */
+import { sitePackagesOf } from './service/pythonEnvironments';
 import { analyzeFiles, defaultWorkers } from './cli/analyze';
 import { parseArgs, USAGE } from './cli/args';
 import { wantsColour } from './cli/colour';
@@ -34,7 +35,13 @@ export async function main(argv: readonly string[]): Promise<number> {
     colour: wantsColour(process.env, process.stdout.isTTY === true),
     chosen: command.chosen,
   };
-  const outputs = await analyzeFiles(files, [...roots, ...command.workspace], settings, {
+  const packages = command.pythonPath.flatMap((given) => {
+    const found = sitePackagesOf(given);
+    if (!found.length)
+      process.stderr.write(`attention-lens: --python-path ${visibleControls(given)}: no Python packages there\n`);
+    return found;
+  });
+  const outputs = await analyzeFiles(files, { folders: [...roots, ...command.workspace], packages }, settings, {
     count: command.jobs ?? defaultWorkers(files.length),
     script: __filename,
   });

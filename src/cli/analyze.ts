@@ -1,4 +1,5 @@
 /** Analyses the files of a run: in worker processes when there are several files and cores, else in this one. */
+import type { Roots } from '../service/editorFiles';
 import { availableParallelism } from 'os';
 import { FileAnalyser } from './fileAnalyser';
 import type { SourceFile } from './files';
@@ -28,7 +29,7 @@ export interface Workers {
  */
 export async function analyzeFiles(
   files: readonly SourceFile[],
-  roots: readonly string[],
+  roots: Roots,
   settings: OutputSettings,
   workers: Workers,
 ): Promise<FileOutput[]> {

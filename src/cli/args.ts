@@ -14,6 +14,8 @@ export type Command =
       readonly chosen: readonly string[];
       /** Folders `--workspace` names, where imports and the files importing a file are read too. */
       readonly workspace: readonly string[];
+      /** What `--python-path` names: environments or site-packages folders, where installed packages are read. */
+      readonly pythonPath: readonly string[];
     }
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
@@ -27,6 +29,7 @@ type Settings = {
   jobs?: number;
   chosen: readonly string[];
   workspace: readonly string[];
+  pythonPath: readonly string[];
 } & SizingOptions;
 
 export const USAGE = `usage: attention-lens [options] [--] PATH...
@@ -51,6 +54,9 @@ options:
   --workspace DIR           read imports, and the files that import a file (a train script, a
                             builder: their models are configurations too), anywhere in DIR, not
                             only in the folders the paths name; may be given again
+  --python-path DIR         read imports of installed packages (from timm.layers import Mlp) from DIR:
+                            a Python environment (.venv), its site-packages, or its interpreter; only
+                            .py files are read, never run; may be given again
   --jobs N                  files analysed at once, each in a process of its own (default: one for
                             every 8 files, up to the number of cores; 1 analyses them one after
                             another in the command's own process)
@@ -83,6 +89,7 @@ const VALUED: Readonly<
   '--jobs': { accepts: 'a positive whole number', read: (v) => positive(v, (jobs) => ({ jobs })) },
   '--config': { accepts: "a configuration's name", read: (v) => (v ? { chosen: [v] } : undefined) },
   '--workspace': { accepts: 'a folder', read: (v) => (v ? { workspace: [v] } : undefined) },
+  '--python-path': { accepts: 'a folder', read: (v) => (v ? { pythonPath: [v] } : undefined) },
 };
 
 function positive<T>(v: string, make: (n: number) => T): T | undefined {
@@ -91,7 +98,7 @@ function positive<T>(v: string, make: (n: number) => T): T | undefined {
 }
 
 export function parseArgs(argv: readonly string[]): Command {
-  let settings: Settings = { format: 'text', chosen: [], workspace: [], ...DEFAULT_SIZING };
+  let settings: Settings = { format: 'text', chosen: [], workspace: [], pythonPath: [], ...DEFAULT_SIZING };
   const paths: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -119,12 +126,13 @@ export function parseArgs(argv: readonly string[]): Command {
               ? `unknown format ${value} (${option.accepts})`
               : `${name} ${value}: expected ${option.accepts}`,
         };
-      // `--config` and `--workspace` add to the ones given before them; the others replace.
+      // `--config`, `--workspace` and `--python-path` add to the ones given before them; the others replace.
       settings = {
         ...settings,
         ...read,
         chosen: [...settings.chosen, ...(read.chosen ?? [])],
         workspace: [...settings.workspace, ...(read.workspace ?? [])],
+        pythonPath: [...settings.pythonPath, ...(read.pythonPath ?? [])],
       };
       continue;
     }
@@ -132,6 +140,15 @@ export function parseArgs(argv: readonly string[]): Command {
     paths.push(arg);
   }
   if (!paths.length) return { kind: 'usage-error', message: 'no path given' };
-  const { format, jobs, chosen, workspace, ...sizing } = settings;
-  return { kind: 'analyse', format, paths, sizing, chosen, workspace, ...(jobs === undefined ? {} : { jobs }) };
+  const { format, jobs, chosen, workspace, pythonPath, ...sizing } = settings;
+  return {
+    kind: 'analyse',
+    format,
+    paths,
+    sizing,
+    chosen,
+    workspace,
+    pythonPath,
+    ...(jobs === undefined ? {} : { jobs }),
+  };
 }

@@ -3,6 +3,7 @@
  * are loaded once and the imported files parsed once. A file that fails is reported and the others go on.
  */
 import * as path from 'path';
+import type { Roots } from '../service/editorFiles';
 import { fsWasmLoader } from '../syntax/fsLoader';
 import { Grammars, PARSE_GAVE_UP } from '../syntax/parser';
 import { DocumentEngine } from '../service/documentEngine';
@@ -17,16 +18,16 @@ export class FileAnalyser {
   private constructor(private readonly engine: DocumentEngine) {}
 
   /**
-   * `roots`: the folders the paths given name (a file's own folder for a file): imports are read only inside
-   * them, as the editor reads them only inside its workspace folders.
+   * `roots`: the folders the paths given name (a file's own folder for a file) and the installed packages'
+   * folders: imports are read only inside them, as the editor reads them only inside its workspace folders.
    */
-  static async load(roots: readonly string[]): Promise<FileAnalyser> {
+  static async load(roots: Roots): Promise<FileAnalyser> {
     const grammars = await Grammars.load(fsWasmLoader);
     // What fails is reported in the file's row, in the words the engine gives.
     const quiet = () => undefined;
-    const reader = new WorkspaceFileReader(() => roots);
+    const reader = new WorkspaceFileReader(() => [...roots.folders, ...roots.packages]);
     const list = (dir: string, suffix: string, max: number) => reader.list(dir, suffix, max);
-    return new FileAnalyser(new DocumentEngine(grammars, readOncePerRun(reader), quiet, list));
+    return new FileAnalyser(new DocumentEngine(grammars, readOncePerRun(reader), quiet, list, () => roots.packages));
   }
 
   /** The file's output; its analysis is dropped once the output is made. */

@@ -2,6 +2,7 @@
  * A worker process of the CLI: it analyses the files the command sends, one at a time, and sends back each
  * file's output. The worker runs the CLI's own script, which asks isCliWorker() before anything else.
  */
+import type { Roots } from '../service/editorFiles';
 import type { SourceFile } from './files';
 import { FileAnalyser } from './fileAnalyser';
 import type { FileOutput, OutputSettings } from './fileOutput';
@@ -11,7 +12,7 @@ export const WORKER_ARGUMENT = '--attention-lens-worker';
 
 /** The first message a worker gets. */
 export interface WorkerSetup {
-  readonly roots: readonly string[];
+  readonly roots: Roots;
   readonly settings: OutputSettings;
 }
 

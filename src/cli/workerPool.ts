@@ -2,6 +2,7 @@
  * Analyses files in worker processes, each with its own grammars and imported files, and gives back their
  * outputs in the order of `files`: the same as one process gives, since no file's output depends on another's.
  */
+import type { Roots } from '../service/editorFiles';
 import { fork } from 'child_process';
 import type { SourceFile } from './files';
 import { outputOf, type FileOutput, type OutputSettings } from './fileOutput';
@@ -20,7 +21,7 @@ const WORKER_FLAGS = ['--single-threaded-gc'];
 /** `script`: the CLI's own script, which serves jobs when it runs as a worker. */
 export function analyseOnWorkers(
   files: readonly SourceFile[],
-  roots: readonly string[],
+  roots: Roots,
   settings: OutputSettings,
   workers: number,
   script: string,

@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'worker_threads';
 import { fsWasmLoader } from '../syntax/fsLoader';
 import { Grammars } from '../syntax/parser';
 import { DocumentEngine, type AnalyzeReply } from './documentEngine';
-import { EditorFiles } from './editorFiles';
+import { EditorFiles, type Roots } from './editorFiles';
 import type { FromWorker, ToWorker } from './protocol';
 import { packReply } from './replyChunks';
 import { yieldToOtherThreads } from './yieldingThread';
@@ -21,7 +21,7 @@ const reply = (id: number, r: AnalyzeReply) => {
   port.postMessage({ type: 'analyzed', id, chunks } satisfies FromWorker, chunks);
 };
 
-const files = new EditorFiles((workerData as { folders: string[] }).folders);
+const files = new EditorFiles((workerData as { roots: Roots }).roots);
 
 async function start(): Promise<DocumentEngine | undefined> {
   try {
@@ -32,6 +32,7 @@ async function start(): Promise<DocumentEngine | undefined> {
       files.read,
       (level, message) => send({ type: 'log', level, message }),
       files.list,
+      files.packages,
     );
   } catch (e) {
     send({ type: 'failed', message: e instanceof Error ? e.message : String(e) });
@@ -44,8 +45,8 @@ let queue = Promise.resolve();
 
 function handle(engine: DocumentEngine, m: ToWorker): void {
   switch (m.type) {
-    case 'folders':
-      return files.setFolders(m.folders);
+    case 'roots':
+      return files.setRoots(m.roots);
     case 'forget':
       return engine.forget(m.key);
     case 'analyze':

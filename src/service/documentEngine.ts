@@ -79,8 +79,10 @@ export class DocumentEngine {
     read: ReadText,
     private readonly log: Log,
     list?: ListFiles,
+    /** The folders of the installed Python packages imports are read from (site-packages). */
+    packages?: () => readonly string[],
   ) {
-    this.workspace = new WorkspaceModels(grammars, read, list);
+    this.workspace = new WorkspaceModels(grammars, read, list, packages);
   }
 
   analyze(request: AnalyzeRequest): AnalyzeReply {

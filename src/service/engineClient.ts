@@ -6,7 +6,7 @@
 import { Worker } from 'worker_threads';
 import type { Grammars } from '../syntax/parser';
 import { DocumentEngine, type AnalyzeReply, type AnalyzeRequest, type Log } from './documentEngine';
-import { EditorFiles } from './editorFiles';
+import { EditorFiles, type Roots } from './editorFiles';
 import type { FromWorker, ToWorker } from './protocol';
 import { unpackReply } from './replyChunks';
 import { hostTurns, nextTurn } from './hostTurns';
@@ -14,7 +14,7 @@ import { hostTurns, nextTurn } from './hostTurns';
 export interface Engine {
   /** `openTexts`: editors' texts changed since the last request, by path (undefined: closed). */
   analyze(request: AnalyzeRequest, openTexts: ReadonlyMap<string, string | undefined>): Promise<AnalyzeReply>;
-  setFolders(folders: readonly string[]): void;
+  setRoots(roots: Roots): void;
   forget(key: string): void;
   dispose(): void;
 }
@@ -26,9 +26,9 @@ export class InlineEngine implements Engine {
   private readonly engine: DocumentEngine;
   private readonly files: EditorFiles;
 
-  constructor(grammars: Grammars, folders: readonly string[], log: Log) {
-    this.files = new EditorFiles(folders);
-    this.engine = new DocumentEngine(grammars, this.files.read, log, this.files.list);
+  constructor(grammars: Grammars, roots: Roots, log: Log) {
+    this.files = new EditorFiles(roots);
+    this.engine = new DocumentEngine(grammars, this.files.read, log, this.files.list, this.files.packages);
   }
 
   analyze(request: AnalyzeRequest, openTexts: ReadonlyMap<string, string | undefined>): Promise<AnalyzeReply> {
@@ -36,8 +36,8 @@ export class InlineEngine implements Engine {
     return Promise.resolve(this.engine.analyze(request));
   }
 
-  setFolders(folders: readonly string[]): void {
-    this.files.setFolders(folders);
+  setRoots(roots: Roots): void {
+    this.files.setRoots(roots);
   }
 
   forget(key: string): void {
@@ -54,22 +54,22 @@ export class WorkerEngine implements Engine {
   private worker: Worker | undefined;
   private readonly pending = new Map<number, (reply: AnalyzeReply) => void>();
   private nextId = 0;
-  private folders: readonly string[];
+  private roots: Roots;
   /** Every editor text sent, by path: a worker started again is sent them all with its first request. */
   private readonly sent = new Map<string, string>();
   private restarted = false;
 
   private constructor(
     private readonly script: string,
-    folders: readonly string[],
+    roots: Roots,
     private readonly log: Log,
   ) {
-    this.folders = folders;
+    this.roots = roots;
   }
 
   /** A worker engine once its grammars are loaded; undefined when it could not start. */
-  static async start(script: string, folders: readonly string[], log: Log): Promise<WorkerEngine | undefined> {
-    const engine = new WorkerEngine(script, folders, log);
+  static async start(script: string, roots: Roots, log: Log): Promise<WorkerEngine | undefined> {
+    const engine = new WorkerEngine(script, roots, log);
     return (await engine.ready()) ? engine : undefined;
   }
 
@@ -77,7 +77,7 @@ export class WorkerEngine implements Engine {
     return new Promise((resolve) => {
       let worker: Worker;
       try {
-        worker = new Worker(this.script, { workerData: { folders: this.folders } });
+        worker = new Worker(this.script, { workerData: { roots: this.roots } });
       } catch (e) {
         this.log('error', `the analysis worker did not start: ${String(e)}`);
         resolve(false);
@@ -130,9 +130,9 @@ export class WorkerEngine implements Engine {
     return reply;
   }
 
-  setFolders(folders: readonly string[]): void {
-    this.folders = folders;
-    this.post({ type: 'folders', folders });
+  setRoots(roots: Roots): void {
+    this.roots = roots;
+    this.post({ type: 'roots', roots });
   }
 
   forget(key: string): void {

@@ -1,8 +1,9 @@
 /** The messages between the extension and its analysis worker (analysisWorker.ts). */
 import type { AnalyzeRequest } from './documentEngine';
+import type { Roots } from './editorFiles';
 
 export type ToWorker =
-  | { readonly type: 'folders'; readonly folders: readonly string[] }
+  | { readonly type: 'roots'; readonly roots: Roots }
   | {
       readonly type: 'analyze';
       readonly id: number;

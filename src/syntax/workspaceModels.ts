@@ -89,6 +89,26 @@ export function importCandidates(
   return out;
 }
 
+/**
+ * Installed packages whose layers and functions the analysis knows itself (its catalog, its torch, its stand-ins
+ * for transformers' base classes): their source in an environment is never read in their place.
+ */
+const KNOWN_PACKAGES: ReadonlySet<string> = new Set([
+  'torch',
+  'transformers',
+  'fairscale',
+  'einops',
+  'numpy',
+  'tensorflow',
+]);
+
+/** The files an absolute import names in the folders of installed packages (site-packages), in order. */
+export function installedCandidates(roots: readonly string[], module: string): string[] {
+  const parts = module.split('.');
+  if (module.startsWith('.') || KNOWN_PACKAGES.has(parts[0])) return [];
+  return roots.flatMap((root) => [`${path.join(root, ...parts)}.py`, path.join(root, ...parts, '__init__.py')]);
+}
+
 export class WorkspaceModels {
   /** By path; a text the parser gave up on has no tree: parsed again it would give up again. */
   private readonly cache = new Map<string, { text: string; tree?: Tree; model?: SourceModel }>();
@@ -118,6 +138,8 @@ export class WorkspaceModels {
     private readonly grammars: Grammars,
     private readonly read: ReadText,
     private readonly list?: ListFiles,
+    /** The folders of the installed Python packages imports are read from after the workspace's (site-packages). */
+    private readonly packages: () => readonly string[] = () => [],
   ) {}
 
   /**
@@ -135,7 +157,11 @@ export class WorkspaceModels {
     // A script (the analysed file, an importer) finds absolute imports from its own folder, as Python's sys.path
     // starts there; a module it imports, from above the package holding it.
     const resolve = (from: string, module: string, script: boolean) => {
-      for (const candidate of importCandidates(from, language, module, script ? undefined : this.isPackage)) {
+      const installed = language === 'python' ? installedCandidates(this.packages(), module) : [];
+      for (const candidate of [
+        ...importCandidates(from, language, module, script ? undefined : this.isPackage),
+        ...installed,
+      ]) {
         // A file never imports itself (timm's `layers/typing.py` imports the standard library's `typing`).
         if (candidate === from) continue;
         if (candidate === file) return ANALYSED;

@@ -14,6 +14,8 @@ import { BoundedCache } from '../service/boundedCache';
 import { cellView, type CellPlace } from '../service/cellView';
 import type { Log } from '../service/documentEngine';
 import { InlineEngine, WorkerEngine, type Engine } from '../service/engineClient';
+import type { Roots } from '../service/editorFiles';
+import { onPackagesChanged, packageFolders } from './pythonPackages';
 import { Grammars, PARSE_GAVE_UP } from '../syntax/parser';
 import { notebookKey, programKey, programOf, type Program } from './notebookCells';
 import { hostTurns, nextTurn } from '../service/hostTurns';
@@ -111,6 +113,12 @@ function folders(): string[] {
   return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
 }
 
+/** The workspace folders, and the installed packages' folders imports are read from after them. */
+async function roots(): Promise<Roots> {
+  const workspace = folders();
+  return { folders: workspace, packages: await packageFolders(workspace) };
+}
+
 export class AnalysisService implements vscode.Disposable {
   private readonly states = new BoundedCache<string, DocumentState>(MAX_PROGRAMS);
   private readonly scheduled = new Map<string, Scheduled>();
@@ -150,7 +158,8 @@ export class AnalysisService implements vscode.Disposable {
       vscode.workspace.onDidCloseNotebookDocument((notebook) => {
         for (const language of Object.keys(LANGUAGES)) this.states.delete(notebookKey(notebook, language));
       }),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.engine?.then((e) => e.setFolders(folders()))),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.rootsChanged()),
+      onPackagesChanged(() => this.rootsChanged()),
     );
   }
 
@@ -193,7 +202,7 @@ export class AnalysisService implements vscode.Disposable {
     const started = Date.now();
     const log: Log = (level, message) => (level === 'error' ? this.log.error(message) : this.log.trace(message));
     const script = vscode.Uri.joinPath(this.extensionUri, 'dist', 'analysisWorker.js').fsPath;
-    const worker = await WorkerEngine.start(script, folders(), log);
+    const worker = await WorkerEngine.start(script, await roots(), log);
     if (worker) {
       this.log.info(`analysis worker started in ${Date.now() - started} ms`);
       return worker;
@@ -203,7 +212,7 @@ export class AnalysisService implements vscode.Disposable {
       Promise.resolve(vscode.workspace.fs.readFile(vscode.Uri.joinPath(dist, file))),
     );
     this.log.info(`analysing in the extension host's thread; grammars loaded in ${Date.now() - started} ms`);
-    return new InlineEngine(grammars, folders(), log);
+    return new InlineEngine(grammars, await roots(), log);
   }
 
   private async current(doc: vscode.TextDocument): Promise<Analysis | undefined> {
@@ -321,6 +330,22 @@ export class AnalysisService implements vscode.Disposable {
   }
 
   /** The configurations the settings name changed: every open document is analysed again. */
+  /** The folders imports are read from changed: every open document is analysed again in full. */
+  private rootsChanged(): void {
+    void (async () => {
+      const now = await roots();
+      const engine = await this.engine;
+      if (!engine) return;
+      engine.setRoots(now);
+      for (const doc of vscode.workspace.textDocuments) {
+        const state = languageOf(doc) ? this.states.peek(programKey(doc)) : undefined;
+        if (!state) continue;
+        state.stale = true;
+        this.schedule(doc, 0);
+      }
+    })().catch((e: unknown) => this.log.error(`reading the Python packages' folders failed: ${String(e)}`));
+  }
+
   settingsChanged(): void {
     for (const doc of vscode.workspace.textDocuments) if (languageOf(doc)) this.schedule(doc, 0);
   }

@@ -257,6 +257,29 @@ suite('attention-lens CLI', () => {
     assert.match(r.stdout, / 904,676 {2}in build_net_large\(\) · build\.py:16 \(shown\)\n/);
   });
 
+  test('--python-path reads installed packages from an environment or its site-packages, never torch in their place', () => {
+    const workspace = path.join(ROOT, 'test/integration/workspace');
+    // PyTorch: Mlp(8) with hidden 32 (the .venv's lenslib) 552, with hidden 64 (other_env's) 1,096.
+    const count = (args: string[]) =>
+      /model Mlp +([\d,]+)/.exec(run([...args, 'installed.py'], { cwd: workspace }).stdout)?.[1] ?? 'no model';
+    assert.deepStrictEqual(
+      [count([]), count(['--python-path', '.venv']), count(['--python-path', 'other_env/site-packages'])],
+      ['no model', '552', '1,096'],
+    );
+    const missing = run(['--python-path', 'no_such_env', 'installed.py'], { cwd: workspace });
+    assert.match(missing.stderr, /--python-path no_such_env: no Python packages there/);
+    const { dir, remove } = tempFiles({
+      'site/torch/__init__.py': '',
+      'site/torch/nn/__init__.py': 'class Linear:\n    def __init__(self, *a):\n        pass\n',
+      'model.py': 'import torch.nn as nn\nfc = nn.Linear(4, 4)\n',
+    });
+    try {
+      assert.match(run(['--python-path', 'site', 'model.py'], { cwd: dir }).stdout, /Linear +20 +4 → 4/);
+    } finally {
+      remove();
+    }
+  });
+
   test('--config NAME shows that configuration in the class and its layers; a name no class has exits 2', () => {
     const { dir, remove } = tempFiles({ 'model.py': configured });
     try {

@@ -1,6 +1,6 @@
 /** Runs the shipped bundle, dist/cli.js, as a user's shell would: stdout and stderr are pipes. */
 import { spawnSync, type SpawnSyncReturns } from 'child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 import { ROOT } from './helpers';
@@ -40,6 +40,9 @@ export function runCli(args: readonly string[], options: RunOptions = {}): Spawn
 /** A temporary folder with the given files (text or bytes), removed by the returned function. */
 export function tempFiles(files: Record<string, string | Buffer>): { dir: string; remove: () => void } {
   const dir = mkdtempSync(path.join(tmpdir(), 'attention-lens-cli-'));
-  for (const [name, content] of Object.entries(files)) writeFileSync(path.join(dir, name), content);
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), content);
+  }
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -4,7 +4,7 @@
  * from an editor's text before the disk.
  */
 import * as assert from 'assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 import type { Analysis } from '../../src/core/analysis/analyze';
@@ -77,7 +77,11 @@ suite('analysis engine', () => {
     writeFileSync(path.join(folder, 'sizes.py'), 'D = 16\n');
     const file = path.join(folder, 'model.py');
     const script = path.join(ROOT, 'out', 'src', 'service', 'analysisWorker.js');
-    const engine: Engine | undefined = await WorkerEngine.start(script, [folder], () => undefined);
+    const engine: Engine | undefined = await WorkerEngine.start(
+      script,
+      { folders: [folder], packages: [] },
+      () => undefined,
+    );
     assert.ok(engine, 'the worker started');
     try {
       const request = (text: string, fresh = false) => ({
@@ -101,6 +105,39 @@ suite('analysis engine', () => {
     } finally {
       engine.dispose();
       rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  test("an installed package is read from the environment's folder, outside the workspace, once it is given", async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'al-workspace-'));
+    const site = mkdtempSync(path.join(tmpdir(), 'al-site-packages-'));
+    mkdirSync(path.join(site, 'blocks'));
+    writeFileSync(
+      path.join(site, 'blocks', '__init__.py'),
+      'import torch.nn as nn\n\nclass Mlp(nn.Module):\n    def __init__(self, d, hidden=32):\n        super().__init__()\n        self.fc1 = nn.Linear(d, hidden)\n        self.fc2 = nn.Linear(hidden, d)\n',
+    );
+    const file = path.join(folder, 'model.py');
+    const script = path.join(ROOT, 'out', 'src', 'service', 'analysisWorker.js');
+    const engine = await WorkerEngine.start(script, { folders: [folder], packages: [] }, () => undefined);
+    assert.ok(engine, 'the worker started');
+    try {
+      const request = {
+        key: 'model',
+        language: 'python' as const,
+        text: 'from blocks import Mlp\nmlp = Mlp(8)\n',
+        fresh: true,
+        file,
+      };
+      const total = async () =>
+        analysisOf(await engine.analyze(request, new Map())).instances[0]?.summary.params?.toString();
+      assert.strictEqual(await total(), undefined);
+      engine.setRoots({ folders: [folder], packages: [site] });
+      // nn.Linear(8, 32) and nn.Linear(32, 8): 288 + 264.
+      assert.strictEqual(await total(), '552');
+    } finally {
+      engine.dispose();
+      rmSync(folder, { recursive: true, force: true });
+      rmSync(site, { recursive: true, force: true });
     }
   });
 });

@@ -1,0 +1,3 @@
+from lenslib import Mlp
+
+mlp = Mlp(8)

@@ -421,4 +421,55 @@ class FalconAttention(nn.Module):
       assert.strictEqual(attention.attention?.summary, 'heads not known', kv);
     }
   });
+
+  test("attention through xformers' and flash-attn's kernels: the heads of the views their inputs take", async () => {
+    const analysis = await analyzeText(`import torch
+from torch import nn
+import xformers.ops as xops
+from flash_attn import flash_attn_func
+
+
+class XAttention(nn.Module):
+    def __init__(self, dim=512, heads=8):
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Linear(dim, 3 * dim)
+        self.proj = nn.Linear(dim, dim)
+
+    def forward(self, x):
+        B, N, C = x.shape
+        q, k, v = self.qkv(x).reshape(B, N, 3, self.heads, C // self.heads).unbind(2)
+        out = xops.memory_efficient_attention(q, k, v)
+        return self.proj(out.reshape(B, N, C))
+
+
+class FlashAttention(nn.Module):
+    def __init__(self, dim=256, heads=4):
+        super().__init__()
+        self.heads = heads
+        self.q = nn.Linear(dim, dim)
+        self.k = nn.Linear(dim, dim)
+        self.v = nn.Linear(dim, dim)
+        self.o = nn.Linear(dim, dim)
+
+    def forward(self, x):
+        B, S, C = x.shape
+        q = self.q(x).view(B, S, self.heads, C // self.heads)
+        k = self.k(x).view(B, S, self.heads, C // self.heads)
+        v = self.v(x).view(B, S, self.heads, C // self.heads)
+        return self.o(flash_attn_func(q, k, v, causal=True).reshape(B, S, C))
+
+
+xa = XAttention()
+fa = FlashAttention()
+`);
+    // XAttention's reshape(B, N, 3, 8, 64).unbind(2), FlashAttention's view(B, S, 4, 64).
+    assert.deepStrictEqual(
+      analysis.modules.map((m) => [m.name, m.attention?.summary]),
+      [
+        ['XAttention', '8 heads × 64'],
+        ['FlashAttention', '4 heads × 64'],
+      ],
+    );
+  });
 });

@@ -27,6 +27,17 @@ import { UNKNOWN, type Core, type Value } from '../values/value';
 import type { LineName } from '../ir/source';
 import { broadcastMismatch, sequentialMismatch, sizeMismatch, viewMismatch } from '../findings/messages';
 
+/**
+ * Attention kernels of libraries, taking (query, key, value) as scaled_dot_product_attention does: xformers'
+ * (`[B, M, H, K]`) and flash-attn's (`[B, S, H, D]`).
+ */
+const FUSED_ATTENTION = new Set([
+  'xformers.ops.memory_efficient_attention',
+  'xformers.ops.fmha.memory_efficient_attention',
+  'flash_attn.flash_attn_func',
+  'flash_attn.flash_attn_interface.flash_attn_func',
+]);
+
 export type LayerValue = Extract<Value, { t: 'layer' }>;
 
 /** Layers that read and write the last axis, so the feature size can be followed through them. */
@@ -411,6 +422,14 @@ export class ShapeChecks {
     const name = path.slice(path.lastIndexOf('.') + 1);
     const owner = path.slice(0, path.lastIndexOf('.'));
     if (path === 'einops.rearrange') return rearrange(positional, keywords);
+    if (FUSED_ATTENTION.has(path)) {
+      const [q, k, v] = positional;
+      return this.fused(
+        q ?? keywords.get('query') ?? keywords.get('q'),
+        k ?? keywords.get('key') ?? keywords.get('k'),
+        v ?? keywords.get('value') ?? keywords.get('v'),
+      );
+    }
     if (owner !== 'torch' && owner !== 'torch.nn.functional' && owner !== 'jspytorch.torch') return undefined;
     if (name === 'cat' || name === 'concat' || name === 'concatenate') {
       const items = positional[0];
@@ -420,16 +439,19 @@ export class ShapeChecks {
     if (name === 'matmul' && a?.t === 'tensor' && b?.t === 'tensor') return this.product(a, b, matmul(a, b), true);
     if (name === 'einsum' && positional.length === 3 && b?.t === 'tensor' && positional[2].t === 'tensor')
       return this.product(b, positional[2], OPAQUE);
-    if (name === 'scaled_dot_product_attention') {
-      const value = keywords.get('value') ?? positional[2];
-      const trace = fusedCore(keywords.get('query') ?? a, keywords.get('key') ?? b, value);
-      if (trace?.core) this.attention.core(trace.core);
-      return value?.t === 'tensor' ? { ...value, trace: trace ?? value.trace } : trace ? { ...OPAQUE, trace } : UNKNOWN;
-    }
+    if (name === 'scaled_dot_product_attention')
+      return this.fused(keywords.get('query') ?? a, keywords.get('key') ?? b, keywords.get('value') ?? positional[2]);
     const input = positional[0];
     if (name === 'softmax' && input?.t === 'tensor') return softmaxed(input);
     if (SHAPE_PRESERVING.has(name) && input?.t === 'tensor') return input;
     return undefined;
+  }
+
+  /** Attention in one kernel over projected queries, keys and values: its output is shaped as the values. */
+  private fused(q: Value | undefined, k: Value | undefined, value: Value | undefined): Value {
+    const trace = fusedCore(q, k, value);
+    if (trace?.core) this.attention.core(trace.core);
+    return value?.t === 'tensor' ? { ...value, trace: trace ?? value.trace } : trace ? { ...OPAQUE, trace } : UNKNOWN;
   }
 
   /** A torch function this file does not follow, applied to a traced tensor: its result is still traced. */

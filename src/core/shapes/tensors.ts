@@ -171,16 +171,16 @@ function shapeMethod(t: Tensor, method: string, args: readonly Value[], keywords
       return { t: 'seq', items: Array.from({ length: Number(count.constant) }, (_, i) => part(item, i, size)) };
     }
     case 'unbind': {
-      // `q, k, v = qkv.unbind(0)` after a reshape to (3, B, heads, T, head size).
-      const count =
-        rank !== undefined && axis(keywords.get('dim') ?? args[0] ?? { t: 'int', p: Poly.ZERO }, rank) === 0
-          ? t.shape[0]?.constant
-          : undefined;
+      // `q, k, v = qkv.unbind(0)` after a reshape to (3, B, heads, T, head size); xformers' `.unbind(2)` of
+      // (B, N, 3, heads, head size).
+      const dim = rank === undefined ? undefined : axis(keywords.get('dim') ?? args[0] ?? { t: 'int', p: Poly.ZERO }, rank);
+      const count = dim === undefined || dim < 0 || dim >= rank! ? undefined : t.shape[dim]?.constant;
       if (count === undefined || count > 64n) return UNKNOWN;
+      const shape = t.shape.filter((_, i) => i !== dim);
       return {
         t: 'seq',
         items: Array.from({ length: Number(count) }, (_, i) =>
-          part({ t: 'tensor', shape: t.shape.slice(1), origin: t.origin, trace: t.trace }, i),
+          part({ t: 'tensor', shape, origin: t.origin, trace: t.trace }, i),
         ),
       };
     }

@@ -19,8 +19,8 @@ import { switchStatement, unparenthesized } from './typescriptSwitch';
 
 const CALLS = new Set(['call_expression', 'new_expression']);
 /** Calls, and the arrow functions whose bodies are lowered on their own (their calls are theirs). */
-const CALLS_AND_ARROWS = new Set([...CALLS, 'arrow_function']);
-const ARROWS = new Set(['arrow_function']);
+const CALLS_AND_ARROWS = new Set([...CALLS, 'arrow_function', 'method_definition']);
+const ARROWS = new Set(['arrow_function', 'method_definition']);
 
 const BLOCKS = new Set([
   'statement_block',
@@ -352,6 +352,12 @@ class FragmentBuilder {
     const text = textOf(node, this.source);
     if (!mentionsAny(text, this.candidates) && !text.includes('=>')) return;
     findDescendants(node, CALLS_AND_ARROWS, ARROWS, (n) => {
+      // `{ getModel() { ... } }`: an object literal's method is a function scope, as an arrow with a block is.
+      if (n.type === 'method_definition') {
+        if (n.parent?.type === 'object') this.functionDecl(n, scope, n.childForFieldName('name'));
+        else this.findCalls(n.childForFieldName('body'), scope);
+        return;
+      }
       if (n.type === 'arrow_function') {
         const body = n.childForFieldName('body');
         if (body?.type !== 'statement_block') this.findCalls(body, scope);

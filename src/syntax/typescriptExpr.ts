@@ -260,6 +260,14 @@ function convert(node: Node, source: string): Expr {
           });
         } else if (c.type === 'spread_element') {
           entries.push({ spread: sub(namedChildren(c)[0] ?? null), value: { k: 'none', span } });
+        } else if (c.type === 'method_definition') {
+          // Found by its offset among the function scopes, as an arrow with a block body is (typescript.ts).
+          const name = c.childForFieldName('name');
+          if (name?.type === 'property_identifier')
+            entries.push({
+              key: { k: 'str', value: textOf(name, source), span: spanOf(name) },
+              value: { k: 'function', span: spanOf(c) },
+            });
         }
       }
       return { k: 'dict', entries, span };

@@ -173,7 +173,8 @@ function shapeMethod(t: Tensor, method: string, args: readonly Value[], keywords
     case 'unbind': {
       // `q, k, v = qkv.unbind(0)` after a reshape to (3, B, heads, T, head size); xformers' `.unbind(2)` of
       // (B, N, 3, heads, head size).
-      const dim = rank === undefined ? undefined : axis(keywords.get('dim') ?? args[0] ?? { t: 'int', p: Poly.ZERO }, rank);
+      const dim =
+        rank === undefined ? undefined : axis(keywords.get('dim') ?? args[0] ?? { t: 'int', p: Poly.ZERO }, rank);
       const count = dim === undefined || dim < 0 || dim >= rank! ? undefined : t.shape[dim]?.constant;
       if (count === undefined || count > 64n) return UNKNOWN;
       const shape = t.shape.filter((_, i) => i !== dim);

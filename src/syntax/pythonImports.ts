@@ -23,6 +23,8 @@ export function importsOf(node: Syn, source: string): ImportBinding[] {
   const moduleNode = fieldOf(node, 'module_name');
   if (!moduleNode) return out;
   const module = synText(moduleNode, source);
+  // `from .layers import *`: every public name of the module, looked up there when asked (interp/names.ts).
+  if (node.children.some((c) => c.type === 'wildcard_import')) return [{ local: '*', module }];
   for (const child of fieldsOf(node, 'name')) {
     if (child.type === 'aliased_import') {
       const name = fieldOf(child, 'name');

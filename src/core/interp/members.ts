@@ -21,8 +21,13 @@ export interface MemberContext {
 export function memberOf(ev: MemberContext, obj: Value, id: string): Value {
   switch (obj.t) {
     case 'ref':
-      // `blocks.FeedForward` after `import * as blocks from './blocks'`: the other file's own definition.
-      if (ev.language === 'typescript' && obj.path.startsWith('.')) {
+      // `blocks.FeedForward` after `import * as blocks from './blocks'`, `lora.Linear` after `import loralib as
+      // lora`: the other file's own definition, where the workspace or an installed package holds it. torch's
+      // and the builtins' names are the analysis's own.
+      if (
+        (ev.language === 'typescript' && obj.path.startsWith('.')) ||
+        (ev.language === 'python' && !/^(torch|builtins)(\.|$)/.test(obj.path))
+      ) {
         const found = ev.names.importedName(obj.path, id);
         if (found) return found;
       }

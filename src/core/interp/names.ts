@@ -123,6 +123,8 @@ export class Names {
     if (this.passing.has(name)) return undefined;
     this.passing.add(name);
     try {
+      // Python's `import *` passes on no name starting with an underscore.
+      if (this.ev.language === 'python' && name.startsWith('_')) return undefined;
       for (const module of this.indexed().stars) {
         const v = this.importedName(module, name);
         if (v) return v;

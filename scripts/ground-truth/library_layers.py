@@ -49,10 +49,15 @@ def one_process():
     initialize_model_parallel(1)
 
 
-def fixture_counts(path):
+def run_fixture(path):
+    """The fixture run as a module: its classes and the models its module body builds."""
     spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    return module
+
+
+def fixture_counts(module):
     counts = {}
     for value in vars(module).values():
         if isinstance(value, torch.nn.Module):
@@ -61,15 +66,12 @@ def fixture_counts(path):
                     counts.setdefault(type(m).__name__, set()).add(param_count(m))
     for name, seen in counts.items():
         if len(seen) != 1:
-            sys.exit(f"{path.name}: {name} has {len(seen)} counts: {seen}")
+            sys.exit(f"{module.__name__}: {name} has {len(seen)} counts: {seen}")
     return {name: seen.pop() for name, seen in sorted(counts.items())}
 
 
-def caches(path):
+def caches(module):
     """For each model the fixture builds: the numbers of cache_k and cache_v one token fills, and each attention's heads."""
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
     out = {}
     for value in vars(module).values():
         if not isinstance(value, torch.nn.Module):
@@ -93,8 +95,9 @@ def main():
             calls.append({"call": call, **describe(eval(call, scope))})
         except Exception as exc:
             calls.append({"call": call, "error": describe_error(exc)})
-    fixtures = {f"libraries/{p.name}": fixture_counts(p) for p in sorted(FIXTURES.glob("*.py"))}
-    kept = {f"libraries/{p.name}": caches(p) for p in sorted(FIXTURES.glob("*.py"))}
+    modules = {f"libraries/{p.name}": run_fixture(p) for p in sorted(FIXTURES.glob("*.py"))}
+    fixtures = {name: fixture_counts(module) for name, module in modules.items()}
+    kept = {name: caches(module) for name, module in modules.items()}
     print(write_json(OUTPUT, {"calls": calls, "fixtures": fixtures, "caches": kept}, 2))
 
 

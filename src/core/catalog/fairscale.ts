@@ -5,7 +5,7 @@
  */
 import { int, NONE } from '../values/value';
 import { dimText, type LayerSpec, type ParamSpec } from './spec';
-import { FALSE, TRUE, linearTensors } from './pytorchTensors';
+import { EMBEDDING_OPTIONS, FALSE, TRUE, linearTensors } from './pytorchTensors';
 
 /** The model-parallel world size the counts are for: one process, as `python model.py` runs. */
 const ONE_PROCESS =
@@ -53,11 +53,7 @@ function parallelEmbedding(kind: 'ParallelEmbedding' | 'VocabParallelEmbedding')
     signature: [
       { name: 'num_embeddings', size: 'V' },
       { name: 'embedding_dim', size: 'D' },
-      { name: 'padding_idx', default: NONE },
-      { name: 'max_norm', default: NONE },
-      { name: 'norm_type', default: { t: 'float', v: 2 } },
-      { name: 'scale_grad_by_freq', default: FALSE },
-      { name: 'sparse', default: FALSE },
+      ...EMBEDDING_OPTIONS,
       { name: 'init_method', default: NONE },
       ...(kind === 'ParallelEmbedding' ? [{ name: 'keep_master_weight_for_test', default: FALSE }] : []),
     ],

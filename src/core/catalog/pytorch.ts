@@ -8,7 +8,7 @@ import { NONE, int, type Value } from '../values/value';
 import { Args, dimText, type LayerSpec, type Problem } from './spec';
 import { MULTIHEAD_ATTENTION } from './pytorchAttention';
 import { divisorFixes } from './sizeFixes';
-import { DEVICE_DTYPE, FALSE, TRUE, layerNormTensors, linearTensors } from './pytorchTensors';
+import { DEVICE_DTYPE, EMBEDDING_OPTIONS, FALSE, TRUE, layerNormTensors, linearTensors } from './pytorchTensors';
 import { TRANSFORMER, TRANSFORMER_DECODER_LAYER, TRANSFORMER_ENCODER_LAYER, stack } from './pytorchTransformer';
 import { groupsDivisibility } from '../findings/messages';
 
@@ -158,11 +158,7 @@ const EMBEDDING: LayerSpec = {
   signature: [
     { name: 'num_embeddings', size: 'V' },
     { name: 'embedding_dim', size: 'D' },
-    { name: 'padding_idx', default: NONE },
-    { name: 'max_norm', default: NONE },
-    { name: 'norm_type', default: { t: 'float', v: 2 } },
-    { name: 'scale_grad_by_freq', default: FALSE },
-    { name: 'sparse', default: FALSE },
+    ...EMBEDDING_OPTIONS,
     { name: '_weight', default: NONE },
     { name: '_freeze', default: FALSE },
     ...DEVICE_DTYPE,

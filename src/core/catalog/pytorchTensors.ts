@@ -11,6 +11,15 @@ export const DEVICE_DTYPE: ParamSpec[] = [
   { name: 'dtype', default: NONE },
 ];
 
+/** nn.Embedding's options after its sizes, which fairscale's parallel embeddings take too. */
+export const EMBEDDING_OPTIONS: ParamSpec[] = [
+  { name: 'padding_idx', default: NONE },
+  { name: 'max_norm', default: NONE },
+  { name: 'norm_type', default: { t: 'float', v: 2 } },
+  { name: 'scale_grad_by_freq', default: FALSE },
+  { name: 'sparse', default: FALSE },
+];
+
 export function linearTensors(inF: Poly, outF: Poly, bias: boolean): Tensor[] {
   return bias
     ? [

@@ -6,7 +6,7 @@ import { unregisteredFinding } from './unregistered';
 import type { Expr } from '../ir/expr';
 import type { Interp } from './interp';
 import { OPAQUE } from '../shapes/tensors';
-import { MAYBE_MODULE, NONE, UNKNOWN, asPoly, unknownOf, type Value } from '../values/value';
+import { MAYBE_MODULE, NONE, UNKNOWN, int, unknownOf, type Value } from '../values/value';
 import type { Frame } from './frame';
 import type { Owner } from './journal';
 
@@ -20,6 +20,13 @@ const CHANGING = {
 
 export function changesList(language: 'python' | 'typescript', method: string): boolean {
   return CHANGING[language].has(method);
+}
+
+/** The position `key` names among `n` items (`-1` the last), where it is a known one among them. */
+function position(key: Value, n: number): number | undefined {
+  const i = key.t === 'int' ? key.p.constant : undefined;
+  const at = i === undefined ? undefined : i < 0n ? i + BigInt(n) : i;
+  return at !== undefined && at >= 0n && at < BigInt(n) ? Number(at) : undefined;
 }
 
 export class Assignments {
@@ -149,7 +156,6 @@ export class Assignments {
    * `self.cache_k[:bsz, start_pos : start_pos + seqlen] = xk`, read back as the keys).
    */
   private setItem(holder: Expr, obj: Value, key: Value, value: Value, frame: Frame): void {
-    const index = asPoly(key)?.constant;
     switch (obj.t) {
       case 'dict':
         if (!(obj.fields instanceof Map)) return;
@@ -158,13 +164,13 @@ export class Assignments {
         return;
       case 'seq': {
         if (holder.k !== 'name' && holder.k !== 'attr') return;
-        const n = BigInt(obj.items.length);
-        const at = index === undefined || key.t !== 'int' ? undefined : index < 0n ? index + n : index;
+        // A comprehension's copies stand for several items each: positions among them are not known.
+        const at = obj.items.some((i) => i.t === 'repeat') ? undefined : position(key, obj.items.length);
         this.assign(
           holder,
-          at !== undefined && at >= 0n && at < n && !obj.items.some((i) => i.t === 'repeat')
-            ? { ...obj, items: obj.items.map((item, i) => (i === Number(at) ? value : item)) }
-            : unknownOf(...obj.items, value),
+          at === undefined
+            ? unknownOf(...obj.items, value)
+            : { ...obj, items: obj.items.map((item, i) => (i === at ? value : item)) },
           frame,
         );
         return;
@@ -172,9 +178,8 @@ export class Assignments {
       case 'module':
         if (key.t === 'str' && obj.tree.kind === 'ModuleDict') this.ev.torch.setMember(obj, key.v, value);
         else if (obj.tree.kind === 'ModuleList' || obj.tree.kind === 'Sequential') {
-          const n = BigInt(obj.tree.children.size);
-          const at = index === undefined || key.t !== 'int' ? undefined : index < 0n ? index + n : index;
-          if (at !== undefined && at >= 0n && at < n) this.ev.torch.setMember(obj, String(at), value);
+          const at = position(key, obj.tree.children.size);
+          if (at !== undefined) this.ev.torch.setMember(obj, String(at), value);
           else
             this.ev.torch
               .owner(obj.tree)
@@ -193,7 +198,7 @@ export class Assignments {
   /**
    * A method of a plain list named by `holder` (`xs`, `self.xs`), whose value is `list`: what the call gives,
    * the name rebound to the list it leaves (`ich = chans.pop()`: the last item, and `chans` without it). A
-   * method not followed here leaves the list not known.
+   * method not followed here leaves the list, and what it gives, not known.
    */
   listMethod(
     holder: Expr,
@@ -202,19 +207,22 @@ export class Assignments {
     args: readonly Value[],
     frame: Frame,
   ): Value {
+    const python = this.ev.language === 'python';
     let after: Value = UNKNOWN;
-    let result: Value = NONE;
+    // Python's list methods give None but pop(); JavaScript's push() gives the new length, the others not followed.
+    let result: Value = python && method !== 'pop' ? NONE : UNKNOWN;
     if (GROWING.has(method)) after = this.ev.torch.grown(list, method, args);
-    else if (method === 'pop' && args.length <= 1) {
-      const at = args.length ? asPoly(args[0])?.constant : -1n;
-      const n = BigInt(list.items.length);
-      const index = at === undefined ? undefined : at < 0n ? at + n : at;
-      if (index !== undefined && index >= 0n && index < n) {
-        result = list.items[Number(index)];
-        after = { ...list, items: list.items.filter((_, i) => i !== Number(index)) };
-      } else result = at === undefined ? unknownOf(...list.items) : UNKNOWN;
-    } else if (method === 'clear' && !args.length) after = { ...list, items: [] };
-    else if (method === 'reverse' && !args.length) after = { ...list, items: [...list.items].reverse() };
+    else if (method === 'pop' && args.length <= (python ? 1 : 0)) {
+      const repeated = list.items.some((i) => i.t === 'repeat');
+      const at = repeated ? undefined : position(args[0] ?? int(-1), list.items.length);
+      if (at !== undefined) {
+        result = list.items[at];
+        after = { ...list, items: list.items.filter((_, i) => i !== at) };
+      } else result = unknownOf(...list.items);
+    } else if (python && method === 'clear' && !args.length) after = { ...list, items: [] };
+    else if (python && method === 'reverse' && !args.length) after = { ...list, items: [...list.items].reverse() };
+    if (method === 'push' && after.t === 'seq' && !after.items.some((i) => i.t === 'repeat'))
+      result = int(after.items.length);
     this.assign(holder, after, frame);
     return result;
   }

@@ -9,7 +9,7 @@
 import type { Interp } from './interp';
 import type { Expr } from '../ir/expr';
 import type { Stmt } from '../ir/source';
-import { MAYBE_MODULE, UNKNOWN, int, truthy, type Value } from '../values/value';
+import { MAYBE_MODULE, UNKNOWN, int, isTainted, truthy, type Value } from '../values/value';
 
 type Dict = Extract<Value, { t: 'dict' }>;
 
@@ -88,7 +88,7 @@ function canonicalPath(ev: Interp, fn: Value): string | undefined {
  * weights or the first tag ending in `*`, else the first with weights, else the first) and their configurations.
  */
 export function generateDefaultCfgs(cfgs: Value | undefined): Value {
-  if (cfgs?.t !== 'dict' || !cfgs.mapping) return UNKNOWN;
+  if (cfgs?.t !== 'dict' || !cfgs.mapping || isTainted(cfgs)) return UNKNOWN;
   const out = new Map<string, { tags: string[]; cfgs: Map<string, Value>; pretrained: boolean }>();
   const defaultSet = new Set<string>();
   for (const [key, cfg] of cfgs.fields) {
@@ -129,7 +129,12 @@ export function generateDefaultCfgs(cfgs: Value | undefined): Value {
 
 /** A configuration's fields as `PretrainedCfg(**cfg)` takes them; undefined where that is not known or raises. */
 function pretrainedCfg(cfg: Value): Map<string, Value> | undefined {
-  if (cfg.t !== 'dict' || !cfg.mapping || [...cfg.fields.keys()].some((k) => !PRETRAINED_FIELDS.has(k)))
+  if (
+    cfg.t !== 'dict' ||
+    !cfg.mapping ||
+    isTainted(cfg) ||
+    [...cfg.fields.keys()].some((k) => !PRETRAINED_FIELDS.has(k))
+  )
     return undefined;
   return new Map(cfg.fields);
 }
@@ -240,7 +245,7 @@ function registeredCfg(ev: Interp, name: string): Map<string, Value> | null | un
   if (!found) return undefined;
   const table = registeredTable(found.module, found.fragment);
   if (table === null) return null;
-  if (table?.t !== 'dict' || !table.mapping) return undefined;
+  if (table?.t !== 'dict' || !table.mapping || isTainted(table)) return undefined;
   const entry = table.fields.get(arch);
   if (entry === undefined) return null;
   if (!generated.has(entry)) return tag ? undefined : (pretrainedCfg(entry) ?? undefined);

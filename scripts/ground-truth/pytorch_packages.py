@@ -25,6 +25,8 @@ import runpy
 import subprocess
 import sys
 
+import yaml
+
 from pytorch_common import REPO_ROOT, import_timm, param_count, write_json
 
 FIXTURES = REPO_ROOT / "test/fixtures/models/pytorch"
@@ -57,6 +59,16 @@ PACKAGES = {
     },
     # Not listed, as their counts are not known: patch_vit_features() (a feature extractor around the model),
     # patch_vit_unlisted() (not registered: its variant may be registered by a module not read).
+    # Configurations of a repository's configs/ tree naming the classes by import path (latent diffusion's way).
+    "instantiated": {
+        "nets/modules/unet.py": {
+            "Block": [
+                "TinyUNet()", "TinyUNet(**../../configs/big.yaml)", "Block(**../../configs/small/tiny.yaml)",
+                "TinyUNet(**../../configs/small/tiny.yaml)",
+            ],
+            "TinyUNet": ["TinyUNet()", "TinyUNet(**../../configs/big.yaml)", "TinyUNet(**../../configs/small/tiny.yaml)"],
+        },
+    },
     "timm_registered": {
         "patch_vit.py": {
             "PatchViT": [
@@ -124,9 +136,36 @@ def assigned_at(path, line, cell=None):
     sys.exit(f"{path} assigns nothing at line {line}")
 
 
+def instantiated(package, file, context):
+    """`Class(**configs/x.yaml)`: latent diffusion's instantiate_from_config of the first `{target, params}` of the
+    file (yaml.safe_load) naming the class by the model file's import path, from the folder holding configs/."""
+    cls, name = context[: -1].split("(**")
+    path = ((FIXTURES / package / file).parent / name).resolve()
+    root = next(p.parent for p in path.parents if p.name == "configs")
+    target = ".".join((FIXTURES / package / file).resolve().relative_to(root).with_suffix("").parts) + "." + cls
+
+    def find(node):
+        if isinstance(node, dict):
+            if node.get("target") == target:
+                return node.get("params", {})
+            node = list(node.values())
+        if isinstance(node, list):
+            for item in node:
+                found = find(item)
+                if found is not None:
+                    return found
+        return None
+
+    params = find(yaml.safe_load(path.read_text()))
+    return getattr(module_of(package, file), cls)(**params)
+
+
 def built_by(package, file, configuration):
-    """The model a configuration names: a class with its defaults, a factory, or a statement of a script."""
+    """The model a configuration names: a class with its defaults, a factory, a statement of a script, or a
+    target of a configuration file."""
     context = configuration["context"]
+    if "(**" in context:
+        return instantiated(package, file, context)
     stated = configuration.get("source", {}).get("path")
     folder = FIXTURES / package
     if context.endswith("()"):

@@ -56,15 +56,16 @@ export class WorkspaceFileReader {
   }
 
   /**
-   * The names of the files in folder `dir` ending in `suffix`, in order, at most `max`: only a folder inside a
-   * workspace folder is listed; each file is read through read(), which checks it again.
+   * The names of the files in folder `dir` ending in `suffix` (its folders for `/`, not those a symlink names),
+   * in order, at most `max`: only a folder inside a workspace folder is listed; each file is read through
+   * read(), which checks it again.
    */
   list(dir: string, suffix: string, max: number): string[] | undefined {
     const real = this.resolve(dir, true);
     if (real === undefined) return undefined;
     try {
       return readdirSync(real, { withFileTypes: true })
-        .filter((e) => !e.isDirectory() && e.name.endsWith(suffix))
+        .filter((e) => (suffix === '/' ? e.isDirectory() : !e.isDirectory() && e.name.endsWith(suffix)))
         .map((e) => e.name)
         .sort()
         .slice(0, max);

@@ -10,6 +10,7 @@ import {
   type ImportResolver,
   type Language,
   type SourceModel,
+  type TargetFile,
 } from '../core/ir/source';
 import {
   CONFIGURATION_FILES,
@@ -28,6 +29,7 @@ import type { CellLines } from '../core/ir/cellLines';
 /** The current text of a file, or undefined when it does not exist (or cannot be read). */
 export type ReadText = (file: string) => string | undefined;
 /** The names of the files of folder `dir` ending in `suffix`, in order, at most `max`. */
+/** The names of the files of a folder ending in `suffix` (its folders for `/`), in order, at most `max`. */
 export type ListFiles = (dir: string, suffix: string, max: number) => readonly string[] | undefined;
 
 /** How far up from the importing file an absolute Python import is looked for. */
@@ -42,6 +44,10 @@ const MAX_LISTED_SOURCES = 128;
 const MAX_IMPORT_LISTS = 1024;
 /** How many packages' `__init__.py` an import may pass through to reach the analysed file. */
 const PACKAGE_DEPTH = 2;
+/** Folders searched for `configs/` trees whose `target`s name a file's classes: its own and those above it. */
+const TARGET_LEVELS = 5;
+/** Subfolders of a `configs/` folder read (`configs/stable-diffusion/`), in order of name. */
+const MAX_TARGET_FOLDERS = 64;
 /** Parsed imported files kept: their trees live in WASM memory, which is never garbage-collected. */
 const MAX_MODELS = 50;
 /** Configuration files kept read: a folder of them holds a few hundred (open_clip's `model_configs/`). */
@@ -190,10 +196,12 @@ export class WorkspaceModels {
       },
     });
     let files: ConfigurationFile[] | undefined;
+    let targets: TargetFile[] | undefined;
     let importers: Importer[] | undefined;
     return {
       ...at(file, true),
       configurationFiles: () => (files ??= this.configurationFiles(file, language, used)),
+      targetFiles: () => (targets ??= this.targetFiles(file, language, used)),
       importers: () =>
         (importers ??= this.importersOf(file, language, used, rescan).map((importer) => {
           paths.set(importer.model, importer.path);
@@ -328,17 +336,52 @@ export class WorkspaceModels {
       ),
     ];
     return names.flatMap((name) => {
-      const beside = path.join(dir, name);
-      const text = this.read(beside);
-      if (text === undefined) return [];
-      used?.add(beside);
-      let read = this.configurations.get(beside);
-      if (read?.text !== text) {
-        read = { text, file: { name, data: readConfigurationFile(name, text), version: this.configurationVersions++ } };
-        remember(this.configurations, beside, read, MAX_CONFIGURATIONS);
-      }
-      return [read.file];
+      const read = this.configurationFile(path.join(dir, name), name, used);
+      return read ? [read] : [];
     });
+  }
+
+  /** A configuration file read once per text, named `name`, and watched. */
+  private configurationFile(full: string, name: string, used?: Set<string>): ConfigurationFile | undefined {
+    const text = this.read(full);
+    if (text === undefined) return undefined;
+    used?.add(full);
+    let read = this.configurations.get(full);
+    if (read?.text !== text || read.file.name !== name) {
+      read = { text, file: { name, data: readConfigurationFile(name, text), version: this.configurationVersions++ } };
+      remember(this.configurations, full, read, MAX_CONFIGURATIONS);
+    }
+    return read.file;
+  }
+
+  /**
+   * The configuration files of the `configs/` folders (and their subfolders) of a Python file's folder and the
+   * folders above it, each with the file's module as that folder imports it (`ldm.modules.diffusionmodules.
+   * openaimodel` from the repository holding `ldm/` and `configs/`), named from the file's folder.
+   */
+  private targetFiles(file: string, language: Language, used?: Set<string>): TargetFile[] {
+    if (language !== 'python' || !file.endsWith('.py') || !this.list) return [];
+    const folder = path.dirname(file);
+    const parts = [path.basename(file, '.py')];
+    const out: TargetFile[] = [];
+    for (let dir = folder, level = 0; level < TARGET_LEVELS; level++) {
+      if (parts.every((p) => /^[A-Za-z_]\w*$/.test(p)))
+        for (const configs of CONFIGURATION_FOLDERS.map((f) => path.join(dir, f))) {
+          const folders = ['', ...(this.list(configs, '/', MAX_TARGET_FOLDERS) ?? [])];
+          for (const sub of folders)
+            for (const suffix of CONFIGURATION_SUFFIXES)
+              for (const name of this.list(path.join(configs, sub), suffix, MAX_CONFIGURATION_FILES) ?? []) {
+                const full = path.join(configs, sub, name);
+                const read = this.configurationFile(full, nameFrom(folder, full), used);
+                if (read) out.push({ ...read, module: parts.join('.') });
+              }
+        }
+      const up = path.dirname(dir);
+      if (up === dir) break;
+      parts.unshift(path.basename(dir));
+      dir = up;
+    }
+    return out;
   }
 
   /**

@@ -45,8 +45,9 @@ export async function analyzeText(
       },
       (dir, suffix, max) => {
         try {
-          return readdirSync(dir)
-            .filter((name) => name.endsWith(suffix))
+          return readdirSync(dir, { withFileTypes: true })
+            .filter((e) => (suffix === '/' ? e.isDirectory() : !e.isDirectory() && e.name.endsWith(suffix)))
+            .map((e) => e.name)
             .sort()
             .slice(0, max);
         } catch {

@@ -67,6 +67,15 @@ suite('reading imported files', () => {
     assert.match(reader.read(path.join(ws, 'pkg', 'alias.py')) ?? '', /D = 64/);
   });
 
+  test("a folder's folders are listed, not those a symlink names, nor a folder outside the workspace", () => {
+    mkdirSync(path.join(ws, 'configs', 'stable'), { recursive: true });
+    writeFileSync(path.join(ws, 'configs', 'top.yaml'), 'a: 1\n');
+    symlinkSync(dir, path.join(ws, 'configs', 'out'));
+    assert.deepStrictEqual(reader.list(path.join(ws, 'configs'), '/', 10), ['stable']);
+    assert.deepStrictEqual(reader.list(path.join(ws, 'configs'), '.yaml', 10), ['top.yaml']);
+    assert.strictEqual(reader.list(dir, '/', 10), undefined);
+  });
+
   test('a file over the size cap is not read, from disk or from an editor', () => {
     writeFileSync(path.join(ws, 'big.py'), 'x = 1\n'.repeat(200));
     assert.strictEqual(reader.read(path.join(ws, 'big.py')), undefined);

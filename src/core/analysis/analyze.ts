@@ -19,6 +19,7 @@ import {
   runModuleBody,
   runOwnConfigurations,
   runConfigurationFileBuilds,
+  runTargetBuilds,
   runImporterBuilds,
   runPresetFunctions,
   runUnreachedFunctions,
@@ -50,7 +51,12 @@ export function analyze(
   const hints = followModuleModels(run);
   runFactoryFunctions(run);
   const configured = buildConfigured(run);
-  const documented = [...runPresetFunctions(run), ...runConfigurationFileBuilds(run), ...runImporterBuilds(run)];
+  const documented = [
+    ...runPresetFunctions(run),
+    ...runConfigurationFileBuilds(run),
+    ...runTargetBuilds(run),
+    ...runImporterBuilds(run),
+  ];
   // A registry's entry (`vit_b` of `sam_model_registry`) picks the factory it names.
   const showing = {
     documented: documentedOf(documented),

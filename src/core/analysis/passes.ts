@@ -38,6 +38,7 @@ import {
 } from './runs';
 import { analysisTruncated } from '../findings/messages';
 import { runPresets } from './presets';
+import { runTargets } from './targets';
 import { calledName, configurationSource } from './configurationSource';
 import { contextOf, isChosen, modelOf, realBuild, shownAmong, type Showing } from './documented';
 
@@ -235,6 +236,21 @@ export function runConfigurationFileBuilds(run: AnalysisRun): string[] {
   const files = resolver?.configurationFiles?.() ?? [];
   return files.length
     ? runConfigurationFiles(
+        evaluator,
+        model,
+        files,
+        (key, run_) => replays.valued(key, run_),
+        (work, keep) => out.tentative(work, keep),
+      )
+    : [];
+}
+
+/** The classes built as the `target`s of configuration files above the file name them. */
+export function runTargetBuilds(run: AnalysisRun): string[] {
+  const { evaluator, model, replays, out, resolver } = run;
+  const files = resolver?.targetFiles?.() ?? [];
+  return files.length
+    ? runTargets(
         evaluator,
         model,
         files,

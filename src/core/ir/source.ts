@@ -227,6 +227,8 @@ export interface ImportResolver {
   nameOf?(model: SourceModel): string | undefined;
   /** The configuration files beside the analysed file (`config.json`, `params.json`), read once an analysis. */
   configurationFiles?(): readonly ConfigurationFile[];
+  /** The configuration files of the `configs/` folders at and above the analysed file's, read once an analysis. */
+  targetFiles?(): readonly TargetFile[];
   /** The workspace's files that import the analysed file (a train script, a builder), read once an analysis. */
   importers?(): readonly Importer[];
 }
@@ -256,6 +258,15 @@ export interface ConfigurationFile {
   readonly name: string;
   readonly data: unknown;
   readonly version: number;
+}
+
+/**
+ * A configuration file of a folder above the analysed file (`configs/stable-diffusion/v1-inference.yaml`), with
+ * the analysed file's module as that folder imports it (`ldm.modules.diffusionmodules.openaimodel`): its
+ * `target`s name classes by that path.
+ */
+export interface TargetFile extends ConfigurationFile {
+  readonly module: string;
 }
 
 /** The index of the top-level statement holding `offset` (statements are in source order), or -1. */

@@ -3,6 +3,7 @@
  * setting, else the environment the Python extension has selected (through its API, when it is active), else a
  * `.venv` or `venv` in the workspace. Nothing is run to find them.
  */
+import * as path from 'path';
 import * as vscode from 'vscode';
 import { sitePackagesOf, workspacePackages } from '../service/pythonEnvironments';
 import { SECTION } from './settings';
@@ -22,8 +23,12 @@ function pythonEnvironments(): PythonEnvironments | undefined {
 /** The package folders, for the workspace folders on disk. */
 export async function packageFolders(folders: readonly string[]): Promise<string[]> {
   const configured = vscode.workspace.getConfiguration(SECTION).get<unknown>('pythonPackages');
+  // A relative path is the workspace's (`.venv`), as the Python extension reads its own.
   if (Array.isArray(configured) && configured.length)
-    return configured.filter((p): p is string => typeof p === 'string').flatMap(sitePackagesOf);
+    return configured
+      .filter((p): p is string => typeof p === 'string')
+      .map((p) => (path.isAbsolute(p) || !folders.length ? p : path.join(folders[0], p)))
+      .flatMap(sitePackagesOf);
   const selected = await selectedEnvironment();
   return selected?.length ? selected : workspacePackages(folders);
 }

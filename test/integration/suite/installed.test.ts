@@ -1,5 +1,4 @@
 import * as assert from 'assert';
-import * as path from 'path';
 import * as vscode from 'vscode';
 import { activateExtension, lensTitles, openFile, poll } from './helpers';
 
@@ -16,8 +15,8 @@ suite('imports of installed packages', () => {
     );
     assert.ok(titles.includes('2: Mlp: 552 params (552)'), titles.join(' | '));
     const settings = vscode.workspace.getConfiguration('attentionLens');
-    const other = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'other_env', 'site-packages');
-    await settings.update('pythonPackages', [other], vscode.ConfigurationTarget.Global);
+    // A relative path is the workspace folder's.
+    await settings.update('pythonPackages', ['other_env/site-packages'], vscode.ConfigurationTarget.Global);
     try {
       const after = await poll(
         () => lensTitles(doc.uri),

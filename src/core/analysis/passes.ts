@@ -232,25 +232,29 @@ export function buildConfigured(run: AnalysisRun): Map<string, string> {
  * the contexts of the models they built, documented configurations as presets are.
  */
 export function runConfigurationFileBuilds(run: AnalysisRun): string[] {
-  const { evaluator, model, replays, out, resolver } = run;
-  const files = resolver?.configurationFiles?.() ?? [];
-  return files.length
-    ? runConfigurationFiles(
-        evaluator,
-        model,
-        files,
-        (key, run_) => replays.valued(key, run_),
-        (work, keep) => out.tentative(work, keep),
-      )
-    : [];
+  return fileBuilds(run, run.resolver?.configurationFiles?.() ?? [], runConfigurationFiles);
 }
 
 /** The classes built as the `target`s of configuration files above the file name them. */
 export function runTargetBuilds(run: AnalysisRun): string[] {
-  const { evaluator, model, replays, out, resolver } = run;
-  const files = resolver?.targetFiles?.() ?? [];
+  return fileBuilds(run, run.resolver?.targetFiles?.() ?? [], runTargets);
+}
+
+/** Runs the builds a kind of configuration file states, each replayed from the last version where it can be. */
+function fileBuilds<F>(
+  run: AnalysisRun,
+  files: readonly F[],
+  runner: (
+    evaluator: AnalysisRun['evaluator'],
+    model: AnalysisRun['model'],
+    files: readonly F[],
+    each: (key: string, run: () => string | undefined) => string | undefined,
+    tentative: <T>(work: () => T, keep: (result: T) => boolean) => T,
+  ) => string[],
+): string[] {
+  const { evaluator, model, replays, out } = run;
   return files.length
-    ? runTargets(
+    ? runner(
         evaluator,
         model,
         files,

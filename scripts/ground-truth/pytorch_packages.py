@@ -2,7 +2,9 @@
 several files: `importers/` (a builder, a train script and a notebook importing the model files:
 `build_net_small()`, `Net (../train.py, line 15)`, `Net (../explore.ipynb, cell 3, line 2)`) and `timm_style/` (timm's @register_model factories through a builder in another
 file: `vit_tiny_patch16_224()`) and `timm_registered/` (factories through timm's own build_model_with_cfg, which
-fills num_classes, in_chans and img_size from the registered pretrained configuration: timm itself counts them).
+fills num_classes, in_chans and img_size from the registered pretrained configuration: timm itself counts them),
+`instantiated/` (a configs/ tree naming classes by import path) and `loaded/` (a train script reading the sizes
+from files it opens by path, run from its folder).
 
     /usr/bin/python3 -m venv --system-site-packages /tmp/truth-venv
     /tmp/truth-venv/bin/pip install --no-deps -r scripts/ground-truth/requirements-libraries.txt
@@ -21,6 +23,7 @@ unit/packages.test.ts checks the analysis against the file.
 import ast
 import importlib
 import json
+import os
 import runpy
 import subprocess
 import sys
@@ -69,6 +72,10 @@ PACKAGES = {
             "TinyUNet": ["TinyUNet()", "TinyUNet(**../../configs/big.yaml)", "TinyUNet(**../../configs/small/tiny.yaml)"],
         },
     },
+    # A train script reading the sizes from files it opens by path (json.load, yaml.safe_load).
+    "loaded": {
+        "model.py": {"Net": ["Net (train.py, line 10)", "Net (train.py, line 11)"]},
+    },
     "timm_registered": {
         "patch_vit.py": {
             "PatchViT": [
@@ -101,11 +108,14 @@ def module_of(package, file):
 
 
 def script_globals(folder, name):
-    """The globals of a script of the folder run as a module (its main block does not run)."""
+    """The globals of a script of the folder run as a module from the folder (its main block does not run)."""
     sys.path.insert(0, str(folder))
+    cwd = os.getcwd()
+    os.chdir(folder)
     try:
         return runpy.run_path(str(folder / name), run_name=name.removesuffix(".py"))
     finally:
+        os.chdir(cwd)
         sys.path.remove(str(folder))
 
 

@@ -5,6 +5,7 @@
 import { parse } from 'lossless-json';
 import { parse as parseToml } from 'smol-toml';
 import { readYaml } from './pyyaml';
+import type { DataFormat } from '../core/ir/source';
 
 /** The names of the configuration files a model's folder may hold: a Hugging Face checkpoint's, Meta's Llama's. */
 export const CONFIGURATION_FILES: readonly string[] = ['config.json', 'params.json'];
@@ -45,8 +46,16 @@ export function readConfiguration(text: string): unknown {
  * holds a value this reader does not give as Python does (a TOML date).
  */
 export function readConfigurationFile(name: string, text: string): unknown {
-  if (name.endsWith('.yaml') || name.endsWith('.yml')) return readYaml(text);
-  if (!name.endsWith('.toml')) return readConfiguration(text);
+  return readData(
+    name.endsWith('.yaml') || name.endsWith('.yml') ? 'yaml' : name.endsWith('.toml') ? 'toml' : 'json',
+    text,
+  );
+}
+
+/** A text as the loader of `format` reads it (`json.load`, `yaml.safe_load`, `tomllib.load`), whatever its name. */
+export function readData(format: DataFormat, text: string): unknown {
+  if (format === 'yaml') return readYaml(text);
+  if (format === 'json') return readConfiguration(text);
   try {
     const data = parseToml(text, { integersAsBigInt: true });
     // Plain objects, as the other readers give (the parser makes them without a prototype).

@@ -11,6 +11,7 @@ import {
   type Language,
   type SourceModel,
   type TargetFile,
+  type DataFormat,
 } from '../core/ir/source';
 import {
   CONFIGURATION_FILES,
@@ -18,6 +19,7 @@ import {
   CONFIGURATION_SUFFIXES,
   MAX_CONFIGURATION_FILES,
   readConfigurationFile,
+  readData,
 } from './configurationFiles';
 import type { Grammars, Tree } from './parser';
 import { buildModel } from './model';
@@ -194,6 +196,7 @@ export class WorkspaceModels {
         const path_ = paths.get(model);
         return path_ === undefined ? undefined : this.moduleName(path_);
       },
+      dataFile: (name, format) => this.dataFile(from, name, format, used),
     });
     let files: ConfigurationFile[] | undefined;
     let targets: TargetFile[] | undefined;
@@ -339,6 +342,22 @@ export class WorkspaceModels {
       const read = this.configurationFile(path.join(dir, name), name, used);
       return read ? [read] : [];
     });
+  }
+
+  /** A file `from` opens by the relative path `name`, read as `format`'s loader reads it, and watched. */
+  private dataFile(from: string, name: string, format: DataFormat, used?: Set<string>): ConfigurationFile | undefined {
+    if (path.isAbsolute(name) || name.includes('\0')) return undefined;
+    const full = path.join(path.dirname(from), name);
+    const text = this.read(full);
+    if (text === undefined) return undefined;
+    used?.add(full);
+    const key = `${format}\0${full}`;
+    let read = this.configurations.get(key);
+    if (read?.text !== text) {
+      read = { text, file: { name, data: readData(format, text), version: this.configurationVersions++ } };
+      remember(this.configurations, key, read, MAX_CONFIGURATIONS);
+    }
+    return read.file;
   }
 
   /** A configuration file read once per text, named `name`, and watched. */

@@ -111,6 +111,35 @@ suite('configurations of the model files of packages', () => {
     }
   });
 
+  test('a file a script opens by a path it writes out is read beside the script, not by an absolute path nor for writing', async () => {
+    const model =
+      'from torch import nn\n\nclass Net(nn.Module):\n    def __init__(self, width):\n        super().__init__()\n        self.fc = nn.Linear(width, width)\n';
+    const files: Record<string, string> = {
+      'model.py': model,
+      'net.json': '{"width": 4}',
+      'train.py':
+        'import json\nfrom model import Net\n' +
+        'a = Net(**json.load(open("net.json")))\n' +
+        'b = Net(**json.load(open("/w/net.json")))\n' +
+        'c = Net(**json.load(open("net.json", "w")))\n',
+    };
+    const models = new WorkspaceModels(
+      await loadGrammars(),
+      (f) => files[f.replace('/w/', '')],
+      (dir, suffix) => (dir === '/w' ? Object.keys(files).filter((n) => n.endsWith(suffix)) : []),
+    );
+    try {
+      const a = await analyzeText(model, 'python', '/w/model.py', models);
+      // nn.Linear(4, 4): 20; the other two are not read.
+      assert.deepStrictEqual(
+        classIn(a, 'Net').configurations?.map((c) => [c.context, Number(c.params.constant)]),
+        [['Net (train.py, line 3)', 20]],
+      );
+    } finally {
+      models.dispose();
+    }
+  });
+
   test("each is stated where the importer builds it: the factory, the script's statement, the notebook's cell", async () => {
     const net = classIn(await analysed('modeling/net.py'), 'Net');
     assert.deepStrictEqual(

@@ -9,7 +9,8 @@
 import type { ConfigurationFile, SourceModel } from '../ir/source';
 import { definitions } from '../ir/moduleNames';
 import type { Evaluator } from '../interp/evaluator';
-import { int, NONE, type Value } from '../values/value';
+import type { Value } from '../values/value';
+import { dataValue } from '../values/dataValue';
 import { mayTakeConfiguration } from './configParameter';
 import { classKey, configurationTaken, hasTotal } from './runs';
 
@@ -20,26 +21,8 @@ type ClassValue = Extract<Value, { t: 'class' }>;
  * Python's `json.load` gives, or undefined when it is no object.
  */
 export function configurationValues(data: unknown): ReadonlyMap<string, Value> | undefined {
-  let value: Value;
-  try {
-    value = valueOf(data);
-  } catch {
-    // Nested deeper than the stack: no configuration, as a file Python cannot load.
-    return undefined;
-  }
-  return value.t === 'dict' ? value.fields : undefined;
-}
-
-function valueOf(data: unknown): Value {
-  if (data === null || data === undefined) return NONE;
-  if (typeof data === 'boolean') return { t: 'bool', v: data };
-  if (typeof data === 'string') return { t: 'str', v: data };
-  if (Array.isArray(data)) return { t: 'seq', items: data.map(valueOf) };
-  if (typeof data === 'bigint') return int(data);
-  if (typeof data === 'number') return { t: 'float', v: data };
-  const fields = new Map<string, Value>();
-  for (const [k, v] of Object.entries(data as Record<string, unknown>)) fields.set(k, valueOf(v));
-  return { t: 'dict', fields, mapping: true };
+  const value = dataValue(data);
+  return value?.t === 'dict' ? value.fields : undefined;
 }
 
 /**

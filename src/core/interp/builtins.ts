@@ -339,6 +339,7 @@ export const BUILTIN_NAMES = {
     'set',
     'frozenset',
     'exec',
+    'open',
   ]),
   typescript: new Set(['Math', 'Number', 'parseInt']),
 };

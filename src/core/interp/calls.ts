@@ -346,6 +346,8 @@ export class Calls {
     const timm = this.timm({ t: 'ref', path }, positional, keywords, e, frame);
     if (timm) return timm;
     if (path === 'builtins.exec') return this.exec();
+    const data = this.data(path, positional, keywords);
+    if (data) return data;
     const language = classBuiltin(this.ev, path, positional, keywords, frame);
     if (language) return language;
     const functional = this.ev.checks.tensorFunction(path, positional, keywords);
@@ -384,6 +386,33 @@ export class Calls {
       this.ev.checks.untracked([...positional, ...keywords.values()]) ??
       (givesTensor(path) ? OPAQUE : MAYBE_MODULE)
     );
+  }
+
+  /**
+   * A file opened for reading by a path the code writes out, and the loaders reading one: `json.load`,
+   * `yaml.safe_load` (and `yaml.load` with the safe loader), `tomllib.load`. What a loader reads is the data of
+   * the file beside the running one, as its script reads it run from its folder.
+   */
+  private data(path: string, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value | undefined {
+    const [first] = positional;
+    if (path === 'builtins.open') {
+      const mode = positional[1] ?? keywords.get('mode') ?? { t: 'str', v: 'r' };
+      return first?.t === 'str' && mode.t === 'str' && /^r[bt]?$/.test(mode.v)
+        ? { t: 'file', name: first.v }
+        : undefined;
+    }
+    const loader = keywords.get('Loader');
+    const format =
+      path === 'json.load'
+        ? 'json'
+        : path === 'tomllib.load'
+          ? 'toml'
+          : path === 'yaml.safe_load' ||
+              (path === 'yaml.load' && loader?.t === 'ref' && /^yaml\.C?SafeLoader$/.test(loader.path))
+            ? 'yaml'
+            : undefined;
+    if (!format || first?.t !== 'file') return undefined;
+    return this.ev.dataFile(first.name, format) ?? UNKNOWN;
   }
 
   /** timm's model builder and default configurations, run as timm does (timmBuilds.ts). */

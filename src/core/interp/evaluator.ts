@@ -11,6 +11,7 @@ import {
   type ExprRef,
   type Importer,
   type ImportBinding,
+  type DataFormat,
   type ImportResolver,
   type LineName,
   type Scope,
@@ -20,6 +21,7 @@ import { memberOf } from './members';
 import { cellLineName } from '../ir/cellLines';
 import type { DefRef, Value } from '../values/value';
 import { Poly } from '../values/symbolic';
+import { dataValue } from '../values/dataValue';
 import { layerSpec } from '../catalog';
 import { normalizePath } from '../ir/imports';
 import { moduleNames, type Definition } from '../ir/moduleNames';
@@ -320,6 +322,11 @@ export class Evaluator implements Interp, StatementContext {
 
   importBinding(binding: ImportBinding): Value {
     return this.names.binding(binding);
+  }
+
+  dataFile(name: string, format: DataFormat): Value | undefined {
+    const file = this.resolver?.dataFile?.(name, format);
+    return file && dataValue(file.data);
   }
 
   /** The evaluator of the file that defines `def`. */

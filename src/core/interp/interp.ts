@@ -8,7 +8,7 @@ import type { TorchTape } from '../activations/torchTape';
 import type { Arg, Expr, Span } from '../ir/expr';
 import type { Finding } from '../values/layer';
 import type { ModuleTree } from '../values/modules';
-import type { ExprRef, LineName, Scope, SourceModel } from '../ir/source';
+import type { DataFormat, ExprRef, LineName, Scope, SourceModel } from '../ir/source';
 import type { Poly } from '../values/symbolic';
 import type { DefRef, Shape, Value } from '../values/value';
 import type { Budget } from '../limits/budget';
@@ -179,6 +179,8 @@ export interface Interp {
   inContext<T>(label: string, site: Span | undefined, work: () => T): T;
   guard<T>(work: () => T): T | undefined;
   isCatalogLayer(path: string): boolean;
+  /** What the loader of `format` gives for the file the running file opens by the path `name`; undefined if not read. */
+  dataFile(name: string, format: DataFormat): Value | undefined;
   /** Called after each assignment while forward() is followed, for inlay hints. */
   assigned?: (value: Value, expr: Expr) => void;
 }

@@ -148,8 +148,9 @@ export class Runner {
         // `torch.no_grad()`, autocast and the like change what autograd keeps.
         i.tape?.uncertain('a with statement');
         for (const item of s.items) {
-          i.eval(i.expr(item.value), frame);
-          if (item.target) i.assign(i.expr(item.target), UNKNOWN, frame);
+          const entered = i.eval(i.expr(item.value), frame);
+          // A file's `__enter__` gives the file itself (`with open('net.json') as f: json.load(f)`).
+          if (item.target) i.assign(i.expr(item.target), entered.t === 'file' ? entered : UNKNOWN, frame);
         }
         return this.body(s.body, frame);
       case 'try': {

@@ -229,6 +229,11 @@ export interface ImportResolver {
   configurationFiles?(): readonly ConfigurationFile[];
   /** The configuration files of the `configs/` folders at and above the analysed file's, read once an analysis. */
   targetFiles?(): readonly TargetFile[];
+  /**
+   * A file the code opens by a path it writes out (`open('settings/net.json')`), from the folder of the file
+   * running (where its script runs from), read as `format`'s loader reads it; undefined where it is not there.
+   */
+  dataFile?(name: string, format: DataFormat): ConfigurationFile | undefined;
   /** The workspace's files that import the analysed file (a train script, a builder), read once an analysis. */
   importers?(): readonly Importer[];
 }
@@ -254,6 +259,9 @@ export interface Importer {
  * (JSON, an int as a bigint and a float as a number; undefined when it is none), and a number that differs for
  * each text the file has had (a run from the last version is replayed only for the same text).
  */
+/** The loaders a file read by a literal path may be given to: `json.load`, `yaml.safe_load`, `tomllib.load`. */
+export type DataFormat = 'json' | 'yaml' | 'toml';
+
 export interface ConfigurationFile {
   readonly name: string;
   readonly data: unknown;

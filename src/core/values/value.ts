@@ -104,7 +104,9 @@ export type Value =
    * Not known; with `scalar`, certainly not a module or a parameter (`hasattr(...)`, a comparison); with
    * `module`, what a call that cannot be followed gave a module's attribute, which may be a module.
    */
-  | { readonly t: 'unknown'; readonly scalar?: boolean; readonly module?: boolean };
+  | { readonly t: 'unknown'; readonly scalar?: boolean; readonly module?: boolean }
+  /** A file opened for reading by a path the code writes out (`open('configs/net.json')`), for a loader to read. */
+  | { readonly t: 'file'; readonly name: string };
 
 export type Shape = readonly (Poly | undefined)[];
 

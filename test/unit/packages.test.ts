@@ -111,17 +111,21 @@ suite('configurations of the model files of packages', () => {
     }
   });
 
-  test('a file a script opens by a path it writes out is read beside the script, not by an absolute path nor for writing', async () => {
+  test('a file a script opens by a path it writes out is read beside the script, not by an absolute path nor for writing, and as bytes for tomllib', async () => {
     const model =
       'from torch import nn\n\nclass Net(nn.Module):\n    def __init__(self, width):\n        super().__init__()\n        self.fc = nn.Linear(width, width)\n';
     const files: Record<string, string> = {
       'model.py': model,
       'net.json': '{"width": 4}',
+      'net.toml': 'width = 6\n',
       'train.py':
         'import json\nfrom model import Net\n' +
         'a = Net(**json.load(open("net.json")))\n' +
         'b = Net(**json.load(open("/w/net.json")))\n' +
-        'c = Net(**json.load(open("net.json", "w")))\n',
+        'c = Net(**json.load(open("net.json", "w")))\n' +
+        'import tomllib\n' +
+        'd = Net(**tomllib.load(open("net.toml")))\n' +
+        'e = Net(**tomllib.load(open("net.toml", "rb")))\n',
     };
     const models = new WorkspaceModels(
       await loadGrammars(),
@@ -130,10 +134,13 @@ suite('configurations of the model files of packages', () => {
     );
     try {
       const a = await analyzeText(model, 'python', '/w/model.py', models);
-      // nn.Linear(4, 4): 20; the other two are not read.
+      // nn.Linear(4, 4): 20, nn.Linear(6, 6): 42; tomllib raises on a file opened as text.
       assert.deepStrictEqual(
         classIn(a, 'Net').configurations?.map((c) => [c.context, Number(c.params.constant)]),
-        [['Net (train.py, line 3)', 20]],
+        [
+          ['Net (train.py, line 3)', 20],
+          ['Net (train.py, line 8)', 42],
+        ],
       );
     } finally {
       models.dispose();

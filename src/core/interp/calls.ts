@@ -398,7 +398,7 @@ export class Calls {
     if (path === 'builtins.open') {
       const mode = positional[1] ?? keywords.get('mode') ?? { t: 'str', v: 'r' };
       return first?.t === 'str' && mode.t === 'str' && /^r[bt]?$/.test(mode.v)
-        ? { t: 'file', name: first.v }
+        ? { t: 'file', name: first.v, binary: mode.v === 'rb' }
         : undefined;
     }
     const loader = keywords.get('Loader');
@@ -412,6 +412,8 @@ export class Calls {
             ? 'yaml'
             : undefined;
     if (!format || first?.t !== 'file') return undefined;
+    // tomllib reads bytes: a file opened as text makes it raise.
+    if (format === 'toml' && !first.binary) return UNKNOWN;
     return this.ev.dataFile(first.name, format) ?? UNKNOWN;
   }
 

@@ -106,7 +106,7 @@ export type Value =
    */
   | { readonly t: 'unknown'; readonly scalar?: boolean; readonly module?: boolean }
   /** A file opened for reading by a path the code writes out (`open('configs/net.json')`), for a loader to read. */
-  | { readonly t: 'file'; readonly name: string };
+  | { readonly t: 'file'; readonly name: string; readonly binary: boolean };
 
 export type Shape = readonly (Poly | undefined)[];
 

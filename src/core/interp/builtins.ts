@@ -379,6 +379,13 @@ export function stringMethod(s: string, method: string, args: readonly Value[]):
       });
       return known && !/[{}]/.test(out) && out.length <= LIMITS.stringLength ? str(out) : undefined;
     }
+    case 'replace': {
+      const [old, replacement] = args.map(text);
+      // Python puts `new` between every character for an empty `old`; a count is not followed.
+      if (old === undefined || replacement === undefined || !old || args.length !== 2) return undefined;
+      const out = s.split(old).join(replacement);
+      return out.length <= LIMITS.stringLength ? str(out) : undefined;
+    }
     case 'lower':
       return str(s.toLowerCase());
     case 'upper':

@@ -286,13 +286,23 @@ function registration(ev: Interp, arch: string): { module: Interp; fragment: num
  * defined: null where nothing assigned it before; undefined where a statement from there on may assign it too.
  */
 function registeredTable(module: Interp, fragment: number): Value | null | undefined {
-  let before = false;
-  for (const [fi, f] of module.model.fragments.entries())
-    if (f.body.some((s) => assigns(module, s, 'default_cfgs'))) {
-      if (fi >= fragment) return undefined;
-      before = true;
-    }
-  return before ? (module.moduleFrame.vars.get('default_cfgs') ?? undefined) : null;
+  const assigning = assigningDefaultCfgs(module);
+  if (assigning.some((fi) => fi >= fragment)) return undefined;
+  return assigning.length ? (module.moduleFrame.vars.get('default_cfgs') ?? undefined) : null;
+}
+
+/** The module's statements assigning `default_cfgs`, found once for the file: every registered build asks. */
+const defaultCfgsStatements = new WeakMap<object, readonly number[]>();
+
+function assigningDefaultCfgs(module: Interp): readonly number[] {
+  let found = defaultCfgsStatements.get(module.model);
+  if (!found) {
+    found = [...module.model.fragments.entries()]
+      .filter(([, f]) => f.body.some((s) => assigns(module, s, 'default_cfgs')))
+      .map(([fi]) => fi);
+    defaultCfgsStatements.set(module.model, found);
+  }
+  return found;
 }
 
 /** Whether `s`, or a statement in it, assigns the name or an item or attribute of it. */

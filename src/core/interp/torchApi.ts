@@ -18,7 +18,7 @@ import {
 } from '../values/modules';
 import { Poly } from '../values/symbolic';
 import { totalParams, type Finding } from '../values/layer';
-import { NONE, SCALAR, UNKNOWN, asPoly, int, type Shape, type Value } from '../values/value';
+import { NONE, SCALAR, UNKNOWN, asPoly, int, isTainted, type Shape, type Value } from '../values/value';
 import type { Owner } from './journal';
 import { LIMITS } from '../limits/budget';
 import { WEIGHTLESS, type LayerValue } from './shapeChecks';
@@ -58,6 +58,20 @@ const METHODS = new Set([
   'state_dict',
   'get_submodule',
 ]);
+
+/**
+ * `copy.deepcopy` of a plain value: dicts (config objects too) and lists copied all the way down, so that a write
+ * to the copy (`c = copy.deepcopy(cfg); c['hf_hub_id'] = ...`) leaves the original as it was. Too deep: not known.
+ */
+function plainCopy(v: Value, depth: number): Value {
+  if (depth > 32) return UNKNOWN;
+  if (v.t === 'seq') return { ...v, items: v.items.map((item) => plainCopy(item, depth + 1)) };
+  if (v.t !== 'dict') return v;
+  if (isTainted(v)) return UNKNOWN;
+  const fields = born(new Map<string, Value>());
+  for (const [k, item] of v.fields) fields.set(k, plainCopy(item, depth + 1));
+  return { ...v, fields };
+}
 
 /** `torch.arange(end)`, `(start, end)`, `(start, end, step)`: its length where the bounds are known integers. */
 function arange(positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
@@ -362,7 +376,7 @@ export class TorchApi {
       case 'copy.deepcopy': {
         if (first?.t === 'module') return this.deepCopied(first).value;
         const tree = first && this.moduleOf(first);
-        if (!tree) return first ?? UNKNOWN;
+        if (!tree) return first ? plainCopy(first, 0) : UNKNOWN;
         const copy = deepCopy(tree);
         this.registerCopy(tree, copy);
         return this.asValue(copy);

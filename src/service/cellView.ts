@@ -59,5 +59,6 @@ export function cellView(analysis: Analysis, cell: CellPlace): Analysis {
     instances: analysis.instances.filter((i) => inside(i.span)).map((i) => ({ ...i, span: move(i.span) })),
     parts: analysis.parts.filter((p) => inside(p.span)).map((p) => ({ ...p, span: move(p.span) })),
     hints: analysis.hints.filter((h) => inside(h.span)).map((h) => ({ ...h, span: move(h.span) })),
+    ...(analysis.configurationsCut && { configurationsCut: analysis.configurationsCut }),
   };
 }

@@ -5,7 +5,7 @@
  * (analysisWorker.ts), off the thread every extension shares, reading the workspace folders with an
  * editor's unsaved text first (editorFiles.ts); the CLI drives it over the files of a run.
  */
-import type { Analysis } from '../core/analysis/analyze';
+import type { Analysis, Depth } from '../core/analysis/analyze';
 import type { Language } from '../core/ir/source';
 import { DocumentAnalyzer } from '../syntax/documentAnalyzer';
 import type { Grammars } from '../syntax/parser';
@@ -40,6 +40,11 @@ export interface AnalyzeRequest {
    * leaves them out of a file's first analysis, for its first numbers to come as fast as the file's own.
    */
   readonly importers?: boolean;
+  /**
+   * `first` (an editor's first answer) gives the factories less work, saying so (`configurationsCut`) where
+   * some were left out; `full`, the default, is what the CLI runs.
+   */
+  readonly depth?: Depth;
 }
 
 /** Why a text has no analysis: the parser gave up on it, or the analysis failed (`error` says how). */
@@ -108,6 +113,7 @@ export class DocumentEngine {
         request.chosen,
         request.own,
         request.listed,
+        request.depth,
       );
       if (!analysis) {
         this.states.delete(key);

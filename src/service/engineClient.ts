@@ -33,7 +33,8 @@ export class InlineEngine implements Engine {
 
   analyze(request: AnalyzeRequest, openTexts: ReadonlyMap<string, string | undefined>): Promise<AnalyzeReply> {
     for (const [path, text] of openTexts) this.files.openText(path, text);
-    return Promise.resolve(this.engine.analyze(request));
+    // A full analysis may take seconds: never on the thread every extension shares.
+    return Promise.resolve(this.engine.analyze({ ...request, depth: 'first' }));
   }
 
   setRoots(roots: Roots): void {

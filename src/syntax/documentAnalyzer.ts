@@ -4,7 +4,7 @@
  * on the whole new text, replaying only the class builds whose every read (statements, module names, other
  * files) the edit left alone, so every output equals a fresh analysis of it.
  */
-import { analyze, type Analysis } from '../core/analysis/analyze';
+import { analyze, type Analysis, type Depth } from '../core/analysis/analyze';
 import { AnalysisCache } from '../core/analysis/cache';
 import type { Fragment, ImportResolver, Language, LineName } from '../core/ir/source';
 import type { Grammars, Tree } from './parser';
@@ -52,6 +52,7 @@ export class DocumentAnalyzer {
     chosen: readonly string[] = [],
     own: readonly string[] = [],
     listed: readonly NamedConfiguration[] = [],
+    depth: Depth = 'full',
   ): Analysis | undefined {
     const python = this.language === 'python';
     const appended = ownStatements(documentText, python ? own : [], python ? listed : []);
@@ -65,6 +66,7 @@ export class DocumentAnalyzer {
       lineName,
       [...chosen, ...appended.shown],
       appended.named,
+      depth,
     );
     return analysed && appended.text ? withinDocument(analysed, documentText.length) : analysed;
   }
@@ -76,6 +78,7 @@ export class DocumentAnalyzer {
     lineName: LineName | undefined,
     chosen: readonly string[],
     named: ReadonlyMap<number, string>,
+    depth: Depth,
   ): Analysis | undefined {
     const old = this.tree;
     // VS Code reports several changes of one event against the text before all of them: they are then
@@ -131,6 +134,7 @@ export class DocumentAnalyzer {
       resolver,
       this.cache,
       chosen,
+      depth,
     );
   }
 

@@ -84,6 +84,7 @@ export function modelItems(service: AnalysisService, doc: vscode.TextDocument, a
             m.built && { name: m.name, context: m.built.context },
             m.attention?.summary,
             configurations,
+            analysis.configurationsCut,
           ),
           short: inlineCount(summary.params?.constant),
         }),

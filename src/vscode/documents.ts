@@ -25,6 +25,8 @@ const LANGUAGES: Record<string, Language> = { python: 'python', typescript: 'typ
 export const MAX_CHARS = 5_000_000;
 /** Quiet time after the last keystroke before a document is analysed again. */
 export const DEBOUNCE_MS = 200;
+/** How long typing pauses before a full analysis follows a first one that left factories out. */
+const FULL_AFTER_MS = 1_000;
 /** Programs whose last analysis is kept (the engine keeps as many trees). */
 const MAX_PROGRAMS = 20;
 
@@ -49,6 +51,11 @@ class DocumentState implements vscode.Disposable {
    * numbers to come at once): the next one, started at once, runs them.
    */
   importersDue = false;
+  /**
+   * Set when the last analysis was a first one whose work budget left some of the file's factories out: a
+   * full one follows once typing pauses (at once after a file's first analysis).
+   */
+  fullDue = false;
   /** The configurations chosen when it was last analysed (ConfigurationChoices), as one key. */
   chosen = '';
   /** Files of the workspace whose classes or constants this document imports. */
@@ -233,6 +240,7 @@ export class AnalysisService implements vscode.Disposable {
         state.signature === program.signature &&
         !state.stale &&
         !state.importersDue &&
+        !state.fullDue &&
         state.chosen === choiceKey(this.chosen(program.key, doc))
       )
         return state.viewOf(doc);
@@ -280,7 +288,8 @@ export class AnalysisService implements vscode.Disposable {
     state.stale = false;
     state.chosen = choiceKey(chosen);
     // The same joined text may still be cut into cells elsewhere (a line break moved from one cell to the next).
-    if (!fresh && !rechosen && !state.importersDue && state.text === text) return state.analysed(state.analysis, cells);
+    if (!fresh && !rechosen && !state.importersDue && !state.fullDue && state.text === text)
+      return state.analysed(state.analysis, cells);
     if (text.length > MAX_CHARS) {
       // The engine's tree of the last text is no use to the next: it starts afresh.
       void this.engine?.then((e) => e.forget(program.key));
@@ -290,6 +299,9 @@ export class AnalysisService implements vscode.Disposable {
       );
       return;
     }
+    // The factories' full allowance takes seconds on the largest files (timm's vision_transformer.py): given
+    // once the first numbers are shown and typing has paused, never while a key waits for its own.
+    const depth = state.fullDue && !fresh && state.text === text ? 'full' : 'first';
     const engine = await this.engine!;
     const reply = await engine.analyze(
       {
@@ -304,6 +316,7 @@ export class AnalysisService implements vscode.Disposable {
         listed: chosen.listed,
         // A file's first analysis comes without its importers' configurations; the next one, at once, with them.
         importers: state.analysis !== undefined,
+        depth,
       },
       this.takeChangedTexts(),
     );
@@ -317,11 +330,14 @@ export class AnalysisService implements vscode.Disposable {
         );
         return;
       }
+      const firstAnalysis = state.analysis === undefined;
       state.text = text;
       state.analysed(reply.analysis, cells);
       state.skipped = undefined;
       state.importersDue = reply.importersLeftOut === true;
-      if (state.importersDue) this.schedule(doc, 0);
+      state.fullDue = depth === 'first' && reply.analysis.configurationsCut === true;
+      if (state.importersDue || (state.fullDue && firstAnalysis)) this.schedule(doc, 0);
+      else if (state.fullDue) this.schedule(doc, FULL_AFTER_MS);
       // Results reused across an edit keep the imports they were computed with.
       if (reply.fresh) state.imports = new Set(reply.imports);
       else for (const f of reply.imports) state.imports.add(f);

@@ -58,7 +58,7 @@ export class LayerHoverProvider implements vscode.HoverProvider {
       const md = new vscode.MarkdownString(
         moduleHoverMarkdown(model.name, model.built?.summary ?? model.summary, model.built?.context),
       );
-      const configurations = configurationsMarkdown(model.configurations);
+      const configurations = configurationsMarkdown(model.configurations, analysis.configurationsCut);
       if (configurations) md.appendMarkdown(`\n\n${configurations}`);
       if (model.attention)
         md.appendMarkdown(`\n\n${attentionHoverMarkdown(full ? model.attention : withFactsOnly(model.attention))}`);

@@ -400,3 +400,71 @@ suite('models counted with their configuration', () => {
     );
   });
 });
+
+suite("an editor's first analysis and the full one", () => {
+  // Each factory builds M after some 10,000 steps of work: forty of them take more than a first analysis
+  // gives factories (half of the file's 400,000), and far less than a full one's 2,500,000.
+  const SLOW =
+    `${HEAD}class M(nn.Module):\n    def __init__(self, d=1):\n        super().__init__()\n        n = 0\n` +
+    '        for i in range(30):\n            for j in range(100):\n                n += 1\n' +
+    '        self.fc = nn.Linear(d, n)\n' +
+    Array.from({ length: 40 }, (_, i) => `def f${i}():\n    return M(${i + 2})\n`).join('');
+  const run = async (depth: 'first' | 'full') =>
+    new DocumentAnalyzer(await loadGrammars(), 'python').update(
+      SLOW,
+      undefined,
+      undefined,
+      undefined,
+      [],
+      [],
+      [],
+      depth,
+    )!;
+  const listed = (a: Analysis) => model(a)!.configurations!.map((c) => c.context);
+  const truncated = (a: Analysis) => a.findings.filter((f) => f.code === 'analysis-truncated').length;
+
+  test('a first analysis lists the factories its budget reached, says it left some out, and no truncation', async () => {
+    const a = await run('first');
+    assert.strictEqual(a.configurationsCut, true);
+    const found = listed(a).length;
+    assert.ok(found > 2 && found < 41, `${found} configurations`);
+    assert.strictEqual(truncated(a), 0);
+    // nn.Linear(d, 3000): 3,000·d + 3,000; f0 builds M(2).
+    assert.strictEqual(model(a)!.configurations!.find((c) => c.context === 'f0()')?.params.constant, 9000n);
+    const distinct = distinctConfigurations(model(a)!.configurations).length;
+    assert.match(
+      moduleLensTitle(model(a)!.summary, undefined, undefined, distinct, true),
+      / · at least \d+ configurations$/,
+    );
+    assert.match(
+      configurationsMarkdown(model(a)!.configurations, true),
+      /^Built with at least \d+ different totals \(the work budget left some of the file's factories out\):/,
+    );
+  });
+
+  test('a full analysis runs every factory: forty and the defaults, none left out', async () => {
+    const a = await run('full');
+    assert.strictEqual(a.configurationsCut, undefined);
+    assert.deepStrictEqual(listed(a).sort(), [...Array.from({ length: 40 }, (_, i) => `f${i}()`), 'M()'].sort());
+    assert.strictEqual(model(a)!.configurations!.find((c) => c.context === 'f39()')?.params.constant, 126000n);
+    assert.strictEqual(truncated(a), 0);
+  });
+
+  test('after a full analysis, a first one replays every factory an edit left alone', async () => {
+    const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');
+    analyzer.update(SLOW, undefined, undefined, undefined, [], [], [], 'full');
+    const line = '# a note\n';
+    const a = analyzer.update(
+      SLOW + line,
+      [{ rangeOffset: SLOW.length, rangeLength: 0, text: line }],
+      undefined,
+      undefined,
+      [],
+      [],
+      [],
+      'first',
+    )!;
+    assert.strictEqual(a.configurationsCut, undefined);
+    assert.strictEqual(listed(a).length, 41);
+  });
+});

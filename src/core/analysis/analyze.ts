@@ -23,12 +23,14 @@ import {
   runImporterBuilds,
   runPresetFunctions,
   runUnreachedFunctions,
+  type Depth,
 } from './passes';
 import { AnalysisRun } from './run';
 import { documentedOf, isChosen, modelOf } from './documented';
 import { registeredContexts } from './registries';
 
 export { attentionLayers } from './results';
+export type { Depth } from './passes';
 export type { Analysis, InstanceResult, LayerResult, ModuleResult, PartResult, SiteValue, SizeHint } from './results';
 
 /**
@@ -36,20 +38,22 @@ export type { Analysis, InstanceResult, LayerResult, ModuleResult, PartResult, S
  * "__main__"`), each model class built with its defaults, the models the body built followed through
  * forward(), the factories, configurations and configuration files, then every function holding a layer no run reached, with its
  * parameters unknown. Every layer construction is recorded with the context that built it. `chosen`: the
- * configurations the user picked (documented.ts), which the places they build show.
+ * configurations the user picked (documented.ts), which the places they build show. `depth`: how much work
+ * the factories get (passes.ts): an editor's first analysis of a file comes sooner with less.
  */
 export function analyze(
   model: SourceModel,
   resolver?: ImportResolver,
   cache?: AnalysisCache,
   chosen: readonly string[] = [],
+  depth: Depth = 'full',
 ): Analysis {
   const run = new AnalysisRun(model, resolver, cache, chosen);
   runModuleBody(run);
   runOwnConfigurations(run);
   const classes = buildClasses(run);
   const hints = followModuleModels(run);
-  runFactoryFunctions(run);
+  const configurationsCut = runFactoryFunctions(run, depth);
   const configured = buildConfigured(run);
   const documented = [
     ...runPresetFunctions(run),
@@ -75,6 +79,7 @@ export function analyze(
     instances,
     parts: partResults(run.out.parts, showing),
     hints: hintsOutside(hints, modules, showing.chosen),
+    ...(configurationsCut ? { configurationsCut } : {}),
   };
 }
 

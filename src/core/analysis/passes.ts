@@ -200,15 +200,25 @@ export function followModuleModels(run: AnalysisRun): SizeHint[] {
 }
 
 /**
- * Top-level functions whose parameters all have defaults, run as they are (`def vit_base(**kw): ...`), on half
- * the file's allowance left: timm's `vision_transformer.py` registers some 300, and the passes after them
- * (configurations, presets, importers, the formulas of functions no run reached) keep the other half.
+ * How far an analysis goes: `first`, an editor's first answer, runs the factories on half of what the file
+ * has left; `full` gives them an allowance of their own (timm's `vision_transformer.py` registers 157).
  */
-export function runFactoryFunctions(run: AnalysisRun): void {
-  const { budget } = run.evaluator;
-  budget.within(Math.max(0, LIMITS.steps - budget.spent) / 2, () =>
-    runFactories(run.evaluator, run.model, (key, run_) => run.replays.run(key, run_)),
-  );
+export type Depth = 'first' | 'full';
+
+/**
+ * Top-level functions whose parameters all have defaults, run as they are (`def vit_base(**kw): ...`).
+ * Returns whether the work budget left some out: a first analysis then says nothing of where it stopped
+ * (the full one that follows does), and its classes list at least the configurations it found.
+ */
+export function runFactoryFunctions(run: AnalysisRun, depth: Depth): boolean {
+  const { budget, stops } = run.evaluator;
+  const run_ = () =>
+    runFactories(run.evaluator, run.model, (key, work) => run.replays.run(key, work)) || budget.exhausted;
+  if (depth === 'full') return budget.aside(LIMITS.factorySteps, run_);
+  const stopped = stops.length;
+  const cut = budget.within(Math.max(0, LIMITS.steps - budget.spent) / 2, run_);
+  if (cut) stops.length = stopped;
+  return cut;
 }
 
 /** Hugging Face models built with their configuration class's defaults: each class's context, by class key. */

@@ -93,6 +93,11 @@ export interface Analysis {
   readonly modules: readonly ModuleResult[];
   readonly instances: readonly InstanceResult[];
   readonly parts: readonly PartResult[];
+  /**
+   * Set when the work budget left some of the file's factories out (a first analysis, analyze.ts's `depth`):
+   * its classes have at least the configurations listed.
+   */
+  readonly configurationsCut?: true;
 }
 
 /**

@@ -195,16 +195,21 @@ function calledAs(context: string): string | undefined {
 /**
  * Top-level functions whose parameters all have defaults, run as they are (`def vit_base(**kw): return
  * VisionTransformer(embed_dim=768, ..., **kw)`): the models they build are contexts of their layers. Each run
- * goes through `each`, which may replay it from the last version instead.
+ * goes through `each`, which may replay it from the last version instead. Returns whether the work budget
+ * left some out.
  */
 export function runFactories(
   evaluator: Evaluator,
   model: SourceModel,
   each: (key: string, run: () => void) => void,
-): void {
+): boolean {
+  let left = false;
   for (const { fragment: fi, scope: si, name } of definitions(model, 'function')) {
-    if (evaluator.budget.exhausted || !model.fragments[fi].scopes[si].params.every((p) => p.default || p.variadic))
+    if (!model.fragments[fi].scopes[si].params.every((p) => p.default || p.variadic)) continue;
+    if (evaluator.budget.exhausted) {
+      left = true;
       continue;
+    }
     each(`factory ${classKey(model, fi, si)}`, () => {
       const fn = evaluator.names.definition(fi, si, undefined);
       if (fn.t === 'function')
@@ -213,6 +218,7 @@ export function runFactories(
         );
     });
   }
+  return left;
 }
 
 /**

@@ -255,7 +255,10 @@ function identity(l: Value, r: Value): boolean | undefined {
     v.t === 'module' ||
     v.t === 'class' ||
     v.t === 'ref' ||
-    v.t === 'tensor';
+    v.t === 'tensor' ||
+    v.t === 'function' ||
+    v.t === 'lambda' ||
+    v.t === 'partial';
   if (!plain(l) || !plain(r)) return undefined;
   if (l.t === 'none' || r.t === 'none') return l.t === r.t;
   if (l.t === 'bool' && r.t === 'bool') return l.v === r.v;

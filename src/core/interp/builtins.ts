@@ -340,6 +340,7 @@ export const BUILTIN_NAMES = {
     'frozenset',
     'exec',
     'open',
+    'dir',
   ]),
   typescript: new Set(['Math', 'Number', 'parseInt']),
 };

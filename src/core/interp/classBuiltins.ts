@@ -3,6 +3,7 @@ import type { Interp } from './interp';
 import { normalizePath } from '../ir/imports';
 import { NONE, SCALAR, UNKNOWN, type Value } from '../values/value';
 import { key } from './classes';
+import { functionalHas } from '../catalog/torchFunctional';
 import type { Frame } from './frame';
 
 /** Built-ins about objects and classes; undefined for any other path. */
@@ -34,10 +35,8 @@ export function classBuiltin(
       return (a.t === 'dict' && !a.fields.has(b.v) && !a.cls) || (a.t === 'module' && lacks(ev, a, b.v)) ? c : v;
     }
     case 'builtins.hasattr': {
-      if (!a || b?.t !== 'str') return SCALAR;
-      if (a.t === 'dict' && !a.cls) return { t: 'bool', v: a.fields.has(b.v) };
-      const v = ev.member(a, b.v);
-      return v.t === 'unknown' || v.t === 'sym' || v.t === 'ref' ? SCALAR : { t: 'bool', v: true };
+      const has = a && b?.t === 'str' ? hasAttribute(ev, a, b.v) : undefined;
+      return has === undefined ? SCALAR : { t: 'bool', v: has };
     }
     case 'builtins.setattr':
       if (a && b?.t === 'str' && c) ev.assignments.setAttribute(a, b.v, c, true);
@@ -88,6 +87,15 @@ export function classBuiltin(
   }
 }
 
+/** `hasattr(obj, name)`, and `name in dir(obj)`: undefined where not certain. */
+export function hasAttribute(ev: Interp, obj: Value, name: string): boolean | undefined {
+  // A mapping's keys are no attributes of it.
+  if (obj.t === 'dict' && !obj.cls) return obj.mapping ? undefined : obj.fields.has(name);
+  if (obj.t === 'ref' && normalizePath(obj.path) === 'torch.nn.functional') return functionalHas(name);
+  const v = ev.member(obj, name);
+  return v.t === 'unknown' || v.t === 'sym' || v.t === 'ref' ? undefined : true;
+}
+
 /**
  * Whether a module certainly has no attribute `name`: no field, child, parameter or class attribute, a tree
  * whose every part was followed, and classes of the workspace over nn.Module alone (a library base may set
@@ -134,6 +142,20 @@ function isInstance(ev: Interp, v: Value, cls: Value): Value {
         : (x.t === 'int' && x.p.isConstant) || x.t === 'float' || x.t === 'bool' || x.t === 'none'
           ? false
           : undefined,
+    // timm's `isinstance(normalized_shape, numbers.Integral)` and `get_norm_layer`'s
+    // `isinstance(norm_layer, (type, str, types.FunctionType, functools.partial))`.
+    'numbers.Integral': (x) => integral(x),
+    'numbers.Rational': (x) => integral(x),
+    'numbers.Real': (x) => (x.t === 'float' ? true : integral(x)),
+    'numbers.Complex': (x) => (x.t === 'float' ? true : integral(x)),
+    'numbers.Number': (x) => (x.t === 'float' ? true : integral(x)),
+    'builtins.type': (x) => (x.t === 'class' ? true : certainKind(x) ? false : undefined),
+    'functools.partial': (x) => (x.t === 'partial' ? true : certainKind(x) ? false : undefined),
+    // A method read from an instance is a bound method, no function.
+    'types.FunctionType': (x) =>
+      (x.t === 'function' && !x.self) || x.t === 'lambda' ? true : certainKind(x) ? false : undefined,
+    'types.LambdaType': (x) =>
+      (x.t === 'function' && !x.self) || x.t === 'lambda' ? true : certainKind(x) ? false : undefined,
   };
   if (path && primitive[path]) {
     const r = primitive[path](v);
@@ -162,6 +184,21 @@ function isSubclass(ev: Interp, a: Extract<Value, { t: 'class' }>, b: Value): Va
 /** Values whose kind is certain (so `isinstance` of another kind is False). */
 function known(v: Value): boolean {
   return v.t !== 'unknown' && v.t !== 'sym';
+}
+
+/** Whether a value is certainly an integer (a bool is one), certainly none, or not known. */
+function integral(x: Value): boolean | undefined {
+  return x.t === 'int' ? (x.p.isConstant ? true : undefined) : x.t === 'bool' ? true : known(x) ? false : undefined;
+}
+
+/**
+ * Values whose kind is certain among the callables: a class of the workspace, a function, a lambda, a
+ * partial, a built module or layer, a plain value. A library's name is not (a class, a function or a partial).
+ */
+function certainKind(x: Value): boolean {
+  return (
+    ['class', 'function', 'lambda', 'partial', 'module', 'layer', 'tensor', 'param'].includes(x.t) || !!builtinType(x)
+  );
 }
 
 /** The built-in type of a plain value (`type(768)` is `int`), as `type(x) == ListConfig` compares it. */

@@ -1,13 +1,15 @@
 /** What an expression evaluates to: literals, names, members, items, operators, displays, calls and functions. */
 import type { Interp } from './interp';
 import type { Expr } from '../ir/expr';
-import { NONE, SCALAR, UNKNOWN, eitherOf, int, truthy, isTainted, type Value } from '../values/value';
+import { NONE, SCALAR, UNKNOWN, eitherOf, int, isTainted, type Value } from '../values/value';
 import type { Frame } from './frame';
 import { inlineFunction } from './functions';
 import { subscript } from './items';
 import { comprehension, dictDisplay, fstring, listDisplay } from './displays';
 import { compare, unary } from './arith';
 import { BuiltinRaise } from './raises';
+import { hasAttribute } from './classBuiltins';
+import { truthOf } from './truth';
 import { probeCompare, probeIndex } from './probes';
 import { emptyModule } from '../values/modules';
 
@@ -43,6 +45,11 @@ export function evalExpr(ev: Interp, e: Expr, frame: Frame): Value {
       return ev.tape && operand.t === 'tensor' ? ev.tape.unary(e.op, operand, result) : result;
     }
     case 'compare': {
+      const listed = e.op === 'in' || e.op === 'not in' ? listedBy(ev, e.right, frame) : undefined;
+      if (listed) {
+        const name = evalExpr(ev, e.left, frame);
+        return name.t === 'str' && hasAttribute(ev, listed, name.v) === true ? { t: 'bool', v: e.op === 'in' } : SCALAR;
+      }
       const [l, r] = [evalExpr(ev, e.left, frame), evalExpr(ev, e.right, frame)];
       probeCompare(ev.shared.probe, e.op, l, r);
       const result = compare(e.op, l, r);
@@ -53,13 +60,13 @@ export function evalExpr(ev: Interp, e: Expr, frame: Frame): Value {
       const left = evalExpr(ev, e.left, frame);
       if (e.op === 'nullish')
         return left.t === 'none' ? evalExpr(ev, e.right, frame) : left.t === 'unknown' ? UNKNOWN : left;
-      const t = truthy(left);
+      const t = truthOf(ev, left);
       if (t === undefined) return UNKNOWN;
       if (e.op === 'or') return t ? left : evalExpr(ev, e.right, frame);
       return t ? evalExpr(ev, e.right, frame) : left;
     }
     case 'cond': {
-      const t = truthy(evalExpr(ev, e.test, frame));
+      const t = truthOf(ev, evalExpr(ev, e.test, frame));
       if (t !== undefined) return evalExpr(ev, t ? e.then : e.otherwise, frame);
       ev.tape?.uncertain('a conditional expression whose condition is not known');
       const a = branch(ev, e.then, frame);
@@ -91,6 +98,15 @@ export function evalExpr(ev: Interp, e: Expr, frame: Frame): Value {
     default:
       return UNKNOWN;
   }
+}
+
+/** `dir(obj)` (the built-in, called on one value): that value, whose names `in` asks about. */
+function listedBy(ev: Interp, e: Expr, frame: Frame): Value | undefined {
+  if (e.k !== 'call' || e.callee.k !== 'name' || e.callee.id !== 'dir' || e.args.length !== 1) return undefined;
+  const [arg] = e.args;
+  if (arg.name !== undefined || arg.spread) return undefined;
+  const callee = ev.names.lookup('dir', frame);
+  return callee.t === 'ref' && callee.path === 'builtins.dir' ? evalExpr(ev, arg.value, frame) : undefined;
 }
 
 const RAISES = Symbol('raises');

@@ -75,9 +75,25 @@ export function memberOf(ev: MemberContext, obj: Value, id: string): Value {
       return ev.classes.superAttribute(obj, id) ?? UNKNOWN;
     case 'tensor':
       return id === 'shape' ? shapeOf(obj) : id === 'T' ? obj : UNKNOWN;
+    case 'partial':
+      return partialAttribute(obj, id);
     case 'unknown':
       // A part of what may be a module (`wrapper.encoder`) may be one.
       return obj.module ? MAYBE_MODULE : UNKNOWN;
+    default:
+      return UNKNOWN;
+  }
+}
+
+/** `functools.partial`'s `func`, `args` and `keywords`, which timm's `get_norm_layer` takes apart to bind again. */
+function partialAttribute(obj: Extract<Value, { t: 'partial' }>, id: string): Value {
+  switch (id) {
+    case 'func':
+      return obj.fn;
+    case 'args':
+      return { t: 'seq', items: obj.positional, tuple: true };
+    case 'keywords':
+      return { t: 'dict', fields: obj.keywords, mapping: true };
     default:
       return UNKNOWN;
   }

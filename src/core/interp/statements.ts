@@ -7,7 +7,8 @@
 import type { Expr, Span } from '../ir/expr';
 import type { ExprRef, ImportBinding, Stmt } from '../ir/source';
 import type { Poly } from '../values/symbolic';
-import { UNKNOWN, int, sameValue, truthy, type Value } from '../values/value';
+import { UNKNOWN, int, sameValue, type Value } from '../values/value';
+import { truthOf } from './truth';
 import { compare } from './arith';
 import { LIMITS, type Budget } from '../limits/budget';
 import { settled, type Frame } from './frame';
@@ -29,6 +30,8 @@ export interface StatementContext {
   run(e: Expr, frame: Frame): void;
   /** A nested `def` / `class` statement. */
   define(scope: number, frame: Frame): void;
+  /** Whether a library path names a layer of the catalog (a class, true as every class is). */
+  isCatalogLayer(path: string): boolean;
   /** What a name an import statement binds is: the other file's definition, or the library's by its path. */
   importBinding(binding: ImportBinding): Value;
   /** The values a `for` runs over: listed, or only counted (`range(n)`) with each item alike, or not known. */
@@ -122,7 +125,7 @@ export class Runner {
         i.raised(s.span, { raise: s.value && i.expr(s.value) }, frame);
         return 'raise';
       case 'assert': {
-        const holds = truthy(i.eval(i.expr(s.test), frame));
+        const holds = truthOf(i, i.eval(i.expr(s.test), frame));
         if (holds === false) {
           i.raised(s.span, { message: s.message && i.expr(s.message) }, frame);
           return 'raise';
@@ -135,7 +138,7 @@ export class Runner {
       case 'if': {
         const tested = i.eval(i.expr(s.test), frame);
         // A `switch` case: the case value compared with the switched one (===).
-        const test = truthy(s.equals ? compare('==', i.eval(i.expr(s.equals), frame), tested) : tested);
+        const test = truthOf(i, s.equals ? compare('==', i.eval(i.expr(s.equals), frame), tested) : tested);
         if (test === true) return this.body(s.then, frame);
         if (test === false) return this.body(s.otherwise, frame);
         return this.both(s.then, s.otherwise, frame);
@@ -250,7 +253,7 @@ export class Runner {
   private whileLoop(s: Extract<Stmt, { k: 'while' }>, frame: Frame): Exit {
     const i = this.i;
     for (let pass = 0; pass < LIMITS.loopPasses; pass++) {
-      const test = truthy(i.eval(i.expr(s.test), frame));
+      const test = truthOf(i, i.eval(i.expr(s.test), frame));
       if (test === false) return this.body(s.orelse, frame);
       if (test === undefined) return this.once(s.body, frame, undefined, () => undefined);
       const exit = this.body(s.body, frame);

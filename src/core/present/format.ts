@@ -175,6 +175,8 @@ export function moduleLensTitle(
   built?: { readonly name: string; readonly context: string },
   attention?: string,
   configurations = 0,
+  /** Some of the file's factories were left out (Analysis.configurationsCut): there may be more. */
+  cut = false,
 ): string {
   const c = summary.params?.constant;
   const stack = summary.stack
@@ -184,7 +186,7 @@ export function moduleLensTitle(
       : '';
   if (c === undefined) return `${totalText(summary)}${stack}`;
   // `configurations`: how many different totals the class is built with (distinctConfigurations).
-  const more = configurations > 1 ? ` · ${configurations} configurations` : '';
+  const more = configurations > 1 ? ` · ${cut ? 'at least ' : ''}${configurations} configurations` : '';
   return `${groupDigits(c)} params (${shortCount(c)})${stack}${built ? ` · ${builtWhere(built.name, built.context)}` : ''}${more}`;
 }
 
@@ -222,11 +224,13 @@ export function distinctConfigurations<C extends Configuration>(configurations: 
 }
 
 /** The hover's list of the totals a class is built with, where there are several. */
-export function configurationsMarkdown(configurations: readonly Configuration[] | undefined): string {
+export function configurationsMarkdown(configurations: readonly Configuration[] | undefined, cut = false): string {
   const distinct = distinctConfigurations(configurations);
   if (!distinct.length) return '';
   return [
-    `Built with ${distinct.length} different totals:`,
+    cut
+      ? `Built with at least ${distinct.length} different totals (the work budget left some of the file's factories out):`
+      : `Built with ${distinct.length} different totals:`,
     '',
     ...distinct.map(
       (c) =>

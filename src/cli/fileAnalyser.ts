@@ -56,7 +56,12 @@ export class FileAnalyser {
     if ('analysis' in reply) return { ...shown, analysis: reply.analysis, locate: source.locate };
     return {
       ...shown,
-      error: reply.skipped === 'parse' ? `not analysed: ${PARSE_GAVE_UP}` : `analysis failed: ${reply.error}`,
+      error:
+        reply.skipped === 'failed'
+          ? `analysis failed: ${reply.error}`
+          : reply.skipped === 'parse'
+            ? `not analysed: ${PARSE_GAVE_UP}`
+            : 'analysis interrupted',
     };
   }
 

@@ -21,7 +21,10 @@ const reply = (id: number, r: AnalyzeReply) => {
   port.postMessage({ type: 'analyzed', id, chunks } satisfies FromWorker, chunks);
 };
 
-const files = new EditorFiles((workerData as { roots: Roots }).roots);
+const data = workerData as { roots: Roots; firsts: SharedArrayBuffer };
+const files = new EditorFiles(data.roots);
+/** How many first analyses the extension has asked for: read while a full one runs, which one of them stops. */
+const firsts = new Int32Array(data.firsts);
 
 async function start(): Promise<DocumentEngine | undefined> {
   try {
@@ -51,7 +54,10 @@ function handle(engine: DocumentEngine, m: ToWorker): void {
       return engine.forget(m.key);
     case 'analyze':
       for (const [path, text] of m.openTexts) files.openText(path, text);
-      return reply(m.id, engine.analyze(m.request));
+      return reply(
+        m.id,
+        engine.analyze(m.request, m.request.depth === 'full' ? () => Atomics.load(firsts, 0) !== m.firsts : undefined),
+      );
   }
 }
 

@@ -6,6 +6,7 @@
  * editor's unsaved text first (editorFiles.ts); the CLI drives it over the files of a run.
  */
 import type { Analysis, Depth } from '../core/analysis/analyze';
+import { AnalysisInterrupted } from '../core/limits/budget';
 import type { Language } from '../core/ir/source';
 import { DocumentAnalyzer } from '../syntax/documentAnalyzer';
 import type { Grammars } from '../syntax/parser';
@@ -47,8 +48,14 @@ export interface AnalyzeRequest {
   readonly depth?: Depth;
 }
 
-/** Why a text has no analysis: the parser gave up on it, or the analysis failed (`error` says how). */
-export type Skipped = { readonly skipped: 'parse' } | { readonly skipped: 'failed'; readonly error: string };
+/**
+ * Why a text has no analysis: the parser gave up on it, the analysis failed (`error` says how), or a full
+ * analysis gave way to a newer request (`interrupted`: the last analysis still stands).
+ */
+export type Skipped =
+  | { readonly skipped: 'parse' }
+  | { readonly skipped: 'failed'; readonly error: string }
+  | { readonly skipped: 'interrupted' };
 
 export type AnalyzeReply =
   | {
@@ -90,7 +97,8 @@ export class DocumentEngine {
     this.workspace = new WorkspaceModels(grammars, read, list, packages);
   }
 
-  analyze(request: AnalyzeRequest): AnalyzeReply {
+  /** `interrupted`: asked as the work goes; true stops it, the program's last analysis left standing. */
+  analyze(request: AnalyzeRequest, interrupted?: () => boolean): AnalyzeReply {
     const started = performance.now();
     const { key, language, text } = request;
     let state = this.states.get(key);
@@ -114,6 +122,7 @@ export class DocumentEngine {
         request.own,
         request.listed,
         request.depth,
+        interrupted,
       );
       if (!analysis) {
         this.states.delete(key);
@@ -130,6 +139,12 @@ export class DocumentEngine {
         ...(leftOut ? { importersLeftOut: true as const } : {}),
       };
     } catch (e) {
+      // Stopped after parsing: its tree is of this text; the runs it kept may be half of a version's.
+      if (e instanceof AnalysisInterrupted) {
+        state.text = text;
+        state.analyzer.forgetRuns();
+        return { skipped: 'interrupted' };
+      }
       this.log('error', `analysis of ${key} failed: ${e instanceof Error ? e.stack : String(e)}`);
       this.states.delete(key);
       return { skipped: 'failed', error: e instanceof Error ? e.message : String(e) };

@@ -59,6 +59,11 @@ export class WorkerEngine implements Engine {
   /** Every editor text sent, by path: a worker started again is sent them all with its first request. */
   private readonly sent = new Map<string, string>();
   private restarted = false;
+  /**
+   * How many first analyses were asked for, shared with the worker: a full analysis there (seconds on the
+   * largest files) stops when one is, so that a key typed never waits behind it.
+   */
+  private readonly firsts = new Int32Array(new SharedArrayBuffer(4));
 
   private constructor(
     private readonly script: string,
@@ -78,7 +83,7 @@ export class WorkerEngine implements Engine {
     return new Promise((resolve) => {
       let worker: Worker;
       try {
-        worker = new Worker(this.script, { workerData: { roots: this.roots } });
+        worker = new Worker(this.script, { workerData: { roots: this.roots, firsts: this.firsts.buffer } });
       } catch (e) {
         this.log('error', `the analysis worker did not start: ${String(e)}`);
         resolve(false);
@@ -126,8 +131,10 @@ export class WorkerEngine implements Engine {
     this.restarted = false;
     const id = this.nextId++;
     const reply = new Promise<AnalyzeReply>((resolve) => this.pending.set(id, resolve));
+    // Full analyses queue behind each other; any other request stops the one running.
+    const firsts = request.depth === 'full' ? Atomics.load(this.firsts, 0) : Atomics.add(this.firsts, 0, 1) + 1;
     // A worker started again holds no tree: its engine analyses each program afresh.
-    this.post({ type: 'analyze', id, request, openTexts: texts });
+    this.post({ type: 'analyze', id, request, openTexts: texts, firsts });
     return reply;
   }
 

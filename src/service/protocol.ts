@@ -8,6 +8,11 @@ export type ToWorker =
       readonly type: 'analyze';
       readonly id: number;
       readonly request: AnalyzeRequest;
+      /**
+       * The count of first analyses asked for when this was sent (WorkerEngine's `firsts`): a full analysis
+       * stops, its last analysis standing, once another is asked for.
+       */
+      readonly firsts: number;
       /** Editors' texts changed since the last request, by path: undefined for one closed. */
       readonly openTexts: readonly (readonly [string, string | undefined])[];
     }

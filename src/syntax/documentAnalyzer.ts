@@ -53,6 +53,7 @@ export class DocumentAnalyzer {
     own: readonly string[] = [],
     listed: readonly NamedConfiguration[] = [],
     depth: Depth = 'full',
+    interrupted?: () => boolean,
   ): Analysis | undefined {
     const python = this.language === 'python';
     const appended = ownStatements(documentText, python ? own : [], python ? listed : []);
@@ -67,6 +68,7 @@ export class DocumentAnalyzer {
       [...chosen, ...appended.shown],
       appended.named,
       depth,
+      interrupted,
     );
     return analysed && appended.text ? withinDocument(analysed, documentText.length) : analysed;
   }
@@ -79,6 +81,7 @@ export class DocumentAnalyzer {
     chosen: readonly string[],
     named: ReadonlyMap<number, string>,
     depth: Depth,
+    interrupted: (() => boolean) | undefined,
   ): Analysis | undefined {
     const old = this.tree;
     // VS Code reports several changes of one event against the text before all of them: they are then
@@ -135,7 +138,16 @@ export class DocumentAnalyzer {
       this.cache,
       chosen,
       depth,
+      interrupted,
     );
+  }
+
+  /**
+   * Drops the runs kept for the next version: an analysis stopped half way (AnalysisInterrupted) may have
+   * kept some of its runs and not others, which the next one must not replay as a whole.
+   */
+  forgetRuns(): void {
+    this.cache.clear();
   }
 
   /**

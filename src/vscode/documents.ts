@@ -321,6 +321,11 @@ export class AnalysisService implements vscode.Disposable {
       this.takeChangedTexts(),
     );
     hostTurns.time('applying an analysis', () => {
+      // A full analysis gave way to a newer request: the first analysis stands, the full one is asked again.
+      if ('skipped' in reply && reply.skipped === 'interrupted') {
+        this.schedule(doc, FULL_AFTER_MS);
+        return;
+      }
       if ('skipped' in reply) {
         this.skip(
           state,

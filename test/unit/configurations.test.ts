@@ -15,7 +15,7 @@ import {
   lensTitle,
   moduleLensTitle,
 } from '../../src/core/present/format';
-import { analyzeText, loadGrammars, ROOT } from './helpers';
+import { analyzeText, loadGrammars, ROOT, SLOW_FACTORIES } from './helpers';
 
 const HEAD = 'import torch.nn as nn\n';
 // A plain class whose constructor holds the defaults: no dataclass in the file.
@@ -402,13 +402,7 @@ suite('models counted with their configuration', () => {
 });
 
 suite("an editor's first analysis and the full one", () => {
-  // Each factory builds M after some 10,000 steps of work: forty of them take more than a first analysis
-  // gives factories (half of the file's 400,000), and far less than a full one's 2,500,000.
-  const SLOW =
-    `${HEAD}class M(nn.Module):\n    def __init__(self, d=1):\n        super().__init__()\n        n = 0\n` +
-    '        for i in range(30):\n            for j in range(100):\n                n += 1\n' +
-    '        self.fc = nn.Linear(d, n)\n' +
-    Array.from({ length: 40 }, (_, i) => `def f${i}():\n    return M(${i + 2})\n`).join('');
+  const SLOW = SLOW_FACTORIES;
   const run = async (depth: 'first' | 'full') =>
     new DocumentAnalyzer(await loadGrammars(), 'python').update(
       SLOW,

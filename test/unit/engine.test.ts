@@ -13,7 +13,7 @@ import type { AnalyzeReply } from '../../src/service/documentEngine';
 import { WorkerEngine, type Engine } from '../../src/service/engineClient';
 import { packReply, unpackReply } from '../../src/service/replyChunks';
 import { fromWire, toWire } from '../../src/service/wire';
-import { analyzeText, ROOT } from './helpers';
+import { analyzeText, ROOT, SLOW_FACTORIES } from './helpers';
 
 const MODEL = `import torch.nn as nn
 import tensorflow as tf
@@ -105,6 +105,35 @@ suite('analysis engine', () => {
     } finally {
       engine.dispose();
       rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  test('a full analysis gives way to a first one asked after it, its last analysis standing; alone, it ends', async () => {
+    const script = path.join(ROOT, 'out', 'src', 'service', 'analysisWorker.js');
+    const engine = await WorkerEngine.start(script, { folders: [], packages: [] }, () => undefined);
+    assert.ok(engine, 'the worker started');
+    try {
+      const request = (key: string, depth: 'first' | 'full', fresh = false) => ({
+        key,
+        language: 'python' as const,
+        text: SLOW_FACTORIES,
+        fresh,
+        depth,
+      });
+      const configurations = (reply: AnalyzeReply) =>
+        analysisOf(reply).modules.find((m) => m.name === 'M')!.configurations!.length;
+      const first = analysisOf(await engine.analyze(request('a', 'first', true), new Map()));
+      assert.strictEqual(first.configurationsCut, true);
+      const full = engine.analyze(request('a', 'full'), new Map());
+      const other = engine.analyze(request('b', 'first', true), new Map());
+      assert.deepStrictEqual(await full, { skipped: 'interrupted' });
+      assert.strictEqual(analysisOf(await other).configurationsCut, true);
+      // The runs the stopped analysis kept are dropped: the next one of its program runs afresh, and whole.
+      const again = await engine.analyze(request('a', 'full'), new Map());
+      assert.strictEqual(analysisOf(again).configurationsCut, undefined);
+      assert.strictEqual(configurations(again), 41);
+    } finally {
+      engine.dispose();
     }
   });
 

@@ -123,3 +123,14 @@ export function widthsByRole(layer: LayerInstance, projections: Record<string, n
   }
   return widths;
 }
+
+/**
+ * Forty factories, each building M after some 10,000 steps of work: more than an editor's first analysis gives
+ * factories (half of the file's 400,000), far less than a full one's 2,500,000. f0 builds M(2), f39 M(41);
+ * nn.Linear(d, 3,000) holds 3,000·d + 3,000.
+ */
+export const SLOW_FACTORIES =
+  'import torch.nn as nn\nclass M(nn.Module):\n    def __init__(self, d=1):\n        super().__init__()\n        n = 0\n' +
+  '        for i in range(30):\n            for j in range(100):\n                n += 1\n' +
+  '        self.fc = nn.Linear(d, n)\n' +
+  Array.from({ length: 40 }, (_, i) => `def f${i}():\n    return M(${i + 2})\n`).join('');

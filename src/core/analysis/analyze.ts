@@ -39,7 +39,8 @@ export type { Analysis, InstanceResult, LayerResult, ModuleResult, PartResult, S
  * forward(), the factories, configurations and configuration files, then every function holding a layer no run reached, with its
  * parameters unknown. Every layer construction is recorded with the context that built it. `chosen`: the
  * configurations the user picked (documented.ts), which the places they build show. `depth`: how much work
- * the factories get (passes.ts): an editor's first analysis of a file comes sooner with less.
+ * the factories get (passes.ts): an editor's first analysis of a file comes sooner with less. `interrupted`,
+ * asked as the work goes, stops it with AnalysisInterrupted (limits/budget.ts).
  */
 export function analyze(
   model: SourceModel,
@@ -47,8 +48,10 @@ export function analyze(
   cache?: AnalysisCache,
   chosen: readonly string[] = [],
   depth: Depth = 'full',
+  interrupted?: () => boolean,
 ): Analysis {
   const run = new AnalysisRun(model, resolver, cache, chosen);
+  run.shared.budget.interrupted = interrupted;
   runModuleBody(run);
   runOwnConfigurations(run);
   const classes = buildClasses(run);

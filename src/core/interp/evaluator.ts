@@ -25,7 +25,7 @@ import { dataValue } from '../values/dataValue';
 import { layerSpec } from '../catalog';
 import { normalizePath } from '../ir/imports';
 import { moduleNames, type Definition } from '../ir/moduleNames';
-import { BudgetExceeded, type Budget } from '../limits/budget';
+import { AnalysisInterrupted, BudgetExceeded, type Budget } from '../limits/budget';
 import { surfaceInternal } from '../limits/internalErrors';
 import { evalExpr } from './expressions';
 import { Frame } from './frame';
@@ -266,6 +266,7 @@ export class Evaluator implements Interp, StatementContext {
       ended?.(false);
       return result;
     } catch (e) {
+      if (e instanceof AnalysisInterrupted) throw e;
       // The budget ran out, or half-typed code reached a shape no rule foresaw: this part is unknown,
       // the rest of the file is not.
       surfaceInternal(e);

@@ -8,6 +8,16 @@ export class BudgetExceeded extends Error {
   }
 }
 
+/**
+ * The analysis was asked to stop (Budget.interrupted): a full analysis in the background gives way to the
+ * editor's next request. Not a gap in the file: the whole analysis is dropped, nothing of it shown.
+ */
+export class AnalysisInterrupted extends Error {
+  constructor() {
+    super('analysis interrupted');
+  }
+}
+
 export const LIMITS = {
   /** Statements and expressions evaluated for one file, across every entry point. */
   steps: 400_000,
@@ -50,6 +60,9 @@ export class Budget {
   /** Whether an entry point is running (nested ones run inside it, on its allowance). */
   inEntry = false;
 
+  /** Asked every 1,024 steps: true stops the analysis with AnalysisInterrupted. */
+  interrupted: (() => boolean) | undefined;
+
   /** Starts an entry point's own allowance. */
   startEntry(): void {
     this.entry = 0;
@@ -63,6 +76,7 @@ export class Budget {
   tick(): void {
     this.steps++;
     this.entry++;
+    if ((this.steps & 1023) === 0 && this.interrupted?.()) throw new AnalysisInterrupted();
     if (this.steps > this.ceiling) throw new BudgetExceeded('steps for the file');
     if (this.entry > LIMITS.entrySteps) throw new BudgetExceeded('steps for one model');
   }

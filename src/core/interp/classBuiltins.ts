@@ -127,8 +127,7 @@ function isInstance(ev: Interp, v: Value, cls: Value): Value {
   }
   const path = cls.t === 'ref' ? normalizePath(cls.path) : undefined;
   const primitive: Record<string, (x: Value) => boolean | undefined> = {
-    'builtins.int': (x) =>
-      x.t === 'int' ? (x.p.isConstant ? true : undefined) : x.t === 'bool' ? true : known(x) ? false : undefined,
+    'builtins.int': integral,
     'builtins.float': (x) => (x.t === 'float' ? true : known(x) ? false : undefined),
     'builtins.bool': (x) => (x.t === 'bool' ? true : known(x) ? false : undefined),
     'builtins.str': (x) => (x.t === 'str' ? true : known(x) ? false : undefined),
@@ -144,8 +143,8 @@ function isInstance(ev: Interp, v: Value, cls: Value): Value {
           : undefined,
     // timm's `isinstance(normalized_shape, numbers.Integral)` and `get_norm_layer`'s
     // `isinstance(norm_layer, (type, str, types.FunctionType, functools.partial))`.
-    'numbers.Integral': (x) => integral(x),
-    'numbers.Rational': (x) => integral(x),
+    'numbers.Integral': integral,
+    'numbers.Rational': integral,
     'numbers.Real': (x) => (x.t === 'float' ? true : integral(x)),
     'numbers.Complex': (x) => (x.t === 'float' ? true : integral(x)),
     'numbers.Number': (x) => (x.t === 'float' ? true : integral(x)),
@@ -186,7 +185,7 @@ function known(v: Value): boolean {
   return v.t !== 'unknown' && v.t !== 'sym';
 }
 
-/** Whether a value is certainly an integer (a bool is one), certainly none, or not known. */
+/** Whether a value is certainly an integer (a bool is one): true, false, or undefined where not known. */
 function integral(x: Value): boolean | undefined {
   return x.t === 'int' ? (x.p.isConstant ? true : undefined) : x.t === 'bool' ? true : known(x) ? false : undefined;
 }

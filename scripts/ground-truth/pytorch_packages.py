@@ -81,7 +81,8 @@ PACKAGES = {
             "PatchViT": [
                 "PatchViT()", "patch_vit_tiny()", "patch_vit_tiny_384()", "patch_vit_tiny_in21k()",
                 "patch_vit_small()", "patch_vit_mono()", "patch_vit_flexible()", "patch_vit_ten_classes()",
-                "patch_vit_headless()", "patch_vit_no_cfg()",
+                "patch_vit_headless()", "patch_vit_no_cfg()", "patch_vit_tiny_patch16_in21k()",
+                "patch_vit_small_patch16()",
             ],
         },
     },

@@ -95,7 +95,8 @@ suite('configurations of the model files of packages', () => {
       'timm/models/_builder.py':
         'def build_model_with_cfg(model_cls, variant, pretrained, **kwargs):\n    raise NotImplementedError\n',
       'timm/models/_registry.py':
-        'def register_model(fn):\n    return fn\n\ndef generate_default_cfgs(cfgs):\n    raise NotImplementedError\n',
+        'def register_model(fn):\n    return fn\n\ndef generate_default_cfgs(cfgs):\n    raise NotImplementedError\n\n' +
+        'def register_model_deprecations(module_name, deprecation_map):\n    raise NotImplementedError\n',
     };
     const models = new WorkspaceModels(await loadGrammars(), (f) => files[f.replace('/w/', '')]);
     try {

@@ -2,11 +2,13 @@
  * Where the file states a configuration, read from the context the analysis named it with: the statement
  * of a model built at module level (`GPT (line 202)`), the function or method a factory or preset table runs
  * (`vit_base()`, `GPT.from_pretrained('gpt2')`), the configuration class whose defaults it takes
- * (`GPT(GPTConfig())`). None for the user's own, nor in a notebook (its lines are named by cell).
+ * (`GPT(GPTConfig())`), a deprecated timm name's key in its map. None for the user's own, nor in a notebook
+ * (its lines are named by cell).
  */
 import type { Span } from '../ir/expr';
 import { definitions } from '../ir/moduleNames';
 import type { SourceModel } from '../ir/source';
+import { deprecationKey } from './timmDeprecations';
 
 const PLACE = / \(line (\d+)\)$/;
 const CALLED = /^([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?\((.*)\)$/s;
@@ -39,6 +41,10 @@ export function configurationSource(model: SourceModel, context: string, own: bo
   }
   const fn = top('function', first);
   if (fn) return spanOf(fn);
+  if (!args) {
+    const deprecated = deprecationKey(model, first);
+    if (deprecated) return deprecated;
+  }
   const config = DEFAULTS.exec(args);
   const cls = config && top('class', config[1]);
   return cls ? spanOf(cls) : undefined;

@@ -18,6 +18,7 @@ import type { GradOf } from '../values/modules';
 import { followActivations } from './followForward';
 import { modelOf } from './documented';
 import { configParameter, mayTakeConfiguration, requiredParams, valueOfName } from './configParameter';
+import { deprecatedModels } from './timmDeprecations';
 
 /**
  * The runs of a site's own code: its enclosing top-level class or function built or called with its own
@@ -194,9 +195,9 @@ function calledAs(context: string): string | undefined {
 
 /**
  * Top-level functions whose parameters all have defaults, run as they are (`def vit_base(**kw): return
- * VisionTransformer(embed_dim=768, ..., **kw)`): the models they build are contexts of their layers. Each run
- * goes through `each`, which may replay it from the last version instead. Returns whether the work budget
- * left some out.
+ * VisionTransformer(embed_dim=768, ..., **kw)`), then timm's deprecated names (timmDeprecations.ts): the
+ * models they build are contexts of their layers. Each run goes through `each`, which may replay it from the
+ * last version instead. Returns whether the work budget left some out.
  */
 export function runFactories(
   evaluator: Evaluator,
@@ -217,6 +218,24 @@ export function runFactories(
           evaluator.inContext(`${name}()`, undefined, () => evaluator.functions.callFunction(fn, [], new Map())),
         );
     });
+  }
+  const deprecated = evaluator.guard(() => deprecatedModels(evaluator, model)) ?? [];
+  for (const { name, factory, tag } of deprecated) {
+    if (evaluator.budget.exhausted) return true;
+    each(`deprecated ${name}`, () =>
+      evaluator.guard(() =>
+        evaluator.inContext(`${name}()`, undefined, () =>
+          evaluator.functions.callFunction(
+            factory,
+            [],
+            new Map<string, Value>([
+              ['pretrained', { t: 'bool', v: false }],
+              ['pretrained_cfg', { t: 'str', v: tag }],
+            ]),
+          ),
+        ),
+      ),
+    );
   }
   return left;
 }

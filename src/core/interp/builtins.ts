@@ -43,22 +43,35 @@ export function countOf(v: Value): Poly | undefined {
 }
 
 function extreme(pick: (a: number, b: number) => boolean): Builtin {
-  return (args) => {
-    const items = args.length === 1 ? (itemsOf(args[0]) ?? []) : args;
+  return (args, keywords) => {
+    // `max(blocks, key=len)` compares what the key gives, which is not followed here.
+    if (keywords.has('key')) return UNKNOWN;
+    const items = args.length === 1 ? itemsOf(args[0]) : args;
+    if (!items) return UNKNOWN;
     let best: Value | undefined;
     for (const v of items) {
       const n = toNumber(v);
       if (n === undefined) return UNKNOWN;
       if (!best || pick(n, toNumber(best)!)) best = v;
     }
-    return best ?? UNKNOWN;
+    return best ?? keywords.get('default') ?? UNKNOWN;
   };
+}
+
+/** Python's `round(x)`: halves go to the even integer (`round(2.5)` is 2). */
+function roundHalfEven(x: number): number {
+  const floor = Math.floor(x);
+  const rest = x - floor;
+  return rest > 0.5 ? floor + 1 : rest < 0.5 ? floor : floor % 2 === 0 ? floor : floor + 1;
 }
 
 /** `name`: the Python builtin, which raises on None (JavaScript's Math functions do not). */
 function toInt(round: (x: number) => number, name?: 'int' | 'round'): Builtin {
-  return ([v]) => {
+  return ([v, second], keywords) => {
     if (!v) return UNKNOWN;
+    // `int('ff', 16)` reads another base; `round(x, 2)` gives a float.
+    const more = second ?? keywords.get(name === 'int' ? 'base' : 'ndigits');
+    if (name && more && more.t !== 'none') return name === 'round' ? { t: 'float', v: undefined } : SCALAR;
     if (v.t === 'none' && name)
       throw new BuiltinRaise(
         'TypeError',
@@ -164,17 +177,19 @@ function zip(args: readonly Value[]): Value {
   };
 }
 
-function enumerate(args: readonly Value[]): Value {
+function enumerate(args: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
   const items = args[0] && itemsOf(args[0]);
-  const start = args[1] ? (asPoly(args[1])?.constant ?? undefined) : 0n;
+  const from = args[1] ?? keywords.get('start');
+  const start = from ? (asPoly(from)?.constant ?? undefined) : 0n;
   if (!items || start === undefined) return UNKNOWN;
   return { t: 'seq', items: items.map((v, i) => ({ t: 'seq', items: [int(start + BigInt(i)), v] }) as Value) };
 }
 
-function sum(args: readonly Value[]): Value {
+function sum(args: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
   const items = args[0] && itemsOf(args[0]);
   if (!items) return UNKNOWN;
-  let total = args[1] ? asPoly(args[1]) : Poly.ZERO;
+  const start = args[1] ?? keywords.get('start');
+  let total = start ? asPoly(start) : Poly.ZERO;
   for (const v of items) {
     const p = asPoly(v);
     if (!p || !total) return UNKNOWN;
@@ -232,7 +247,7 @@ export const BUILTIN_CALLS: Record<string, Builtin> = {
   'builtins.set': () => SCALAR,
   'builtins.frozenset': () => SCALAR,
   'builtins.int': toInt(Math.trunc, 'int'),
-  'builtins.round': toInt(Math.round, 'round'),
+  'builtins.round': toInt(roundHalfEven, 'round'),
   'builtins.bool': ([v]) =>
     v && truthy(v) !== undefined ? { t: 'bool', v: truthy(v)! } : v ? UNKNOWN : { t: 'bool', v: false },
   'builtins.float': ([v]) => {
@@ -241,6 +256,7 @@ export const BUILTIN_CALLS: Record<string, Builtin> = {
     return v ? (toNumber(v) === undefined ? UNKNOWN : { t: 'float', v: toNumber(v) }) : { t: 'float', v: 0 };
   },
   'builtins.abs': ([v]) => {
+    if (v?.t === 'float') return floatOf(v, Math.abs);
     const p = v ? asPoly(v) : undefined;
     return p?.constant !== undefined ? int(p.constant < 0n ? -p.constant : p.constant) : UNKNOWN;
   },
@@ -259,21 +275,33 @@ export const BUILTIN_CALLS: Record<string, Builtin> = {
     const items = v && itemsOf(v);
     return items ? { t: 'seq', items: items.reverse() } : UNKNOWN;
   },
+  // timm's `nn.Sequential(*filter(None, [conv, aa if aa_layer else None, norm]))`.
+  'builtins.filter': ([fn, v]) => {
+    const items = fn?.t === 'none' && v ? itemsOf(v) : undefined;
+    const kept = items?.filter((x) => truthy(x) !== false);
+    return kept?.every((x) => truthy(x) === true) ? { t: 'seq', items: kept } : UNKNOWN;
+  },
   'builtins.list': listOf,
   'builtins.tuple': listOf,
   'builtins.sum': sum,
   'builtins.str': ([v]) =>
     v?.t === 'str' ? v : v?.t === 'int' && v.p.constant !== undefined ? { t: 'str', v: String(v.p.constant) } : UNKNOWN,
   'math.sqrt': ([v]) => floatOf(v, Math.sqrt),
-  'math.log': ([v]) => floatOf(v, Math.log),
+  // CPython's `math.log(x, base)` divides the two natural logarithms (ECA's `math.log(channels, 2)`).
+  'math.log': ([v, base]) => {
+    if (!base) return floatOf(v, Math.log);
+    const b = toNumber(base);
+    return b === undefined ? { t: 'float', v: undefined } : floatOf(v, (x) => Math.log(x) / Math.log(b));
+  },
   'math.log2': ([v]) => floatOf(v, Math.log2),
   'math.exp': ([v]) => floatOf(v, Math.exp),
   'math.ceil': toInt(Math.ceil),
   'math.floor': toInt(Math.floor),
-  'math.prod': ([v]) => {
+  'math.prod': ([v], keywords) => {
     const items = v && itemsOf(v);
+    const start = keywords.get('start');
     if (!items) return UNKNOWN;
-    let p: Poly | undefined = Poly.ONE;
+    let p: Poly | undefined = start ? asPoly(start) : Poly.ONE;
     for (const x of items) p = p && asPoly(x) ? p.mul(asPoly(x)!) : undefined;
     return p ? int(p) : UNKNOWN;
   },
@@ -320,6 +348,7 @@ export const BUILTIN_NAMES = {
     'zip',
     'enumerate',
     'reversed',
+    'filter',
     'list',
     'tuple',
     'sum',

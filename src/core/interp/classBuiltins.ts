@@ -5,6 +5,7 @@ import { NONE, SCALAR, UNKNOWN, type Value } from '../values/value';
 import { key } from './classes';
 import { functionalHas } from '../catalog/torchFunctional';
 import type { Frame } from './frame';
+import { isTorchNnClass } from './truth';
 
 /** Built-ins about objects and classes; undefined for any other path. */
 export function classBuiltin(
@@ -19,10 +20,10 @@ export function classBuiltin(
     case 'builtins.isinstance':
       return a && b ? isInstance(ev, a, b) : UNKNOWN;
     case 'builtins.issubclass':
-      return a?.t === 'class' && b ? isSubclass(ev, a, b) : SCALAR;
+      return a?.t === 'class' && b ? isSubclass(ev, a, b) : a && b ? torchNnSubclass(ev, a, b) : SCALAR;
     case 'builtins.callable':
       return a
-        ? a.t === 'function' || a.t === 'class' || a.t === 'lambda' || a.t === 'partial'
+        ? a.t === 'function' || isClass(ev, a) || a.t === 'lambda' || a.t === 'partial'
           ? { t: 'bool', v: true }
           : a.t === 'int' || a.t === 'str' || a.t === 'none' || a.t === 'float'
             ? { t: 'bool', v: false }
@@ -62,15 +63,15 @@ export function classBuiltin(
         ? UNKNOWN
         : a.t === 'function' || a.t === 'lambda'
           ? { t: 'bool', v: true }
-          : builtinType(a) || ['class', 'partial', 'module', 'layer', 'tensor', 'param'].includes(a.t)
+          : certainKind(ev, a)
             ? { t: 'bool', v: false }
             : SCALAR;
     case 'inspect.isclass':
       return !a
         ? UNKNOWN
-        : a.t === 'class'
+        : isClass(ev, a)
           ? { t: 'bool', v: true }
-          : builtinType(a) || ['function', 'lambda', 'partial', 'module', 'layer', 'tensor', 'param'].includes(a.t)
+          : certainKind(ev, a)
             ? { t: 'bool', v: false }
             : SCALAR;
     case 'functools.partial':
@@ -135,10 +136,13 @@ function isInstance(ev: Interp, v: Value, cls: Value): Value {
     'builtins.list': (x) => (x.t === 'seq' ? !x.tuple : known(x) ? false : undefined),
     'builtins.dict': (x) => (x.t === 'dict' && !x.cls ? true : known(x) ? false : undefined),
     // Hugging Face's `size if isinstance(size, collections.abc.Iterable) else (size, size)`.
+    // timm's `to_ntuple(4)(block)` repeats a block class: no class, function or partial is iterable.
     'collections.abc.Iterable': (x) =>
       x.t === 'seq' || x.t === 'str' || (x.t === 'dict' && !x.cls)
         ? true
-        : (x.t === 'int' && x.p.isConstant) || x.t === 'float' || x.t === 'bool' || x.t === 'none'
+        : (x.t === 'int' && x.p.isConstant) ||
+            ['float', 'bool', 'none', 'function', 'lambda', 'partial'].includes(x.t) ||
+            plainClass(ev, x)
           ? false
           : undefined,
     // timm's `isinstance(normalized_shape, numbers.Integral)` and `get_norm_layer`'s
@@ -148,13 +152,13 @@ function isInstance(ev: Interp, v: Value, cls: Value): Value {
     'numbers.Real': (x) => (x.t === 'float' ? true : integral(x)),
     'numbers.Complex': (x) => (x.t === 'float' ? true : integral(x)),
     'numbers.Number': (x) => (x.t === 'float' ? true : integral(x)),
-    'builtins.type': (x) => (x.t === 'class' ? true : certainKind(x) ? false : undefined),
-    'functools.partial': (x) => (x.t === 'partial' ? true : certainKind(x) ? false : undefined),
+    'builtins.type': (x) => (isClass(ev, x) ? true : certainKind(ev, x) ? false : undefined),
+    'functools.partial': (x) => (x.t === 'partial' ? true : certainKind(ev, x) ? false : undefined),
     // A method read from an instance is a bound method, no function.
     'types.FunctionType': (x) =>
-      (x.t === 'function' && !x.self) || x.t === 'lambda' ? true : certainKind(x) ? false : undefined,
+      (x.t === 'function' && !x.self) || x.t === 'lambda' ? true : certainKind(ev, x) ? false : undefined,
     'types.LambdaType': (x) =>
-      (x.t === 'function' && !x.self) || x.t === 'lambda' ? true : certainKind(x) ? false : undefined,
+      (x.t === 'function' && !x.self) || x.t === 'lambda' ? true : certainKind(ev, x) ? false : undefined,
   };
   if (path && primitive[path]) {
     const r = primitive[path](v);
@@ -166,6 +170,13 @@ function isInstance(ev: Interp, v: Value, cls: Value): Value {
     return known(v) ? { t: 'bool', v: false } : SCALAR;
   }
   if (path && v.t === 'layer') return { t: 'bool', v: path.endsWith(`.${v.layer.kind}`) || path === 'torch.nn.Module' };
+  if (path && TORCH_MODULE.has(path) && v.t === 'module') return { t: 'bool', v: true };
+  // timm's `get_attn('se')` asks `isinstance(attn_type, torch.nn.Module)` of a string.
+  if (
+    path?.startsWith('torch.nn.') &&
+    (builtinType(v) || ['function', 'lambda', 'partial'].includes(v.t) || isClass(ev, v))
+  )
+    return { t: 'bool', v: false };
   return SCALAR;
 }
 
@@ -180,6 +191,17 @@ function isSubclass(ev: Interp, a: Extract<Value, { t: 'class' }>, b: Value): Va
   return SCALAR;
 }
 
+/**
+ * `issubclass(aa_layer, nn.AvgPool2d)` of a class of torch.nn: true of itself and of nn.Module, false of a
+ * class of the workspace; the library's own hierarchy (nn.LazyLinear is an nn.Linear) is not known here.
+ */
+function torchNnSubclass(ev: Interp, a: Value, b: Value): Value {
+  if (!isTorchNnClass(ev, a) || a.t !== 'ref') return SCALAR;
+  if (b.t === 'class') return { t: 'bool', v: false };
+  const path = b.t === 'ref' ? normalizePath(b.path) : undefined;
+  return path === normalizePath(a.path) || (path && TORCH_MODULE.has(path)) ? { t: 'bool', v: true } : SCALAR;
+}
+
 /** Values whose kind is certain (so `isinstance` of another kind is False). */
 function known(v: Value): boolean {
   return v.t !== 'unknown' && v.t !== 'sym';
@@ -191,13 +213,27 @@ function integral(x: Value): boolean | undefined {
 }
 
 /**
- * Values whose kind is certain among the callables: a class of the workspace, a function, a lambda, a
- * partial, a built module or layer, a plain value. A library's name is not (a class, a function or a partial).
+ * Values whose kind is certain among the callables: a class of the workspace or of torch.nn, a function, a
+ * lambda, a partial, a built module or layer, a plain value. Another library's name is not (a class, a
+ * function or a partial).
  */
-function certainKind(x: Value): boolean {
+function certainKind(ev: Interp, x: Value): boolean {
   return (
-    ['class', 'function', 'lambda', 'partial', 'module', 'layer', 'tensor', 'param'].includes(x.t) || !!builtinType(x)
+    ['class', 'function', 'lambda', 'partial', 'module', 'layer', 'tensor', 'param'].includes(x.t) ||
+    !!builtinType(x) ||
+    isTorchNnClass(ev, x)
   );
+}
+
+/** A class of torch.nn, or of the workspace over torch.nn alone: no metaclass of a library base (an `Enum`'s) makes it iterable. */
+function plainClass(ev: Interp, x: Value): boolean {
+  if (x.t !== 'class') return isTorchNnClass(ev, x);
+  const bases = ev.classes.mro(x);
+  return !!bases?.every((b) => !('path' in b) || b.path.startsWith('torch.nn.') || b.path === 'builtins.object');
+}
+
+function isClass(ev: Interp, x: Value): boolean {
+  return x.t === 'class' || isTorchNnClass(ev, x);
 }
 
 /** The built-in type of a plain value (`type(768)` is `int`), as `type(x) == ListConfig` compares it. */

@@ -41,7 +41,8 @@ export function evalExpr(ev: Interp, e: Expr, frame: Frame): Value {
       return ev.binary(e.op, evalExpr(ev, e.left, frame), evalExpr(ev, e.right, frame), e.span);
     case 'unary': {
       const operand = evalExpr(ev, e.operand, frame);
-      const result = unary(e.op, operand);
+      // `not aa_layer` of `nn.AvgPool2d`: a class is true.
+      const result = e.op === 'not' && truthOf(ev, operand) ? { t: 'bool' as const, v: false } : unary(e.op, operand);
       return ev.tape && operand.t === 'tensor' ? ev.tape.unary(e.op, operand, result) : result;
     }
     case 'compare': {

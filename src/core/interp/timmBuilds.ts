@@ -21,6 +21,10 @@ const NUM_CLASSES: Value = int(1000);
 const BUILD = new Set(['timm.models._builder.build_model_with_cfg', 'timm.models.build_model_with_cfg']);
 const DEFAULT_CFGS = new Set(['timm.models._registry.generate_default_cfgs', 'timm.models.generate_default_cfgs']);
 const REGISTER = new Set(['timm.models._registry.register_model', 'timm.models.register_model']);
+const DEPRECATIONS = new Set([
+  'timm.models._registry.register_model_deprecations',
+  'timm.models.register_model_deprecations',
+]);
 
 /** PretrainedCfg's fields (timm/models/_pretrained.py): any other key raises a TypeError when it is built. */
 const PRETRAINED_FIELDS = new Set([
@@ -74,6 +78,13 @@ export function timmFunction(ev: Interp, fn: Value): 'build' | 'defaultCfgs' | u
       : DEFAULT_CFGS.has(path)
         ? 'defaultCfgs'
         : undefined;
+}
+
+/** Whether `fn` is timm's `register_model_deprecations`, which maps old model names to a current one and its tag. */
+export function registersDeprecations(ev: Interp, fn: Value): boolean {
+  if (fn.t === 'function' && fn.name !== 'register_model_deprecations') return false;
+  const path = canonicalPath(ev, fn);
+  return path !== undefined && DEPRECATIONS.has(path);
 }
 
 function canonicalPath(ev: Interp, fn: Value): string | undefined {

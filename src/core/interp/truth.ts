@@ -8,10 +8,18 @@ import { WEIGHTLESS } from './shapeChecks';
  * `get_act_layer(act_layer) or nn.GELU` with `act_layer=nn.SiLU`. Another library name (`torch.backends.cuda.
  * matmul.allow_tf32`, a constant of an installed package not read) may be false.
  */
-export function truthOf(ev: { isCatalogLayer(path: string): boolean }, v: Value): boolean | undefined {
+export function truthOf(ev: CatalogReader, v: Value): boolean | undefined {
   const t = truthy(v);
-  if (t !== undefined || v.t !== 'ref') return t;
+  if (t !== undefined) return t;
+  return isTorchNnClass(ev, v) ? true : undefined;
+}
+
+type CatalogReader = { isCatalogLayer(path: string): boolean };
+
+/** Whether a value is a class of torch.nn the analysis knows (`nn.BatchNorm2d`), so certainly a class. */
+export function isTorchNnClass(ev: CatalogReader, v: Value): boolean {
+  if (v.t !== 'ref') return false;
   const path = normalizePath(v.path);
   const name = path.slice(path.lastIndexOf('.') + 1);
-  return path === `torch.nn.${name}` && (WEIGHTLESS.has(name) || ev.isCatalogLayer(path)) ? true : undefined;
+  return path === `torch.nn.${name}` && (WEIGHTLESS.has(name) || ev.isCatalogLayer(path));
 }

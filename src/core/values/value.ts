@@ -241,7 +241,46 @@ export function sameValue(a: Value, b: Value, depth = 0): boolean {
 /** One value for two paths: the same value, or unknown (a module perhaps, when either may be one). */
 export function joinValues(a: Value, b: Value): Value {
   if (a.t === 'tensor' && b.t === 'tensor' && a !== b) return joinTensors(a, b);
-  return sameValue(a, b) ? a : unknownOf(a, b);
+  return sameValue(a, b) ? a : (sameWeightless([a, b]) ?? unknownOf(a, b));
+}
+
+/**
+ * Modules without weights or parts, all of one class, built on different paths (timm's `create_act_layer`
+ * returns `act_layer(inplace=True)`, or `act_layer()` where that raised; its `create_aa` builds `BlurPool2d`
+ * with its channels, or with its stride alone): one part for every count, with the fields that differ not known.
+ */
+export function sameWeightless(values: readonly Value[]): Value | undefined {
+  const [first] = values;
+  if (
+    first?.t !== 'module' ||
+    !values.every((v) => v.t === 'module' && bare(v) && v.tree.kind === first.tree.kind && sameClass(v.cls, first.cls))
+  )
+    return undefined;
+  const fields = new Map<string, Value>();
+  for (const v of values as Extract<Value, { t: 'module' }>[])
+    for (const k of v.fields.keys()) {
+      const each = values.map((x) => (x as Extract<Value, { t: 'module' }>).fields.get(k) ?? UNKNOWN);
+      fields.set(k, each.every((x) => sameValue(x, each[0])) ? each[0] : unknownOf(...each));
+    }
+  return { t: 'module', tree: first.tree, fields, cls: first.cls };
+}
+
+function sameClass(a: DefRef | undefined, b: DefRef | undefined): boolean {
+  return a === b || (!!a && !!b && a.file === b.file && a.fragment === b.fragment && a.scope === b.scope);
+}
+
+function bare(m: Extract<Value, { t: 'module' }>): boolean {
+  const t = m.tree;
+  return (
+    !m.items &&
+    !m.layer &&
+    t.params.size === 0 &&
+    t.children.size === 0 &&
+    !t.repeat &&
+    !t.unknown &&
+    !t.arrays?.size &&
+    !t.untracked?.size
+  );
 }
 
 /**

@@ -30,8 +30,6 @@ const EXPRESSION: Shape = {
     'type',
     'ellipsis',
     'concatenated_string',
-    'set',
-    'set_comprehension',
     'dictionary_comprehension',
     'named_expression',
     'await',
@@ -223,9 +221,15 @@ class Converter {
           tuple: node.type !== 'list' && node.type !== 'list_pattern',
           span,
         };
+      case 'set':
+        return { k: 'list', items: namedOf(node).map((c) => this.expr(c)), set: true, span };
       case 'list_comprehension':
       case 'generator_expression':
         return this.comprehension(node, span);
+      case 'set_comprehension': {
+        const found = this.comprehension(node, span);
+        return found && { ...found, set: true };
+      }
       case 'lambda':
         return this.lambda(node, span);
       case 'dictionary': {
@@ -268,7 +272,7 @@ class Converter {
     return { k: 'fstring', parts: pieces, span };
   }
 
-  private comprehension(node: Syn, span: Span): Expr | undefined {
+  private comprehension(node: Syn, span: Span): Extract<Expr, { k: 'comprehension' }> | undefined {
     const body = fieldOf(node, 'body');
     const clauses = namedOf(node).filter((c) => c.index !== body?.index);
     const first = clauses[0];

@@ -8,6 +8,7 @@ import { SCALAR, UNKNOWN, asPoly, int, truthy, type Value } from '../values/valu
 import type { CompareOp } from '../ir/expr';
 import { LIMITS } from '../limits/budget';
 import { BuiltinRaise } from './raises';
+import { normalizePath } from '../ir/imports';
 
 export function floorDiv(a: bigint, b: bigint): bigint {
   const q = a / b;
@@ -212,7 +213,8 @@ export function compare(op: CompareOp, l: Value, r: Value): Value {
     // A built-in type is itself alone: `type(768) == ListConfig` is False, whatever ListConfig is.
     if ((op === '==' || op === '!=') && l.t === 'ref' && r.t === 'ref' && (isBuiltin(l.path) || isBuiltin(r.path)))
       return { t: 'bool', v: (l.path === r.path) === (op === '==') };
-    return UNKNOWN;
+    const same = op === '==' || op === '!=' ? sameObject(l, r) : undefined;
+    return same === undefined ? UNKNOWN : { t: 'bool', v: same === (op === '==') };
   }
   const results: Record<string, boolean> = {
     '==': a === b,
@@ -267,11 +269,32 @@ function identity(l: Value, r: Value): boolean | undefined {
   return l.t !== r.t ? false : l === r ? true : undefined;
 }
 
+/**
+ * Whether two classes or functions are one object, as `==` compares them (timm's `norm_layer in
+ * _NORM_ACT_TYPES`): a class or function of the workspace is itself alone, as is a class of torch.nn, which no
+ * class of the workspace is; two names of another library may be one object under two paths, which is not known.
+ */
+function sameObject(l: Value, r: Value): boolean | undefined {
+  const torchNn = (v: Value) => v.t === 'ref' && /^torch\.nn\.[A-Z]\w*$/.test(normalizePath(v.path));
+  if (l.t === 'class' && r.t === 'class') return identity(l, r);
+  if (l.t === 'ref' && r.t === 'ref')
+    return normalizePath(l.path) === normalizePath(r.path) ? true : torchNn(l) && torchNn(r) ? false : undefined;
+  if ((l.t === 'class' && r.t === 'ref') || (l.t === 'ref' && r.t === 'class'))
+    return torchNn(l) || torchNn(r) ? false : undefined;
+  if (l.t === 'function' && r.t === 'function') {
+    if (l.fragment !== r.fragment || l.scope !== r.scope || l.file !== r.file) return false;
+    return l.closure === undefined && r.closure === undefined && l.self === undefined && r.self === undefined
+      ? true
+      : undefined;
+  }
+  return undefined;
+}
+
 function membership(item: Value, container: Value, positive: boolean): Value {
   const found = (v: boolean | undefined): Value => (v === undefined ? UNKNOWN : { t: 'bool', v: v === positive });
   if (container.t === 'dict' && item.t === 'str') return found(container.fields.has(item.v));
   if (container.t === 'str' && item.t === 'str') return found(container.v.includes(item.v));
-  if (container.t === 'seq') {
+  if (container.t === 'seq' || container.t === 'set') {
     let unsure = false;
     for (const x of container.items) {
       const eq = compare('==', item, x);

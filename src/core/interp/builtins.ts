@@ -6,6 +6,7 @@ import { BuiltinRaise } from './raises';
 import { LIMITS } from '../limits/budget';
 import { born } from '../values/births';
 import { normalizePath } from '../ir/imports';
+import { setOf } from './sets';
 
 export type Builtin = (args: readonly Value[], keywords: ReadonlyMap<string, Value>) => Value;
 
@@ -198,10 +199,59 @@ function sum(args: readonly Value[], keywords: ReadonlyMap<string, Value>): Valu
   return total ? int(total) : UNKNOWN;
 }
 
-function listOf(args: readonly Value[]): Value {
-  if (!args[0]) return { t: 'seq', items: [] };
-  const items = itemsOf(args[0]);
-  return items ? { t: 'seq', items } : UNKNOWN;
+/**
+ * `re.split(pattern, text)` (timm's block strings: `re.split(r'(\d.*)', 'k3')` is `['k', '3', '']`) where the
+ * pattern is one JavaScript reads as Python does: literals, `.`, ASCII classes, groups, alternation and
+ * quantifiers, and one that cannot match the empty string (on which the two split differently); the text ASCII.
+ */
+function reSplit([pattern, text, ...rest]: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
+  if (pattern?.t !== 'str' || text?.t !== 'str' || rest.length || keywords.size) return UNKNOWN;
+  if (!/^[\x20-\x7e]*$/.test(text.v) || text.v.length > LIMITS.stringLength || !portablePattern(pattern.v))
+    return UNKNOWN;
+  const re = new RegExp(pattern.v);
+  if (re.test('')) return UNKNOWN;
+  const parts = text.v.split(re);
+  return parts.length > LIMITS.listItems
+    ? UNKNOWN
+    : { t: 'seq', items: parts.map((p): Value => (p === undefined ? NONE : { t: 'str', v: p })) };
+}
+
+const PATTERN_PIECE =
+  /\\[dwsDWS.\\()[\]*+?|{}^$\-_]|\[\^?(?:\\[dwsDWS.\-\]]|[A-Za-z0-9_. -])+\]|\{\d+(?:,\d*)?\}|[A-Za-z0-9_ .*+?()|,:=\-]/y;
+
+function portablePattern(pattern: string): boolean {
+  if (pattern.includes('(?') || pattern.length > 200) return false;
+  PATTERN_PIECE.lastIndex = 0;
+  let at = 0;
+  while (at < pattern.length) {
+    PATTERN_PIECE.lastIndex = at;
+    const m = PATTERN_PIECE.exec(pattern);
+    if (!m) return false;
+    at += m[0].length;
+  }
+  try {
+    new RegExp(pattern);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `set(xs)`: what `xs` lists, as a set; a set of a set is itself. */
+function setBuiltin([v]: readonly Value[]): Value {
+  if (!v) return setOf([]);
+  if (v.t === 'set') return v;
+  const items = itemsOf(v);
+  return items ? setOf(items) : SCALAR;
+}
+
+/** `list(xs)` and `tuple(xs)`: which one it is matters (timm's `create_conv2d` takes a list of kernel sizes as a mixed convolution). */
+function sequenceOf(tuple: boolean): Builtin {
+  return ([v]) => {
+    if (!v) return { t: 'seq', items: [], tuple };
+    const items = itemsOf(v);
+    return items ? { t: 'seq', items, tuple } : UNKNOWN;
+  };
 }
 
 /** Built-ins whose value, even when not known, is never a module or a parameter (`self.pruned_heads = set()`). */
@@ -242,10 +292,11 @@ const ONE_PROCESS: Record<string, Builtin> = Object.fromEntries(
 
 export const BUILTIN_CALLS: Record<string, Builtin> = {
   ...ONE_PROCESS,
+  're.split': reSplit,
   'os.environ.get': unsetVariable,
   'os.getenv': unsetVariable,
-  'builtins.set': () => SCALAR,
-  'builtins.frozenset': () => SCALAR,
+  'builtins.set': setBuiltin,
+  'builtins.frozenset': setBuiltin,
   'builtins.int': toInt(Math.trunc, 'int'),
   'builtins.round': toInt(roundHalfEven, 'round'),
   'builtins.bool': ([v]) =>
@@ -253,6 +304,9 @@ export const BUILTIN_CALLS: Record<string, Builtin> = {
   'builtins.float': ([v]) => {
     if (v?.t === 'none')
       throw new BuiltinRaise('TypeError', "float() argument must be a string or a real number, not 'NoneType'");
+    // `float(options['se'])` of timm's block strings: a decimal, as Python and JavaScript both read it.
+    if (v?.t === 'str')
+      return /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(v.v) ? { t: 'float', v: Number(v.v) } : UNKNOWN;
     return v ? (toNumber(v) === undefined ? UNKNOWN : { t: 'float', v: toNumber(v) }) : { t: 'float', v: 0 };
   },
   'builtins.abs': ([v]) => {
@@ -263,6 +317,7 @@ export const BUILTIN_CALLS: Record<string, Builtin> = {
   'builtins.len': ([v]) => {
     if (!v) return UNKNOWN;
     if (v.t === 'dict') return int(v.fields.size);
+    if (v.t === 'set') return int(v.items.length);
     const n = countOf(v);
     return n ? int(n) : v.t === 'str' ? int(v.v.length) : UNKNOWN;
   },
@@ -281,8 +336,8 @@ export const BUILTIN_CALLS: Record<string, Builtin> = {
     const kept = items?.filter((x) => truthy(x) !== false);
     return kept?.every((x) => truthy(x) === true) ? { t: 'seq', items: kept } : UNKNOWN;
   },
-  'builtins.list': listOf,
-  'builtins.tuple': listOf,
+  'builtins.list': sequenceOf(false),
+  'builtins.tuple': sequenceOf(true),
   'builtins.sum': sum,
   'builtins.str': ([v]) =>
     v?.t === 'str' ? v : v?.t === 'int' && v.p.constant !== undefined ? { t: 'str', v: String(v.p.constant) } : UNKNOWN,
@@ -418,6 +473,11 @@ export function stringMethod(s: string, method: string, args: readonly Value[]):
     }
     case 'lower':
       return str(s.toLowerCase());
+    // timm's `_parse_ksize('3')`; an ASCII text, as Unicode's other digits are Python's too.
+    case 'isdigit':
+    case 'isnumeric':
+    case 'isdecimal':
+      return args.length || !/^[\x00-\x7f]*$/.test(s) ? undefined : { t: 'bool', v: /^[0-9]+$/.test(s) };
     case 'upper':
       return str(s.toUpperCase());
     case 'strip':

@@ -176,11 +176,12 @@ export class Calls {
 
   /** Methods with a meaning of their own on the object they are called on; undefined for the others. */
   private methodCall(obj: Value, method: string, e: CallExpr, frame: Frame): Value | undefined {
-    // An object's own class methods run as written; only the others are dict methods.
+    // An object's own class methods run as written, as does a callable it holds (`self.round_chs_fn(c)`);
+    // only the others are dict methods.
     if (
       obj.t === 'dict' &&
       obj.fields instanceof Map &&
-      !(obj.cls && this.ev.classes.attribute(obj.cls, method, undefined)?.t === 'function')
+      !(obj.cls && (obj.fields.has(method) || this.ev.classes.attribute(obj.cls, method, undefined)?.t === 'function'))
     ) {
       const args = this.bind(e.args, frame);
       return args
@@ -282,6 +283,12 @@ export class Calls {
 
   /** Calls any callable value: classes, functions, methods, lambdas, partials, layers, library functions. */
   callValue(callee: Value, bound: BoundCall, e: CallExpr, frame: Frame): Value {
+    // An instance of a plain class called (timm's `EfficientNetBuilder(...)(stem_size, block_args)`): its `__call__`.
+    const call =
+      callee.t === 'dict' && callee.cls && !isTainted(callee)
+        ? this.ev.classes.attribute(callee.cls, '__call__', callee)
+        : undefined;
+    if (call?.t === 'function' && call.self) return this.callValue(call, bound, e, frame);
     const positional = bound.positional.map((p) => p.value);
     const keywords = plain(bound.keywords);
     switch (callee.t) {
@@ -320,6 +327,7 @@ export class Calls {
         return UNKNOWN;
       case 'ref':
         return this.library(normalizePath(callee.path), bound, e, frame);
+
       default:
         this.ev.tape?.opaque([...positional, ...keywords.values()]);
         // Something not known applied to a traced tensor (`self.q_norm(q)` where the norm is not known).

@@ -9,6 +9,7 @@ import { Frame } from './frame';
 import type { Iteration } from './iteration';
 import { BuiltinRaise } from './raises';
 import { born } from '../values/births';
+import { setOf } from './sets';
 
 /** What displays and comprehensions need of the interpreter. */
 export interface DisplayContext {
@@ -44,6 +45,12 @@ export function dictDisplay(ev: DisplayContext, e: Extract<Expr, { k: 'dict' }>,
  * its loop variable, or a filtered one, is evaluated for each value, when they can be listed.
  */
 export function comprehension(ev: DisplayContext, e: Extract<Expr, { k: 'comprehension' }>, frame: Frame): Value {
+  if (!e.set) return listComprehension(ev, e, frame);
+  const listed = listComprehension(ev, e, frame);
+  return listed.t === 'seq' ? setOf(listed.items) : SCALAR;
+}
+
+function listComprehension(ev: DisplayContext, e: Extract<Expr, { k: 'comprehension' }>, frame: Frame): Value {
   const iterable = ev.eval(e.iterable, frame);
   const { values, count } = ev.iteration(iterable);
   // The comprehension's own scope: its variable does not leak, and the frame around it is not copied.
@@ -64,11 +71,19 @@ export function comprehension(ev: DisplayContext, e: Extract<Expr, { k: 'compreh
   if (!readsTarget && count) {
     ev.assign(e.target, UNKNOWN, inner);
     ev.repeats.push(count);
+    let item: Value;
     try {
-      return repeated(ev.eval(e.element, inner), count);
+      item = ev.eval(e.element, inner);
     } finally {
       ev.repeats.pop();
     }
+    // `[deepcopy(block_args) for _ in range(rep)]` (timm's EfficientNet builder): a few plain values, each
+    // built again as Python does, are a list to index and extend.
+    const n = count.constant;
+    if (n === undefined || n > BigInt(PLAIN_COPIES) || !data(item, 0)) return repeated(item, count);
+    const items = [item];
+    while (items.length < Number(n)) items.push(ev.eval(e.element, inner));
+    return { t: 'seq', items };
   }
   if (!values || values.length > LIMITS.listItems) return UNKNOWN;
   const items: Value[] = [];
@@ -108,7 +123,7 @@ export function listDisplay(ev: DisplayContext, e: Extract<Expr, { k: 'list' }>,
     if (!spread || items.length + spread.length > LIMITS.listItems) return UNKNOWN;
     items.push(...spread);
   }
-  return { t: 'seq', items, tuple: e.tuple };
+  return e.set ? setOf(items) : { t: 'seq', items, tuple: e.tuple };
 }
 
 /** `f"proj_{name}"`: the text, when every piece is known. */
@@ -125,6 +140,33 @@ export function fstring(ev: DisplayContext, e: Extract<Expr, { k: 'fstring' }>, 
 }
 
 /** `count` items of `item`, each its own copy; Python raises MemoryError where they fit in no memory. */
+/** How many copies of a plain value a comprehension builds one by one; past it, they stay one repeated item. */
+const PLAIN_COPIES = 64;
+
+/** A value holding no module, parameter or tensor: numbers, strings, classes, functions, and lists and dicts of them. */
+function data(v: Value, depth: number): boolean {
+  switch (v.t) {
+    case 'int':
+    case 'float':
+    case 'bool':
+    case 'str':
+    case 'none':
+    case 'class':
+    case 'function':
+    case 'lambda':
+    case 'ref':
+      return true;
+    case 'unknown':
+      return !!v.scalar;
+    case 'seq':
+      return depth < 4 && v.items.every((x) => data(x, depth + 1));
+    case 'dict':
+      return depth < 4 && !isTainted(v) && [...v.fields.values()].every((x) => data(x as Value, depth + 1));
+    default:
+      return false;
+  }
+}
+
 function repeated(item: Value, count: Poly): Value {
   let items = count.constant;
   for (let inner = item; items !== undefined && inner.t === 'repeat'; inner = inner.item) {

@@ -1,7 +1,7 @@
 /** What an expression evaluates to: literals, names, members, items, operators, displays, calls and functions. */
 import type { Interp } from './interp';
 import type { Expr } from '../ir/expr';
-import { NONE, SCALAR, UNKNOWN, eitherOf, int, isTainted, type Value } from '../values/value';
+import { NONE, SCALAR, UNKNOWN, eitherOf, int, isTainted, joinHoldingNothing, type Value } from '../values/value';
 import type { Frame } from './frame';
 import { inlineFunction } from './functions';
 import { subscript } from './items';
@@ -11,7 +11,6 @@ import { BuiltinRaise } from './raises';
 import { hasAttribute } from './classBuiltins';
 import { truthOf } from './truth';
 import { probeCompare, probeIndex } from './probes';
-import { emptyModule } from '../values/modules';
 
 export function evalExpr(ev: Interp, e: Expr, frame: Frame): Value {
   ev.budget.tick();
@@ -76,7 +75,7 @@ export function evalExpr(ev: Interp, e: Expr, frame: Frame): Value {
       if (a === RAISES || b === RAISES) return a === RAISES ? (b as Value) : a;
       if (a === b || (a.t !== 'module' && a.t !== 'layer' && (compare('==', a, b) as { v?: boolean }).v === true))
         return a;
-      return eitherWeightless(a, b) ?? eitherOf(a, b);
+      return joinHoldingNothing([a, b]) ?? eitherOf(a, b);
     }
     case 'list':
       return listDisplay(ev, e, frame);
@@ -120,16 +119,4 @@ function branch(ev: Interp, e: Expr, frame: Frame): Value | typeof RAISES {
     if (error instanceof BuiltinRaise) return RAISES;
     throw error;
   }
-}
-
-/**
- * `DropPath(p) if p > 0 else nn.Identity()` with `p` not known: two modules holding nothing (no parameters, no
- * parts) hold nothing whichever is built, so the owner's total stays known; the module is named for both
- * (`DropPath or Identity`), and what it does to a tensor is not known.
- */
-function eitherWeightless(a: Value, b: Value): Value | undefined {
-  const holdsNothing = (v: Value): v is Extract<Value, { t: 'module' }> =>
-    v.t === 'module' && !v.layer && !v.tree.unknown && !v.tree.repeat && !v.tree.params.size && !v.tree.children.size;
-  if (!holdsNothing(a) || !holdsNothing(b)) return undefined;
-  return { t: 'module', tree: emptyModule(`${a.tree.kind} or ${b.tree.kind}`), fields: new Map() };
 }

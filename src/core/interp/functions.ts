@@ -1,7 +1,7 @@
 /** Running user functions: parameters bound as Python binds them, bodies run, depth bounded. */
 import type { FunctionRef, Interp } from './interp';
 import { fragmentIndexAt, type ExprRef, type Param, type Scope } from '../ir/source';
-import { MAYBE_MODULE, NONE, UNKNOWN, isTainted, sameWeightless, unknownOf, type Value } from '../values/value';
+import { MAYBE_MODULE, NONE, UNKNOWN, isTainted, joinHoldingNothing, unknownOf, type Value } from '../values/value';
 import { compare } from './arith';
 import { LIMITS } from '../limits/budget';
 import { Frame } from './frame';
@@ -132,7 +132,7 @@ export class Functions {
       const [first, ...rest] = frame.returns;
       return rest.every((r) => r === first || (compare('==', r, first) as { v?: boolean }).v === true)
         ? first
-        : (sameWeightless(frame.returns) ?? unknownOf(...frame.returns));
+        : (joinHoldingNothing(frame.returns) ?? unknownOf(...frame.returns));
     });
   }
 

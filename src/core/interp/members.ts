@@ -2,6 +2,7 @@
 import type { ModuleTree } from '../values/modules';
 import type { Language } from '../ir/source';
 import { shapeOf } from '../shapes/views';
+import { normalizePath } from '../ir/imports';
 import { int, MAYBE_MODULE, NONE, UNKNOWN, isTainted, type DefRef, type Value } from '../values/value';
 
 /** What reading a member needs of the interpreter. */
@@ -19,6 +20,10 @@ export interface MemberContext {
 }
 
 export function memberOf(ev: MemberContext, obj: Value, id: string): Value {
+  if (id === '__name__' && ev.language === 'python') {
+    const name = nameOf(obj);
+    if (name !== undefined) return { t: 'str', v: name };
+  }
   switch (obj.t) {
     case 'ref':
       // `blocks.FeedForward` after `import * as blocks from './blocks'`, `lora.Linear` after `import loralib as
@@ -83,6 +88,19 @@ export function memberOf(ev: MemberContext, obj: Value, id: string): Value {
     default:
       return UNKNOWN;
   }
+}
+
+/**
+ * A class's or function's `__name__`, which type sets whatever its body binds (timm's
+ * `norm_layer.__name__.lower()` looks up the norm-and-activation class of a norm class): of the workspace, and
+ * of torch.nn (`nn.BatchNorm2d`), whose names are its classes'.
+ */
+function nameOf(obj: Value): string | undefined {
+  if (obj.t === 'class' || obj.t === 'function') return obj.name;
+  if (obj.t === 'lambda') return '<lambda>';
+  if (obj.t !== 'ref') return undefined;
+  const path = normalizePath(obj.path);
+  return /^torch\.nn\.[A-Z]\w*$/.test(path) ? path.slice('torch.nn.'.length) : undefined;
 }
 
 /** `functools.partial`'s `func`, `args` and `keywords`, which timm's `get_norm_layer` takes apart to bind again. */

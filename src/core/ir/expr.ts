@@ -68,8 +68,14 @@ export type Expr =
       readonly isNew: boolean;
       readonly span: Span;
     }
-  /** A list or (with `tuple`) a tuple display. */
-  | { readonly k: 'list'; readonly items: readonly Expr[]; readonly tuple?: boolean; readonly span: Span }
+  /** A list or (with `tuple`) a tuple display; with `set`, a set display (`{BatchNormAct2d, GroupNormAct}`). */
+  | {
+      readonly k: 'list';
+      readonly items: readonly Expr[];
+      readonly tuple?: boolean;
+      readonly set?: boolean;
+      readonly span: Span;
+    }
   /**
    * `[element for target in iterable if filter]` with one `for` (what model code repeats layers with);
    * `variable` is the target when it is a plain name.
@@ -81,6 +87,8 @@ export type Expr =
       readonly target: Expr;
       readonly iterable: Expr;
       readonly filters: readonly Expr[];
+      /** `{m for n, m in table.items()}`: a set comprehension. */
+      readonly set?: boolean;
       readonly span: Span;
     }
   /** `*xs` inside a list or tuple display, or a starred target (`first, *rest, last = dims`). */

@@ -2,7 +2,7 @@
 import { Poly } from './symbolic';
 import type { Span } from '../ir/expr';
 import type { LayerInstance } from './layer';
-import type { ModuleTree, ParamRef } from './modules';
+import { emptyModule, type ModuleTree, type ParamRef } from './modules';
 import type { Expr } from '../ir/expr';
 
 /**
@@ -96,6 +96,12 @@ export type Value =
       /** An nn.Sequential's layers, applied in order when it is called. */
       readonly items?: readonly Value[];
     }
+  /**
+   * A set of values each known and told apart (`{BatchNormAct2d, GroupNormAct}`, `set(names)`), without
+   * duplicates: what membership, its size and its truth read. Its order is Python's hash order, so it is
+   * never iterated here.
+   */
+  | { readonly t: 'set'; readonly items: readonly Value[] }
   /** A parameter (`nn.Parameter(torch.zeros(1, 1, d))`, or `layer.weight`), by identity. */
   | { readonly t: 'param'; readonly ref: ParamRef }
   /** `count` independent copies of `item`: a comprehension over `range(n)`. */
@@ -165,6 +171,7 @@ export function truthy(v: Value): boolean | undefined {
     case 'str':
       return v.v.length > 0;
     case 'seq':
+    case 'set':
       return v.items.length > 0;
     case 'range':
       return v.start.constant !== undefined && v.stop.constant !== undefined
@@ -241,25 +248,28 @@ export function sameValue(a: Value, b: Value, depth = 0): boolean {
 /** One value for two paths: the same value, or unknown (a module perhaps, when either may be one). */
 export function joinValues(a: Value, b: Value): Value {
   if (a.t === 'tensor' && b.t === 'tensor' && a !== b) return joinTensors(a, b);
-  return sameValue(a, b) ? a : (sameWeightless([a, b]) ?? unknownOf(a, b));
+  return sameValue(a, b) ? a : (joinHoldingNothing([a, b]) ?? unknownOf(a, b));
 }
 
 /**
- * Modules without weights or parts, all of one class, built on different paths (timm's `create_act_layer`
- * returns `act_layer(inplace=True)`, or `act_layer()` where that raised; its `create_aa` builds `BlurPool2d`
- * with its channels, or with its stride alone): one part for every count, with the fields that differ not known.
+ * Modules holding nothing (no parameters, no parts), built on different paths: whichever is built, the owner's
+ * total is the same. Of one class (timm's `create_act_layer` returns `act_layer(inplace=True)`, or `act_layer()`
+ * where that raised; its `create_aa` builds `BlurPool2d` with its channels, or with its stride alone), the
+ * module is that class's, with the fields that differ not known; of several (`DropPath(p) if p > 0 else
+ * nn.Identity()`), it is named for each (`DropPath or Identity`) and what it does to a tensor is not known.
  */
-export function sameWeightless(values: readonly Value[]): Value | undefined {
-  const [first] = values;
-  if (
-    first?.t !== 'module' ||
-    !values.every((v) => v.t === 'module' && bare(v) && v.tree.kind === first.tree.kind && sameClass(v.cls, first.cls))
-  )
-    return undefined;
+export function joinHoldingNothing(values: readonly Value[]): Value | undefined {
+  const modules = values.filter(holdsNothing);
+  if (modules.length !== values.length || !modules.length) return undefined;
+  const [first] = modules;
+  if (!modules.every((m) => !m.items && m.tree.kind === first.tree.kind && sameClass(m.cls, first.cls))) {
+    const kinds = [...new Set(modules.map((m) => m.tree.kind))];
+    return { t: 'module', tree: emptyModule(kinds.join(' or ')), fields: new Map() };
+  }
   const fields = new Map<string, Value>();
-  for (const v of values as Extract<Value, { t: 'module' }>[])
-    for (const k of v.fields.keys()) {
-      const each = values.map((x) => (x as Extract<Value, { t: 'module' }>).fields.get(k) ?? UNKNOWN);
+  for (const m of modules)
+    for (const k of m.fields.keys()) {
+      const each = modules.map((x) => x.fields.get(k) ?? UNKNOWN);
       fields.set(k, each.every((x) => sameValue(x, each[0])) ? each[0] : unknownOf(...each));
     }
   return { t: 'module', tree: first.tree, fields, cls: first.cls };
@@ -269,18 +279,10 @@ function sameClass(a: DefRef | undefined, b: DefRef | undefined): boolean {
   return a === b || (!!a && !!b && a.file === b.file && a.fragment === b.fragment && a.scope === b.scope);
 }
 
-function bare(m: Extract<Value, { t: 'module' }>): boolean {
-  const t = m.tree;
-  return (
-    !m.items &&
-    !m.layer &&
-    t.params.size === 0 &&
-    t.children.size === 0 &&
-    !t.repeat &&
-    !t.unknown &&
-    !t.arrays?.size &&
-    !t.untracked?.size
-  );
+function holdsNothing(v: Value): v is Extract<Value, { t: 'module' }> {
+  if (v.t !== 'module' || v.layer) return false;
+  const t = v.tree;
+  return !t.unknown && !t.repeat && !t.params.size && !t.children.size && !t.arrays?.size && !t.untracked?.size;
 }
 
 /**

@@ -444,6 +444,35 @@ suite("an editor's first analysis and the full one", () => {
     assert.strictEqual(truncated(a), 0);
   });
 
+  test("a full analysis gives each factory ten times one model's steps, and says so where one runs past them", async () => {
+    const source =
+      'import torch.nn as nn\nclass M(nn.Module):\n    def __init__(self, d=1, passes=1):\n        super().__init__()\n' +
+      '        n = 0\n        for i in range(passes):\n            for j in range(1000):\n                n += 1\n' +
+      '        self.fc = nn.Linear(d, n)\ndef big():\n    return M(2, 60)\ndef huge():\n    return M(2, 600)\n';
+    const a = new DocumentAnalyzer(await loadGrammars(), 'python').update(
+      source,
+      undefined,
+      undefined,
+      undefined,
+      [],
+      [],
+      [],
+      'full',
+    )!;
+    // nn.Linear(2, 60_000): 180,000; huge() runs 600,000 passes, past a factory's allowance.
+    assert.deepStrictEqual(
+      model(a)!.configurations!.map((c) => [c.context, c.params.constant]),
+      [
+        ['M()', 2000n],
+        ['big()', 180000n],
+      ],
+    );
+    assert.deepStrictEqual(
+      a.findings.filter((f) => f.code === 'analysis-truncated').map((f) => /\(([^)]*)\)/.exec(f.message)?.[1]),
+      ['400,000 steps for one factory'],
+    );
+  });
+
   test('after a full analysis, a first one replays every factory an edit left alone', async () => {
     const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');
     analyzer.update(SLOW, undefined, undefined, undefined, [], [], [], 'full');

@@ -214,7 +214,7 @@ export function runFactoryFunctions(run: AnalysisRun, depth: Depth): boolean {
   const { budget, stops } = run.evaluator;
   const run_ = () =>
     runFactories(run.evaluator, run.model, (key, work) => run.replays.run(key, work)) || budget.exhausted;
-  if (depth === 'full') return budget.aside(LIMITS.factorySteps, run_);
+  if (depth === 'full') return budget.aside(LIMITS.factorySteps, run_, LIMITS.factoryEntrySteps);
   const stopped = stops.length;
   const cut = budget.within(Math.max(0, LIMITS.steps - budget.spent) / 2, run_);
   if (cut) stops.length = stopped;
@@ -557,7 +557,12 @@ export function finish(run: AnalysisRun, siteFindings: readonly Finding[]): Find
 
 /** Where the analysis ran out of its work budget: what comes after is not shown, which must not read as nothing. */
 function truncated(span: Span, what: string): Finding {
-  const steps = what === 'steps for the file' ? LIMITS.steps : LIMITS.entrySteps;
+  const steps =
+    what === 'steps for the file'
+      ? LIMITS.steps
+      : what === 'steps for one factory'
+        ? LIMITS.factoryEntrySteps
+        : LIMITS.entrySteps;
   const budget = what.startsWith('steps')
     ? `its work budget (${steps.toLocaleString('en-US')} ${what})`
     : `its work budget (${what})`;

@@ -120,7 +120,7 @@ export class Names {
 
   /** A name that `export * from './blocks'` passes on: the first such module that has it (cycles end here). */
   private starred(name: string): Value | undefined {
-    if (this.passing.has(name)) return undefined;
+    if (this.passing.has(name) || this.unstarred.has(name)) return undefined;
     this.passing.add(name);
     try {
       // Python's `import *` passes on no name starting with an underscore.
@@ -129,11 +129,17 @@ export class Names {
         const v = this.importedName(module, name);
         if (v) return v;
       }
+      // A built-in (`isinstance`, `len`) is asked for at every call: the chains of `import *` of a package
+      // (timm's layers) are walked once an analysis, unless a run records what it reads.
+      if (!this.ev.reads && BUILTIN_NAMES[this.ev.language].has(name)) this.unstarred.add(name);
       return undefined;
     } finally {
       this.passing.delete(name);
     }
   }
+
+  /** Built-in names no `import *` of the file passes on, found so this analysis. */
+  private readonly unstarred = new Set<string>();
 
   private indexed(): Index {
     if (this.index) return this.index;

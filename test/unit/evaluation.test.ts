@@ -38,7 +38,7 @@ suite('evaluation', () => {
 
   test('built-ins as Python computes them, or no number where a keyword is not followed', async () => {
     const analysis = await analyzeText(
-      'import math\nimport torch.nn as nn\n' +
+      'import math\nimport torch\nimport torch.nn as nn\n' +
         'a = nn.Linear(round(2.5), 1)\n' +
         'b = nn.Linear(round(-2.5) + 5, 1)\n' +
         'c = nn.Linear(int(math.log(256, 2)), 1)\n' +
@@ -46,10 +46,14 @@ suite('evaluation', () => {
         'e = nn.Linear([i for i, _ in enumerate("ab", start=5)][0], 1)\n' +
         'f = nn.Linear(int(abs(-2.5) * 2), 1)\n' +
         'g = nn.Linear(max([3, 5], key=lambda v: -v), 1)\n' +
-        'h = nn.Linear(int("11", 2), 1)\n',
+        'h = nn.Linear(int("11", 2), 1)\n' +
+        'i = nn.Linear(len(dict(zip(["a", "b"], [1, 2]))), 1)\n' +
+        'j = nn.Linear(len({1, 2, 2, 3}) + (2 in {2, 3}), 1)\n' +
+        'k = nn.Linear(len(torch.linspace(0, 0.1, 12).split([4, 8])[1].tolist()), 1)\n',
     );
-    // PyTorch 1.13 on Python 3.11: 3, 4, 9, 8, 6, 6, then 4 and 4 (max by a key, int in base 2), not followed here.
-    assert.deepStrictEqual(analysis.layers.map(paramsOf), [3, 4, 9, 8, 6, 6, null, null]);
+    // PyTorch 1.13 on Python 3.11: 3, 4, 9, 8, 6, 6, then 4 and 4 (max by a key, int in base 2), not followed
+    // here, then 3, 5 and 9.
+    assert.deepStrictEqual(analysis.layers.map(paramsOf), [3, 4, 9, 8, 6, 6, null, null, 3, 5, 9]);
   });
 
   test('config dataclass fields, dict entries and keyword spreading', async () => {

@@ -28,6 +28,14 @@ suite('interpreter', () => {
     );
   });
 
+  test('an item of what a builder not followed returns may be a module: no total, never 0 (timm CspNet stem)', async () => {
+    // PyTorch builds the stem's Conv2d: the total is not 0, and not known here, where `**cfg` is not.
+    const analysis = await analyzeText(
+      `${torch}from somewhere import cfg\ndef stem_of(in_chans=3, out_chs=32):\n    stem = nn.Sequential()\n    stem.add_module("conv", nn.Conv2d(in_chans, out_chs, 3))\n    return stem, out_chs\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.stem = stem_of(3, **cfg)[0]\nnet = Net()\n`,
+    );
+    assert.strictEqual(analysis.instances[0].summary.params, undefined);
+  });
+
   test('a condition not known here: both branches run, and a size they disagree on is not a number', async () => {
     const analysis = await analyzeText(
       `${torch}class C(nn.Module):\n    def __init__(self, d, wide):\n        super().__init__()\n        h = 4 * d if wide else 2 * d\n        if wide:\n            out = 64\n        else:\n            out = 32\n        self.fc = nn.Linear(128, out)\n        self.h = nn.Linear(128, h)\n`,

@@ -1,6 +1,6 @@
 /** Python and JavaScript built-ins that size code uses, on values; unknown wherever an argument is. */
 import { Poly } from '../values/symbolic';
-import { NONE, SCALAR, UNKNOWN, asPoly, int, truthy, type Value } from '../values/value';
+import { NONE, SCALAR, UNKNOWN, asPoly, int, isTainted, truthy, type Value } from '../values/value';
 import { toNumber } from './arith';
 import { BuiltinRaise } from './raises';
 import { LIMITS } from '../limits/budget';
@@ -107,10 +107,29 @@ function anyOf(v: Value | undefined, wanted: boolean): Value {
 
 /** `dict(base, **kw)` (a mapping: empty is false) or a namespace object (always true). */
 function namespace(mapping: boolean): Builtin {
-  return (args, keywords) => {
-    const base = args[0]?.t === 'dict' ? args[0].fields : new Map<string, Value>();
+  return ([first], keywords) => {
+    let base: Iterable<readonly [string, Value]> = [];
+    if (first?.t === 'dict') {
+      if (isTainted(first)) return UNKNOWN;
+      base = first.fields as Map<string, Value>;
+    } else if (first) {
+      // `dict(zip(keys, values))` (timm's CspNet stages): pairs with string keys.
+      const pairs = mapping ? pairsOf(first) : undefined;
+      if (!pairs) return UNKNOWN;
+      base = pairs;
+    }
     return { t: 'dict', fields: born(new Map([...base, ...keywords])), mapping };
   };
+}
+
+function pairsOf(v: Value): [string, Value][] | undefined {
+  const pairs: [string, Value][] = [];
+  for (const item of itemsOf(v) ?? [UNKNOWN]) {
+    const kv = item.t === 'seq' && item.items.length === 2 ? item.items : undefined;
+    if (kv?.[0].t !== 'str') return undefined;
+    pairs.push([kv[0].v, kv[1]]);
+  }
+  return pairs;
 }
 
 /**
@@ -469,6 +488,14 @@ export function stringMethod(s: string, method: string, args: readonly Value[]):
       // Python puts `new` between every character for an empty `old`; a count is not followed.
       if (old === undefined || replacement === undefined || !old || args.length !== 2) return undefined;
       const out = s.split(old).join(replacement);
+      return out.length <= LIMITS.stringLength ? str(out) : undefined;
+    }
+    case 'join': {
+      // `'.'.join(['stem', conv_name])`: names of parts and features.
+      const items = args.length === 1 ? itemsOf(args[0]) : undefined;
+      const parts = items?.map(text);
+      if (!parts || parts.some((p) => p === undefined)) return undefined;
+      const out = parts.join(s);
       return out.length <= LIMITS.stringLength ? str(out) : undefined;
     }
     case 'lower':

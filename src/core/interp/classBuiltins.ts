@@ -1,7 +1,7 @@
 /** Python's built-ins about objects and classes: `isinstance`, `issubclass`, `getattr`/`hasattr`/`setattr`, `super()`, `type`, `functools.partial`. */
 import type { Interp } from './interp';
 import { normalizePath } from '../ir/imports';
-import { NONE, SCALAR, UNKNOWN, type Value } from '../values/value';
+import { NONE, SCALAR, UNKNOWN, isTainted, type Value } from '../values/value';
 import { key } from './classes';
 import { functionalHas } from '../catalog/torchFunctional';
 import type { Frame } from './frame';
@@ -76,6 +76,16 @@ export function classBuiltin(
             : SCALAR;
     case 'functools.partial':
       return a ? { t: 'partial', fn: a, positional: positional.slice(1), keywords } : UNKNOWN;
+    // timm's model configurations: `create_csp_stem(**asdict(cfg.stem))`, `replace(cfg, **kwargs)`.
+    case 'dataclasses.asdict':
+      return a && positional.length === 1 && !keywords.size ? asDict(ev, a, 0) : UNKNOWN;
+    case 'dataclasses.replace': {
+      const fields = a && positional.length === 1 ? dataclassFields(ev, a) : undefined;
+      if (!fields || a?.t !== 'dict' || !a.cls) return UNKNOWN;
+      const given = new Map([...fields].map(([k, v]) => [k, { value: keywords.get(k) ?? v }] as const));
+      for (const [k, v] of keywords) if (!given.has(k)) given.set(k, { value: v });
+      return ev.classes.instantiate(a.cls, { positional: [], keywords: given }, undefined);
+    }
     case 'builtins.print':
       return NONE;
     case 'builtins.type': {
@@ -86,6 +96,32 @@ export function classBuiltin(
     default:
       return undefined;
   }
+}
+
+/**
+ * The fields of an instance of a dataclass of the workspace (a class with annotated fields and no `__init__`
+ * of its own, which the decorator writes), in their order: undefined for any other value, or one not known.
+ */
+function dataclassFields(ev: Interp, v: Value): Map<string, Value> | undefined {
+  if (v.t !== 'dict' || !v.cls || isTainted(v) || ev.classes.attribute(v.cls, '__init__', undefined)) return undefined;
+  const names = ev.classes.dataclassFields(v.cls);
+  if (!names.size || [...names].some((n) => !v.fields.has(n))) return undefined;
+  return new Map([...names].map((n) => [n, v.fields.get(n)!]));
+}
+
+/** `dataclasses.asdict(obj)`: its fields, dataclasses, lists, tuples and dicts inside converted alike. */
+function asDict(ev: Interp, v: Value, depth: number): Value {
+  const fields = dataclassFields(ev, v);
+  if (!fields || depth > 8) return UNKNOWN;
+  const convert = (x: Value): Value =>
+    dataclassFields(ev, x)
+      ? asDict(ev, x, depth + 1)
+      : x.t === 'seq'
+        ? { ...x, items: x.items.map(convert) }
+        : x.t === 'dict' && !x.cls && x.mapping && !isTainted(x)
+          ? { t: 'dict', mapping: true, fields: new Map([...x.fields].map(([k, y]) => [k, convert(y as Value)])) }
+          : x;
+  return { t: 'dict', mapping: true, fields: new Map([...fields].map(([k, x]) => [k, convert(x)])) };
 }
 
 /** `hasattr(obj, name)`, and `name in dir(obj)`: undefined where not certain. */

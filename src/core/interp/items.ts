@@ -1,7 +1,7 @@
 /** Items of lists, tuples, strings, ranges, dicts and modules: `xs[i]`, `xs[a:b:c]`, `d["k"]`, `blocks[0]`. */
 import { part, untracked } from '../shapes/tensors';
 import { indexDims, sliceDims } from '../shapes/views';
-import { UNKNOWN, asPoly, isTainted, type Value } from '../values/value';
+import { MAYBE_MODULE, UNKNOWN, asPoly, isTainted, type Value } from '../values/value';
 import { Poly } from '../values/symbolic';
 import { itemsOf } from './builtins';
 
@@ -13,6 +13,8 @@ export function subscript(obj: Value, key: Value, member: (obj: Value, id: strin
     const i = asPoly(key)?.constant;
     return i === undefined ? UNKNOWN : indexDims(obj, Number(i));
   }
+  // An item of what may be a module, or hold one (`create_csp_stem(**cfg)[0]` of a builder not followed), may be one.
+  if (obj.t === 'unknown' && obj.module) return MAYBE_MODULE;
   if (key.t === 'slice') return sliced(obj, key);
   if (obj.t === 'dict' && key.t === 'str')
     return isTainted(obj)

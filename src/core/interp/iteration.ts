@@ -3,6 +3,7 @@ import type { ModuleTree } from '../values/modules';
 import { Poly } from '../values/symbolic';
 import type { Value } from '../values/value';
 import { countOf, itemsOf } from './builtins';
+import { LIMITS } from '../limits/budget';
 
 export interface Iteration {
   readonly values?: readonly Value[];
@@ -24,5 +25,11 @@ export function iterationOf(ev: ModuleValues, v: Value): Iteration {
   }
   if (v.t === 'module' && v.items) return { values: v.items, count: Poly.int(v.items.length) };
   if (v.t === 'repeat') return { count: v.count, item: v.item };
+  // `for x in torch.linspace(0, rate, depth)`: its rows, of a tensor made, not one a forward() traces.
+  const rows = v.t === 'tensor' && !v.partial && !v.trace && v.shape.length ? v.shape[0]?.constant : undefined;
+  if (v.t === 'tensor' && rows !== undefined && rows <= BigInt(LIMITS.listItems)) {
+    const row: Value = { t: 'tensor', shape: v.shape.slice(1) };
+    return { values: Array.from({ length: Number(rows) }, () => row), count: Poly.int(rows) };
+  }
   return { values: itemsOf(v), count: countOf(v) };
 }

@@ -27,7 +27,19 @@ import { born } from '../values/births';
 
 type ModuleValue = Extract<Value, { t: 'module' }>;
 
-const TENSOR_FACTORIES = new Set(['zeros', 'ones', 'randn', 'rand', 'empty', 'full', 'tensor', 'arange', 'eye']);
+const TENSOR_FACTORIES = new Set([
+  'zeros',
+  'ones',
+  'randn',
+  'rand',
+  'empty',
+  'full',
+  'tensor',
+  'arange',
+  'eye',
+  'linspace',
+  'logspace',
+]);
 /** Methods of nn.Module that return the module itself. */
 const FLUENT = new Set([
   'to',
@@ -426,6 +438,11 @@ export class TorchApi {
     if (path === `torch.${name}` && TENSOR_FACTORIES.has(name)) {
       // torch.zeros(1, 1, d) or torch.zeros((1, 1, d)); torch.full takes its shape first, then the value.
       if (name === 'arange') return arange(positional, keywords);
+      // timm's drop-path rates: `torch.linspace(0, drop_path_rate, depth)`, as many numbers as its steps.
+      if (name === 'linspace' || name === 'logspace') {
+        const steps = asPoly(positional[2] ?? keywords.get('steps') ?? UNKNOWN);
+        return { t: 'tensor', shape: [steps?.constant !== undefined && steps.constant >= 0n ? steps : undefined] };
+      }
       if (name === 'tensor') return { t: 'tensor', shape: [undefined], partial: true };
       if (name === 'eye')
         return {

@@ -5,7 +5,8 @@
 import { carry, softmaxed, splitHeads } from './trace';
 import { Poly } from '../values/symbolic';
 import { indexDims, shapeOf } from './views';
-import { asPoly, UNKNOWN, type Origin, type Value } from '../values/value';
+import { asPoly, SCALAR, UNKNOWN, type Origin, type Value } from '../values/value';
+import { LIMITS } from '../limits/budget';
 
 export type Tensor = Extract<Value, { t: 'tensor' }>;
 
@@ -100,6 +101,40 @@ export function tensorMethod(
   return result.t === 'unknown' ? untracked(t) : carry(result, t);
 }
 
+/**
+ * `t.tolist()` of a tensor whose shape is known (timm's drop-path rates, `torch.linspace(0, rate, n)`): lists
+ * as long as its dimensions, of numbers not known.
+ */
+function listed(t: Tensor): Value {
+  const dims = t.partial ? undefined : t.shape.map((d) => d?.constant);
+  if (!dims || dims.some((d) => d === undefined)) return UNKNOWN;
+  if (dims.reduce((a: bigint, d) => a * d!, 1n) > BigInt(LIMITS.listItems)) return UNKNOWN;
+  const build = (at: number): Value =>
+    at === dims.length ? SCALAR : { t: 'seq', items: Array.from({ length: Number(dims[at]) }, () => build(at + 1)) };
+  return build(0);
+}
+
+/** `t.split([2, 2, 6])`: a part of each size along `dim` (0 unless given), where they add up to its length. */
+function splitSections(t: Tensor, sizes: readonly Value[], dimValue: Value | undefined): Value {
+  const rank = t.partial ? undefined : t.shape.length;
+  const dim = axis(dimValue ?? { t: 'int', p: Poly.ZERO }, rank);
+  if (rank === undefined || dim === undefined || sizes.length > 64) return UNKNOWN;
+  const at = dim < 0 ? rank + dim : dim;
+  const each = sizes.map((v) => asPoly(v)?.constant);
+  const length = t.shape[at]?.constant;
+  if (
+    length === undefined ||
+    each.some((n) => n === undefined || n < 0n) ||
+    each.reduce((a: bigint, n) => a + n!, 0n) !== length
+  )
+    return UNKNOWN;
+  return {
+    t: 'seq',
+    tuple: true,
+    items: each.map((n): Value => ({ t: 'tensor', shape: t.shape.map((d, i) => (i === at ? Poly.int(n!) : d)) })),
+  };
+}
+
 /** A reshape whose last axis no longer holds the features splits them into (heads, head size). */
 export function headSplit(t: Tensor, result: Value): Value {
   if (result.t !== 'tensor') return untracked(t);
@@ -153,8 +188,14 @@ function shapeMethod(t: Tensor, method: string, args: readonly Value[], keywords
         return withFeatures(t, undefined);
       return { t: 'tensor', shape: order.map((o) => t.shape[o!]), origin: t.origin };
     }
+    case 'item':
+      return SCALAR;
+    case 'tolist':
+      return listed(t);
     case 'split':
     case 'chunk': {
+      const sections = method === 'split' ? (keywords.get('split_size_or_sections') ?? args[0]) : undefined;
+      if (sections?.t === 'seq') return splitSections(t, sections.items, keywords.get('dim') ?? args[1]);
       const dim =
         axis(keywords.get('dim') ?? args[1], rank) ?? (method === 'split' || method === 'chunk' ? 0 : undefined);
       const total = features(t);

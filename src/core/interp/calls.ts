@@ -474,6 +474,10 @@ export class Calls {
     return { t: 'seq', items };
   }
 
+  invoke(fn: Extract<Value, { t: 'lambda' }>): Value {
+    return this.callLambda(fn, [], new Map());
+  }
+
   private callLambda(
     fn: Extract<Value, { t: 'lambda' }>,
     positional: readonly Value[],

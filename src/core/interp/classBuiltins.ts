@@ -21,14 +21,10 @@ export function classBuiltin(
       return a && b ? isInstance(ev, a, b) : UNKNOWN;
     case 'builtins.issubclass':
       return a?.t === 'class' && b ? isSubclass(ev, a, b) : a && b ? torchNnSubclass(ev, a, b) : SCALAR;
-    case 'builtins.callable':
-      return a
-        ? a.t === 'function' || isClass(ev, a) || a.t === 'lambda' || a.t === 'partial'
-          ? { t: 'bool', v: true }
-          : a.t === 'int' || a.t === 'str' || a.t === 'none' || a.t === 'float'
-            ? { t: 'bool', v: false }
-            : SCALAR
-        : UNKNOWN;
+    case 'builtins.callable': {
+      const is = a && callable(ev, a);
+      return !a ? UNKNOWN : is === undefined ? SCALAR : { t: 'bool', v: is };
+    }
     case 'builtins.getattr': {
       if (!a || b?.t !== 'str') return UNKNOWN;
       const v = ev.member(a, b.v);
@@ -76,6 +72,10 @@ export function classBuiltin(
             : SCALAR;
     case 'functools.partial':
       return a ? { t: 'partial', fn: a, positional: positional.slice(1), keywords } : UNKNOWN;
+    case 'dataclasses.field':
+      return positional.length
+        ? UNKNOWN
+        : { t: 'field', default: keywords.get('default'), factory: keywords.get('default_factory') };
     // timm's model configurations: `create_csp_stem(**asdict(cfg.stem))`, `replace(cfg, **kwargs)`.
     case 'dataclasses.asdict':
       return a && positional.length === 1 && !keywords.size ? asDict(ev, a, 0) : UNKNOWN;
@@ -189,6 +189,12 @@ function isInstance(ev: Interp, v: Value, cls: Value): Value {
     'numbers.Complex': (x) => (x.t === 'float' ? true : integral(x)),
     'numbers.Number': (x) => (x.t === 'float' ? true : integral(x)),
     'builtins.type': (x) => (isClass(ev, x) ? true : certainKind(ev, x) ? false : undefined),
+    // timm's `expand_blocks_cfg`: one block's configuration (a dataclass) or a sequence of them.
+    'typing.Sequence': (x) => sequence(ev, x),
+    'collections.abc.Sequence': (x) => sequence(ev, x),
+    // timm's `isinstance(group_size, Callable)` of a block's group size.
+    'typing.Callable': (x) => callable(ev, x),
+    'collections.abc.Callable': (x) => callable(ev, x),
     'functools.partial': (x) => (x.t === 'partial' ? true : certainKind(ev, x) ? false : undefined),
     // A method read from an instance is a bound method, no function.
     'types.FunctionType': (x) =>
@@ -266,6 +272,21 @@ function plainClass(ev: Interp, x: Value): boolean {
   if (x.t !== 'class') return isTorchNnClass(ev, x);
   const bases = ev.classes.mro(x);
   return !!bases?.every((b) => !('path' in b) || b.path.startsWith('torch.nn.') || b.path === 'builtins.object');
+}
+
+/** Whether a value is a `collections.abc.Sequence`: an instance of a class of the workspace over `object` alone is not. */
+function sequence(ev: Interp, x: Value): boolean | undefined {
+  if (x.t === 'seq' || x.t === 'str' || x.t === 'range') return true;
+  if (x.t === 'dict' && x.cls)
+    return ev.classes.mro(x.cls)?.every((b) => !('path' in b) || b.path === 'builtins.object') ? false : undefined;
+  return builtinType(x) || ['function', 'lambda', 'partial', 'class'].includes(x.t) ? false : undefined;
+}
+
+/** Whether a value is callable: undefined where not known. */
+function callable(ev: Interp, x: Value): boolean | undefined {
+  if (['function', 'lambda', 'partial', 'module', 'layer'].includes(x.t) || isClass(ev, x)) return true;
+  if (x.t === 'dict' && x.cls) return ev.classes.attribute(x.cls, '__call__', undefined) ? true : undefined;
+  return builtinType(x) || x.t === 'tensor' || x.t === 'param' ? false : undefined;
 }
 
 function isClass(ev: Interp, x: Value): boolean {

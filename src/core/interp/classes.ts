@@ -358,6 +358,22 @@ export class ClassModel {
     return NONE;
   }
 
+  /**
+   * A `field(...)`'s value in a new instance: its default, or what its factory makes, anew for each (timm's
+   * `block_kwargs: dict = field(default_factory=lambda: dict())`); not known for another factory.
+   */
+  private fieldDefault(f: Extract<Value, { t: 'field' }>): Value {
+    if (f.default) return f.default;
+    const make = f.factory;
+    if (make?.t === 'ref' && ['builtins.dict', 'builtins.list', 'builtins.tuple'].includes(make.path))
+      return make.path === 'builtins.dict'
+        ? { t: 'dict', fields: born(new Map()), mapping: true }
+        : { t: 'seq', items: [], tuple: make.path === 'builtins.tuple' };
+    if (make?.t === 'lambda' && !make.expr.params.length) return this.ev.calls.invoke(make);
+    if (make?.t === 'class') return this.instantiate(make, { positional: [], keywords: new Map() }, undefined);
+    return UNKNOWN;
+  }
+
   /** A config or plain object: dataclass fields with their defaults, then what `__init__` sets. */
   private buildObject(c: ClassRef, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
     const ev = this.ev;
@@ -374,7 +390,11 @@ export class ClassModel {
         for (const field of scope.fields) {
           if (names.includes(field)) continue;
           names.push(field);
-          fields.set(field, attrs.get(field) ?? { t: 'sym', name: `${c.name}.${field}` });
+          const attr = attrs.get(field);
+          fields.set(
+            field,
+            attr?.t === 'field' ? this.fieldDefault(attr) : (attr ?? { t: 'sym', name: `${c.name}.${field}` }),
+          );
         }
       }
       names.forEach((n, i) => {

@@ -67,6 +67,8 @@ export interface TorchPort {
 export interface CallsPort {
   bind(args: readonly Arg[], frame: Frame): BoundCall | undefined;
   call(e: CallExpr, frame: Frame): Value;
+  /** A lambda called with no arguments (a dataclass field's `default_factory`). */
+  invoke(fn: Extract<Value, { t: 'lambda' }>): Value;
 }
 
 export interface FunctionsPort {

@@ -102,6 +102,8 @@ export type Value =
    * never iterated here.
    */
   | { readonly t: 'set'; readonly items: readonly Value[] }
+  /** `dataclasses.field(default=..., default_factory=...)`: what a dataclass field starts as in each instance. */
+  | { readonly t: 'field'; readonly default?: Value; readonly factory?: Value }
   /** A parameter (`nn.Parameter(torch.zeros(1, 1, d))`, or `layer.weight`), by identity. */
   | { readonly t: 'param'; readonly ref: ParamRef }
   /** `count` independent copies of `item`: a comprehension over `range(n)`. */

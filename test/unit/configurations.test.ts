@@ -473,6 +473,18 @@ suite("an editor's first analysis and the full one", () => {
     );
   });
 
+  test("a part a factory builds and drops is no part of its model (timm's EfficientNetBuilder tries its attention layer)", async () => {
+    const source =
+      'import torch.nn as nn\nclass Probe(nn.Module):\n    def __init__(self, c):\n        super().__init__()\n        self.fc = nn.Linear(c, c)\n' +
+      'class Net(nn.Module):\n    def __init__(self, width=16):\n        super().__init__()\n        Probe(8)\n        self.fc = nn.Linear(width, width)\n' +
+      'def small():\n    return Net()\n';
+    const a = await analyzeText(source);
+    // PyTorch: neither Net() nor small() holds a Probe, Probe(8) being built and dropped; their Linear(16, 16)
+    // holds 272. Both were listed as building a Probe of 72.
+    assert.strictEqual(a.modules.find((m) => m.name === 'Probe')!.configurations, undefined);
+    assert.strictEqual(a.modules.find((m) => m.name === 'Net')!.summary.params?.constant, 272n);
+  });
+
   test('after a full analysis, a first one replays every factory an edit left alone', async () => {
     const analyzer = new DocumentAnalyzer(await loadGrammars(), 'python');
     analyzer.update(SLOW, undefined, undefined, undefined, [], [], [], 'full');

@@ -10,6 +10,7 @@ import * as path from 'path';
 import type { Analysis } from '../../src/core/analysis/analyze';
 import { DocumentEngine } from '../../src/service/documentEngine';
 import { WorkspaceModels } from '../../src/syntax/workspaceModels';
+import { DocumentAnalyzer } from '../../src/syntax/documentAnalyzer';
 import { analyzeText, loadGrammars, ROOT } from './helpers';
 
 const FIXTURES = path.join(ROOT, 'test/fixtures/models/pytorch');
@@ -108,6 +109,41 @@ suite('configurations of the model files of packages', () => {
         TRUTH['timm_registered/patch_vit.py'].PatchViT,
       );
     } finally {
+      models.dispose();
+    }
+  });
+
+  test("an importer's factories: a share of the steps in a first analysis, a factory's allowance in a full one (timm's deit.py)", async () => {
+    const model =
+      'from torch import nn\n\nclass M(nn.Module):\n    def __init__(self, d=1):\n        super().__init__()\n' +
+      '        n = 0\n        for i in range(30):\n            for j in range(100):\n                n += 1\n' +
+      '        self.fc = nn.Linear(d, n)\n';
+    const files: Record<string, string> = {
+      'model.py': model,
+      'factories.py':
+        'from model import M\n' +
+        Array.from({ length: 30 }, (_, i) => `def f${i}():\n    return M(${i + 2})\n`).join(''),
+    };
+    const grammars = await loadGrammars();
+    const models = new WorkspaceModels(
+      grammars,
+      (f) => files[f.replace('/w/', '')],
+      (dir, suffix) => (dir === '/w' ? Object.keys(files).filter((n) => n.endsWith(suffix)) : []),
+    );
+    const analyzer = new DocumentAnalyzer(grammars, 'python');
+    const run = (depth: 'first' | 'full') =>
+      analyzer
+        .update(model, undefined, models.resolverFor('/w/model.py', 'python'), undefined, [], [], [], depth)!
+        .modules[0].configurations?.filter((c) => /^f\d+\(\)$/.test(c.context)) ?? [];
+    try {
+      const first = run('first').length;
+      assert.ok(first > 0 && first < 30, `${first} configurations`);
+      const full = run('full');
+      assert.strictEqual(full.length, 30);
+      // nn.Linear(31, 3000): 3,000·31 + 3,000.
+      assert.strictEqual(full.find((c) => c.context === 'f29()')?.params.constant, 96_000n);
+    } finally {
+      analyzer.dispose();
       models.dispose();
     }
   });

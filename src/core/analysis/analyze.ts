@@ -62,7 +62,7 @@ export function analyze(
     ...runPresetFunctions(run),
     ...runConfigurationFileBuilds(run),
     ...runTargetBuilds(run),
-    ...runImporterBuilds(run),
+    ...runImporterBuilds(run, depth),
   ];
   // A registry's entry (`vit_b` of `sam_model_registry`) picks the factory it names.
   const showing = {

@@ -60,7 +60,7 @@ export class Collected {
   private readonly withTrees: { tree?: ModuleTree; summary?: ModuleSummary }[] = [];
 
   /** The class and model of each build given, in order, for a run that fails (runFailed). */
-  private readonly builds: { readonly key: string; readonly model: string }[] = [];
+  private readonly builds: { readonly key: string; readonly model: string; readonly tree?: ModuleTree }[] = [];
 
   /** A mark for runFailed: the builds and parts added so far. */
   runMark(): RunMark {
@@ -73,9 +73,16 @@ export class Collected {
    * instance in a part not followed may have another (timm's `caformer_s18()` cut short by the budget after
    * its stages of 320-wide `Scale`s, before the 512-wide ones; a `cpubone` model whose norm layer is not known
    * building one stage's `ConvAttention` where another is not seen). A failed run's trees are summarised now:
-   * undoing its writes empties the trees it made (a part complete when the budget ran out showed 0).
+   * undoing its writes empties the trees it made (a part complete when the budget ran out showed 0). A class
+   * built in the run but left out of its model (`inModel`: timm's EfficientNetBuilder tries its attention
+   * layer, `self.se_layer(8, rd_ratio=1.0)`, and drops it) is no part of that model either.
    */
-  runEnded(mark: RunMark, failed: boolean, whole: (model: string) => boolean): void {
+  runEnded(
+    mark: RunMark,
+    failed: boolean,
+    whole: (model: string) => boolean,
+    inModel: (model: string, tree: ModuleTree) => boolean,
+  ): void {
     if (failed) {
       for (const entry of this.withTrees.slice(mark.trees))
         if (entry.tree) {
@@ -87,7 +94,7 @@ export class Collected {
     const cut = new Map(
       this.builds
         .slice(mark.builds)
-        .filter((b) => failed || !whole(b.model))
+        .filter((b) => failed || !whole(b.model) || (b.tree && !inModel(b.model, b.tree)))
         .map((b) => [`${b.key}\u0000${b.model}`, b]),
     );
     for (const { key, model } of cut.values())
@@ -188,7 +195,7 @@ export class Collected {
 
   construction(key: string, entry: Construction): void {
     if (this.silent) return;
-    this.builds.push({ key, model: modelOf(entry.context) });
+    this.builds.push({ key, model: modelOf(entry.context), tree: entry.tree });
     this.captured({ k: 'construction', key, entry });
     if (this.holding) this.holding.push(() => this.addConstruction(key, entry));
     else this.addConstruction(key, entry);

@@ -27,8 +27,15 @@ const STEPS_EACH = 20_000;
 const numbers = new WeakMap<SourceModel, number>();
 let numbered = 0;
 
-/** The contexts of the models the importers build, in order, with where each is stated. */
-export function runImporters(run: AnalysisRun): { contexts: string[]; sources: Map<string, SourceElsewhere> } {
+/**
+ * The contexts of the models the importers build, in order, with where each is stated. `factories`: steps the
+ * importers' factories may take beyond their share (a full analysis's allowance for factories: timm's
+ * `deit.py` registers 24 models of `vision_transformer.py`'s classes).
+ */
+export function runImporters(
+  run: AnalysisRun,
+  factories = 0,
+): { contexts: string[]; sources: Map<string, SourceElsewhere> } {
   const { model, resolver, replays, shared } = run;
   const contexts: string[] = [];
   const unsized: string[] = [];
@@ -37,13 +44,13 @@ export function runImporters(run: AnalysisRun): { contexts: string[]; sources: M
   const importers = resolver?.importers?.() ?? [];
   // A file that took half its budget already keeps the rest for its own functions no run reached.
   if (!importers.length || shared.budget.spent > LIMITS.steps / 2) return { contexts, sources };
-  shared.budget.within(IMPORTER_STEPS, () => {
+  shared.budget.within(IMPORTER_STEPS + factories, () => {
     for (const importer of importers) {
       if (shared.budget.exhausted) break;
       let number = numbers.get(importer.model);
       if (number === undefined) numbers.set(importer.model, (number = numbered++));
-      const built = replays.valued(`importer ${importer.name} ${number}`, () =>
-        shared.budget.within(STEPS_EACH, () => JSON.stringify(runImporter(run, importer))),
+      const built = replays.valued(`importer ${importer.name} ${number} ${factories}`, () =>
+        JSON.stringify(runImporter(run, importer, factories)),
       );
       const { models, registered } = built === undefined ? { models: [], registered: [] } : (JSON.parse(built) as Ran);
       for (const [context, names] of registered)
@@ -61,8 +68,11 @@ export function runImporters(run: AnalysisRun): { contexts: string[]; sources: M
   return { contexts: [...contexts, ...unsized], sources };
 }
 
-/** Runs one importer: the models it built the file's classes in, and its registries of factories. */
-function runImporter(run: AnalysisRun, importer: Importer): Ran {
+/**
+ * Runs one importer: the models it built the file's classes in, and its registries of factories. Its module
+ * body and factories take a share of the importers' steps, its factories `factories` more.
+ */
+function runImporter(run: AnalysisRun, importer: Importer, factories: number): Ran {
   const { evaluator, recorder, shared } = run;
   const other = evaluator.importer(importer);
   if (!other) return { models: [], registered: [] };
@@ -70,11 +80,13 @@ function runImporter(run: AnalysisRun, importer: Importer): Ran {
   let registered: [string, string[]][] = [];
   recorder.builtElsewhere = built;
   shared.importer = importer.name;
+  const start = shared.budget.spent;
   try {
-    other.runModule();
+    shared.budget.within(STEPS_EACH, () => other.runModule());
     registered = [...registriesOf(other)];
     shared.importer = importer.name;
-    runFactories(other, importer.model, (_key, factory) => factory());
+    const left = Math.max(0, STEPS_EACH - (shared.budget.spent - start)) + factories;
+    shared.budget.within(left, () => runFactories(other, importer.model, (_key, factory) => factory()));
   } finally {
     recorder.builtElsewhere = undefined;
     shared.importer = undefined;

@@ -274,9 +274,16 @@ function fileBuilds<F>(
     : [];
 }
 
-/** The files importing this one, run: the contexts of the models they built its classes in. */
-export function runImporterBuilds(run: AnalysisRun): string[] {
-  const { contexts, sources } = runImporters(run);
+/**
+ * The files importing this one, run: the contexts of the models they built its classes in. In a full analysis
+ * their factories run on an allowance of their own, as the file's do (runFactoryFunctions).
+ */
+export function runImporterBuilds(run: AnalysisRun, depth: Depth): string[] {
+  const { budget } = run.shared;
+  const { contexts, sources } =
+    depth === 'full'
+      ? budget.aside(LIMITS.factorySteps, () => runImporters(run, LIMITS.factorySteps), LIMITS.factoryEntrySteps)
+      : runImporters(run);
   for (const [context, source] of sources) run.elsewhere.set(context, source);
   return contexts;
 }

@@ -23,7 +23,7 @@ import type { Shape, Value } from '../values/value';
 import { Collected, type Added } from './collected';
 import { classKey } from './runs';
 import { modelOf } from './documented';
-import { summarize } from '../values/modules';
+import { originalOf, summarize } from '../values/modules';
 import { constructorRaises } from '../findings/messages';
 
 export interface RunMode {
@@ -75,6 +75,8 @@ export class Recorder implements Hooks {
   evaluator: Interp | undefined;
   /** The tree of the last class built in each model, by the model's context: its root, once its run is over. */
   private readonly roots = new Map<string, ModuleTree>();
+  /** The model a factory returned, by its context: a class built in that run outside it is no part of it. */
+  private readonly returnedRoots = new Map<string, ModuleTree>();
 
   constructor(
     private readonly source: SourceModel,
@@ -129,11 +131,23 @@ export class Recorder implements Hooks {
 
   entryStarted: NonNullable<Hooks['entryStarted']> = () => {
     const mark = this.out.runMark();
+    const parts = new Map<string, Set<ModuleTree>>();
     return (failed) =>
-      this.out.runEnded(mark, failed, (model) => {
-        const root = this.roots.get(model);
-        return !root || summarize(root).params?.isConstant === true;
-      });
+      this.out.runEnded(
+        mark,
+        failed,
+        (model) => {
+          const root = this.roots.get(model);
+          return !root || summarize(root).params?.isConstant === true;
+        },
+        (model, tree) => {
+          const root = this.returnedRoots.get(model);
+          if (!root) return true;
+          let found = parts.get(model);
+          if (!found) parts.set(model, (found = treesOf(root)));
+          return found.has(tree);
+        },
+      );
   };
 
   varied: NonNullable<Hooks['varied']> = (since) => {
@@ -261,6 +275,10 @@ export class Recorder implements Hooks {
     return `${buildingDefaults}:${symbolic}:${moduleBody}:${this.out.isMuted}`;
   }
 
+  returned: NonNullable<Hooks['returned']> = (tree) => {
+    this.returnedRoots.set(modelOf(this.context()), tree);
+  };
+
   constructed: NonNullable<Hooks['constructed']> = (cls, value, args) => {
     // Constructors end inside out: the last class built in a model is its root, whichever file defines it. A
     // TF.js layer class makes its weights when first applied, after the run that builds it: it has no root here.
@@ -272,6 +290,9 @@ export class Recorder implements Hooks {
       this.shared.contexts.length
     )
       this.roots.set(modelOf(this.context()), value.tree);
+    // A class built with its own defaults is the model of its context, as what a factory returns is.
+    if (value.t === 'module' && this.mode.buildingDefaults && this.shared.contexts.length === 1)
+      this.returnedRoots.set(modelOf(this.context()), value.tree);
     // The class built with its own defaults is the module result itself, not a context of it; a class
     // built with names for its arguments gives no total a part of it could take.
     if (
@@ -292,4 +313,18 @@ export class Recorder implements Hooks {
     const expression = args && buildExpression(this.evaluator!, { ...cls, name: scope.name }, args);
     this.out.construction(key, { tree: value.tree, context: this.context(), expression });
   };
+}
+
+/** The parts of a model, itself included, each as it was built: a repeated part (`12 × Block`) holds copies of it. */
+function treesOf(root: ModuleTree): Set<ModuleTree> {
+  const seen = new Set<ModuleTree>();
+  const stack = [root];
+  while (stack.length) {
+    const t = stack.pop()!;
+    if (seen.has(t)) continue;
+    seen.add(t);
+    seen.add(originalOf(t));
+    stack.push(...t.children.values());
+  }
+  return seen;
 }

@@ -215,7 +215,9 @@ export function runFactories(
       const fn = evaluator.names.definition(fi, si, undefined);
       if (fn.t === 'function')
         evaluator.guard(() =>
-          evaluator.inContext(`${name}()`, undefined, () => evaluator.functions.callFunction(fn, [], new Map())),
+          evaluator.inContext(`${name}()`, undefined, () =>
+            returned(evaluator, evaluator.functions.callFunction(fn, [], new Map())),
+          ),
         );
     });
   }
@@ -225,19 +227,28 @@ export function runFactories(
     each(`deprecated ${name}`, () =>
       evaluator.guard(() =>
         evaluator.inContext(`${name}()`, undefined, () =>
-          evaluator.functions.callFunction(
-            factory,
-            [],
-            new Map<string, Value>([
-              ['pretrained', { t: 'bool', v: false }],
-              ['pretrained_cfg', { t: 'str', v: tag }],
-            ]),
+          returned(
+            evaluator,
+            evaluator.functions.callFunction(
+              factory,
+              [],
+              new Map<string, Value>([
+                ['pretrained', { t: 'bool', v: false }],
+                ['pretrained_cfg', { t: 'str', v: tag }],
+              ]),
+            ),
           ),
         ),
       ),
     );
   }
   return left;
+}
+
+/** What a factory gave: a module is the model of its context. */
+function returned(evaluator: Evaluator, value: Value): Value {
+  if (value.t === 'module') evaluator.hooks.returned?.(value.tree);
+  return value;
 }
 
 /**

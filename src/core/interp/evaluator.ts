@@ -378,8 +378,10 @@ export class Evaluator implements Interp, StatementContext {
       {
         layer: (p, c, a) => this.hooks.layer(p, c, a, false),
         report: () => undefined,
-        // Its runs build the analysed file's classes too (an importer's): a failed one is summarised as they are.
+        // Its runs build the analysed file's classes too (an importer's): a failed one is summarised as they are,
+        // and what its factories return is the model they build them in.
         entryStarted: this.hooks.entryStarted,
+        returned: this.hooks.returned,
       },
       resolver,
       this.shared,

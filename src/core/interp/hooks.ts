@@ -44,6 +44,8 @@ export interface Hooks {
     value: Value,
     args?: { readonly positional: readonly Value[]; readonly keywords: ReadonlyMap<string, Value> },
   ): void;
+  /** A factory returned `tree`, the model of the context it runs in (what else it built is no part of it). */
+  returned?(tree: ModuleTree): void;
   /** How many layers were recorded so far. */
   recorded?(): number;
   /**

@@ -110,6 +110,7 @@ export function deepCopy(m: ModuleTree, repeat = m.repeat, nodes = new Map<Modul
     if (known) return known;
     const out: ModuleTree = { kind: n.kind, params: new Map(), children: new Map(), repeat: r, unknown: n.unknown };
     nodes.set(n, out);
+    ORIGINALS.set(out, ORIGINALS.get(n) ?? n);
     for (const [k, p] of n.params) {
       let c = copies.get(p.id);
       if (!c) copies.set(p.id, (c = param(p.shape)));
@@ -119,6 +120,14 @@ export function deepCopy(m: ModuleTree, repeat = m.repeat, nodes = new Map<Modul
     return out;
   };
   return copy(m, repeat);
+}
+
+/** Each copy deepCopy made, with the tree it copies (the first, for a copy of a copy). */
+const ORIGINALS = new WeakMap<ModuleTree, ModuleTree>();
+
+/** The tree `m` is a copy of (a block of `12 × Block`, copied from the one built), or itself. */
+export function originalOf(m: ModuleTree): ModuleTree {
+  return ORIGINALS.get(m) ?? m;
 }
 
 /** A container (Sequential, ModuleList, ModuleDict) of the given children. */

@@ -139,7 +139,6 @@ export function fstring(ev: DisplayContext, e: Extract<Expr, { k: 'fstring' }>, 
   return { t: 'str', v: text };
 }
 
-/** `count` items of `item`, each its own copy; Python raises MemoryError where they fit in no memory. */
 /** How many copies of a plain value a comprehension builds one by one; past it, they stay one repeated item. */
 const PLAIN_COPIES = 64;
 
@@ -167,6 +166,7 @@ function data(v: Value, depth: number): boolean {
   }
 }
 
+/** `count` items of `item`, each its own copy; Python raises MemoryError where they fit in no memory. */
 function repeated(item: Value, count: Poly): Value {
   let items = count.constant;
   for (let inner = item; items !== undefined && inner.t === 'repeat'; inner = inner.item) {

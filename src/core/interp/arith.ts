@@ -8,7 +8,7 @@ import { SCALAR, UNKNOWN, asPoly, int, truthy, type Value } from '../values/valu
 import type { CompareOp } from '../ir/expr';
 import { LIMITS } from '../limits/budget';
 import { BuiltinRaise } from './raises';
-import { normalizePath } from '../ir/imports';
+import { normalizePath, torchNnClassName } from '../ir/imports';
 
 export function floorDiv(a: bigint, b: bigint): bigint {
   const q = a / b;
@@ -275,7 +275,7 @@ function identity(l: Value, r: Value): boolean | undefined {
  * class of the workspace is; two names of another library may be one object under two paths, which is not known.
  */
 function sameObject(l: Value, r: Value): boolean | undefined {
-  const torchNn = (v: Value) => v.t === 'ref' && /^torch\.nn\.[A-Z]\w*$/.test(normalizePath(v.path));
+  const torchNn = (v: Value) => v.t === 'ref' && torchNnClassName(v.path) !== undefined;
   if (l.t === 'class' && r.t === 'class') return identity(l, r);
   if (l.t === 'ref' && r.t === 'ref')
     return normalizePath(l.path) === normalizePath(r.path) ? true : torchNn(l) && torchNn(r) ? false : undefined;

@@ -2,7 +2,7 @@
 import type { ModuleTree } from '../values/modules';
 import type { Language } from '../ir/source';
 import { shapeOf } from '../shapes/views';
-import { normalizePath } from '../ir/imports';
+import { torchNnClassName } from '../ir/imports';
 import { int, MAYBE_MODULE, NONE, UNKNOWN, isTainted, type DefRef, type Value } from '../values/value';
 
 /** What reading a member needs of the interpreter. */
@@ -98,9 +98,7 @@ export function memberOf(ev: MemberContext, obj: Value, id: string): Value {
 function nameOf(obj: Value): string | undefined {
   if (obj.t === 'class' || obj.t === 'function') return obj.name;
   if (obj.t === 'lambda') return '<lambda>';
-  if (obj.t !== 'ref') return undefined;
-  const path = normalizePath(obj.path);
-  return /^torch\.nn\.[A-Z]\w*$/.test(path) ? path.slice('torch.nn.'.length) : undefined;
+  return obj.t === 'ref' ? torchNnClassName(obj.path) : undefined;
 }
 
 /** `functools.partial`'s `func`, `args` and `keywords`, which timm's `get_norm_layer` takes apart to bind again. */

@@ -1,5 +1,5 @@
 /** Python's truth of a value where it is certain, as `if`, `and`/`or` and a conditional expression test it. */
-import { normalizePath } from '../ir/imports';
+import { torchNnClassName } from '../ir/imports';
 import { truthy, type Value } from '../values/value';
 import { WEIGHTLESS } from './shapeChecks';
 
@@ -18,8 +18,6 @@ type CatalogReader = { isCatalogLayer(path: string): boolean };
 
 /** Whether a value is a class of torch.nn the analysis knows (`nn.BatchNorm2d`), so certainly a class. */
 export function isTorchNnClass(ev: CatalogReader, v: Value): boolean {
-  if (v.t !== 'ref') return false;
-  const path = normalizePath(v.path);
-  const name = path.slice(path.lastIndexOf('.') + 1);
-  return path === `torch.nn.${name}` && (WEIGHTLESS.has(name) || ev.isCatalogLayer(path));
+  const name = v.t === 'ref' ? torchNnClassName(v.path) : undefined;
+  return name !== undefined && (WEIGHTLESS.has(name) || ev.isCatalogLayer(`torch.nn.${name}`));
 }

@@ -17,6 +17,12 @@ export function canonicalPath(module: string, member?: string): string {
   return member ? `${root}.${member}` : root;
 }
 
+/** The name of a class of torch.nn a path names (`BatchNorm2d` for `torch.nn.modules.batchnorm.BatchNorm2d`), if it names one. */
+export function torchNnClassName(path: string): string | undefined {
+  const p = normalizePath(path);
+  return /^torch\.nn\.[A-Z]\w*$/.test(p) ? p.slice('torch.nn.'.length) : undefined;
+}
+
 /** `torch.nn.modules.linear.Linear` is the class `torch.nn.Linear` re-exports. */
 export function normalizePath(path: string): string {
   // Asked of every name a call resolves: most are not torch.nn.modules', which the regular expression would scan.

@@ -4,7 +4,8 @@
  */
 import type { Arg, Expr, Span } from '../ir/expr';
 import { totalParams, type Finding, type LayerInstance } from '../values/layer';
-import { describe, type Shape, type Value } from '../values/value';
+import { asPoly, describe, type Shape, type Value } from '../values/value';
+import type { Poly } from '../values/symbolic';
 import { negativeWeight, sizeFindings } from './sizeChecks';
 import { Args, type ApplyLayer, type LayerSpec } from './spec';
 import { surfaceInternal } from '../limits/internalErrors';
@@ -13,6 +14,40 @@ import type { BoundCall } from '../values/bound';
 export interface Instantiated {
   readonly layer: LayerInstance;
   readonly findings: Finding[];
+}
+
+/**
+ * The constructor's arguments PyTorch 1.13 and 2 keep as attributes unchanged (`self.in_features =
+ * in_features`); not those it converts (a kernel size made a tuple, a negative padding index made positive).
+ */
+const CONV = ['in_channels', 'out_channels', 'groups'];
+const STORED_AS_GIVEN: Readonly<Record<string, readonly string[]>> = {
+  Linear: ['in_features', 'out_features'],
+  Bilinear: ['in1_features', 'in2_features', 'out_features'],
+  Conv1d: CONV,
+  Conv2d: CONV,
+  Conv3d: CONV,
+  ConvTranspose1d: CONV,
+  ConvTranspose2d: CONV,
+  ConvTranspose3d: CONV,
+  Embedding: ['num_embeddings', 'embedding_dim'],
+  BatchNorm1d: ['num_features', 'eps'],
+  BatchNorm2d: ['num_features', 'eps'],
+  BatchNorm3d: ['num_features', 'eps'],
+  GroupNorm: ['num_groups', 'num_channels', 'eps'],
+  LayerNorm: ['eps'],
+  MultiheadAttention: ['embed_dim', 'num_heads'],
+};
+
+function defaultOf(spec: LayerSpec, name: string): Value | undefined {
+  return spec.signature.find((p) => p.name === name)?.default;
+}
+
+/** An integer (a polynomial over the user's names) or a known float, as an attribute keeps it. */
+function number(v: Value | undefined, name: string): [string, Poly | number][] {
+  if (v?.t === 'float') return v.v === undefined ? [] : [[name, v.v]];
+  const p = v && v.t !== 'bool' ? asPoly(v) : undefined;
+  return p ? [[name, p]] : [];
 }
 
 /** `apply`: how a layer given as an argument is built for its input (a TF.js wrapper's). */
@@ -67,10 +102,13 @@ export function instantiate(
   const placeholders = args.placeholders.size ? `${[...args.placeholders].join(', ')} not known here.` : undefined;
   const known = !built.unknownReason && !unsure && !placeholders && params.isConstant;
   let formula: string | undefined;
+  const kept = spec.framework === 'pytorch' ? STORED_AS_GIVEN[spec.kind] : undefined;
+  const attributes = kept && new Map(kept.flatMap((n) => number(values.get(n) ?? defaultOf(spec, n), n)));
   const layer: LayerInstance = {
     kind: spec.kind,
     framework: spec.framework,
     tensors: built.tensors,
+    ...(attributes?.size ? { attributes } : {}),
     // TF.js and js-pytorch throw in the constructor for every error found here: no layer, so no count.
     params:
       built.unknownReason ||

@@ -70,6 +70,8 @@ export function memberOf(ev: MemberContext, obj: Value, id: string): Value {
         return field;
       const child = tree.children.get(id);
       if (child) return ev.torch.asValue(child);
+      const kept = (obj.t === 'layer' ? obj.layer : obj.layer?.layer)?.attributes?.get(id);
+      if (kept !== undefined && !field) return typeof kept === 'number' ? { t: 'float', v: kept } : int(kept);
       const p = tree.params.get(id);
       if (p) return { t: 'param', ref: p };
       if (field) return field;

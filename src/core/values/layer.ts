@@ -112,6 +112,11 @@ export interface LayerInstance {
   readonly inputShape?: readonly (Poly | undefined)[];
   /** The shape it produces from a whole input shape, where the framework decides it from more than the last axis. */
   readonly output?: OutputRule;
+  /**
+   * Attributes PyTorch keeps as the constructor was given them (`self.out_channels` of a subclass of
+   * nn.Conv2d, timm's ScaledStdConv2d sizing its gain by it), by name.
+   */
+  readonly attributes?: ReadonlyMap<string, Poly | number>;
 }
 
 type Dims = readonly (Poly | undefined)[];

@@ -225,10 +225,8 @@ function sum(args: readonly Value[], keywords: ReadonlyMap<string, Value>): Valu
  */
 function reSplit([pattern, text, ...rest]: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
   if (pattern?.t !== 'str' || text?.t !== 'str' || rest.length || keywords.size) return UNKNOWN;
-  if (!/^[\x20-\x7e]*$/.test(text.v) || text.v.length > LIMITS.stringLength || !portablePattern(pattern.v))
-    return UNKNOWN;
-  const re = new RegExp(pattern.v);
-  if (re.test('')) return UNKNOWN;
+  const re = /^[\x20-\x7e]*$/.test(text.v) && text.v.length <= LIMITS.stringLength ? portable(pattern.v) : undefined;
+  if (!re || re.test('')) return UNKNOWN;
   const parts = text.v.split(re);
   return parts.length > LIMITS.listItems
     ? UNKNOWN
@@ -238,21 +236,20 @@ function reSplit([pattern, text, ...rest]: readonly Value[], keywords: ReadonlyM
 const PATTERN_PIECE =
   /\\[dwsDWS.\\()[\]*+?|{}^$\-_]|\[\^?(?:\\[dwsDWS.\-\]]|[A-Za-z0-9_. -])+\]|\{\d+(?:,\d*)?\}|[A-Za-z0-9_ .*+?()|,:=\-]/y;
 
-function portablePattern(pattern: string): boolean {
-  if (pattern.includes('(?') || pattern.length > 200) return false;
-  PATTERN_PIECE.lastIndex = 0;
+/** The pattern as a JavaScript regular expression, where it is one both languages read alike. */
+function portable(pattern: string): RegExp | undefined {
+  if (pattern.includes('(?') || pattern.length > 200) return undefined;
   let at = 0;
   while (at < pattern.length) {
     PATTERN_PIECE.lastIndex = at;
     const m = PATTERN_PIECE.exec(pattern);
-    if (!m) return false;
+    if (!m) return undefined;
     at += m[0].length;
   }
   try {
-    new RegExp(pattern);
-    return true;
+    return new RegExp(pattern);
   } catch {
-    return false;
+    return undefined;
   }
 }
 

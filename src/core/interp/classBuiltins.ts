@@ -163,6 +163,9 @@ function isInstance(ev: Interp, v: Value, cls: Value): Value {
     return unsure ? SCALAR : { t: 'bool', v: false };
   }
   const path = cls.t === 'ref' ? normalizePath(cls.path) : undefined;
+  // A method read from an instance is a bound method, no function.
+  const plainFunction = (x: Value) =>
+    (x.t === 'function' && !x.self) || x.t === 'lambda' ? true : certainKind(ev, x) ? false : undefined;
   const primitive: Record<string, (x: Value) => boolean | undefined> = {
     'builtins.int': integral,
     'builtins.float': (x) => (x.t === 'float' ? true : known(x) ? false : undefined),
@@ -196,11 +199,8 @@ function isInstance(ev: Interp, v: Value, cls: Value): Value {
     'typing.Callable': (x) => callable(ev, x),
     'collections.abc.Callable': (x) => callable(ev, x),
     'functools.partial': (x) => (x.t === 'partial' ? true : certainKind(ev, x) ? false : undefined),
-    // A method read from an instance is a bound method, no function.
-    'types.FunctionType': (x) =>
-      (x.t === 'function' && !x.self) || x.t === 'lambda' ? true : certainKind(ev, x) ? false : undefined,
-    'types.LambdaType': (x) =>
-      (x.t === 'function' && !x.self) || x.t === 'lambda' ? true : certainKind(ev, x) ? false : undefined,
+    'types.FunctionType': plainFunction,
+    'types.LambdaType': plainFunction,
   };
   if (path && primitive[path]) {
     const r = primitive[path](v);

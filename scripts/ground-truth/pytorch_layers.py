@@ -1,8 +1,9 @@
 """Ground truth for the PyTorch fixtures: every layer the fixture code builds, as real PyTorch builds it.
 
-Run from the repository root with Debian's python3-torch (not the pyenv python3 on PATH):
+Run from the repository root with Debian's python3-torch (not the pyenv python3 on PATH), in the virtual
+environment of requirements-libraries.txt (made with --system-site-packages: einops_tensors.py needs einops):
 
-    /usr/bin/python3 scripts/ground-truth/pytorch_layers.py
+    /tmp/truth-venv/bin/python scripts/ground-truth/pytorch_layers.py
 
 Writes test/fixtures/expected/pytorch-layers.json:
     "files":   {fixture path: [{"line", "column", "kind", "params", "tensors"}, ...]}, one record per

@@ -1,5 +1,5 @@
 /** `--format json`: one entry per file, with its layers, models and diagnostics in source order. */
-import type { LayerInstance } from '../core/values/layer';
+import type { LayerInstance, StoredWeight } from '../core/values/layer';
 import { pathBeside } from './place';
 import type { SourceElsewhere } from '../core/analysis/results';
 import { configurationName } from '../core/analysis/documented';
@@ -97,6 +97,11 @@ function figures(layer: LayerInstance) {
   };
 }
 
+/** A quantised weight's storage: byte counts as numbers, which stay exact below 2^53 bytes. */
+function storedJson(s: StoredWeight): object {
+  return { format: s.format, weightBytes: Number(s.weightBytes), scaleBytes: Number(s.scaleBytes) };
+}
+
 /** One file's entry: the one place to extend when the analysis gains fields. */
 function fileJson(r: FileReport, options: SizingOptions): object {
   const head = { path: r.path, language: r.language };
@@ -110,6 +115,7 @@ function fileJson(r: FileReport, options: SizingOptions): object {
       framework: l.layer.framework,
       ...exactCount(layerCount(l.layer)),
       formula: l.layer.formula,
+      ...(l.layer.stored ? { stored: storedJson(l.layer.stored) } : {}),
       values: l.values.map((v) => ({
         ...exactCount(v.params),
         context: v.context,

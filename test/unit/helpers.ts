@@ -134,3 +134,14 @@ export const SLOW_FACTORIES =
   '        for i in range(30):\n            for j in range(100):\n                n += 1\n' +
   '        self.fc = nn.Linear(d, n)\n' +
   Array.from({ length: 40 }, (_, i) => `def f${i}():\n    return M(${i + 2})\n`).join('');
+
+/** Each class's total in the models a fixture of test/fixtures/models/pytorch builds, by class name. */
+export async function classTotals(file: string): Promise<Record<string, number>> {
+  const full = path.join(ROOT, 'test/fixtures/models/pytorch', file);
+  const analysis = await analyzeText(readFileSync(full, 'utf8'), 'python', full);
+  return Object.fromEntries(
+    analysis.modules
+      .map((m) => [m.name, Number((m.built ?? m).summary.params?.constant)] as const)
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
+}

@@ -1,16 +1,24 @@
 /** Every layer the analysis knows, by canonical path. */
 import { normalizePath } from '../ir/imports';
+import { APEX_LAYERS } from './apex';
+import { BITSANDBYTES_LAYERS } from './bitsandbytes';
 import { FAIRSCALE_LAYERS } from './fairscale';
 import { JSPYTORCH_LAYERS } from './jspytorch';
+import { MEGATRON_LAYERS } from './megatron';
 import { PYTORCH_LAYERS } from './pytorch';
 import { TFJS_LAYERS } from './tfjs';
 import { TRANSFORMERS_LAYERS } from './transformers';
+import { TRANSFORMER_ENGINE_LAYERS } from './transformerEngine';
 import type { LayerSpec } from './spec';
 
 const ALL = new Map<string, LayerSpec>([
   ...PYTORCH_LAYERS,
   ...TRANSFORMERS_LAYERS,
   ...FAIRSCALE_LAYERS,
+  ...MEGATRON_LAYERS,
+  ...BITSANDBYTES_LAYERS,
+  ...APEX_LAYERS,
+  ...TRANSFORMER_ENGINE_LAYERS,
   ...TFJS_LAYERS,
   ...JSPYTORCH_LAYERS,
 ]);

@@ -125,7 +125,9 @@ export function instantiate(
           ? unsure.formula
           : known
             ? genericFormula(spec, values, inputs, apply)
-            : params.toString();
+            : built.unknownReason && !built.tensors.length
+              ? ''
+              : params.toString();
       return formula;
     },
     // `d_model → ?`: the summary names no size that is not the user's.
@@ -155,6 +157,7 @@ export function instantiate(
     appendsAxis: built.appendsAxis,
     inputShape: built.inputShape,
     output: built.output,
+    ...(built.stored ? { stored: built.stored } : {}),
   };
   return { layer, findings };
 }

@@ -5,10 +5,19 @@
 import type { Tensor } from '../values/layer';
 import { Poly } from '../values/symbolic';
 import { NONE, int, type Value } from '../values/value';
-import { Args, dimText, type LayerSpec, type Problem } from './spec';
+import { dimText, type LayerSpec, type Problem } from './spec';
 import { MULTIHEAD_ATTENTION } from './pytorchAttention';
 import { divisorFixes } from './sizeFixes';
-import { DEVICE_DTYPE, EMBEDDING_OPTIONS, FALSE, TRUE, layerNormTensors, linearTensors } from './pytorchTensors';
+import {
+  DEVICE_DTYPE,
+  EMBEDDING_OPTIONS,
+  FALSE,
+  TRUE,
+  layerNormTensors,
+  linearTensors,
+  normalizedShape,
+  seqDim,
+} from './pytorchTensors';
 import { TRANSFORMER, TRANSFORMER_DECODER_LAYER, TRANSFORMER_ENCODER_LAYER, stack } from './pytorchTransformer';
 import { groupsDivisibility } from '../findings/messages';
 
@@ -88,8 +97,7 @@ const LAYER_NORM: LayerSpec = {
     ...DEVICE_DTYPE,
   ],
   build(a) {
-    const v = a.value('normalized_shape');
-    const shape = v.t === 'seq' ? v.items.map((_, i) => seqDim(a, 'normalized_shape', i)) : [a.dim('normalized_shape')];
+    const shape = normalizedShape(a);
     return {
       tensors: layerNormTensors(shape, a.flag('elementwise_affine', true), a.flag('bias', true)),
       summary: `over [${shape.map(dimText).join(', ')}]`,
@@ -98,12 +106,6 @@ const LAYER_NORM: LayerSpec = {
     };
   },
 };
-
-function seqDim(a: Args, name: string, i: number): Poly {
-  const v = a.value(name);
-  const item = v.t === 'seq' ? v.items[i] : undefined;
-  return item?.t === 'int' ? item.p : Poly.symbol(`${name}[${i}]`);
-}
 
 /** Conv1d/2d/3d and their transposes: weight [out, in / groups, *kernel] ([in, out / groups, ...] transposed). */
 function conv(kind: string, dims: number, transposed: boolean): LayerSpec {
@@ -276,8 +278,7 @@ const RMS_NORM: LayerSpec = {
     ...DEVICE_DTYPE,
   ],
   build(a) {
-    const v = a.value('normalized_shape');
-    const shape = v.t === 'seq' ? v.items.map((_, i) => seqDim(a, 'normalized_shape', i)) : [a.dim('normalized_shape')];
+    const shape = normalizedShape(a);
     return {
       tensors: a.flag('elementwise_affine', true) ? [{ name: 'weight', shape }] : [],
       summary: `over [${shape.map(dimText).join(', ')}]`,

@@ -1,8 +1,8 @@
 /** What several PyTorch layers share: flags, device/dtype parameters, and the tensors of Linear and LayerNorm. */
 import type { Tensor } from '../values/layer';
-import type { Poly } from '../values/symbolic';
+import { Poly } from '../values/symbolic';
 import { NONE, type Value } from '../values/value';
-import type { ParamSpec } from './spec';
+import type { Args, ParamSpec } from './spec';
 
 export const TRUE: Value = { t: 'bool', v: true };
 export const FALSE: Value = { t: 'bool', v: false };
@@ -37,4 +37,17 @@ export function layerNormTensors(shape: readonly Poly[], affine: boolean, bias: 
         { name: 'bias', shape },
       ]
     : [{ name: 'weight', shape }];
+}
+
+/** Item i of a size given as a sequence (`normalized_shape=(8, 16)`); one not known is named by its place. */
+export function seqDim(a: Args, name: string, i: number): Poly {
+  const v = a.value(name);
+  const item = v.t === 'seq' ? v.items[i] : undefined;
+  return item?.t === 'int' ? item.p : Poly.symbol(`${name}[${i}]`);
+}
+
+/** A normalisation's `normalized_shape`: one size or a sequence of them. */
+export function normalizedShape(a: Args): Poly[] {
+  const v = a.value('normalized_shape');
+  return v.t === 'seq' ? v.items.map((_, i) => seqDim(a, 'normalized_shape', i)) : [a.dim('normalized_shape')];
 }

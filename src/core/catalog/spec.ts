@@ -1,7 +1,16 @@
 /** How a catalog entry describes a layer: its signature, and how it builds tensors from arguments. */
 import type { FindingCode } from '../findings/codes';
 import type { Expr } from '../ir/expr';
-import type { AttentionShape, Fix, Framework, LayerInstance, OutputRule, Severity, Tensor } from '../values/layer';
+import type {
+  AttentionShape,
+  Fix,
+  Framework,
+  LayerInstance,
+  OutputRule,
+  Severity,
+  StoredWeight,
+  Tensor,
+} from '../values/layer';
 import { Poly, groupDigits } from '../values/symbolic';
 import { asPoly, describe, truthy, type Shape, type Value } from '../values/value';
 
@@ -37,6 +46,7 @@ export interface Built {
   readonly inputShape?: readonly (Poly | undefined)[];
   /** The shape it produces from a whole input shape (TF.js layers). */
   readonly output?: OutputRule;
+  readonly stored?: StoredWeight;
 }
 
 export interface LayerSpec {

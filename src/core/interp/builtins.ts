@@ -298,13 +298,24 @@ export const SCALAR_BUILTINS = new Set([
  */
 const unsetVariable: Builtin = ([, fallback], keywords) => fallback ?? keywords.get('default') ?? NONE;
 
-/** fairscale's model-parallel group as one process has it (`python model.py`): world size 1, rank 0. */
-const ONE_PROCESS: Record<string, Builtin> = Object.fromEntries(
-  ['fairscale.nn.model_parallel.initialize.', 'fairscale.nn.model_parallel.'].flatMap((at) => [
+/**
+ * fairscale's model-parallel group and Megatron-core's parallel groups as one process has them (`python
+ * model.py`): world size 1, rank 0.
+ */
+const ONE_PROCESS: Record<string, Builtin> = Object.fromEntries([
+  ...['fairscale.nn.model_parallel.initialize.', 'fairscale.nn.model_parallel.'].flatMap((at) => [
     [`${at}get_model_parallel_world_size`, () => int(1)],
     [`${at}get_model_parallel_rank`, () => int(0)],
   ]),
-);
+  ...['megatron.core.parallel_state.', 'megatron.core.mpu.'].flatMap((at) =>
+    ['tensor_model_parallel', 'pipeline_model_parallel', 'context_parallel', 'expert_model_parallel'].flatMap(
+      (group) => [
+        [`${at}get_${group}_world_size`, () => int(1)],
+        [`${at}get_${group}_rank`, () => int(0)],
+      ],
+    ),
+  ),
+]);
 
 export const BUILTIN_CALLS: Record<string, Builtin> = {
   ...ONE_PROCESS,

@@ -4,10 +4,10 @@
  * broadcast. Each finding names both sizes and points at the definitions.
  */
 import type { Span } from '../ir/expr';
-import { computesAs, type Finding } from '../values/layer';
+import { shapedAs, type Finding } from '../values/layer';
 import type { FindingCode } from '../findings/codes';
 import { groupDigits, type Poly } from '../values/symbolic';
-import { rearrangedHeads } from '../shapes/einops';
+import { einopsShape, rearrangedHeads } from '../shapes/einops';
 import { fusedCore, joined, product, softmaxed } from '../shapes/trace';
 import { dimText } from '../catalog/spec';
 import {
@@ -119,10 +119,20 @@ export const WEIGHTLESS = new Set([
   'Tanhshrink',
 ]);
 
-/** `rearrange(q, "b n (h d) -> b h n d", h=heads)`: the shape is not followed, the head split is. */
-function rearrange(positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value {
+/**
+ * `rearrange(q, "b n (h d) -> b h n d", h=heads)` of a projection: the shape is not followed, the head split is.
+ * Of a tensor of known shape and no projection behind it (a constructor's), `rearrange` and `repeat` give the
+ * shape einops gives.
+ */
+function einops(positional: readonly Value[], keywords: ReadonlyMap<string, Value>, repeat: boolean): Value {
   const [t, pattern] = positional;
   if (t?.t !== 'tensor') return UNKNOWN;
+  const known = !t.trace && !t.partial && t.shape.every((d) => d !== undefined);
+  if (known && pattern?.t === 'str') {
+    const shape = einopsShape(pattern.v, t.shape as Poly[], keywords, repeat);
+    return shape ? { t: 'tensor', shape } : UNKNOWN;
+  }
+  if (repeat) return UNKNOWN;
   const source = t.trace?.source;
   const split =
     pattern?.t === 'str' && source?.layer && !t.trace?.core
@@ -225,7 +235,7 @@ export class ShapeChecks {
       () => FEATURE_FAILURE[layer.framework],
     );
     this.outputOf(callee, input);
-    if (!LAST_AXIS_KINDS.has(computesAs(layer.kind))) return UNKNOWN;
+    if (!LAST_AXIS_KINDS.has(shapedAs(layer.kind))) return UNKNOWN;
     const out = this.projected(callee, input);
     return RECURRENT_KINDS.has(layer.kind) ? { t: 'seq', items: [out, UNKNOWN], tuple: true } : out;
   }
@@ -323,7 +333,7 @@ export class ShapeChecks {
 
   /** What `callee`'s own forward() returned for `input`, taken as the output of the layer it subclasses. */
   layerOutput(callee: LayerValue, input: Value | undefined, out: Value): Value {
-    if (!LAST_AXIS_KINDS.has(computesAs(callee.layer.kind))) return out;
+    if (!LAST_AXIS_KINDS.has(shapedAs(callee.layer.kind))) return out;
     this.outputOf(callee, input);
     // The layer keeps the input's leading dimensions, whatever its own forward() did that this file cannot follow.
     return out.t === 'tensor' || out.t === 'unknown' ? this.projected(callee, input) : out;
@@ -421,7 +431,7 @@ export class ShapeChecks {
   tensorFunction(path: string, positional: readonly Value[], keywords: ReadonlyMap<string, Value>): Value | undefined {
     const name = path.slice(path.lastIndexOf('.') + 1);
     const owner = path.slice(0, path.lastIndexOf('.'));
-    if (path === 'einops.rearrange') return rearrange(positional, keywords);
+    if (path === 'einops.rearrange' || path === 'einops.repeat') return einops(positional, keywords, name === 'repeat');
     if (FUSED_ATTENTION.has(path)) {
       const [q, k, v] = positional;
       return this.fused(
@@ -482,7 +492,7 @@ export class ShapeChecks {
           });
         }
         previous = layer;
-        size = LAST_AXIS_KINDS.has(computesAs(layer.layer.kind)) ? layer.layer.outFeatures : undefined;
+        size = LAST_AXIS_KINDS.has(shapedAs(layer.layer.kind)) ? layer.layer.outFeatures : undefined;
       } else if (!(item.t === 'module' && WEIGHTLESS.has(item.tree.kind) && item.tree.kind !== 'Flatten')) {
         size = undefined;
       }

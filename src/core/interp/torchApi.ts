@@ -431,6 +431,12 @@ export class TorchApi {
       case 'torch.nn.ModuleList':
       case 'torch.nn.ModuleDict':
         return this.container(path.slice('torch.nn.'.length), positional);
+      // A bare module used as a namespace (`self.mid = nn.Module(); self.mid.block_1 = ...`): what is set on it
+      // are its parts.
+      case 'torch.nn.Module':
+        return positional.length || keywords.size
+          ? UNKNOWN
+          : { t: 'module', tree: emptyModule('Module'), fields: new Map() };
       default:
         break;
     }

@@ -5,7 +5,7 @@
  * head size, per layer), and what its matrix products cost per token.
  */
 import type { Activations } from '../activations/program';
-import { computesAs, type LayerInstance } from '../values/layer';
+import { shapedAs, type LayerInstance } from '../values/layer';
 import type { GradOf, ModuleTree } from '../values/modules';
 import { totalOf } from '../values/modules';
 import { Poly } from '../values/symbolic';
@@ -76,7 +76,7 @@ export function sizing(root: ModuleTree, facts: NodeFacts, activations: Activati
     if (visited.has(node)) return;
     visited.add(node);
     const here = node.repeat ? times.mul(node.repeat) : times;
-    if (EMBEDDINGS.has(computesAs(node.kind)))
+    if (EMBEDDINGS.has(shapedAs(node.kind)))
       for (const p of node.params.values()) if (!embeddings.has(p.id)) embeddings.set(p.id, here.mul(p.numel));
     const found = facts.attention(node);
     const inner = found ? undefined : innerAttention(node, name);
@@ -205,9 +205,9 @@ function matmulsOf(root: ModuleTree, facts: NodeFacts): { matmulPerToken?: Poly;
 /** in · out of a linear layer (nn.MultiheadAttention: its four projections); 0 for layers without products. */
 function layerProducts(layer: LayerInstance): Poly | undefined {
   if (layer.framework !== 'pytorch') return undefined;
-  if (NO_MATMUL.has(computesAs(layer.kind))) return Poly.ZERO;
+  if (NO_MATMUL.has(shapedAs(layer.kind))) return Poly.ZERO;
   const weight = layer.tensors.find((t) => t.name === 'weight');
-  if ((computesAs(layer.kind) === 'Linear' || layer.kind === 'Conv1D') && weight?.shape.length === 2)
+  if ((shapedAs(layer.kind) === 'Linear' || layer.kind === 'Conv1D') && weight?.shape.length === 2)
     return weight.shape[0].mul(weight.shape[1]);
   const a = layer.attention;
   if (layer.kind === 'MultiheadAttention' && a) return a.embed.mul(a.embed.mul(Poly.int(2)).add(a.kdim).add(a.vdim));

@@ -81,6 +81,13 @@ export interface AttentionShape {
   readonly settings: readonly (readonly [string, string])[];
 }
 
+/** A quantised weight as a layer stores it once moved to a device: its bytes and its scales' (bitsandbytes). */
+export interface StoredWeight {
+  readonly format: string;
+  readonly weightBytes: bigint;
+  readonly scaleBytes: bigint;
+}
+
 export interface LayerInstance {
   readonly kind: string;
   readonly framework: Framework;
@@ -117,6 +124,8 @@ export interface LayerInstance {
    * nn.Conv2d, timm's ScaledStdConv2d sizing its gain by it), by name.
    */
   readonly attributes?: ReadonlyMap<string, Poly | number>;
+  /** How a quantised layer stores its weight on a device, where its sizes are known. */
+  readonly stored?: StoredWeight;
 }
 
 type Dims = readonly (Poly | undefined)[];
@@ -180,4 +189,27 @@ const COMPUTES_AS: Readonly<Record<string, string>> = {
   RowParallelLinear: 'Linear',
   ParallelEmbedding: 'Embedding',
   VocabParallelEmbedding: 'Embedding',
+};
+
+/**
+ * The torch.nn layer whose output shape and products a library's layer has, though its backward keeps tensors
+ * of its own (bitsandbytes' quantised linear layers, apex's fused norms, which may keep their output instead
+ * of their input; Transformer Engine's norms): shapes and FLOPs follow it, activations do not.
+ */
+export function shapedAs(kind: string): string {
+  return SHAPED_AS[kind] ?? computesAs(kind);
+}
+
+const SHAPED_AS: Readonly<Record<string, string>> = {
+  Linear8bitLt: 'Linear',
+  Linear4bit: 'Linear',
+  LinearNF4: 'Linear',
+  LinearFP4: 'Linear',
+  'tensor_parallel.VocabParallelEmbedding': 'Embedding',
+  FusedLayerNorm: 'LayerNorm',
+  MixedFusedLayerNorm: 'LayerNorm',
+  FusedRMSNorm: 'RMSNorm',
+  MixedFusedRMSNorm: 'RMSNorm',
+  'te.LayerNorm': 'LayerNorm',
+  'te.RMSNorm': 'RMSNorm',
 };

@@ -1,5 +1,6 @@
 """Counts, with the libraries themselves on PyTorch 2, the layers of libraries that need it: bitsandbytes' quantised
-layers and embeddings, Megatron-core's tensor-parallel layers, and apex's fused norms (run from its source).
+layers and embeddings, Megatron-core's tensor-parallel layers, apex's fused norms (run from its source), and
+peft's LoRA on the models of fixtures.
 
     python3 -m venv /tmp/torch2-venv
     /tmp/torch2-venv/bin/pip install -r scripts/ground-truth/requirements-torch2.txt
@@ -12,11 +13,14 @@ named_parameters() as built (as library-layers.json), and for a quantised layer 
 to a device quantises it (`.to("cpu")`, as `.cuda()` does on a GPU): the weight's bytes, its scales' bytes (the
 8-bit layer's row scales SCB; the 4-bit layer's absmax per block, and the float32 scales of those when
 compress_statistics nests them) and what `sum(p.numel())` says then; `fixtures`, for each fixture of
-test/fixtures/models/pytorch/libraries_torch2/, the count of every module of each class in the models it builds. Megatron-core's layers are built in a process
+test/fixtures/models/pytorch/libraries_torch2/, the count of every module of each class in the models it builds;
+`peft`, for each fixture of peft's LoRA there (lora_*.py), the models its module body builds with their counts
+and trainable counts once it has run (get_peft_model changes the model it is given). Megatron-core's layers are built in a process
 group of one process (tensor-parallel world size 1). unit/libraryLayersTorch2.test.ts checks the analysis
 against the file. Transformer Engine needs CUDA to build a layer, so its entries follow its source instead.
 """
 
+import ast
 import importlib.metadata
 import importlib.util
 import os
@@ -28,7 +32,7 @@ import torch
 import torch.distributed as dist
 
 from library_layers import fixture_counts, run_fixture
-from pytorch_common import REPO_ROOT, describe, describe_error, write_json
+from pytorch_common import REPO_ROOT, describe, describe_error, param_count, write_json
 
 OUTPUT = REPO_ROOT / "test/fixtures/expected/library-layers-torch2.json"
 FIXTURES = REPO_ROOT / "test/fixtures/models/pytorch/libraries_torch2"
@@ -66,6 +70,26 @@ APEX = [
     "MixedFusedRMSNorm(512)",
     "MixedFusedRMSNorm(512, elementwise_affine=False)",
 ]
+
+
+def peft_models(path, module):
+    """Each model a fixture's module body binds (`adapted = get_peft_model(decoder, LoraConfig(...))`), and the
+    model a get_peft_model call builds in its arguments: the line of the call that builds it, its class, count and
+    trainable count once the module body has run."""
+    def row(line, model):
+        trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
+        return {"line": line, "class": type(model).__name__, "params": param_count(model), "trainable": trainable}
+
+    rows = []
+    for node in ast.parse(path.read_text()).body:
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
+            continue
+        value = getattr(module, node.targets[0].id)
+        rows.append(row(node.value.lineno, value))
+        given = node.value.args[0] if hasattr(value, "base_model") else None
+        if isinstance(given, ast.Call):
+            rows.append(row(given.lineno, value.base_model.model))
+    return sorted(rows, key=lambda r: (r["line"], r["class"]))
 
 
 def nbytes(t):
@@ -121,6 +145,9 @@ def apex_normalization(source):
     spec = importlib.util.spec_from_file_location("fused_layer_norm", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    # transformers asks whether apex is installed: the stand-ins must not answer for it.
+    for name in ("apex", "apex._autocast_utils"):
+        del sys.modules[name]
     return vars(module)
 
 
@@ -145,8 +172,12 @@ def main():
         "megatron-core": importlib.metadata.version("megatron-core"),
         "apex": os.environ.get("APEX_COMMIT", "source"),
     }
-    fixtures = {f"libraries_torch2/{p.name}": fixture_counts(run_fixture(p)) for p in sorted(FIXTURES.glob("*.py"))}
-    print(write_json(OUTPUT, {"versions": versions, "calls": calls, "fixtures": fixtures}, 2))
+    paths = sorted(FIXTURES.glob("*.py"))
+    fixtures = {f"libraries_torch2/{p.name}": fixture_counts(run_fixture(p)) for p in paths if not p.name.startswith("lora_")}
+    adapted = {f"libraries_torch2/{p.name}": peft_models(p, run_fixture(p)) for p in paths if p.name.startswith("lora_")}
+    versions["peft"] = importlib.metadata.version("peft")
+    out = {"versions": versions, "calls": calls, "fixtures": fixtures, "peft": adapted}
+    print(write_json(OUTPUT, out, 2))
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ const TRUTH = JSON.parse(
     error?: { type: string };
   }[];
   fixtures: Record<string, Record<string, number>>;
+  peft: Record<string, { line: number; class: string; params: number; trainable: number }[]>;
 };
 
 const IMPORTS = [
@@ -78,6 +79,50 @@ suite("libraries' layers on PyTorch 2 against the libraries", () => {
   for (const [file, classes] of Object.entries(TRUTH.fixtures))
     test(`${file}: every class's total in the models the file builds`, async () => {
       assert.deepStrictEqual(await classTotals(file), classes);
+    });
+
+  for (const [file, models] of Object.entries(TRUTH.peft))
+    test(`${file}: each model and PeftModel, with what trains, once get_peft_model has run`, async () => {
+      const full = path.join(ROOT, 'test/fixtures/models/pytorch', file);
+      const analysis = await analyzeText(readFileSync(full, 'utf8'), 'python', full);
+      const rows = analysis.instances
+        .map((i) => ({
+          line: i.span.startLine + 1,
+          class: i.className,
+          params: Number(i.summary.params?.constant),
+          trainable: Number(i.sizing?.trainable?.constant),
+        }))
+        .sort((a, b) => a.line - b.line || a.class.localeCompare(b.class));
+      assert.deepStrictEqual(rows, models);
+    });
+
+  // Each raises in peft 0.21 on a model of the user's (AttributeError, ValueError, NoMatchingPeftModuleError,
+  // "Target module Sequential(...) is not supported"): no count, and the model given is left as built.
+  for (const options of [
+    'target_modules=["q"], task_type=TaskType.CAUSAL_LM',
+    'target_modules=None',
+    'target_modules=["nothing"]',
+    'target_modules=["seq"]',
+  ])
+    test(`get_peft_model with ${options}: no count`, async () => {
+      const analysis = await analyzeText(
+        [
+          'from torch import nn',
+          'from peft import LoraConfig, TaskType, get_peft_model',
+          'class M(nn.Module):',
+          '    def __init__(self):',
+          '        super().__init__()',
+          '        self.q = nn.Linear(4, 4)',
+          '        self.seq = nn.Sequential(nn.Linear(4, 4))',
+          'base = M()',
+          `adapted = get_peft_model(base, LoraConfig(${options}))`,
+          '',
+        ].join('\n'),
+      );
+      const model = (name: string) => analysis.instances.find((i) => i.className === name)?.summary;
+      assert.strictEqual(model('PeftModel')?.params, undefined);
+      assert.match(model('PeftModel')?.reason ?? '', /^get_peft_model: /);
+      assert.strictEqual(model('M')?.params?.constant, 40n);
     });
 
   test('a 4-bit layer says sum(p.numel()) counts packed bytes once quantised', async () => {

@@ -179,8 +179,8 @@ export class Recorder implements Hooks {
       });
   };
 
-  model: NonNullable<Hooks['model']> = (call, className, tree) => {
-    this.instances.add({ className, span: call.span, tree, symbolic: this.mode.symbolic });
+  model: NonNullable<Hooks['model']> = (call, className, tree, value) => {
+    this.instances.add({ className, span: call.span, tree, value, symbolic: this.mode.symbolic });
   };
 
   built: NonNullable<Hooks['built']> = (call, layer) => {

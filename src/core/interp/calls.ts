@@ -5,6 +5,7 @@
  */
 import type { Arg } from '../ir/expr';
 import type { Interp } from './interp';
+import { peftCall } from './peft';
 import { normalizePath } from '../ir/imports';
 import { MAYBE_MODULE, NONE, SCALAR, UNKNOWN, isTainted, type Value } from '../values/value';
 import { APPLY_METHODS, tensorSource } from '../shapes/flow';
@@ -360,6 +361,8 @@ export class Calls {
     if (language) return language;
     const functional = this.ev.checks.tensorFunction(path, positional, keywords);
     if (functional) return functional;
+    const peft = peftCall(this.ev, path, positional, keywords, e, frame);
+    if (peft) return peft;
     const built = this.ev.torch.construct(path, positional, keywords);
     if (built) return built;
     const builtin = BUILTIN_CALLS[path];

@@ -55,8 +55,11 @@ export interface Hooks {
   entryStarted?(): (failed: boolean) => void;
   /** The layers recorded since `since` were built in one pass of a loop whose passes differ: no count holds for them. */
   varied?(since: number): void;
-  /** A TF.js model built by `call` (`tf.sequential`, `tf.model`): its module tree, read once the run is over. */
-  model?(call: CallExpr, className: string, tree: () => ModuleTree): void;
+  /**
+   * A model a library builds at `call` (TF.js's `tf.sequential`, `tf.model`; peft's `get_peft_model`): its module
+   * tree, read once the run is over, and the module value to size where it has one.
+   */
+  model?(call: CallExpr, className: string, tree: () => ModuleTree, value?: Value): void;
   /** A subclass of a catalog layer built at a call site: the layer its constructor made. */
   built?(call: CallExpr, layer: LayerValue): void;
   /** Attention written by hand, met in `module`'s forward(): its core, then again with its output projection. */

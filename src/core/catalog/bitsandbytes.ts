@@ -7,9 +7,9 @@
  */
 import { NONE, type Value } from '../values/value';
 import type { StoredWeight } from '../values/layer';
-import { groupDigits, type Poly } from '../values/symbolic';
+import { groupDigits } from '../values/symbolic';
 import { dimText, type Args, type LayerSpec } from './spec';
-import { EMBEDDING_OPTIONS, TRUE, linearTensors } from './pytorchTensors';
+import { EMBEDDING_OPTIONS, TRUE, embeddingSpec, linearTensors } from './pytorchTensors';
 
 const FLOAT_ZERO: Value = { t: 'float', v: 0 };
 /** The weights one absmax scale of a 4-bit weight covers (Params4bit's blocksize on CUDA). */
@@ -163,41 +163,25 @@ function fixedFourBit(kind: 'LinearNF4' | 'LinearFP4'): LayerSpec {
 
 function embedding(kind: 'StableEmbedding' | 'Embedding'): LayerSpec {
   const stable = kind === 'StableEmbedding';
-  return {
-    kind,
-    framework: 'pytorch',
-    signature: [
-      { name: 'num_embeddings', size: 'V' },
-      { name: 'embedding_dim', size: 'D' },
-      ...EMBEDDING_OPTIONS,
-      { name: '_weight', default: NONE },
-      { name: 'device', default: NONE },
-      ...(stable ? [{ name: 'dtype', default: NONE }] : []),
-    ],
-    build(a) {
-      const V = a.dim('num_embeddings');
-      const D = a.dim('embedding_dim');
-      const norm: Poly[] = [D];
-      return {
-        tensors: [
-          { name: 'weight', shape: [V, D] },
-          ...(stable
-            ? [
-                { name: 'norm.weight', shape: norm },
-                { name: 'norm.bias', shape: norm },
-              ]
-            : []),
-        ],
-        summary: `${dimText(V)} × ${dimText(D)}`,
-        notes: [
-          stable
-            ? 'An nn.Embedding followed by an nn.LayerNorm over its vectors (`norm`), whose optimizer state bitsandbytes keeps in 32 bits.'
-            : 'An nn.Embedding whose optimizer state bitsandbytes keeps in 32 bits.',
-        ],
-        outFeatures: D,
-      };
-    },
-  };
+  const options = [
+    ...EMBEDDING_OPTIONS,
+    { name: '_weight', default: NONE },
+    { name: 'device', default: NONE },
+    ...(stable ? [{ name: 'dtype', default: NONE }] : []),
+  ];
+  return embeddingSpec(kind, options, (D) =>
+    stable
+      ? {
+          tensors: [
+            { name: 'norm.weight', shape: [D] },
+            { name: 'norm.bias', shape: [D] },
+          ],
+          notes: [
+            'An nn.Embedding followed by an nn.LayerNorm over its vectors (`norm`), whose optimizer state bitsandbytes keeps in 32 bits.',
+          ],
+        }
+      : { notes: ['An nn.Embedding whose optimizer state bitsandbytes keeps in 32 bits.'] },
+  );
 }
 
 export const BITSANDBYTES_LAYERS: ReadonlyMap<string, LayerSpec> = new Map(

@@ -5,7 +5,7 @@
  */
 import { int, NONE } from '../values/value';
 import { dimText, type LayerSpec, type ParamSpec } from './spec';
-import { EMBEDDING_OPTIONS, FALSE, TRUE, linearTensors } from './pytorchTensors';
+import { EMBEDDING_OPTIONS, FALSE, TRUE, embeddingSpec, linearTensors } from './pytorchTensors';
 
 /** The model-parallel world size the counts are for: one process, as `python model.py` runs. */
 const ONE_PROCESS =
@@ -47,29 +47,19 @@ function parallelLinear(kind: 'ColumnParallelLinear' | 'RowParallelLinear'): Lay
 }
 
 function parallelEmbedding(kind: 'ParallelEmbedding' | 'VocabParallelEmbedding'): LayerSpec {
-  return {
+  return embeddingSpec(
     kind,
-    framework: 'pytorch',
-    signature: [
-      { name: 'num_embeddings', size: 'V' },
-      { name: 'embedding_dim', size: 'D' },
+    [
       ...EMBEDDING_OPTIONS,
       { name: 'init_method', default: NONE },
       ...(kind === 'ParallelEmbedding' ? [{ name: 'keep_master_weight_for_test', default: FALSE }] : []),
     ],
-    build(a) {
-      const V = a.dim('num_embeddings');
-      const D = a.dim('embedding_dim');
-      return {
-        tensors: [{ name: 'weight', shape: [V, D] }],
-        summary: `${dimText(V)} × ${dimText(D)}`,
-        notes: [
-          `fairscale's ${kind === 'ParallelEmbedding' ? 'embedding-dimension' : 'vocabulary'}-parallel nn.Embedding, ${ONE_PROCESS}`,
-        ],
-        outFeatures: D,
-      };
-    },
-  };
+    () => ({
+      notes: [
+        `fairscale's ${kind === 'ParallelEmbedding' ? 'embedding-dimension' : 'vocabulary'}-parallel nn.Embedding, ${ONE_PROCESS}`,
+      ],
+    }),
+  );
 }
 
 const LAYERS = 'fairscale.nn.model_parallel.layers';

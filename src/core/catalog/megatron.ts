@@ -7,7 +7,7 @@
  */
 import { int, NONE } from '../values/value';
 import { dimText, type LayerSpec, type ParamSpec } from './spec';
-import { FALSE, TRUE, linearTensors } from './pytorchTensors';
+import { FALSE, TRUE, embeddingSpec, linearTensors } from './pytorchTensors';
 
 const ONE_PROCESS =
   'as one process holds it (tensor-parallel world size 1): the whole matrix, split across processes otherwise.';
@@ -56,26 +56,11 @@ function parallelLinear(column: boolean): LayerSpec {
   };
 }
 
-const VOCAB_PARALLEL_EMBEDDING: LayerSpec = {
-  kind: 'tensor_parallel.VocabParallelEmbedding',
-  framework: 'pytorch',
-  signature: [
-    { name: 'num_embeddings', size: 'V' },
-    { name: 'embedding_dim', size: 'D' },
-    ...COMMON,
-    { name: 'reduce_scatter_embeddings', default: FALSE },
-  ],
-  build(a) {
-    const V = a.dim('num_embeddings');
-    const D = a.dim('embedding_dim');
-    return {
-      tensors: [{ name: 'weight', shape: [V, D] }],
-      summary: `${dimText(V)} × ${dimText(D)}`,
-      notes: [`Megatron's vocabulary-parallel embedding, ${ONE_PROCESS}`],
-      outFeatures: D,
-    };
-  },
-};
+const VOCAB_PARALLEL_EMBEDDING = embeddingSpec(
+  'tensor_parallel.VocabParallelEmbedding',
+  [...COMMON, { name: 'reduce_scatter_embeddings', default: FALSE }],
+  () => ({ notes: [`Megatron's vocabulary-parallel embedding, ${ONE_PROCESS}`] }),
+);
 
 const PACKAGE = 'megatron.core.tensor_parallel';
 

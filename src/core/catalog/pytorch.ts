@@ -11,6 +11,7 @@ import { divisorFixes } from './sizeFixes';
 import {
   DEVICE_DTYPE,
   EMBEDDING_OPTIONS,
+  embeddingSpec,
   FALSE,
   TRUE,
   layerNormTensors,
@@ -154,23 +155,12 @@ function conv(kind: string, dims: number, transposed: boolean): LayerSpec {
   };
 }
 
-const EMBEDDING: LayerSpec = {
-  kind: 'Embedding',
-  framework: 'pytorch',
-  signature: [
-    { name: 'num_embeddings', size: 'V' },
-    { name: 'embedding_dim', size: 'D' },
-    ...EMBEDDING_OPTIONS,
-    { name: '_weight', default: NONE },
-    { name: '_freeze', default: FALSE },
-    ...DEVICE_DTYPE,
-  ],
-  build(a) {
-    const V = a.dim('num_embeddings');
-    const D = a.dim('embedding_dim');
-    return { tensors: [{ name: 'weight', shape: [V, D] }], summary: `${dimText(V)} × ${dimText(D)}`, outFeatures: D };
-  },
-};
+const EMBEDDING = embeddingSpec('Embedding', [
+  ...EMBEDDING_OPTIONS,
+  { name: '_weight', default: NONE },
+  { name: '_freeze', default: FALSE },
+  ...DEVICE_DTYPE,
+]);
 
 const EMBEDDING_BAG: LayerSpec = {
   kind: 'EmbeddingBag',

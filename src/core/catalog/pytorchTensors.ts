@@ -2,7 +2,7 @@
 import type { Tensor } from '../values/layer';
 import { Poly } from '../values/symbolic';
 import { NONE, type Value } from '../values/value';
-import type { Args, ParamSpec } from './spec';
+import { dimText, type Args, type LayerSpec, type ParamSpec } from './spec';
 
 export const TRUE: Value = { t: 'bool', v: true };
 export const FALSE: Value = { t: 'bool', v: false };
@@ -50,4 +50,31 @@ export function seqDim(a: Args, name: string, i: number): Poly {
 export function normalizedShape(a: Args): Poly[] {
   const v = a.value('normalized_shape');
   return v.t === 'seq' ? v.items.map((_, i) => seqDim(a, 'normalized_shape', i)) : [a.dim('normalized_shape')];
+}
+
+/**
+ * An embedding table [num_embeddings, embedding_dim], torch's or a library's: the options after its two sizes,
+ * and the notes and tensors a library adds (bitsandbytes' StableEmbedding normalises its vectors).
+ */
+export function embeddingSpec(
+  kind: string,
+  options: readonly ParamSpec[],
+  extra: (D: Poly) => { readonly notes?: string[]; readonly tensors?: Tensor[] } = () => ({}),
+): LayerSpec {
+  return {
+    kind,
+    framework: 'pytorch',
+    signature: [{ name: 'num_embeddings', size: 'V' }, { name: 'embedding_dim', size: 'D' }, ...options],
+    build(a) {
+      const V = a.dim('num_embeddings');
+      const D = a.dim('embedding_dim');
+      const { notes, tensors = [] } = extra(D);
+      return {
+        tensors: [{ name: 'weight', shape: [V, D] }, ...tensors],
+        summary: `${dimText(V)} × ${dimText(D)}`,
+        ...(notes ? { notes } : {}),
+        outFeatures: D,
+      };
+    },
+  };
 }

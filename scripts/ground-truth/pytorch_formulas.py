@@ -6,7 +6,8 @@ names (several draws: even and odd sizes, both values of every flag), builds the
 holding the site with them in PyTorch 1.13, and compares the count PyTorch gives the layer built there with the
 formula evaluated at the same values. A formula that is not exact at every draw is a defect.
 
-Run from the repository root with Debian's python3-torch, after `npm run build`:
+Run from the repository root with Debian's python3-torch, after `npm run build` (in the environment of
+requirements-libraries.txt, whose einops a fixture uses, as the examples' /usr/bin/python3 stands for):
 
     /usr/bin/python3 scripts/ground-truth/pytorch_formulas.py            # writes the truth, fails on a wrong formula
     /usr/bin/python3 scripts/ground-truth/pytorch_formulas.py FILE...    # measures other files, writes nothing

@@ -20,6 +20,10 @@ Writes test/fixtures/expected/pytorch-layers.json:
                parameter is not the first: the class built with that configuration's defaults by PyTorch.
     "instances": {fixture path: [{"name", "line", "params"}, ...]} for each model the file builds at
                module level (`model = GPT(GPTConfig())`).
+    "builds":  {fixture path: {class name: [count, ...]}}: every count a class of the fixture has in any model
+               PyTorch builds from it (the models of its module body, its classes built with their defaults,
+               its factories and presets), each once, sorted: the class rows that list several totals
+               (`4 sizes: ... in SwinTransformer()`) must list only these.
     "presets": {fixture path: [{"expression", "class", "params"}, ...]} for each name of a preset table the
                fixture documents (PRESETS), the model that expression builds; a call site no other build
                reaches is recorded from the first of them that reaches it.
@@ -280,7 +284,33 @@ def run_fixture(path, recorder):
     reached = {site: record for site, record in recorder.sites.items() if site in expected}
     if sorted(reached) != expected:
         sys.exit(f"{path}: unreached call sites {sorted(set(expected) - set(reached))}")
-    return [reached[site] for site in sorted(reached)], modules, module_instances(tree, module), presets
+    return [reached[site] for site in sorted(reached)], modules, module_instances(tree, module), presets, part_counts(path, tree, module, recorder)
+
+
+def part_counts(path, tree, module, recorder):
+    """Every count each class of the fixture has in the models built from it, built again with the call sites it
+    reaches left unrecorded (they are recorded above)."""
+    roots = [v for v in vars(module).values() if isinstance(v, nn.Module)]
+    earlier, recorder.sites = recorder.sites, {}
+    try:
+        for node in tree.body:
+            obj = getattr(module, getattr(node, "name", ""), None)
+            is_model = inspect.isclass(obj) and issubclass(obj, nn.Module)
+            if (inspect.isfunction(obj) or is_model) and default_arguments(obj) is not None:
+                try:
+                    roots.append(obj())
+                except Exception:  # PyTorch refuses it: no model, no counts
+                    pass
+        for expression in PRESETS.get(path.name, []):
+            roots.append(eval(expression, vars(module)))
+    finally:
+        recorder.sites = earlier
+    counts = {}
+    for root in (r for r in roots if isinstance(r, nn.Module)):
+        for m in root.modules():
+            if type(m).__module__ == module.__name__:
+                counts.setdefault(type(m).__name__, set()).add(param_count(m))
+    return {name: sorted(c for c in found if c is not None) for name, found in sorted(counts.items())}
 
 
 def run_presets(path, module, recorder):
@@ -342,12 +372,12 @@ def main():
     for cls_name in RECORDED:
         setattr(nn, cls_name, RecordingClass(getattr(nn, cls_name), recorder))
 
-    files, modules, instances, presets = {}, {}, {}, {}
+    files, modules, instances, presets, builds = {}, {}, {}, {}, {}
     # Fixtures import each other by module name (`from gpt import Block`), as files of one project do.
     sys.path[:0] = [str(folder) for folder in FIXTURES]
     for path in sorted(p for folder in FIXTURES for p in folder.glob("*.py")):
         rel = path.relative_to(REPO_ROOT).as_posix()
-        files[rel], modules[rel], instances[rel], found = run_fixture(path.resolve(), recorder)
+        files[rel], modules[rel], instances[rel], found, builds[rel] = run_fixture(path.resolve(), recorder)
         if found:
             presets[rel] = found
 
@@ -358,6 +388,7 @@ def main():
         "modules": modules,
         "instances": instances,
         "presets": presets,
+        "builds": builds,
     }, expand=3)
 
     print(f"{'fixture':<34} {'sites':>5} {'errors':>6} {'lazy':>4}  module totals")

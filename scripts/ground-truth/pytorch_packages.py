@@ -64,6 +64,9 @@ PACKAGES = {
     # patch_vit_unlisted() (not registered: its variant may be registered by a module not read).
     # Configurations of a repository's configs/ tree naming the classes by import path (latent diffusion's way).
     "instantiated": {
+        "nets/blocks/mix.py": {
+            "Mix": ["TinyUNet(**../../configs/big.yaml)", "TinyUNet(**../../configs/small/tiny.yaml)"],
+        },
         "nets/modules/unet.py": {
             "Block": [
                 "TinyUNet()", "TinyUNet(**../../configs/big.yaml)", "Block(**../../configs/small/tiny.yaml)",
@@ -149,16 +152,16 @@ def assigned_at(path, line, cell=None):
 
 def instantiated(package, file, context):
     """`Class(**configs/x.yaml)`: latent diffusion's instantiate_from_config of the first `{target, params}` of the
-    file (yaml.safe_load) naming the class by the model file's import path, from the folder holding configs/."""
+    file (yaml.safe_load) naming the class, by the import path of the model file or of a file importing it that
+    defines the class (`nets.modules.unet.TinyUNet` for `nets/blocks/mix.py`), from the folder holding configs/."""
     cls, name = context[: -1].split("(**")
     path = ((FIXTURES / package / file).parent / name).resolve()
-    root = next(p.parent for p in path.parents if p.name == "configs")
-    target = ".".join((FIXTURES / package / file).resolve().relative_to(root).with_suffix("").parts) + "." + cls
 
     def find(node):
         if isinstance(node, dict):
-            if node.get("target") == target:
-                return node.get("params", {})
+            target = node.get("target")
+            if isinstance(target, str) and target.endswith(f".{cls}"):
+                return target, node.get("params", {})
             node = list(node.values())
         if isinstance(node, list):
             for item in node:
@@ -167,8 +170,13 @@ def instantiated(package, file, context):
                     return found
         return None
 
-    params = find(yaml.safe_load(path.read_text()))
-    return getattr(module_of(package, file), cls)(**params)
+    target, params = find(yaml.safe_load(path.read_text()))
+    sys.path.insert(0, str(FIXTURES))
+    try:
+        module = importlib.import_module(f"{package}.{target.rsplit('.', 1)[0]}")
+    finally:
+        sys.path.remove(str(FIXTURES))
+    return getattr(module, cls)(**params)
 
 
 def built_by(package, file, configuration):

@@ -130,7 +130,11 @@ function fileJson(r: FileReport, options: SizingOptions): object {
         ...(cell === undefined ? {} : { cell }),
         line,
         ...exactCount(m.summary.params),
+        ...(m.summary.params?.isConstant || !m.summary.reason ? {} : { reason: m.summary.reason }),
         ...(m.built ? { built: { ...exactCount(m.built.summary.params), context: m.built.context } } : {}),
+        ...(m.sizes
+          ? { sizes: { paramsExact: m.sizes.totals.map((t) => t.toString()), context: m.sizes.context } }
+          : {}),
         ...(m.configurations
           ? {
               configurations: m.configurations.map((c) => ({

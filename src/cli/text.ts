@@ -70,10 +70,11 @@ function rowsOf(r: AnalysedFile, paint: Paint, sizing: SizingOptions): Row[] {
         : m.attention
           ? `attention · ${m.attention.summary}`
           : '';
-      const where = m.built ? `${stack ? ' · ' : ''}${builtWhere(m.name, m.built.context)}` : '';
+      const at = m.built ? builtWhere(m.name, m.built.context) : m.sizes ? `in ${m.sizes.context}` : '';
+      const where = at ? `${stack ? ' · ' : ''}${at}` : '';
       const row = {
         span: m.span,
-        text: `${`class ${m.name}`.padEnd(26)} ${formatTotal(summary).padStart(16)}  ${[`${stack}${where}`, untrackedCount(summary)].filter(Boolean).join(' · ')}`.trimEnd(),
+        text: `${`class ${m.name}`.padEnd(26)} ${formatTotal(summary, m.sizes).padStart(16)}  ${[`${stack}${where}`, untrackedCount(summary)].filter(Boolean).join(' · ')}`.trimEnd(),
       };
       // Models that build it with different totals: one row for each total, below the class.
       return [

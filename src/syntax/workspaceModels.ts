@@ -42,6 +42,8 @@ const IMPORTER_LEVELS = 3;
 const MAX_IMPORTERS = 8;
 /** Python files of one folder looked at for importers. */
 const MAX_LISTED_SOURCES = 128;
+/** Subfolders of each of those folders looked at for importers too (a package's sibling modules). */
+const MAX_IMPORTER_SUBFOLDERS = 16;
 /** Files whose imports are kept listed: a few folders' worth. */
 const MAX_IMPORT_LISTS = 1024;
 /** How many packages' `__init__.py` an import may pass through to reach the analysed file. */
@@ -217,14 +219,15 @@ export class WorkspaceModels {
             name: importer.name,
             model: importer.model,
             resolver: at(importer.path, true),
-            ...(cells ? { cells } : {}),
+            ...(cells ? { cells } : { targetFiles: () => this.targetFiles(importer.path, language, used) }),
           };
         })),
     };
   }
 
   /**
-   * The Python files and notebooks beside `file` and in the folders above it (IMPORTER_LEVELS) that import it,
+   * The Python files and notebooks beside `file`, in the folders above it (IMPORTER_LEVELS) and in their
+   * subfolders (MAX_IMPORTER_SUBFOLDERS each) that import it,
    * directly or through a package's `__init__.py` (`from .modeling import Sam`), at most MAX_IMPORTERS, in order
    * of path.
    * A file whose lines holding `import` name neither the module nor its package is not parsed.
@@ -235,7 +238,8 @@ export class WorkspaceModels {
     used: Set<string> | undefined,
     rescan: boolean,
   ): { path: string; name: string; model: SourceModel }[] {
-    if (language !== 'python' || !this.list) return [];
+    const listFiles = this.list;
+    if (language !== 'python' || !listFiles) return [];
     const folder = path.dirname(file);
     const importer = (candidate: string, model: SourceModel) => {
       used?.add(candidate);
@@ -251,13 +255,19 @@ export class WorkspaceModels {
     const named = [stem, path.basename(folder)];
     const found: { path: string; name: string; model: SourceModel }[] = [];
     let dir = folder;
+    let below: string | undefined;
     for (let level = 0; level < IMPORTER_LEVELS && found.length < MAX_IMPORTERS; level++) {
-      const sources = [
-        ...(this.list(dir, '.py', MAX_LISTED_SOURCES) ?? []),
-        ...(this.list(dir, '.ipynb', MAX_LISTED_SOURCES) ?? []),
+      const list = (where: string) => [
+        ...(listFiles(where, '.py', MAX_LISTED_SOURCES) ?? []).map((name) => path.join(where, name)),
+        ...(listFiles(where, '.ipynb', MAX_LISTED_SOURCES) ?? []).map((name) => path.join(where, name)),
       ];
-      for (const name of sources) {
-        const candidate = path.join(dir, name);
+      // The folder, then its subfolders but the one searched already: dinov2's `models/` builds `layers/`'s blocks.
+      const subfolders = (listFiles(dir, '/', MAX_IMPORTER_SUBFOLDERS) ?? []).filter(
+        (sub) => path.join(dir, sub) !== below && !/^(\.|__pycache__$|node_modules$)/.test(sub),
+      );
+      const sources = [...list(dir), ...subfolders.flatMap((sub) => list(path.join(dir, sub)))];
+      for (const candidate of sources) {
+        const name = path.basename(candidate);
         if (candidate === file || name === '__init__.py') continue;
         const text = this.code(candidate)?.text;
         if (text === undefined || !this.mayImport(candidate, text, named)) continue;
@@ -269,6 +279,7 @@ export class WorkspaceModels {
       }
       const up = path.dirname(dir);
       if (up === dir) break;
+      below = dir;
       dir = up;
     }
     remember(

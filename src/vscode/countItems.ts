@@ -85,8 +85,9 @@ export function modelItems(service: AnalysisService, doc: vscode.TextDocument, a
             m.attention?.summary,
             configurations,
             analysis.configurationsCut,
+            m.sizes,
           ),
-          short: inlineCount(summary.params?.constant),
+          short: inlineCount(summary.params?.constant, m.sizes?.totals),
         }),
         // A class that needs arguments and has no count opens the choice too, to count it with sizes of one's own.
         configurations > 1 || (!summary.params && summary.reason?.startsWith('needs arguments'))

@@ -11,6 +11,7 @@ import {
   hoverMarkdown,
   moduleHoverMarkdown,
   sizingMarkdown,
+  sizesMarkdown,
 } from '../core/present/format';
 import { DEFAULT_SIZING, type SizingOptions } from '../core/sizing/memory';
 import { hasMore, withFactsOnly } from '../core/present/hoverFacts';
@@ -58,6 +59,7 @@ export class LayerHoverProvider implements vscode.HoverProvider {
       const md = new vscode.MarkdownString(
         moduleHoverMarkdown(model.name, model.built?.summary ?? model.summary, model.built?.context),
       );
+      if (model.sizes) md.appendMarkdown(`\n\n${sizesMarkdown(model.sizes)}`);
       const configurations = configurationsMarkdown(model.configurations, analysis.configurationsCut);
       if (configurations) md.appendMarkdown(`\n\n${configurations}`);
       if (model.attention)

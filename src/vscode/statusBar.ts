@@ -1,6 +1,6 @@
 /** A status bar item with the total of the model class the cursor is in. */
 import * as vscode from 'vscode';
-import { totalText } from '../core/present/format';
+import { sizesText, totalText } from '../core/present/format';
 import { languageOf, type AnalysisService } from './documents';
 
 export class ModelStatus implements vscode.Disposable {
@@ -42,7 +42,10 @@ export class ModelStatus implements vscode.Disposable {
       this.item.text = '';
       return;
     }
-    this.item.text = `$(symbol-class) ${current.name}: ${totalText(current.built?.summary ?? current.summary)}`;
+    const summary = current.built?.summary ?? current.summary;
+    this.item.text = `$(symbol-class) ${current.name}: ${
+      current.sizes && !summary.params ? `${sizesText(current.sizes.totals)} params` : totalText(summary)
+    }`;
     this.item.tooltip = current.built
       ? `${current.name} as built in ${current.built.context}`
       : (current.summary.reason ?? `${current.name} built with its default arguments`);

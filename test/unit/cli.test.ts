@@ -66,6 +66,7 @@ suite('attention-lens CLI', () => {
         line: 107,
         params: null,
         paramsExact: null,
+        reason: 'needs arguments: config has no default',
         built: { params: 124439808, paramsExact: '124439808', context: 'GPT (line 202)' },
         configurations: [
           {

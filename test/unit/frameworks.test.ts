@@ -174,6 +174,31 @@ suite('model classes against PyTorch totals (pytorch-layers.json modules)', () =
   }
 });
 
+suite('the totals a class that needs arguments is built with (pytorch-layers.json builds)', () => {
+  const expected = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-layers.json'), 'utf8')) as {
+    builds: Record<string, Record<string, number[]>>;
+  };
+  test('each total a class row lists is one PyTorch builds the class with, and Swin-style stages list them all', async () => {
+    const listed: string[] = [];
+    for (const [file, builds] of Object.entries(expected.builds)) {
+      const analysis = await analyzeText(readFileSync(path.join(ROOT, file), 'utf8'), 'python', path.join(ROOT, file));
+      for (const m of analysis.modules.filter((r) => r.sizes)) {
+        const totals = m.sizes!.totals.map(Number);
+        for (const t of totals)
+          assert.ok(builds[m.name]?.includes(t), `${file} ${m.name}: ${t} is no build of PyTorch's`);
+        listed.push(`${path.basename(file)} ${m.name}`);
+        if (file.endsWith('swin_style.py'))
+          assert.deepStrictEqual(
+            [...totals].sort((a, b) => a - b),
+            builds[m.name],
+          );
+      }
+    }
+    for (const name of ['Mlp', 'WindowAttention', 'SwinTransformerBlock', 'PatchMerging', 'BasicLayer'])
+      assert.ok(listed.includes(`swin_style.py ${name}`), `swin_style.py ${name} lists its totals`);
+  });
+});
+
 suite('preset tables against PyTorch totals (pytorch-layers.json presets)', () => {
   const expected = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/expected/pytorch-layers.json'), 'utf8')) as {
     presets: Record<string, { expression: string; class: string; params: number }[]>;

@@ -1,7 +1,8 @@
 /**
  * The files of the workspace that import the analysed one (ImportResolver.importers): a train script, a
  * builder (`build_sam.py`). Each runs as a script does, its module body and then its factories (top-level
- * functions whose parameters all have defaults), and each model it builds one of the file's classes in is a
+ * functions whose parameters all have defaults) and the configuration files naming its classes by import path
+ * (stable diffusion's `configs/`, building its UNet), and each model it builds one of the file's classes in is a
  * configuration of that class stated in that file: `build_sam_vit_b()`, `GPT (../train.py, line 40)`.
  * They run last among the configurations, on a share of the file's work budget: the file's own come first.
  */
@@ -13,6 +14,7 @@ import { configurationSource } from './configurationSource';
 import type { AnalysisRun } from './run';
 import type { SourceElsewhere } from './results';
 import { runFactories } from './runs';
+import { runTargets } from './targets';
 import { modelOf } from './documented';
 import { summarize } from '../values/modules';
 import { cellPlace } from '../ir/cellLines';
@@ -86,7 +88,17 @@ function runImporter(run: AnalysisRun, importer: Importer, factories: number): R
     registered = [...registriesOf(other)];
     shared.importer = importer.name;
     const left = Math.max(0, STEPS_EACH - (shared.budget.spent - start)) + factories;
-    shared.budget.within(left, () => runFactories(other, importer.model, (_key, factory) => factory()));
+    shared.budget.within(left, () => {
+      runFactories(other, importer.model, (_key, factory) => factory());
+      // The configuration files naming its classes (stable diffusion's UNet, which builds `attention.py`'s).
+      runTargets(
+        other,
+        importer.model,
+        importer.targetFiles?.() ?? [],
+        (_key, build) => build(),
+        (work, keep) => run.out.tentative(work, keep),
+      );
+    });
   } finally {
     recorder.builtElsewhere = undefined;
     shared.importer = undefined;

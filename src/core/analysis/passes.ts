@@ -32,6 +32,7 @@ import {
   runFactories,
   runUnreached,
   shown,
+  sizesOf,
   summarized,
   sizeModel,
   unknownSummary,
@@ -338,13 +339,15 @@ export function moduleResults(
     }
     // A class built with its own configuration's defaults shows that build, whatever builds it as a part.
     const own = configured.get(key);
+    const shownBuilds = builds && shownAmong(builds, showing, contextOf, () => true);
     const built =
       own !== undefined &&
       builds?.some((b) => b.context === own) &&
       !builds.some((b) => isChosen(showing.chosen, b.context))
         ? agreed(builds, own)
         : // A class build is recorded only from a real run: every one counts.
-          agreed(builds && shownAmong(builds, showing, contextOf, () => true));
+          agreed(shownBuilds);
+    const sizes = built || result.summary.params?.isConstant ? undefined : sizesOf(shownBuilds);
     return {
       ...result,
       // The heads of a configuration the user chose, or of a documented one shown, are its own build's: another's
@@ -354,6 +357,7 @@ export function moduleResults(
           ? attentionOf(run, key, built.context)
           : attention,
       built,
+      ...(sizes ? { sizes } : {}),
       configurations: sourced(run, configurationsOf(builds, built?.context)),
     };
   });

@@ -49,6 +49,11 @@ export interface ModuleResult {
     /** The one `built` is: the configuration the class and its layers show. */
     readonly active?: true;
   }[];
+  /**
+   * When the class needs arguments and the models shown build it with different totals (no `built`): each
+   * total, and the model they come from (`SwinTransformer()`), or how many models.
+   */
+  readonly sizes?: { readonly totals: readonly bigint[]; readonly context: string };
   /** Attention written by hand in its forward(), as one layer with its heads and projections by role. */
   readonly attention?: LayerInstance;
 }

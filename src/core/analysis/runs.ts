@@ -153,6 +153,18 @@ export function agreed(builds: readonly Built[] | undefined, own?: string): Modu
 }
 
 /**
+ * The different totals the models shown build a class with (Swin's `Mlp`, built at each stage's width inside
+ * `SwinTransformer()`), where every build is known and they differ, and the model they come from when one does.
+ */
+export function sizesOf(builds: readonly Built[] | undefined): ModuleResult['sizes'] {
+  if (!builds?.length || !builds.every((b) => b.summary.params?.isConstant)) return undefined;
+  const totals = [...new Set(builds.map((b) => b.summary.params!.constant!))];
+  if (totals.length < 2) return undefined;
+  const models = new Set(builds.map((b) => modelOf(b.context)));
+  return { totals, context: models.size === 1 ? [...models][0] : `${models.size} models` };
+}
+
+/**
  * Each model that builds the class (the context a build starts from: `GPT (line 202)` for `GPT (line 202) via
  * Block ×12`) with one total, all its builds of the class agreeing, in the order first built.
  */

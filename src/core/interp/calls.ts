@@ -395,7 +395,7 @@ export class Calls {
     return (
       layer ??
       this.ev.checks.untracked([...positional, ...keywords.values()]) ??
-      (givesTensor(path) ? OPAQUE : MAYBE_MODULE)
+      (givesTensor(path) ? OPAQUE : givesArray(path) ? SCALAR : MAYBE_MODULE)
     );
   }
 
@@ -511,4 +511,12 @@ function givesTensor(path: string): boolean {
     path !== 'torch.load' &&
     path !== 'torch.compile'
   );
+}
+
+/**
+ * Whether a function of numpy (`numpy.random`, `numpy.linalg`) gives arrays or numbers, plain values that are
+ * never a module (`np.log(1 / 0.07)` scaling a parameter, drop-path rates); not `numpy.load`, which may unpickle.
+ */
+function givesArray(path: string): boolean {
+  return /^numpy\.(?:(?:random|linalg)\.)?[a-z_][a-z0-9_]*$/.test(path) && path !== 'numpy.load';
 }

@@ -441,6 +441,11 @@ export class TorchApi {
         break;
     }
     const name = path.slice(path.lastIndexOf('.') + 1);
+    // dinov2's drop-path rates: `np.linspace(0, drop_path_rate, depth).tolist()` (num is 50 when not given).
+    if (path === 'numpy.linspace' || path === 'numpy.logspace') {
+      const num = asPoly(positional[2] ?? keywords.get('num') ?? int(50));
+      return { t: 'tensor', shape: [num?.constant !== undefined && num.constant >= 0n ? num : undefined] };
+    }
     if (path === `torch.${name}` && TENSOR_FACTORIES.has(name)) {
       // torch.zeros(1, 1, d) or torch.zeros((1, 1, d)); torch.full takes its shape first, then the value.
       if (name === 'arange') return arange(positional, keywords);

@@ -252,6 +252,8 @@ export interface Importer {
   readonly resolver: ImportResolver;
   /** A notebook's: where its code cells lie in the model's text, which names its lines. */
   readonly cells?: CellLines;
+  /** The configuration files naming its classes by import path (ImportResolver.targetFiles), named from its folder. */
+  targetFiles?(): readonly TargetFile[];
 }
 
 /**

@@ -142,10 +142,22 @@ export function tensorTable(layer: LayerInstance): string[] {
   return lines;
 }
 
-/** A model total: `124,439,808`, or why there is none. */
-export function formatTotal(summary: ModuleSummary): string {
+/** The different totals a class that needs arguments is built with, and the model (or how many) building it. */
+export interface ClassSizes {
+  readonly totals: readonly bigint[];
+  readonly context: string;
+}
+
+/** `Built with 4 totals in SwinTransformer(): 37,248, 148,224, ...`: each build of a class that needs arguments. */
+export function sizesMarkdown(sizes: ClassSizes): string {
+  return `Built with ${sizes.totals.length} totals in ${md(sizes.context)}: ${sizes.totals.map(groupDigits).join(', ')}.`;
+}
+
+/** A model total: `124,439,808`, or why there is none (the totals it is built with, where they differ). */
+export function formatTotal(summary: ModuleSummary, sizes?: ClassSizes): string {
   const c = summary.params?.constant;
   if (c !== undefined) return groupDigits(c);
+  if (sizes) return sizesText(sizes.totals);
   return summary.reason?.startsWith('needs arguments') ? 'needs arguments' : 'not known';
 }
 
@@ -177,6 +189,8 @@ export function moduleLensTitle(
   configurations = 0,
   /** Some of the file's factories were left out (Analysis.configurationsCut): there may be more. */
   cut = false,
+  /** The totals the file's models build the class with, when they differ (ModuleResult.sizes). */
+  sizes?: ClassSizes,
 ): string {
   const c = summary.params?.constant;
   const stack = summary.stack
@@ -184,6 +198,7 @@ export function moduleLensTitle(
     : attention
       ? ` · ${attention}`
       : '';
+  if (c === undefined && sizes) return `${sizesText(sizes.totals)} params · in ${sizes.context}${stack}`;
   if (c === undefined) return `${totalText(summary)}${stack}`;
   // `configurations`: how many different totals the class is built with (distinctConfigurations).
   const more = configurations > 1 ? ` · ${cut ? 'at least ' : ''}${configurations} configurations` : '';

@@ -75,6 +75,11 @@ PACKAGES = {
             "TinyUNet": ["TinyUNet()", "TinyUNet(**../../configs/big.yaml)", "TinyUNet(**../../configs/small/tiny.yaml)"],
         },
     },
+    # Towers built by a model file beside them with the sizes of its model_configs/ (open_clip's way); the text
+    # tower is built and dropped (its parts kept), so it is no part of the model and lists nothing.
+    "towers": {
+        "towers.py": {"Visual": ["TinyCLIP(**model_configs/small.json)", "TinyCLIP(**model_configs/wide.json)"]},
+    },
     # A train script reading the sizes from files it opens by path (json.load, yaml.safe_load).
     "loaded": {
         "model.py": {"Net": ["Net (train.py, line 10)", "Net (train.py, line 11)"]},
@@ -153,7 +158,8 @@ def assigned_at(path, line, cell=None):
 def instantiated(package, file, context):
     """`Class(**configs/x.yaml)`: latent diffusion's instantiate_from_config of the first `{target, params}` of the
     file (yaml.safe_load) naming the class, by the import path of the model file or of a file importing it that
-    defines the class (`nets.modules.unet.TinyUNet` for `nets/blocks/mix.py`), from the folder holding configs/."""
+    defines the class (`nets.modules.unet.TinyUNet` for `nets/blocks/mix.py`), from the folder holding configs/;
+    a file naming no class holds the class's arguments (`TinyCLIP(**model_configs/small.json)`, json.load)."""
     cls, name = context[: -1].split("(**")
     path = ((FIXTURES / package / file).parent / name).resolve()
 
@@ -170,13 +176,27 @@ def instantiated(package, file, context):
                     return found
         return None
 
-    target, params = find(yaml.safe_load(path.read_text()))
+    data = yaml.safe_load(path.read_text())
+    found = find(data)
+    if found is None:
+        # A configuration file beside the model file, its keys the class's arguments: the class is the package's.
+        return getattr(defining(package, cls), cls)(**data)
+    target, params = found
     sys.path.insert(0, str(FIXTURES))
     try:
         module = importlib.import_module(f"{package}.{target.rsplit('.', 1)[0]}")
     finally:
         sys.path.remove(str(FIXTURES))
     return getattr(module, cls)(**params)
+
+
+def defining(package, cls):
+    """The module of the package that defines class `cls`."""
+    for path in sorted((FIXTURES / package).rglob("*.py")):
+        module = module_of(package, path.relative_to(FIXTURES / package).as_posix())
+        if getattr(module, cls, None) is not None and getattr(module, cls).__module__ == module.__name__:
+            return module
+    sys.exit(f"{package} defines no class {cls}")
 
 
 def built_by(package, file, configuration):

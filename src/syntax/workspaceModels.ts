@@ -219,7 +219,13 @@ export class WorkspaceModels {
             name: importer.name,
             model: importer.model,
             resolver: at(importer.path, true),
-            ...(cells ? { cells } : { targetFiles: () => this.targetFiles(importer.path, language, used) }),
+            ...(cells
+              ? { cells }
+              : {
+                  // Named from the analysed file's folder, as the configurations it lists are.
+                  targetFiles: () => this.targetFiles(importer.path, language, used, path.dirname(file)),
+                  configurationFiles: () => this.configurationFiles(importer.path, language, used, path.dirname(file)),
+                }),
           };
         })),
     };
@@ -340,7 +346,8 @@ export class WorkspaceModels {
    * The configuration files beside a Python file that exist, each read once per text (a file of a megabyte is
    * not read again at every key typed in the model); each is watched as an import is.
    */
-  private configurationFiles(file: string, language: Language, used?: Set<string>): ConfigurationFile[] {
+  /** `from`: the folder the files are named from, when it is not the file's (an importer's are the analysed file's). */
+  private configurationFiles(file: string, language: Language, used?: Set<string>, from?: string): ConfigurationFile[] {
     if (language !== 'python') return [];
     const dir = path.dirname(file);
     const names = [
@@ -354,7 +361,8 @@ export class WorkspaceModels {
       ),
     ];
     return names.flatMap((name) => {
-      const read = this.configurationFile(path.join(dir, name), name, used);
+      const full = path.join(dir, name);
+      const read = this.configurationFile(full, from === undefined ? name : nameFrom(from, full), used);
       return read ? [read] : [];
     });
   }
@@ -391,11 +399,12 @@ export class WorkspaceModels {
   /**
    * The configuration files of the `configs/` folders (and their subfolders) of a Python file's folder and the
    * folders above it, each with the file's module as that folder imports it (`ldm.modules.diffusionmodules.
-   * openaimodel` from the repository holding `ldm/` and `configs/`), named from the file's folder.
+   * openaimodel` from the repository holding `ldm/` and `configs/`), named from the file's folder (or `from`).
    */
-  private targetFiles(file: string, language: Language, used?: Set<string>): TargetFile[] {
+  private targetFiles(file: string, language: Language, used?: Set<string>, from?: string): TargetFile[] {
     if (language !== 'python' || !file.endsWith('.py') || !this.list) return [];
     const folder = path.dirname(file);
+    const namedFrom = from ?? folder;
     const parts = [path.basename(file, '.py')];
     const out: TargetFile[] = [];
     for (let dir = folder, level = 0; level < TARGET_LEVELS; level++) {
@@ -406,7 +415,7 @@ export class WorkspaceModels {
             for (const suffix of CONFIGURATION_SUFFIXES)
               for (const name of this.list(path.join(configs, sub), suffix, MAX_CONFIGURATION_FILES) ?? []) {
                 const full = path.join(configs, sub, name);
-                const read = this.configurationFile(full, nameFrom(folder, full), used);
+                const read = this.configurationFile(full, nameFrom(namedFrom, full), used);
                 if (read) out.push({ ...read, module: parts.join('.') });
               }
         }

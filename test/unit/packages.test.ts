@@ -60,6 +60,13 @@ suite('configurations of the model files of packages', () => {
         );
     });
 
+  test("a tower the model builds and drops, keeping its parts, is no part of it: no total in the model's configurations", async () => {
+    const a = await analysed('towers/towers.py', undefined, FIXTURES);
+    const tower = classIn(a, 'TextTower');
+    assert.deepStrictEqual([tower.built, tower.sizes, tower.configurations], [undefined, undefined, undefined]);
+    assert.strictEqual(classIn(a, 'Visual').configurations?.length, 2);
+  });
+
   test("timm's factories through its builder: the class shows its defaults, its layers every size", async () => {
     const a = await analysed('timm_style/vision_transformer.py', undefined, FIXTURES);
     assert.strictEqual(classIn(a, 'VisionTransformer').summary.params?.constant, 86_567_656n);

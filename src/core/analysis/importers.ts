@@ -1,9 +1,10 @@
 /**
  * The files of the workspace that import the analysed one (ImportResolver.importers): a train script, a
  * builder (`build_sam.py`). Each runs as a script does, its module body and then its factories (top-level
- * functions whose parameters all have defaults) and the configuration files naming its classes by import path
- * (stable diffusion's `configs/`, building its UNet), and each model it builds one of the file's classes in is a
- * configuration of that class stated in that file: `build_sam_vit_b()`, `GPT (../train.py, line 40)`.
+ * functions whose parameters all have defaults), the configuration files beside it and those naming its classes
+ * by import path (stable diffusion's `configs/`, building its UNet), and each model it builds one of the file's
+ * classes in is a configuration of that class stated in that file: `build_sam_vit_b()`, `GPT (../train.py, line
+ * 40)`.
  * They run last among the configurations, on a share of the file's work budget: the file's own come first.
  */
 import type { Span } from '../ir/expr';
@@ -15,6 +16,7 @@ import type { AnalysisRun } from './run';
 import type { SourceElsewhere } from './results';
 import { runFactories } from './runs';
 import { runTargets } from './targets';
+import { runConfigurationFiles } from './configurationFiles';
 import { modelOf } from './documented';
 import { summarize } from '../values/modules';
 import { cellPlace } from '../ir/cellLines';
@@ -90,14 +92,11 @@ function runImporter(run: AnalysisRun, importer: Importer, factories: number): R
     const left = Math.max(0, STEPS_EACH - (shared.budget.spent - start)) + factories;
     shared.budget.within(left, () => {
       runFactories(other, importer.model, (_key, factory) => factory());
-      // The configuration files naming its classes (stable diffusion's UNet, which builds `attention.py`'s).
-      runTargets(
-        other,
-        importer.model,
-        importer.targetFiles?.() ?? [],
-        (_key, build) => build(),
-        (work, keep) => run.out.tentative(work, keep),
-      );
+      // The configuration files beside it (open_clip's `model_configs/`, building `transformer.py`'s towers in
+      // `model.py`'s CLIP) and those naming its classes (stable diffusion's UNet, building `attention.py`'s).
+      const tentative = <T>(work: () => T, keep: (result: T) => boolean) => run.out.tentative(work, keep);
+      runConfigurationFiles(other, importer.model, importer.configurationFiles?.() ?? [], (_k, b) => b(), tentative);
+      runTargets(other, importer.model, importer.targetFiles?.() ?? [], (_k, b) => b(), tentative);
     });
   } finally {
     recorder.builtElsewhere = undefined;

@@ -180,6 +180,10 @@ export class ClassModel {
         this.ev.shared.building--;
       }
       this.ev.hooks.constructed?.(c, built, bound.opaque ? undefined : { positional, keywords });
+      // A class built first in its context (a configuration's, `CLIP(**model_configs/ViT-B-32.json)`, whichever
+      // file defines it) is that context's model, as what a factory returns is: a class its constructor builds
+      // and drops (open_clip's TextTransformer, whose parts CLIP keeps) is no part of it.
+      if (built.t === 'module' && this.ev.shared.contexts.length === 1) this.ev.hooks.returned?.(built.tree);
       if (built.t === 'module')
         for (const f of this.ev.torch.unregisteredAfterBuild(built.tree)) this.ev.hooks.report(f);
       // A subclass that adds tensors of its own (loralib's lora_A) is no longer the layer: its site shows the class.

@@ -254,6 +254,8 @@ export interface Importer {
   readonly cells?: CellLines;
   /** The configuration files naming its classes by import path (ImportResolver.targetFiles), named from its folder. */
   targetFiles?(): readonly TargetFile[];
+  /** The configuration files beside it (ImportResolver.configurationFiles), named from its folder. */
+  configurationFiles?(): readonly ConfigurationFile[];
 }
 
 /**

@@ -57,11 +57,25 @@ export function toText(
 /** Layers, model classes, models built and diagnostics interleaved by position; at one position a layer comes before its diagnostics. */
 function rowsOf(r: AnalysedFile, paint: Paint, sizing: SizingOptions): Row[] {
   const { layers, modules, instances, findings } = r.analysis;
+  // The columns fit the file's longest kind or name and count (`tensor_parallel.ColumnParallelLinear`,
+  // `4 sizes: 74,208 … 4,722,432`), never narrower than usual.
+  const label = Math.max(
+    26,
+    ...layers.map((l) => l.layer.kind.length),
+    ...modules.map((m) => `class ${m.name}`.length),
+    ...instances.map((i) => `model ${i.className}`.length),
+  );
+  const count = Math.max(
+    16,
+    ...layers.map((l) => (l.layer.rejected ? 'rejected' : siteCount(l)).length),
+    ...modules.map((m) => formatTotal(m.built?.summary ?? m.summary, m.sizes).length),
+    ...instances.map((i) => instanceTotal(i.summary, i.totals).length),
+  );
   // Names, strings and paths from the file reach a terminal: their escape sequences are shown, not run.
   const rows = inSourceOrder<Row>([
     ...layers.map((l) => ({
       span: l.span,
-      text: `${l.layer.kind.padEnd(26)} ${(l.layer.rejected ? 'rejected' : siteCount(l)).padStart(16)}  ${l.layer.summary}`.trimEnd(),
+      text: `${l.layer.kind.padEnd(label)} ${(l.layer.rejected ? 'rejected' : siteCount(l)).padStart(count)}  ${l.layer.summary}`.trimEnd(),
     })),
     ...modules.flatMap((m) => {
       const summary = m.built?.summary ?? m.summary;
@@ -74,14 +88,14 @@ function rowsOf(r: AnalysedFile, paint: Paint, sizing: SizingOptions): Row[] {
       const where = at ? `${stack ? ' · ' : ''}${at}` : '';
       const row = {
         span: m.span,
-        text: `${`class ${m.name}`.padEnd(26)} ${formatTotal(summary, m.sizes).padStart(16)}  ${[`${stack}${where}`, untrackedCount(summary)].filter(Boolean).join(' · ')}`.trimEnd(),
+        text: `${`class ${m.name}`.padEnd(label)} ${formatTotal(summary, m.sizes).padStart(count)}  ${[`${stack}${where}`, untrackedCount(summary)].filter(Boolean).join(' · ')}`.trimEnd(),
       };
       // Models that build it with different totals: one row for each total, below the class.
       return [
         row,
         ...distinctConfigurations(m.configurations).map((c) => ({
           span: m.span,
-          text: `${''.padEnd(26)} ${groupDigits(c.params.constant!).padStart(16)}  ${builtWhere(m.name, c.context)}${c.elsewhere ? ` · ${visibleControls(placeElsewhere(r.path, c.elsewhere))}` : ''}${c.active ? ' (shown)' : ''}`,
+          text: `${''.padEnd(label)} ${groupDigits(c.params.constant!).padStart(count)}  ${builtWhere(m.name, c.context)}${c.elsewhere ? ` · ${visibleControls(placeElsewhere(r.path, c.elsewhere))}` : ''}${c.active ? ' (shown)' : ''}`,
         })),
       ];
     }),
@@ -92,12 +106,15 @@ function rowsOf(r: AnalysedFile, paint: Paint, sizing: SizingOptions): Row[] {
         const stack = i.summary.stack ? `${dimText(i.summary.stack.count)} × ${i.summary.stack.kind}` : '';
         const model = {
           span: i.span,
-          text: `${`model ${i.className}`.padEnd(26)} ${instanceTotal(i.summary, i.totals).padStart(16)}  ${[stack, untrackedCount(i.summary), i.summary.params || i.totals ? '' : i.summary.reason].filter(Boolean).join(' · ')}`.trimEnd(),
+          text: `${`model ${i.className}`.padEnd(label)} ${instanceTotal(i.summary, i.totals).padStart(count)}  ${[stack, untrackedCount(i.summary), i.summary.params || i.totals ? '' : i.summary.reason].filter(Boolean).join(' · ')}`.trimEnd(),
         };
         return i.sizing
           ? [
               model,
-              { span: i.span, text: `${''.padEnd(26)} ${'sizing'.padStart(16)}  ${sizingLine(i.sizing, sizing)}` },
+              {
+                span: i.span,
+                text: `${''.padEnd(label)} ${'sizing'.padStart(count)}  ${sizingLine(i.sizing, sizing)}`,
+              },
             ]
           : [model];
       }),

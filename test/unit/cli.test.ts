@@ -211,6 +211,27 @@ suite('attention-lens CLI', () => {
     }
   });
 
+  test('text: the columns widen to the longest kind and count of the file, so counts stay aligned', () => {
+    const { dir, remove } = tempFiles({
+      'model.py': [
+        'from megatron.core import tensor_parallel',
+        'from torch import nn',
+        'wide = tensor_parallel.ColumnParallelLinear(64, 192, config=None, init_method=None)',
+        'narrow = nn.Linear(64, 8)',
+        '',
+      ].join('\n'),
+    });
+    try {
+      const rows = run(['model.py'], { cwd: dir }).stdout.split('\n').slice(0, 2);
+      assert.deepStrictEqual(rows, [
+        'model.py:3:8   tensor_parallel.ColumnParallelLinear           12,480  64 → 192',
+        'model.py:4:10  Linear                                            520  64 → 8',
+      ]);
+    } finally {
+      remove();
+    }
+  });
+
   const configured = [
     'import torch.nn as nn',
     'class Cfg:',

@@ -145,7 +145,7 @@ export class WorkspaceModels {
   /** The modules each file read for its imports names, by path (importedModules). */
   private readonly imports = new Map<string, { text: string; modules: readonly string[] }>();
   /** Configuration files by path, as last read. */
-  private readonly configurations = new Map<string, { text: string; file: ConfigurationFile }>();
+  private readonly configurations = new Map<string, { text: string; data: unknown; version: number }>();
   private configurationVersions = 0;
 
   constructor(
@@ -344,9 +344,9 @@ export class WorkspaceModels {
 
   /**
    * The configuration files beside a Python file that exist, each read once per text (a file of a megabyte is
-   * not read again at every key typed in the model); each is watched as an import is.
+   * not read again at every key typed in the model); each is watched as an import is. `from`: the folder they are
+   * named from, when it is not the file's (an importer's are named from the analysed file's).
    */
-  /** `from`: the folder the files are named from, when it is not the file's (an importer's are the analysed file's). */
   private configurationFiles(file: string, language: Language, used?: Set<string>, from?: string): ConfigurationFile[] {
     if (language !== 'python') return [];
     const dir = path.dirname(file);
@@ -377,23 +377,26 @@ export class WorkspaceModels {
     const key = `${format}\0${full}`;
     let read = this.configurations.get(key);
     if (read?.text !== text) {
-      read = { text, file: { name, data: readData(format, text), version: this.configurationVersions++ } };
+      read = { text, data: readData(format, text), version: this.configurationVersions++ };
       remember(this.configurations, key, read, MAX_CONFIGURATIONS);
     }
-    return read.file;
+    return { name, data: read.data, version: read.version };
   }
 
-  /** A configuration file read once per text, named `name`, and watched. */
+  /**
+   * A configuration file read once per text, named `name`, and watched: an importer names it from another folder
+   * than the file beside it does, and neither parses it again.
+   */
   private configurationFile(full: string, name: string, used?: Set<string>): ConfigurationFile | undefined {
     const text = this.read(full);
     if (text === undefined) return undefined;
     used?.add(full);
     let read = this.configurations.get(full);
-    if (read?.text !== text || read.file.name !== name) {
-      read = { text, file: { name, data: readConfigurationFile(name, text), version: this.configurationVersions++ } };
+    if (read?.text !== text) {
+      read = { text, data: readConfigurationFile(full, text), version: this.configurationVersions++ };
       remember(this.configurations, full, read, MAX_CONFIGURATIONS);
     }
-    return read.file;
+    return { name, data: read.data, version: read.version };
   }
 
   /**

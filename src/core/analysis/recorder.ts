@@ -290,9 +290,6 @@ export class Recorder implements Hooks {
       this.shared.contexts.length
     )
       this.roots.set(modelOf(this.context()), value.tree);
-    // A class built with its own defaults is the model of its context, as what a factory returns is.
-    if (value.t === 'module' && this.mode.buildingDefaults && this.shared.contexts.length === 1)
-      this.returnedRoots.set(modelOf(this.context()), value.tree);
     // The class built with its own defaults is the module result itself, not a context of it; a class
     // built with names for its arguments gives no total a part of it could take.
     if (

@@ -9,11 +9,12 @@
  * `task_type`, whose PeftModel subclasses read a transformers model's methods) leaves the model not known.
  */
 import type { CallExpr } from '../values/bound';
-import { container, emptyModule, param, type ModuleTree, type ParamRef } from '../values/modules';
+import { container, emptyModule, param, type ModuleTree } from '../values/modules';
 import { Poly } from '../values/symbolic';
 import { asPoly, MAYBE_MODULE, NONE, type Value } from '../values/value';
 import type { Frame } from './frame';
 import type { Interp } from './interp';
+import { namedParams } from './requiresGrad';
 
 const CONFIG = 'peft.LoraConfig';
 const CONFIG_PATHS = new Set([CONFIG, 'peft.tuners.lora.LoraConfig', 'peft.tuners.lora.config.LoraConfig']);
@@ -53,9 +54,9 @@ export function peftCall(
   const model = positional[0] ?? keywords.get('model');
   const config = positional[1] ?? keywords.get('peft_config');
   if (model?.t !== 'module' || config?.t !== 'dict' || config.origin !== CONFIG) return MAYBE_MODULE;
-  const applied = applyLora(ev, model.tree, config);
-  const value: Value = { t: 'module', tree: applied.tree, fields: new Map() };
-  if (frame.isModule) ev.hooks.model?.(call, applied.tree.kind, () => applied.tree, value);
+  const tree = applyLora(ev, model.tree, config);
+  const value: Value = { t: 'module', tree, fields: new Map() };
+  if (frame.isModule) ev.hooks.model?.(call, tree.kind, () => tree, value);
   return value;
 }
 
@@ -81,15 +82,12 @@ function taskClass(config: ConfigValue): string | undefined {
   return option(config, 'task_type', NONE).t === 'none' ? 'PeftModel' : undefined;
 }
 
-interface Applied {
-  readonly tree: ModuleTree;
+function notKnown(kind: string, reason: string): ModuleTree {
+  return { ...emptyModule(kind), unknown: `get_peft_model: ${reason}` };
 }
 
-function notKnown(kind: string, reason: string): Applied {
-  return { tree: { ...emptyModule(kind), unknown: `get_peft_model: ${reason}` } };
-}
-
-function applyLora(ev: Interp, base: ModuleTree, config: ConfigValue): Applied {
+/** The PeftModel around `base`, whose targets it wraps in place; a tree not known where peft is not followed. */
+function applyLora(ev: Interp, base: ModuleTree, config: ConfigValue): ModuleTree {
   const kind = taskClass(config);
   if (!kind)
     return notKnown('PeftModel', 'a task_type makes the PeftModel of a transformers model, which is not followed here');
@@ -119,19 +117,7 @@ function applyLora(ev: Interp, base: ModuleTree, config: ConfigValue): Applied {
     const keep = (bias.v === 'all' && name.includes('bias')) || (bias.v === 'lora_only' && wrappedBiases.has(ref.id));
     ev.grads.set(ref, { t: 'bool', v: keep });
   }
-  const root = container(kind, [['base_model', container('LoraModel', [['model', base]])]]);
-  return { tree: root };
-}
-
-/** Each parameter with its name under `root`, as named_parameters() lists them. */
-function namedParams(root: ModuleTree): { name: string; ref: ParamRef }[] {
-  const out: { name: string; ref: ParamRef }[] = [];
-  const visit = (n: ModuleTree, prefix: string) => {
-    for (const [name, ref] of n.params) out.push({ name: prefix + name, ref });
-    for (const [name, c] of n.children) visit(c, `${prefix}${name}.`);
-  };
-  visit(root, '');
-  return out;
+  return container(kind, [['base_model', container('LoraModel', [['model', base]])]]);
 }
 
 /**
@@ -140,7 +126,6 @@ function namedParams(root: ModuleTree): { name: string; ref: ParamRef }[] {
  */
 class Wrapper {
   readonly wrapped: ModuleTree[] = [];
-  readonly lora: ParamRef[] = [];
   reason: string | undefined;
   private readonly targets: [ModuleTree, string, ModuleTree][] = [];
 
@@ -182,21 +167,15 @@ class Wrapper {
       this.ev.journal.set(this.ev.torch.owner(parent), parent.children, name, this.wrap(node));
   }
 
-  private made(shape: Poly[]): ParamRef {
-    const p = param(shape);
-    this.lora.push(p);
-    return p;
-  }
-
   private adapter(params: [string, Poly[]][]): ModuleTree {
     const node = emptyModule('Linear');
-    for (const [name, shape] of params) node.params.set(name, this.made(shape));
+    for (const [name, shape] of params) node.params.set(name, param(shape));
     return node;
   }
 
   private parameters(shape?: Poly[]): ModuleTree {
     const d = emptyModule('ParameterDict');
-    if (shape) d.params.set('default', this.made(shape));
+    if (shape) d.params.set('default', param(shape));
     return d;
   }
 
